@@ -1,0 +1,174 @@
+/**
+ * The management API: JSON under /api, every route behind `Authorization: Bearer <admin token>`.
+ */
+import Router from '@koa/router';
+import type { Context, Next } from 'koa';
+import type { Config } from '../config';
+import { encryptSecret, newId, newToken, secretsEqual } from '../domain/secrets';
+import type { StepDefinition } from '../domain/types';
+import type { Models, RobotDoc } from '../models';
+import type { TriggerCache } from '../receiver/trigger-cache';
+import { readJson } from '../http';
+import { afterCursor, pageOf } from './pagination';
+import { createAppBody, createConnectionBody, createRobotBody, listQuery, type CreateRobotBody } from './schemas';
+import { appView, connectionView, deliveryView, robotView, runView, type RunCounts } from './views';
+
+export interface ManagementDeps {
+  config: Config;
+  models: Models;
+  triggers: TriggerCache;
+}
+
+export function managementRouter({ config, models, triggers }: ManagementDeps): Router {
+  const { App, Connection, Robot, Run, Delivery } = models;
+  const router = new Router({ prefix: '/api' });
+
+  router.use(async (ctx: Context, next: Next) => {
+    const header = ctx.get('authorization');
+    const token = header.startsWith('Bearer ') ? header.slice(7) : '';
+    if (!token || !secretsEqual(token, config.adminToken)) {
+      ctx.set('WWW-Authenticate', 'Bearer');
+      ctx.throw(401, 'missing or wrong admin token');
+    }
+    await next();
+  });
+
+  async function found<T>(ctx: Context, what: string, doc: Promise<T | null>): Promise<T> {
+    const value = await doc;
+    if (!value) ctx.throw(404, `${what} not found`);
+    return value;
+  }
+
+  async function validTrigger(ctx: Context, trigger: CreateRobotBody['trigger']): Promise<RobotDoc['trigger']> {
+    if (trigger.appId) {
+      const app = await App.findById(trigger.appId).lean();
+      if (!app) ctx.throw(400, 'trigger.appId: no such app', { field: 'trigger.appId' });
+      if (!app.supportsInboundTrigger) {
+        ctx.throw(400, 'trigger.appId: the app does not support inbound triggers', { field: 'trigger.appId' });
+      }
+      return { kind: 'custom', appId: app._id, connectionId: null, identifier: null, token: null };
+    }
+    if (!(await Connection.exists({ _id: trigger.connectionId }))) {
+      ctx.throw(400, 'trigger.connectionId: no such connection', { field: 'trigger.connectionId' });
+    }
+    return { kind: 'stripe', appId: null, connectionId: trigger.connectionId!, events: trigger.events, identifier: null, token: null };
+  }
+
+  async function runCounts(robotId: string): Promise<RunCounts> {
+    const groups = await Run.aggregate<{ _id: string; n: number }>([
+      { $match: { robotId } },
+      { $group: { _id: '$status', n: { $sum: 1 } } },
+    ]);
+    const counts: RunCounts = { total: 0, running: 0, succeeded: 0, failed: 0 };
+    for (const g of groups) {
+      if (g._id === 'running' || g._id === 'succeeded' || g._id === 'failed') counts[g._id] = g.n;
+      counts.total += g.n;
+    }
+    return counts;
+  }
+
+  /** The step definitions of the deliveries behind these runs, to name steps not run yet. */
+  async function stepsByDelivery(deliveryIds: string[]): Promise<Map<string, StepDefinition[]>> {
+    const deliveries = await Delivery.find({ _id: { $in: [...new Set(deliveryIds)] } }, { steps: 1 }).lean();
+    return new Map(deliveries.map((d) => [d._id, d.steps]));
+  }
+
+  router.post('/apps', async (ctx) => {
+    const body = await readJson(ctx, createAppBody);
+    const app = await App.create({ _id: newId(), ...body, createdAt: new Date() });
+    ctx.status = 201;
+    ctx.body = appView(app.toObject());
+  });
+
+  router.get('/apps/:id', async (ctx) => {
+    ctx.body = appView(await found(ctx, 'app', App.findById(ctx.params.id).lean()));
+  });
+
+  router.post('/connections', async (ctx) => {
+    const { signingSecret, ...body } = await readJson(ctx, createConnectionBody);
+    const connection = await Connection.create({
+      _id: newId(),
+      ...body,
+      signingSecretSealed: signingSecret ? encryptSecret(config.secretsKey, signingSecret) : null,
+      createdAt: new Date(),
+    });
+    ctx.status = 201;
+    ctx.body = connectionView(connection.toObject());
+  });
+
+  router.get('/connections/:id', async (ctx) => {
+    ctx.body = connectionView(await found(ctx, 'connection', Connection.findById(ctx.params.id).lean()));
+  });
+
+  router.post('/robots', async (ctx) => {
+    const body = await readJson(ctx, createRobotBody);
+    const robot = await Robot.create({
+      _id: newId(),
+      name: body.name,
+      state: 'draft',
+      trigger: await validTrigger(ctx, body.trigger),
+      steps: body.steps.map((s) => ({ name: s.name, type: s.type, templateJson: JSON.stringify(s.template) })),
+      createdAt: new Date(),
+    });
+    ctx.status = 201;
+    ctx.body = robotView(robot.toObject(), config.baseUrl);
+  });
+
+  router.get('/robots/:id', async (ctx) => {
+    const robot = await found(ctx, 'robot', Robot.findById(ctx.params.id).lean());
+    ctx.body = robotView(robot, config.baseUrl, await runCounts(robot._id));
+  });
+
+  /** Puts the robot to work; its webhook URL and token are made the first time only. */
+  router.post('/robots/:id/start', async (ctx) => {
+    const robot = await found(ctx, 'robot', Robot.findById(ctx.params.id).lean());
+    const trigger = robot.trigger.identifier
+      ? robot.trigger
+      : { ...robot.trigger, identifier: `${robot.trigger.kind}:${newId()}`, token: newToken() };
+    // Only a robot without an identifier gets one, so two concurrent starts agree on the URL.
+    await Robot.updateOne(
+      { _id: robot._id, 'trigger.identifier': robot.trigger.identifier },
+      { $set: { state: 'at_work', 'trigger.identifier': trigger.identifier, 'trigger.token': trigger.token } },
+    );
+    const updated = await found(ctx, 'robot', Robot.findById(robot._id).lean());
+    triggers.forget(updated.trigger.identifier);
+    ctx.body = robotView(updated, config.baseUrl);
+  });
+
+  router.post('/robots/:id/stop', async (ctx) => {
+    const robot = await found(ctx, 'robot', Robot.findByIdAndUpdate(ctx.params.id, { $set: { state: 'stopped' } }, { new: true }).lean());
+    triggers.forget(robot.trigger.identifier);
+    ctx.body = robotView(robot, config.baseUrl);
+  });
+
+  router.get('/robots/:id/runs', async (ctx) => {
+    const { limit, cursor } = listQuery.parse(ctx.query);
+    const robot = await found(ctx, 'robot', Robot.findById(ctx.params.id, { _id: 1 }).lean());
+    const docs = await Run.find({ robotId: robot._id, ...afterCursor('createdAt', cursor) })
+      .sort({ createdAt: -1, _id: -1 })
+      .limit(limit + 1)
+      .lean();
+    const page = pageOf(docs, limit, (r) => r.createdAt);
+    const steps = await stepsByDelivery(page.items.map((r) => r.deliveryId));
+    ctx.body = { runs: page.items.map((r) => runView(r, steps.get(r.deliveryId) ?? [])), nextCursor: page.nextCursor };
+  });
+
+  router.get('/runs/:id', async (ctx) => {
+    const run = await found(ctx, 'run', Run.findById(ctx.params.id).lean());
+    const steps = await stepsByDelivery([run.deliveryId]);
+    ctx.body = runView(run, steps.get(run.deliveryId) ?? []);
+  });
+
+  router.get('/robots/:id/deliveries', async (ctx) => {
+    const { limit, cursor } = listQuery.parse(ctx.query);
+    const robot = await found(ctx, 'robot', Robot.findById(ctx.params.id, { _id: 1 }).lean());
+    const docs = await Delivery.find({ robotId: robot._id, ...afterCursor('receivedAt', cursor) }, { steps: 0 })
+      .sort({ receivedAt: -1, _id: -1 })
+      .limit(limit + 1)
+      .lean();
+    const page = pageOf(docs, limit, (d) => d.receivedAt);
+    ctx.body = { deliveries: page.items.map(deliveryView), nextCursor: page.nextCursor };
+  });
+
+  return router;
+}

@@ -1,0 +1,79 @@
+/** What the management API returns for each stored document. */
+import type { JsonValue, StepDefinition, StepStatus } from '../domain/types';
+import type { AppDoc, ConnectionDoc, DeliveryDoc, RobotDoc, RunDoc } from '../models';
+
+export function appView(app: AppDoc) {
+  const { _id, ...rest } = app;
+  return { id: _id, ...rest };
+}
+
+export function connectionView(c: ConnectionDoc) {
+  return { id: c._id, provider: c.provider, name: c.name, hasSigningSecret: c.signingSecretSealed !== null, createdAt: c.createdAt };
+}
+
+export function webhookUrl(baseUrl: string, robot: RobotDoc): string | null {
+  const { identifier, token } = robot.trigger;
+  return identifier && token ? `${baseUrl}/api/webhooks/${identifier}/${token}` : null;
+}
+
+export interface RunCounts {
+  total: number;
+  running: number;
+  succeeded: number;
+  failed: number;
+}
+
+export function robotView(robot: RobotDoc, baseUrl: string, runCounts?: RunCounts) {
+  const { kind, appId, connectionId, events, identifier } = robot.trigger;
+  return {
+    id: robot._id,
+    name: robot.name,
+    state: robot.state,
+    trigger: {
+      kind,
+      ...(kind === 'custom' ? { appId } : { connectionId, events: events ?? null }),
+      identifier,
+      card: { webhookUrl: webhookUrl(baseUrl, robot) },
+    },
+    steps: robot.steps.map((s) => ({ name: s.name, type: s.type, template: JSON.parse(s.templateJson) as JsonValue })),
+    createdAt: robot.createdAt,
+    ...(runCounts ? { runCounts } : {}),
+  };
+}
+
+export function runView(run: RunDoc, steps: StepDefinition[]) {
+  return {
+    id: run._id,
+    robotId: run.robotId,
+    deliveryId: run.deliveryId,
+    status: run.status,
+    trigger: JSON.parse(run.triggerJson) as JsonValue,
+    steps: steps.map((definition, i) => {
+      const result = run.steps[i];
+      if (!result) return { name: definition.name, status: 'pending' as StepStatus };
+      return result.status === 'succeeded'
+        ? { name: result.name, status: result.status, output: JSON.parse(result.outputJson ?? 'null') as JsonValue }
+        : { name: result.name, status: result.status, error: result.error ?? 'failed' };
+    }),
+    verified: run.verified,
+    createdAt: run.createdAt,
+    finishedAt: run.finishedAt,
+  };
+}
+
+export function deliveryView(d: DeliveryDoc) {
+  return {
+    id: d._id,
+    robotId: d.robotId,
+    receivedAt: d.receivedAt,
+    format: d.format,
+    contentType: d.contentType,
+    size: d.size,
+    outcome: d.outcome,
+    ...(d.outcome === 'processed' ? { runCount: d.runCount } : {}),
+    ...(d.outcome === 'rejected' || d.outcome === 'dropped' ? { reason: d.reason } : {}),
+    ...(d.outcome === 'failed' ? { error: d.error } : {}),
+    verified: d.verified,
+    workflowId: d.workflowId,
+  };
+}

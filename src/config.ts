@@ -1,0 +1,105 @@
+/**
+ * The one place that reads the environment. Every process calls loadConfig() once at start;
+ * a bad value stops it with a message naming the variable.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const port = z.coerce.number().int().min(0).max(65535);
+const positiveInt = z.coerce.number().int().positive();
+
+const envSchema = z.object({
+  PORT: port.default(3000),
+  BASE_URL: z.string().url().optional(),
+  DATA_DIR: z.string().min(1).default('./.data'),
+  TEMPORAL_ADDRESS: z.string().min(1).optional(),
+  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().min(1).default('webhook-triggers'),
+  MONGODB_URI: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://').optional(),
+  ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  SECRETS_KEY: z
+    .string()
+    .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded')
+    .optional(),
+  MAX_BODY_BYTES: positiveInt.default(32 * 1024 * 1024),
+  INLINE_BODY_BYTES: positiveInt.default(128 * 1024),
+  TRIGGER_CACHE_TTL_MS: z.coerce.number().int().min(0).default(5000),
+  TEMPORAL_START_TIMEOUT_MS: positiveInt.default(10_000),
+  EMBEDDED_TEMPORAL_PORT: port.default(7233),
+  EMBEDDED_TEMPORAL_UI_PORT: port.default(8233),
+  EMBEDDED_MONGODB_PORT: port.default(27017),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+});
+
+export interface Config {
+  port: number;
+  baseUrl: string;
+  dataDir: string;
+  temporal: { address?: string; namespace: string; taskQueue: string; startTimeoutMs: number };
+  mongodbUri?: string;
+  adminToken: string;
+  secretsKey: Buffer;
+  maxBodyBytes: number;
+  inlineBodyBytes: number;
+  triggerCacheTtlMs: number;
+  embedded: { temporalPort: number; temporalUiPort: number; mongodbPort: number };
+  logLevel: 'debug' | 'info' | 'warn' | 'error';
+}
+
+export class ConfigError extends Error {}
+
+/** Reads a secret kept in the data folder, creating it on first start (O_EXCL: one writer wins). */
+function persistentSecret(dataDir: string, name: string, make: () => string): string {
+  const file = path.join(dataDir, name);
+  try {
+    fs.writeFileSync(file, make(), { flag: 'wx', mode: 0o600 });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+  return fs.readFileSync(file, 'utf8').trim();
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid environment:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  fs.mkdirSync(dataDir, { recursive: true });
+  const adminToken = e.ADMIN_TOKEN ?? persistentSecret(dataDir, 'admin-token', () => randomBytes(32).toString('base64url'));
+  const secretsKey = e.SECRETS_KEY ?? persistentSecret(dataDir, 'secrets.key', () => randomBytes(32).toString('base64'));
+  return {
+    port: e.PORT,
+    baseUrl: (e.BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    dataDir,
+    temporal: {
+      address: e.TEMPORAL_ADDRESS,
+      namespace: e.TEMPORAL_NAMESPACE,
+      taskQueue: e.TEMPORAL_TASK_QUEUE,
+      startTimeoutMs: e.TEMPORAL_START_TIMEOUT_MS,
+    },
+    mongodbUri: e.MONGODB_URI,
+    adminToken,
+    secretsKey: Buffer.from(secretsKey, 'base64'),
+    maxBodyBytes: e.MAX_BODY_BYTES,
+    inlineBodyBytes: e.INLINE_BODY_BYTES,
+    triggerCacheTtlMs: e.TRIGGER_CACHE_TTL_MS,
+    embedded: {
+      temporalPort: e.EMBEDDED_TEMPORAL_PORT,
+      temporalUiPort: e.EMBEDDED_TEMPORAL_UI_PORT,
+      mongodbPort: e.EMBEDDED_MONGODB_PORT,
+    },
+    logLevel: e.LOG_LEVEL,
+  };
+}
+
+/** Addresses every process needs; in a service process both must be set (the launcher sets them). */
+export function requireServers(config: Config): { temporalAddress: string; mongodbUri: string } {
+  if (!config.temporal.address) throw new ConfigError('TEMPORAL_ADDRESS is not set (the embedded launcher sets it)');
+  if (!config.mongodbUri) throw new ConfigError('MONGODB_URI is not set (the embedded launcher sets it)');
+  return { temporalAddress: config.temporal.address, mongodbUri: config.mongodbUri };
+}

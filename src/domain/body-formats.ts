@@ -1,0 +1,113 @@
+/**
+ * Parsing a request body into trigger data, always in the format set on the custom app
+ * (never by Content-Type). One body gives one trigger data value, except csv: one per row.
+ */
+import { parse as parseCsv } from 'csv-parse';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import type { BodyFormat, JsonValue } from './types';
+
+/** The body cannot be read in the app's format; the delivery is recorded as failed with this message. */
+export class BodyParseError extends Error {
+  override name = 'BodyParseError';
+}
+
+/** XML attributes appear under their name with this prefix: `{{trigger.order.@currency}}`. */
+export const XML_ATTRIBUTE_PREFIX = '@';
+/** The text of an element that also has attributes or children: `{{trigger.price.#text}}`. */
+export const XML_TEXT_KEY = '#text';
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+export function decodeUtf8(body: Uint8Array): string {
+  try {
+    return utf8.decode(body);
+  } catch {
+    throw new BodyParseError('body is not valid UTF-8');
+  }
+}
+
+function stripBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+export function parseJson(text: string): JsonValue {
+  try {
+    return JSON.parse(stripBom(text)) as JsonValue;
+  } catch (err) {
+    throw new BodyParseError(`invalid JSON: ${(err as Error).message}`);
+  }
+}
+
+const xmlParser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: XML_ATTRIBUTE_PREFIX,
+  textNodeName: XML_TEXT_KEY,
+  parseTagValue: false,
+  parseAttributeValue: false,
+  ignoreDeclaration: true,
+  ignorePiTags: true,
+  trimValues: true,
+  // Only XML's predefined entities and character references are decoded; declarations are refused below.
+  processEntities: true,
+  htmlEntities: false,
+});
+
+export function parseXml(text: string): JsonValue {
+  const xml = stripBom(text);
+  // Entity declarations (internal "billion laughs" or external SYSTEM/PUBLIC ones) are never expanded.
+  if (/<!ENTITY/i.test(xml)) throw new BodyParseError('invalid XML: entity declarations are not accepted');
+  const valid = XMLValidator.validate(xml);
+  if (valid !== true) {
+    throw new BodyParseError(`invalid XML: ${valid.err.msg} (line ${valid.err.line}, column ${valid.err.col})`);
+  }
+  const parsed = xmlParser.parse(xml) as { [key: string]: JsonValue };
+  if (Object.keys(parsed).length === 0) throw new BodyParseError('invalid XML: no root element');
+  return parsed;
+}
+
+export function parseText(text: string): JsonValue {
+  return { text };
+}
+
+/** Parses a body that yields exactly one trigger data value. */
+export function parseOne(format: Exclude<BodyFormat, 'csv'>, body: Uint8Array): JsonValue {
+  const text = decodeUtf8(body);
+  switch (format) {
+    case 'json':
+      return parseJson(text);
+    case 'xml':
+      return parseXml(text);
+    case 'text':
+      return parseText(text);
+  }
+}
+
+/**
+ * The data rows of a CSV body as objects keyed by the header row. Quoted fields, embedded
+ * commas and newlines, a UTF-8 BOM, CRLF and blank lines are handled; a row with fewer
+ * fields than the header gets empty strings, extra fields are kept under their position.
+ * Streams: memory stays bounded by the caller's batch, not by the number of rows.
+ */
+export async function* csvRows(body: Uint8Array): AsyncGenerator<Record<string, string>> {
+  const text = decodeUtf8(body);
+  const parser = parseCsv({ bom: true, skip_empty_lines: true, relax_column_count: true });
+  parser.end(text);
+  let header: string[] | undefined;
+  try {
+    for await (const fields of parser as AsyncIterable<string[]>) {
+      if (!header) {
+        header = fields;
+        continue;
+      }
+      const columns = header;
+      // Object.fromEntries defines own properties, so a column named __proto__ stays a column.
+      yield Object.fromEntries(
+        fields.length > columns.length
+          ? fields.map((v, i) => [columns[i] ?? String(i), v])
+          : columns.map((name, i) => [name, fields[i] ?? '']),
+      );
+    }
+  } catch (err) {
+    throw new BodyParseError(`invalid CSV: ${(err as Error).message}`);
+  }
+}

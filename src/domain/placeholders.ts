@@ -1,0 +1,64 @@
+/**
+ * `{{trigger.*}}` placeholders in step templates.
+ *
+ * - A string that is exactly one placeholder becomes the value itself (numbers stay numbers,
+ *   objects stay objects).
+ * - Placeholders inside longer text are written as text (objects and arrays as JSON).
+ * - A path that does not exist gives an empty string.
+ * - `{{trigger}}` is the whole trigger data; paths use dots, `[n]` for array items and
+ *   `["key"]` for keys that contain dots or spaces: `{{trigger.items[0].sku}}`, `{{trigger["a.b"]}}`.
+ * Only own properties are followed, so `__proto__` or `constructor` never reach Object.prototype.
+ */
+import type { JsonValue } from './types';
+
+const PLACEHOLDER = /\{\{\s*(trigger(?:\.[^\s.[\]{}]+|\[\d+\]|\["(?:[^"\\]|\\.)*"\])*)\s*\}\}/g;
+const WHOLE = new RegExp(`^${PLACEHOLDER.source}$`);
+const SEGMENT = /\.([^\s.[\]{}]+)|\[(\d+)\]|\["((?:[^"\\]|\\.)*)"\]/g;
+
+type Segment = string | number;
+
+function parsePath(expression: string): Segment[] {
+  const segments: Segment[] = [];
+  for (const m of expression.slice('trigger'.length).matchAll(SEGMENT)) {
+    if (m[1] !== undefined) segments.push(m[1]);
+    else if (m[2] !== undefined) segments.push(Number(m[2]));
+    else segments.push(JSON.parse(`"${m[3]}"`) as string);
+  }
+  return segments;
+}
+
+const MISSING = Symbol('missing');
+
+export function lookup(data: JsonValue, path: Segment[]): JsonValue | typeof MISSING {
+  let current: JsonValue = data;
+  for (const segment of path) {
+    if (current === null || typeof current !== 'object') return MISSING;
+    const key = Array.isArray(current) && typeof segment === 'string' && /^\d+$/.test(segment) ? Number(segment) : segment;
+    if (!Object.prototype.hasOwnProperty.call(current, key)) return MISSING;
+    current = (current as Record<string | number, JsonValue>)[key] as JsonValue;
+  }
+  return current;
+}
+
+function asText(value: JsonValue | typeof MISSING): string {
+  if (value === MISSING || value === null) return '';
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+function resolveString(text: string, trigger: JsonValue): JsonValue {
+  const whole = WHOLE.exec(text);
+  if (whole) {
+    const value = lookup(trigger, parsePath(whole[1]!));
+    return value === MISSING ? '' : value;
+  }
+  return text.replace(PLACEHOLDER, (_match, expression: string) => asText(lookup(trigger, parsePath(expression))));
+}
+
+export function resolveTemplate(template: JsonValue, trigger: JsonValue): JsonValue {
+  if (typeof template === 'string') return resolveString(template, trigger);
+  if (Array.isArray(template)) return template.map((item) => resolveTemplate(item, trigger));
+  if (template !== null && typeof template === 'object') {
+    return Object.fromEntries(Object.entries(template).map(([k, v]) => [k, resolveTemplate(v, trigger)]));
+  }
+  return template;
+}

@@ -1,0 +1,68 @@
+/**
+ * The data that crosses boundaries: workflow and activity inputs, stored shapes, API views.
+ * Workflow code imports this file for types only.
+ */
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+export const BODY_FORMATS = ['json', 'xml', 'csv', 'text'] as const;
+/** How a trigger's request bodies are parsed, set on the custom app ("plain text" is `text`). */
+export type BodyFormat = (typeof BODY_FORMATS)[number];
+
+export type TriggerKind = 'custom' | 'stripe';
+export type RobotState = 'draft' | 'at_work' | 'stopped';
+export type RunStatus = 'running' | 'succeeded' | 'failed';
+export type StepStatus = 'pending' | 'succeeded' | 'failed';
+export type DeliveryOutcome = 'processing' | 'processed' | 'dropped' | 'rejected' | 'failed';
+
+/** A robot step as the run executes it: the template is kept as JSON text (see README, storage). */
+export interface StepDefinition {
+  name: string;
+  type: 'compose';
+  templateJson: string;
+}
+
+/**
+ * The raw request body as the receiver got it. Small bodies travel inline in the workflow
+ * input (as text when they are valid UTF-8, so operators can read them in the Web UI); larger
+ * ones are stored in MongoDB before the workflow starts and only referenced.
+ */
+export type DeliveryBody =
+  | { kind: 'inline'; encoding: 'utf8' | 'base64'; data: string }
+  | { kind: 'stored'; chunks: number }
+  | { kind: 'consumed' };
+
+/** Input of the delivery workflow; the receiver builds it. */
+export interface DeliveryInput {
+  deliveryId: string;
+  robotId: string;
+  triggerIdentifier: string;
+  /** ISO time at which the receiver got the request. */
+  receivedAt: string;
+  /** Where the dedup key came from and its value; the workflow ID is derived from it. */
+  dedupKey: string;
+  contentType: string | null;
+  size: number;
+  body: DeliveryBody;
+  /** Signature verdict for triggers that can be signed (payment provider); null for custom apps. */
+  verified: boolean | null;
+}
+
+/** What preparing a delivery decided; carried across continue-as-new while runs are started. */
+export type PreparedDelivery =
+  | { outcome: 'processed'; runCount: number; stepCount: number }
+  | { outcome: 'dropped'; reason: string }
+  | { outcome: 'failed'; error: string };
+
+export interface RunInput {
+  runId: string;
+  deliveryId: string;
+  stepCount: number;
+}
+
+export interface StepResult {
+  name: string;
+  status: Exclude<StepStatus, 'pending'>;
+  outputJson?: string;
+  error?: string;
+}

@@ -1,0 +1,113 @@
+/**
+ * The embedded default: the Temporal CLI dev server (SQLite, Web UI) and FerretDB (SQLite) as
+ * MongoDB, each keeping its files under the data folder, run as child processes.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+
+export interface ManagedProcess {
+  name: string;
+  child: ChildProcess;
+  /** SIGTERM, then SIGKILL after `graceMs`; resolves once the process has exited. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+export function spawnManaged(name: string, command: string, args: string[], opts: { env?: NodeJS.ProcessEnv; logFile?: string } = {}): ManagedProcess {
+  const out = opts.logFile ? fs.openSync(opts.logFile, 'a') : 'inherit';
+  const child = spawn(command, args, { env: opts.env ?? process.env, stdio: ['ignore', out, out] });
+  if (typeof out === 'number') fs.closeSync(out);
+  const exited = new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else child.once('exit', () => resolve());
+  });
+  return {
+    name,
+    child,
+    async stop(graceMs = 10_000) {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+        await exited;
+        clearTimeout(timer);
+      }
+    },
+  };
+}
+
+/** Resolves once something accepts TCP connections on the port; fails if the process exits first. */
+export async function waitForPort(port: number, proc: ManagedProcess, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (proc.child.exitCode !== null) throw new Error(`${proc.name} exited with code ${proc.child.exitCode} while starting`);
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = net.connect({ port, host: '127.0.0.1' });
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (open) return;
+    if (Date.now() > deadline) throw new Error(`${proc.name} did not open port ${port} within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export interface TemporalDevServerOptions {
+  bin: string;
+  dataDir: string;
+  port: number;
+  uiPort: number;
+  namespace: string;
+  logFile?: string;
+}
+
+/**
+ * SQLite in WAL mode with synchronous=NORMAL: the dev server has a single history shard, and
+ * every workflow task and activity completion is a write, so these pragmas bound its speed.
+ * With WAL, NORMAL still survives a crash of the process (not of the machine) without loss.
+ */
+export const TEMPORAL_SQLITE_PRAGMAS = ['journal_mode=wal', 'synchronous=normal'];
+
+export async function startTemporalDevServer(o: TemporalDevServerOptions): Promise<ManagedProcess> {
+  fs.mkdirSync(o.dataDir, { recursive: true });
+  const args = [
+    'server', 'start-dev',
+    '--db-filename', path.join(o.dataDir, 'temporal.db'),
+    '--ip', '127.0.0.1',
+    '--port', String(o.port),
+    '--ui-port', String(o.uiPort),
+    '--log-level', 'warn',
+    ...TEMPORAL_SQLITE_PRAGMAS.flatMap((p) => ['--sqlite-pragma', p]),
+    ...(o.namespace === 'default' ? [] : ['--namespace', o.namespace]),
+  ];
+  const proc = spawnManaged('temporal', o.bin, args, { logFile: o.logFile });
+  await waitForPort(o.port, proc);
+  return proc;
+}
+
+export interface FerretDbOptions {
+  bin: string;
+  dataDir: string;
+  port: number;
+  logFile?: string;
+}
+
+export async function startFerretDb(o: FerretDbOptions): Promise<ManagedProcess> {
+  const dir = path.join(o.dataDir, 'ferretdb');
+  fs.mkdirSync(dir, { recursive: true });
+  const args = [
+    '--handler=sqlite',
+    `--sqlite-url=file:${dir}/`,
+    `--state-dir=${dir}`,
+    `--listen-addr=127.0.0.1:${o.port}`,
+    '--debug-addr=-',
+    '--telemetry=disable',
+    '--log-level=WARN',
+  ];
+  const proc = spawnManaged('ferretdb', o.bin, args, { logFile: o.logFile });
+  await waitForPort(o.port, proc);
+  return proc;
+}

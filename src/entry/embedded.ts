@@ -1,0 +1,109 @@
+/**
+ * The embedded launcher: starts the Temporal dev server and FerretDB (unless TEMPORAL_ADDRESS /
+ * MONGODB_URI point elsewhere), then the receiver and the worker as their own processes, and
+ * stops them all on Ctrl-C. A receiver or worker that dies is restarted after a second.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadConfig } from '../config';
+import { spawnManaged, startFerretDb, startTemporalDevServer, waitForPort, type ManagedProcess } from '../embedded/servers';
+import { createLogger } from '../log';
+import { onShutdown, runMain } from './main';
+
+function binary(variable: string): string {
+  const bin = process.env[variable];
+  if (!bin || !fs.existsSync(bin)) throw new Error(`${variable} must name the binary built by scripts/setup.sh (got ${bin ?? 'nothing'})`);
+  return bin;
+}
+
+runMain('embedded', async () => {
+  const config = loadConfig();
+  const log = createLogger('embedded', config.logLevel);
+  const logDir = path.join(config.dataDir, 'logs');
+  fs.mkdirSync(logDir, { recursive: true });
+  const servers: ManagedProcess[] = [];
+  const services: Array<{ stop(): Promise<void> }> = [];
+  onShutdown(async () => {
+    log.info('stopping');
+    await Promise.all(services.map((s) => s.stop()));
+    for (const server of servers.reverse()) await server.stop();
+  });
+
+  let temporalAddress = config.temporal.address;
+  let webUi = 'the Web UI of your Temporal cluster';
+  if (!temporalAddress) {
+    const { temporalPort, temporalUiPort } = config.embedded;
+    log.info('starting the Temporal dev server');
+    servers.push(
+      await startTemporalDevServer({
+        bin: binary('TEMPORAL_CLI_BIN'),
+        dataDir: config.dataDir,
+        port: temporalPort,
+        uiPort: temporalUiPort,
+        namespace: config.temporal.namespace,
+        logFile: path.join(logDir, 'temporal.log'),
+      }),
+    );
+    temporalAddress = `127.0.0.1:${temporalPort}`;
+    webUi = `http://localhost:${temporalUiPort}/namespaces/${config.temporal.namespace}/workflows`;
+  }
+  let mongodbUri = config.mongodbUri;
+  if (!mongodbUri) {
+    log.info('starting FerretDB (SQLite)');
+    servers.push(
+      await startFerretDb({
+        bin: binary('FERRETDB_BIN'),
+        dataDir: config.dataDir,
+        port: config.embedded.mongodbPort,
+        logFile: path.join(logDir, 'ferretdb.log'),
+      }),
+    );
+    mongodbUri = `mongodb://127.0.0.1:${config.embedded.mongodbPort}/webhooks`;
+  }
+
+  const env = {
+    ...process.env,
+    TEMPORAL_ADDRESS: temporalAddress,
+    MONGODB_URI: mongodbUri,
+    DATA_DIR: config.dataDir,
+    WEBHOOKS_PARENT_PID: String(process.pid),
+  };
+  const supervise = (name: string) => {
+    const script = path.join(__dirname, `${name}${path.extname(__filename)}`);
+    let current: ManagedProcess;
+    let stopping = false;
+    const launch = () => {
+      current = spawnManaged(name, process.execPath, [script], { env });
+      current.child.once('exit', (code, signal) => {
+        if (stopping) return;
+        log.warn(`${name} exited (${code ?? signal}); restarting in 1 s`);
+        setTimeout(launch, 1000);
+      });
+    };
+    launch();
+    return {
+      current: () => current,
+      async stop() {
+        stopping = true;
+        await current.stop();
+      },
+    };
+  };
+  const worker = supervise('worker');
+  const receiver = supervise('receiver');
+  services.push(worker, receiver);
+  await waitForPort(config.port, receiver.current());
+
+  process.stdout.write(
+    [
+      '',
+      `  Service (webhooks and API): ${config.baseUrl}`,
+      `  Temporal Web UI:            ${webUi}`,
+      `  Admin token:                ${config.adminToken}`,
+      `                              (also in ${path.join(config.dataDir, 'admin-token')} unless ADMIN_TOKEN is set)`,
+      `  Data folder:                ${config.dataDir}   logs: ${logDir}`,
+      '  Ctrl-C stops everything.',
+      '',
+    ].join('\n') + '\n',
+  );
+});

@@ -1,0 +1,23 @@
+/** Receiver process: the HTTP service (webhooks, management API, health). */
+import { createApp } from '../app';
+import { loadConfig, requireServers } from '../config';
+import { createLogger } from '../log';
+import { connectDatabase } from '../models';
+import { createTemporalClient } from '../temporal';
+import { onShutdown, runMain } from './main';
+
+runMain('receiver', async () => {
+  const config = loadConfig();
+  const { temporalAddress, mongodbUri } = requireServers(config);
+  const log = createLogger('receiver', config.logLevel);
+  const { db, models } = await connectDatabase(mongodbUri);
+  const temporal = createTemporalClient(temporalAddress, config.temporal.namespace);
+  const server = createApp({ config, db, models, temporal, log }).listen(config.port);
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve) => server.once('listening', resolve));
+  log.info(`listening on port ${config.port}`);
+  onShutdown(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    await db.close();
+  });
+});

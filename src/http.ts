@@ -1,0 +1,66 @@
+/** The one error path of the HTTP service, and helpers for JSON request bodies. */
+import getRawBody from 'raw-body';
+import type { Context, Middleware } from 'koa';
+import { ZodError, type ZodTypeAny, type output } from 'zod';
+import type { Logger } from './log';
+
+interface HttpErrorLike {
+  status?: number;
+  expose?: boolean;
+  message: string;
+  headers?: Record<string, string>;
+  field?: string;
+}
+
+/** Retry-After for 503 answers: long enough for a restart, short enough for senders' retries. */
+export const RETRY_AFTER_SECONDS = 5;
+
+/**
+ * Errors become JSON `{ "error", "field"? }` on the management API. Webhook routes set
+ * `ctx.state.bareErrors`: senders get the status code with an empty body, and anything that is
+ * not an HTTP error (database or engine unreachable) is a 503 with Retry-After, never a 200.
+ */
+export function errorHandler(log: Logger): Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined && !ctx.state.bareErrors) {
+        ctx.body = { error: 'not found' };
+        ctx.status = 404;
+      }
+    } catch (raw) {
+      const err = raw instanceof ZodError ? fromZod(raw) : (raw as HttpErrorLike);
+      let status = err.status && err.status >= 400 && err.status < 600 ? err.status : 500;
+      if (status >= 500) log.error('request failed', { path: ctx.path, error: String((raw as Error)?.stack ?? raw) });
+      if (ctx.state.bareErrors && status === 500) status = 503;
+      ctx.status = status;
+      for (const [k, v] of Object.entries(err.headers ?? {})) ctx.set(k, v);
+      if (status === 503) ctx.set('Retry-After', String(RETRY_AFTER_SECONDS));
+      if (ctx.state.bareErrors) {
+        ctx.body = null;
+        ctx.status = status; // assigning null resets the status to 204
+        return;
+      }
+      const message = status < 500 || err.expose ? err.message : 'internal error';
+      ctx.body = err.field ? { error: message, field: err.field } : { error: message };
+    }
+  };
+}
+
+function fromZod(err: ZodError): HttpErrorLike {
+  const issue = err.issues[0]!;
+  const field = issue.path.join('.');
+  return { status: 400, message: `${field || 'body'}: ${issue.message}`, field: field || 'body' };
+}
+
+/** Reads and validates a JSON request body (1 MiB at most). */
+export async function readJson<S extends ZodTypeAny>(ctx: Context, schema: S): Promise<output<S>> {
+  const raw = await getRawBody(ctx.req, { limit: '1mb', encoding: 'utf8' });
+  let value: unknown;
+  try {
+    value = raw.length === 0 ? {} : JSON.parse(raw);
+  } catch {
+    ctx.throw(400, 'body: invalid JSON', { field: 'body' });
+  }
+  return schema.parse(value);
+}

@@ -1,0 +1,253 @@
+/**
+ * Stored documents (MongoDB through mongoose). Everything here works on real MongoDB and on
+ * FerretDB v1: no transactions, and sender-controlled JSON (trigger data, step templates and
+ * outputs) is stored as JSON text, because FerretDB refuses keys with `.` or a leading `$` and
+ * nested arrays in documents.
+ */
+import mongoose, { Schema, type Connection, type mongo } from 'mongoose';
+import {
+  BODY_FORMATS,
+  type BodyFormat,
+  type DeliveryOutcome,
+  type RobotState,
+  type RunStatus,
+  type StepDefinition,
+  type StepResult,
+  type TriggerKind,
+} from './domain/types';
+
+export interface AppDoc {
+  _id: string;
+  name: string;
+  supportsInboundTrigger: boolean;
+  bodyFormat: BodyFormat;
+  createdAt: Date;
+}
+
+export interface ConnectionDoc {
+  _id: string;
+  provider: 'stripe';
+  name: string;
+  signingSecretSealed: string | null;
+  createdAt: Date;
+}
+
+export interface RobotDoc {
+  _id: string;
+  name: string;
+  state: RobotState;
+  trigger: {
+    kind: TriggerKind;
+    appId: string | null;
+    connectionId: string | null;
+    events?: string[];
+    identifier: string | null;
+    token: string | null;
+  };
+  steps: StepDefinition[];
+  createdAt: Date;
+}
+
+export interface DeliveryDoc {
+  _id: string;
+  robotId: string;
+  triggerIdentifier: string;
+  workflowId: string | null;
+  dedupKey: string;
+  receivedAt: Date;
+  format: BodyFormat;
+  contentType: string | null;
+  size: number;
+  outcome: DeliveryOutcome;
+  runCount: number;
+  reason: string | null;
+  error: string | null;
+  verified: boolean | null;
+  steps: StepDefinition[];
+}
+
+export interface RunDoc {
+  _id: string;
+  robotId: string;
+  deliveryId: string;
+  index: number;
+  status: RunStatus;
+  triggerJson: string;
+  steps: StepResult[];
+  stepCount: number;
+  verified: boolean | null;
+  createdAt: Date;
+  finishedAt: Date | null;
+}
+
+export interface BodyChunkDoc {
+  _id: string;
+  deliveryId: string;
+  n: number;
+  data: Buffer;
+}
+
+const opts = { versionKey: false as const, _id: false as const };
+
+const appSchema = new Schema<AppDoc>(
+  {
+    _id: { type: String, required: true },
+    name: { type: String, required: true },
+    supportsInboundTrigger: { type: Boolean, required: true },
+    bodyFormat: { type: String, enum: BODY_FORMATS, required: true },
+    createdAt: { type: Date, required: true },
+  },
+  { ...opts, collection: 'apps' },
+);
+
+const connectionSchema = new Schema<ConnectionDoc>(
+  {
+    _id: { type: String, required: true },
+    provider: { type: String, enum: ['stripe'], required: true },
+    name: { type: String, required: true },
+    /** AES-256-GCM sealed with SECRETS_KEY; never returned by any route. */
+    signingSecretSealed: { type: String, default: null },
+    createdAt: { type: Date, required: true },
+  },
+  { ...opts, collection: 'connections' },
+);
+
+const stepDefinitionSchema = new Schema<StepDefinition>(
+  { name: { type: String, required: true }, type: { type: String, required: true }, templateJson: { type: String, required: true } },
+  opts,
+);
+
+const robotSchema = new Schema<RobotDoc>(
+  {
+    _id: { type: String, required: true },
+    name: { type: String, required: true },
+    state: { type: String, enum: ['draft', 'at_work', 'stopped'], required: true },
+    trigger: {
+      kind: { type: String, enum: ['custom', 'stripe'], required: true },
+      appId: { type: String, default: null },
+      connectionId: { type: String, default: null },
+      events: { type: [String], default: undefined },
+      /** `custom:<uuid>` or `stripe:<uuid>`; set when the robot is first put to work. */
+      identifier: { type: String, default: null },
+      token: { type: String, default: null },
+    },
+    steps: { type: [stepDefinitionSchema], required: true },
+    createdAt: { type: Date, required: true },
+  },
+  { ...opts, collection: 'robots' },
+);
+robotSchema.index({ 'trigger.identifier': 1 });
+
+const deliverySchema = new Schema<DeliveryDoc>(
+  {
+    _id: { type: String, required: true },
+    robotId: { type: String, required: true },
+    triggerIdentifier: { type: String, required: true },
+    workflowId: { type: String, default: null },
+    dedupKey: { type: String, required: true },
+    receivedAt: { type: Date, required: true },
+    format: { type: String, required: true },
+    contentType: { type: String, default: null },
+    size: { type: Number, required: true },
+    outcome: { type: String, enum: ['processing', 'processed', 'dropped', 'rejected', 'failed'], required: true },
+    runCount: { type: Number, default: 0 },
+    reason: { type: String, default: null },
+    error: { type: String, default: null },
+    verified: { type: Boolean, default: null },
+    /** The robot's steps when the delivery arrived: every run of it executes these. */
+    steps: { type: [stepDefinitionSchema], default: [] },
+  },
+  { ...opts, collection: 'deliveries' },
+);
+deliverySchema.index({ robotId: 1, receivedAt: -1, _id: -1 });
+
+const stepResultSchema = new Schema<StepResult>(
+  {
+    name: { type: String, required: true },
+    status: { type: String, required: true },
+    outputJson: { type: String, default: undefined },
+    error: { type: String, default: undefined },
+  },
+  opts,
+);
+
+const runSchema = new Schema<RunDoc>(
+  {
+    _id: { type: String, required: true },
+    robotId: { type: String, required: true },
+    deliveryId: { type: String, required: true },
+    index: { type: Number, required: true },
+    status: { type: String, enum: ['running', 'succeeded', 'failed'], required: true },
+    triggerJson: { type: String, required: true },
+    steps: { type: [stepResultSchema], default: [] },
+    stepCount: { type: Number, required: true },
+    verified: { type: Boolean, default: null },
+    createdAt: { type: Date, required: true },
+    finishedAt: { type: Date, default: null },
+  },
+  { ...opts, collection: 'runs' },
+);
+runSchema.index({ robotId: 1, createdAt: -1, _id: -1 });
+runSchema.index({ robotId: 1, status: 1 });
+runSchema.index({ deliveryId: 1 });
+
+/** A large request body, stored before its workflow starts and removed once it is parsed. */
+const bodyChunkSchema = new Schema<BodyChunkDoc>(
+  {
+    _id: { type: String, required: true },
+    deliveryId: { type: String, required: true },
+    n: { type: Number, required: true },
+    data: { type: Buffer, required: true },
+  },
+  { ...opts, collection: 'body_chunks' },
+);
+bodyChunkSchema.index({ deliveryId: 1, n: 1 });
+
+export function createModels(db: Connection) {
+  return {
+    App: db.model<AppDoc>('App', appSchema),
+    Connection: db.model<ConnectionDoc>('Connection', connectionSchema),
+    Robot: db.model<RobotDoc>('Robot', robotSchema),
+    Delivery: db.model<DeliveryDoc>('Delivery', deliverySchema),
+    Run: db.model<RunDoc>('Run', runSchema),
+    BodyChunk: db.model<BodyChunkDoc>('BodyChunk', bodyChunkSchema),
+  };
+}
+export type Models = ReturnType<typeof createModels>;
+
+const TRANSIENT = /SQLITE_BUSY|database is locked|ECONNREFUSED|server selection|topology/i;
+
+/**
+ * Connects and creates collections and indexes one at a time: FerretDB's SQLite backend can
+ * answer SQLITE_BUSY when several are created in parallel (by two processes starting at once),
+ * so each step is retried briefly.
+ */
+export async function connectDatabase(uri: string): Promise<{ db: Connection; models: Models }> {
+  const db = mongoose.createConnection(uri, { autoIndex: false, autoCreate: false, serverSelectionTimeoutMS: 5000 });
+  await db.asPromise();
+  const models = createModels(db);
+  for (const model of Object.values(models)) {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await model.createCollection().catch((err: { codeName?: string }) => {
+          if (err.codeName !== 'NamespaceExists') throw err;
+        });
+        await model.createIndexes();
+        break;
+      } catch (err) {
+        if (attempt >= 20 || !TRANSIENT.test(String(err))) throw err;
+        await new Promise((r) => setTimeout(r, 100 * attempt));
+      }
+    }
+  }
+  return { db, models };
+}
+
+export function isDuplicateKeyError(err: unknown): boolean {
+  return (err as { code?: number })?.code === 11000;
+}
+
+/** The driver's collection under a model, typed with its stored document (for bulk writes). */
+export function rawCollection<T extends { _id: string }>(model: mongoose.Model<T>): mongo.Collection<T> {
+  return model.collection as unknown as mongo.Collection<T>;
+}

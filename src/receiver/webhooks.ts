@@ -1,0 +1,128 @@
+/**
+ * POST and PUT /api/webhooks/<trigger_identifier>/<token>: check the token, read the raw body,
+ * start the delivery workflow, answer 200 with an empty body once Temporal has accepted the
+ * start (or refused it as a duplicate). Parsing and the run happen in the background.
+ */
+import Router from '@koa/router';
+import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import type { Context } from 'koa';
+import getRawBody from 'raw-body';
+import type { Config } from '../config';
+import { dedupKey } from '../domain/dedup';
+import { deliveryWorkflowId } from '../domain/ids';
+import { newId, secretsEqual } from '../domain/secrets';
+import { SIGNATURE_HEADER, verifyStripeSignature } from '../domain/stripe-signature';
+import type { DeliveryBody, DeliveryInput } from '../domain/types';
+import type { Models } from '../models';
+import { discardBody, storeBody } from '../stored-bodies';
+import type { TriggerCache, WebhookTrigger } from './trigger-cache';
+
+export const WEBHOOK_PATH = '/api/webhooks/:identifier/:token';
+
+export interface ReceiverDeps {
+  config: Config;
+  models: Models;
+  temporal: Client;
+  triggers: TriggerCache;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+function isUtf8(body: Buffer): boolean {
+  try {
+    utf8.decode(body);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function webhookRouter(deps: ReceiverDeps): Router {
+  const { config, models, temporal, triggers } = deps;
+
+  async function triggerFor(ctx: Context): Promise<WebhookTrigger> {
+    const trigger = await triggers.lookup(ctx.params.identifier!);
+    if (!trigger || !trigger.atWork || !secretsEqual(trigger.token, ctx.params.token!)) ctx.throw(404);
+    return trigger;
+  }
+
+  /** The signature is checked before the start, so a forged event never holds a real event's key. */
+  async function rejectForgery(ctx: Context, trigger: WebhookTrigger, body: Buffer, receivedAt: Date): Promise<void> {
+    if (!trigger.signingSecret) return;
+    const verdict = verifyStripeSignature(trigger.signingSecret, ctx.get(SIGNATURE_HEADER) || undefined, body, receivedAt.getTime());
+    if (verdict.ok) return;
+    await models.Delivery.create({
+      _id: newId(),
+      robotId: trigger.robotId,
+      triggerIdentifier: trigger.identifier,
+      workflowId: null,
+      dedupKey: dedupKey(trigger.kind, ctx.headers, body),
+      receivedAt,
+      format: 'json',
+      contentType: ctx.get('content-type') || null,
+      size: body.length,
+      outcome: 'rejected',
+      reason: verdict.reason,
+      verified: false,
+    });
+    ctx.throw(400);
+  }
+
+  async function bodyPayload(deliveryId: string, body: Buffer): Promise<DeliveryBody> {
+    if (body.length <= config.inlineBodyBytes) {
+      return isUtf8(body)
+        ? { kind: 'inline', encoding: 'utf8', data: body.toString('utf8') }
+        : { kind: 'inline', encoding: 'base64', data: body.toString('base64') };
+    }
+    return { kind: 'stored', chunks: await storeBody(models, deliveryId, body) };
+  }
+
+  async function receive(ctx: Context): Promise<void> {
+    ctx.state.bareErrors = true;
+    const trigger = await triggerFor(ctx);
+    const receivedAt = new Date();
+    const body = await getRawBody(ctx.req, { limit: config.maxBodyBytes });
+    ctx.status = 200;
+    ctx.body = null;
+    if (body.length === 0) return; // dropped: no run, no error
+    await rejectForgery(ctx, trigger, body, receivedAt);
+
+    const deliveryId = newId();
+    const key = dedupKey(trigger.kind, ctx.headers, body);
+    const input: DeliveryInput = {
+      deliveryId,
+      robotId: trigger.robotId,
+      triggerIdentifier: trigger.identifier,
+      receivedAt: receivedAt.toISOString(),
+      dedupKey: key,
+      contentType: ctx.get('content-type') || null,
+      size: body.length,
+      body: await bodyPayload(deliveryId, body),
+      verified: trigger.kind === 'stripe' ? trigger.signingSecret !== null : null,
+    };
+    try {
+      await temporal.withDeadline(Date.now() + config.temporal.startTimeoutMs, () =>
+        temporal.workflow.start('deliveryWorkflow', {
+          taskQueue: config.temporal.taskQueue,
+          workflowId: deliveryWorkflowId(trigger.identifier, key),
+          args: [input],
+          // A delivery that failed (unparsable body) does not block a later genuine one.
+          workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
+        }),
+      );
+    } catch (err) {
+      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+      // A duplicate delivery: answered 200 like the first, and nothing more happens.
+      if (input.body.kind === 'stored') await discardBody(models, deliveryId);
+    }
+    ctx.status = 200;
+  }
+
+  const router = new Router();
+  router.post(WEBHOOK_PATH, receive);
+  router.put(WEBHOOK_PATH, receive);
+  router.all(WEBHOOK_PATH, (ctx) => {
+    ctx.state.bareErrors = true;
+    ctx.throw(405, { headers: { Allow: 'POST, PUT' } });
+  });
+  return router;
+}

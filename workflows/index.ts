@@ -1,0 +1,2 @@
+export { deliveryWorkflow } from './delivery';
+export { runWorkflow } from './run';

@@ -1,0 +1,21 @@
+import { proxyLocalActivities } from '@temporalio/workflow';
+import type { Activities } from '../activities';
+import type { RunInput, RunStatus } from '../src/domain/types';
+
+const { executeStep, finishRun } = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '500 milliseconds', maximumInterval: '10 seconds' },
+});
+
+/** One run of a robot: its steps in order; a failed step fails the run and skips the rest. */
+export async function runWorkflow(run: RunInput): Promise<RunStatus> {
+  let status: Exclude<RunStatus, 'running'> = 'succeeded';
+  for (let stepIndex = 0; stepIndex < run.stepCount; stepIndex++) {
+    if ((await executeStep({ runId: run.runId, deliveryId: run.deliveryId, stepIndex })) === 'failed') {
+      status = 'failed';
+      break;
+    }
+  }
+  await finishRun({ runId: run.runId, status });
+  return status;
+}

@@ -7,11 +7,14 @@ import type { Models } from './models';
 
 /** Pre-built by `npm run build`; without it (tests from source) the workflows are bundled at start. */
 export const WORKFLOW_BUNDLE = path.resolve(__dirname, '..', 'workflow-bundle.js');
+export const WORKFLOWS_PATH = require.resolve('../workflows');
 
-export function workflowCode(): Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> {
+/** The given bundle, else the pre-built one when running compiled code, else the sources. */
+export function workflowCode(bundlePath?: string): Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> {
+  if (bundlePath) return { workflowBundle: { codePath: bundlePath } };
   return fs.existsSync(WORKFLOW_BUNDLE) && __filename.endsWith('.js')
     ? { workflowBundle: { codePath: WORKFLOW_BUNDLE } }
-    : { workflowsPath: require.resolve('../workflows') };
+    : { workflowsPath: WORKFLOWS_PATH };
 }
 
 export interface WorkerDeps {
@@ -19,14 +22,16 @@ export interface WorkerDeps {
   namespace: string;
   taskQueue: string;
   models: Models;
+  /** A workflow bundle made by bundleWorkflowCode (tests bundle once for every worker). */
+  workflowBundlePath?: string;
 }
 
-export async function createWorker({ connection, namespace, taskQueue, models }: WorkerDeps): Promise<Worker> {
+export async function createWorker({ connection, namespace, taskQueue, models, workflowBundlePath }: WorkerDeps): Promise<Worker> {
   return Worker.create({
     connection,
     namespace,
     taskQueue,
-    ...workflowCode(),
+    ...workflowCode(workflowBundlePath),
     activities: createActivities({ models }),
     maxCachedWorkflows: 2000,
     maxConcurrentWorkflowTaskExecutions: 100,

@@ -59,7 +59,8 @@ export interface TemporalDevServerOptions {
   bin: string;
   dataDir: string;
   port: number;
-  uiPort: number;
+  /** The Web UI's port; without one the server runs headless (tests). */
+  uiPort?: number;
   namespace: string;
   logFile?: string;
 }
@@ -78,7 +79,7 @@ export async function startTemporalDevServer(o: TemporalDevServerOptions): Promi
     '--db-filename', path.join(o.dataDir, 'temporal.db'),
     '--ip', '127.0.0.1',
     '--port', String(o.port),
-    '--ui-port', String(o.uiPort),
+    ...(o.uiPort === undefined ? ['--headless'] : ['--ui-port', String(o.uiPort)]),
     '--log-level', 'warn',
     ...TEMPORAL_SQLITE_PRAGMAS.flatMap((p) => ['--sqlite-pragma', p]),
     ...(o.namespace === 'default' ? [] : ['--namespace', o.namespace]),

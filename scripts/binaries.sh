@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Builds the embedded servers with Go into a version-keyed cache outside the repo (first run
+# only; later runs find them at once) and prints their paths as shell assignments:
+#   TEMPORAL_CLI_BIN=...   the Temporal CLI (dev server with SQLite and the Web UI)
+#   FERRETDB_BIN=...       FerretDB (MongoDB wire protocol on SQLite)
+# TEMPORAL_CLI_BIN / FERRETDB_BIN already set to an existing file are kept as they are.
+set -euo pipefail
+
+TEMPORAL_CLI_VERSION="${TEMPORAL_CLI_VERSION:-v1.5.1}"
+FERRETDB_VERSION="${FERRETDB_VERSION:-v1.24.2}"
+CACHE="${WEBHOOKS_BIN_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/webhook-trigger-service/bin}"
+log() { echo "[binaries] $*" >&2; }
+need_go() { command -v go >/dev/null || { log "Go is required to build $1 (https://go.dev/dl)"; exit 1; }; }
+
+build_temporal() {
+  local bin="$1" tmp
+  need_go "the Temporal CLI"
+  log "building the Temporal CLI $TEMPORAL_CLI_VERSION into $(dirname "$bin") (first run only, several minutes)"
+  tmp=$(mktemp -d)
+  # Tags after v1.5.1 carry a `replace` directive in go.mod and cannot be `go install`ed.
+  GOBIN="$tmp" GOFLAGS=-buildvcs=false go install "github.com/temporalio/cli/cmd/temporal@$TEMPORAL_CLI_VERSION" >&2
+  mkdir -p "$(dirname "$bin")"
+  mv "$tmp/temporal" "$bin"
+  rmdir "$tmp"
+}
+
+build_ferretdb() {
+  local bin="$1" src work
+  need_go "FerretDB"
+  log "building FerretDB $FERRETDB_VERSION into $(dirname "$bin") (first run only, a few minutes)"
+  # `go install github.com/FerretDB/FerretDB/cmd/ferretdb@VERSION` fails here: it asks the module
+  # proxy for the module's version list (to look for deprecation notices), which the proxy refuses
+  # (403). And the published module lacks build/version/version.txt, which FerretDB's own tooling
+  # generates, so a binary built from it panics at start. So: download that exact module version,
+  # add the one file, and build with the module's own go.mod and go.sum.
+  src=$(cd "${TMPDIR:-/tmp}" && go mod download -json "github.com/FerretDB/FerretDB@$FERRETDB_VERSION" |
+    sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
+  [ -d "$src" ] || { log "go mod download gave no source folder for FerretDB $FERRETDB_VERSION"; exit 1; }
+  work=$(mktemp -d)
+  cp -r "$src/." "$work/"
+  chmod -R u+w "$work"
+  echo "$FERRETDB_VERSION" > "$work/build/version/version.txt"
+  mkdir -p "$(dirname "$bin")"
+  (cd "$work" && GOFLAGS=-buildvcs=false go build -o "$bin.tmp" ./cmd/ferretdb) >&2
+  rm -rf "$work"
+  "$bin.tmp" --version >/dev/null
+  mv "$bin.tmp" "$bin"
+}
+
+temporal_bin="${TEMPORAL_CLI_BIN:-$CACHE/temporal-$TEMPORAL_CLI_VERSION/temporal}"
+[ -x "$temporal_bin" ] || build_temporal "$temporal_bin"
+ferretdb_bin="${FERRETDB_BIN:-$CACHE/ferretdb-$FERRETDB_VERSION/ferretdb}"
+[ -x "$ferretdb_bin" ] || build_ferretdb "$ferretdb_bin"
+
+echo "TEMPORAL_CLI_BIN=$temporal_bin"
+echo "FERRETDB_BIN=$ferretdb_bin"

@@ -1,0 +1,61 @@
+/**
+ * Starts the real servers once for the whole test run: the Temporal dev server and FerretDB,
+ * built by scripts/binaries.sh, on free loopback ports with their files in a temporary folder.
+ * TEMPORAL_ADDRESS and MONGODB_URI, when set, point the tests at existing servers instead.
+ * The workflow code is bundled once here for every worker the tests start.
+ */
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startFerretDb, startTemporalDevServer, type ManagedProcess } from '../../src/embedded/servers';
+import { WORKFLOWS_PATH } from '../../src/worker';
+import { freePort } from './ports';
+
+declare global {
+  // eslint-disable-next-line no-var
+  var __testServers: { servers: ManagedProcess[]; dir: string } | undefined;
+}
+
+function ensureBinaries(): void {
+  if (process.env.TEMPORAL_CLI_BIN && process.env.FERRETDB_BIN) return;
+  const out = execFileSync(path.resolve(__dirname, '../../scripts/binaries.sh'), { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  for (const line of out.trim().split('\n')) {
+    const [name, value] = line.split('=', 2) as [string, string];
+    process.env[name] = value;
+  }
+}
+
+export default async function globalSetup(): Promise<void> {
+  ensureBinaries();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'webhooks-test-'));
+  const servers: ManagedProcess[] = [];
+  globalThis.__testServers = { servers, dir };
+
+  const starting: Promise<void>[] = [];
+  if (!process.env.TEMPORAL_ADDRESS) {
+    starting.push(
+      (async () => {
+        const port = await freePort();
+        servers.push(
+          await startTemporalDevServer({ bin: process.env.TEMPORAL_CLI_BIN!, dataDir: dir, port, namespace: 'default', logFile: path.join(dir, 'temporal.log') }),
+        );
+        process.env.TEMPORAL_ADDRESS = `127.0.0.1:${port}`;
+      })(),
+    );
+  }
+  if (!process.env.MONGODB_URI) {
+    starting.push(
+      (async () => {
+        const port = await freePort();
+        servers.push(await startFerretDb({ bin: process.env.FERRETDB_BIN!, dataDir: dir, port, logFile: path.join(dir, 'ferretdb.log') }));
+        process.env.MONGODB_URI = `mongodb://127.0.0.1:${port}/`;
+      })(),
+    );
+  }
+  const bundle = path.join(dir, 'workflow-bundle.js');
+  starting.push(bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH }).then(({ code }) => fs.writeFileSync(bundle, code)));
+  await Promise.all(starting);
+  process.env.TEST_WORKFLOW_BUNDLE = bundle;
+}

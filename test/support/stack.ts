@@ -1,0 +1,148 @@
+/**
+ * One test file's service: the real receiver (the Koa app on an ephemeral port) and a real
+ * worker, in this process, against the servers of global-setup.ts. Each stack has its own
+ * database, task queue and data folder, so test files never see each other's data.
+ */
+import { NativeConnection, type Worker } from '@temporalio/worker';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { createApp } from '../../src/app';
+import { loadConfig, type Config } from '../../src/config';
+import { createLogger } from '../../src/log';
+import { connectDatabase, type Models } from '../../src/models';
+import { createTemporalClient } from '../../src/temporal';
+import { createWorker } from '../../src/worker';
+import type { Client } from '@temporalio/client';
+import type { Connection } from 'mongoose';
+
+/** The same MongoDB URI with another database name. */
+export function withDatabase(uri: string, name: string): string {
+  const m = /^(mongodb(?:\+srv)?:\/\/[^/?]+)\/?([^?]*)(\?.*)?$/.exec(uri);
+  if (!m) throw new Error(`not a MongoDB URI: ${uri}`);
+  return `${m[1]}/${name}${m[3] ?? ''}`;
+}
+
+export interface Stack {
+  config: Config;
+  baseUrl: string;
+  models: Models;
+  db: Connection;
+  temporal: Client;
+  /** A management API call with the admin token; returns status and parsed JSON body. */
+  api<T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: T }>;
+  /** Sends a raw request (a webhook delivery); returns status, headers and the body as text. */
+  send(method: string, url: string, body?: string | Buffer, headers?: Record<string, string>): Promise<{ status: number; headers: Headers; text: string }>;
+  /** Starts a robot with one compose step on a new custom app; returns its ids and webhook URL. */
+  robotAtWork(opts?: { bodyFormat?: string; template?: unknown }): Promise<{ appId: string; robotId: string; webhookUrl: string }>;
+  stopWorker(): Promise<void>;
+  startWorker(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startStack(env: Record<string, string> = {}): Promise<Stack> {
+  const name = `t${randomBytes(5).toString('hex')}`;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `webhooks-${name}-`));
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  const config = loadConfig({
+    ...process.env,
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    MONGODB_URI: withDatabase(process.env.MONGODB_URI!, name),
+    TEMPORAL_TASK_QUEUE: `test-${name}`,
+    LOG_LEVEL: 'warn',
+    ...env,
+  });
+  const log = createLogger('test', config.logLevel);
+  const { db, models } = await connectDatabase(config.mongodbUri!);
+  const temporal = createTemporalClient(config.temporal.address!, config.temporal.namespace);
+  server.on('request', createApp({ config, db, models, temporal, log }).callback());
+
+  let worker: { worker: Worker; running: Promise<void>; connection: NativeConnection } | undefined;
+  const startWorker = async () => {
+    const connection = await NativeConnection.connect({ address: config.temporal.address! });
+    const w = await createWorker({
+      connection,
+      namespace: config.temporal.namespace,
+      taskQueue: config.temporal.taskQueue,
+      models,
+      workflowBundlePath: process.env.TEST_WORKFLOW_BUNDLE,
+    });
+    worker = { worker: w, running: w.run(), connection };
+  };
+  const stopWorker = async () => {
+    if (!worker) return;
+    const { worker: w, running, connection } = worker;
+    worker = undefined;
+    w.shutdown();
+    await running;
+    await connection.close();
+  };
+  await startWorker();
+
+  const baseUrl = config.baseUrl;
+  const send: Stack['send'] = async (method, url, body, headers = {}) => {
+    const res = await fetch(url, { method, body, headers });
+    return { status: res.status, headers: res.headers, text: await res.text() };
+  };
+  const api: Stack['api'] = async (method, p, body, headers = {}) => {
+    const res = await fetch(`${baseUrl}${p}`, {
+      method,
+      headers: { authorization: `Bearer ${config.adminToken}`, 'content-type': 'application/json', ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  };
+
+  return {
+    config,
+    baseUrl,
+    models,
+    db,
+    temporal,
+    api,
+    send,
+    async robotAtWork({ bodyFormat = 'json', template = { data: '{{trigger}}' } } = {}) {
+      const app = await api('POST', '/api/apps', { name: 'App', supportsInboundTrigger: true, bodyFormat });
+      const robot = await api('POST', '/api/robots', {
+        name: 'Robot',
+        trigger: { appId: app.body.id },
+        steps: [{ name: 'compose', type: 'compose', template }],
+      });
+      const started = await api('POST', `/api/robots/${robot.body.id}/start`);
+      if (started.status !== 200) throw new Error(`start failed: ${JSON.stringify(started.body)}`);
+      return { appId: app.body.id, robotId: robot.body.id, webhookUrl: started.body.trigger.card.webhookUrl };
+    },
+    startWorker,
+    stopWorker,
+    async close() {
+      await stopWorker();
+      await new Promise((resolve) => server.close(resolve));
+      server.closeAllConnections();
+      await temporal.connection.close();
+      await db.dropDatabase().catch(() => undefined);
+      await db.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Polls `read` until `done` holds for its value, and returns that value. Waiting on a
+ * condition, not a sleep: fails with the last value seen if it does not hold within `timeoutMs`.
+ */
+export async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms; last value: ${JSON.stringify(value)?.slice(0, 2000)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -49,7 +49,9 @@ export function errorHandler(log: Logger): Middleware {
 
 function fromZod(err: ZodError): HttpErrorLike {
   const issue = err.issues[0]!;
-  const field = issue.path.join('.');
+  // An unknown field is named itself, not by the object that holds it.
+  const path = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0]!] : issue.path;
+  const field = path.join('.');
   return { status: 400, message: `${field || 'body'}: ${issue.message}`, field: field || 'body' };
 }
 

@@ -2,7 +2,7 @@
  * The embedded default: the Temporal CLI dev server (SQLite, Web UI) and FerretDB (SQLite) as
  * MongoDB, each keeping its files under the data folder, run as child processes.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -62,8 +62,16 @@ export interface TemporalDevServerOptions {
   /** The Web UI's port; without one the server runs headless (tests). */
   uiPort?: number;
   namespace: string;
+  /**
+   * How long closed workflows are kept: the window in which a repeated delivery is recognised
+   * (README, Deduplication). The dev server's own default is 24 hours.
+   */
+  retention?: string;
   logFile?: string;
 }
+
+/** The dedup window of the embedded server: three days, as long as Stripe retries a delivery. */
+export const EMBEDDED_RETENTION = '72h';
 
 /**
  * SQLite in WAL mode with synchronous=NORMAL: the dev server has a single history shard, and
@@ -86,7 +94,22 @@ export async function startTemporalDevServer(o: TemporalDevServerOptions): Promi
   ];
   const proc = spawnManaged('temporal', o.bin, args, { logFile: o.logFile });
   await waitForPort(o.port, proc);
+  if (o.retention) await setRetention(o, o.retention);
   return proc;
+}
+
+/** Retried briefly: the namespace may not be registered yet when the port opens. */
+async function setRetention(o: TemporalDevServerOptions, retention: string): Promise<void> {
+  const args = ['operator', 'namespace', 'update', '--address', `127.0.0.1:${o.port}`, '-n', o.namespace, '--retention', retention];
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await new Promise<void>((resolve, reject) => execFile(o.bin, args, (err) => (err ? reject(err) : resolve())));
+      return;
+    } catch (err) {
+      if (attempt >= 30) throw new Error(`could not set the namespace retention: ${(err as Error).message}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
 }
 
 export interface FerretDbOptions {

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../config';
-import { spawnManaged, startFerretDb, startTemporalDevServer, waitForPort, type ManagedProcess } from '../embedded/servers';
+import { EMBEDDED_RETENTION, spawnManaged, startFerretDb, startTemporalDevServer, waitForPort, type ManagedProcess } from '../embedded/servers';
 import { createLogger } from '../log';
 import { onShutdown, runMain } from './main';
 
@@ -41,6 +41,7 @@ runMain('embedded', async () => {
         port: temporalPort,
         uiPort: temporalUiPort,
         namespace: config.temporal.namespace,
+        retention: EMBEDDED_RETENTION,
         logFile: path.join(logDir, 'temporal.log'),
       }),
     );

@@ -1,5 +1,5 @@
 /** Worker process: runs the delivery and run workflows and their activities. */
-import { NativeConnection } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime, type LogLevel } from '@temporalio/worker';
 import { loadConfig, requireServers } from '../config';
 import { createLogger } from '../log';
 import { connectDatabase } from '../models';
@@ -10,6 +10,7 @@ runMain('worker', async () => {
   const config = loadConfig();
   const { temporalAddress, mongodbUri } = requireServers(config);
   const log = createLogger('worker', config.logLevel);
+  Runtime.install({ logger: new DefaultLogger(config.logLevel.toUpperCase() as LogLevel) });
   const { db, models } = await connectDatabase(mongodbUri);
   const connection = await NativeConnection.connect({ address: temporalAddress });
   const worker = await createWorker({ connection, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, models });

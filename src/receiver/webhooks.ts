@@ -36,6 +36,12 @@ function isUtf8(body: Buffer): boolean {
   }
 }
 
+/** 200 with an empty body (the body first: assigning null after the status would make it 204). */
+function acknowledge(ctx: Context): void {
+  ctx.body = null;
+  ctx.status = 200;
+}
+
 export function webhookRouter(deps: ReceiverDeps): Router {
   const { config, models, temporal, triggers } = deps;
 
@@ -81,9 +87,7 @@ export function webhookRouter(deps: ReceiverDeps): Router {
     const trigger = await triggerFor(ctx);
     const receivedAt = new Date();
     const body = await getRawBody(ctx.req, { limit: config.maxBodyBytes });
-    ctx.status = 200;
-    ctx.body = null;
-    if (body.length === 0) return; // dropped: no run, no error
+    if (body.length === 0) return acknowledge(ctx); // dropped: no run, no error
     await rejectForgery(ctx, trigger, body, receivedAt);
 
     const deliveryId = newId();
@@ -114,7 +118,7 @@ export function webhookRouter(deps: ReceiverDeps): Router {
       // A duplicate delivery: answered 200 like the first, and nothing more happens.
       if (input.body.kind === 'stored') await discardBody(models, deliveryId);
     }
-    ctx.status = 200;
+    acknowledge(ctx);
   }
 
   const router = new Router();

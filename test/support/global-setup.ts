@@ -4,7 +4,7 @@
  * TEMPORAL_ADDRESS and MONGODB_URI, when set, point the tests at existing servers instead.
  * The workflow code is bundled once here for every worker the tests start.
  */
-import { bundleWorkflowCode } from '@temporalio/worker';
+import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -55,7 +55,7 @@ export default async function globalSetup(): Promise<void> {
     );
   }
   const bundle = path.join(dir, 'workflow-bundle.js');
-  starting.push(bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH }).then(({ code }) => fs.writeFileSync(bundle, code)));
+  starting.push(bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: new DefaultLogger('WARN') }).then(({ code }) => fs.writeFileSync(bundle, code)));
   await Promise.all(starting);
   process.env.TEST_WORKFLOW_BUNDLE = bundle;
 }

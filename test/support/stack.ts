@@ -3,7 +3,7 @@
  * worker, in this process, against the servers of global-setup.ts. Each stack has its own
  * database, task queue and data folder, so test files never see each other's data.
  */
-import { NativeConnection, type Worker } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -43,7 +43,13 @@ export interface Stack {
   close(): Promise<void>;
 }
 
-export async function startStack(env: Record<string, string> = {}): Promise<Stack> {
+let runtimeInstalled = false;
+
+export async function startStack(env: Record<string, string> = {}, { worker: withWorker = true } = {}): Promise<Stack> {
+  if (!runtimeInstalled) {
+    Runtime.install({ logger: new DefaultLogger('WARN') });
+    runtimeInstalled = true;
+  }
   const name = `t${randomBytes(5).toString('hex')}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `webhooks-${name}-`));
   const server = http.createServer();
@@ -83,7 +89,7 @@ export async function startStack(env: Record<string, string> = {}): Promise<Stac
     await running;
     await connection.close();
   };
-  await startWorker();
+  if (withWorker) await startWorker();
 
   const baseUrl = config.baseUrl;
   const send: Stack['send'] = async (method, url, body, headers = {}) => {

@@ -1,0 +1,155 @@
+/** The webhook receiver on the real stack: a sender POSTs or PUTs, a run appears. */
+import { freePort } from './support/ports';
+import { startStack, waitFor, type Stack } from './support/stack';
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(() => stack.close());
+
+const runsOf = (robotId: string) => stack.api('GET', `/api/robots/${robotId}/runs`).then((r) => r.body.runs as any[]);
+const deliveriesOf = (robotId: string) => stack.api('GET', `/api/robots/${robotId}/deliveries`).then((r) => r.body.deliveries as any[]);
+
+const template = {
+  sku: '{{trigger.items[0].sku}}',
+  quantity: '{{trigger.items[0].qty}}',
+  greeting: 'Hello {{trigger.customer.name}}, {{trigger.items[0].qty}} item(s)',
+  missing: '{{trigger.nothing.here}}',
+  whole: '{{trigger}}',
+};
+const order = { customer: { name: 'Ann' }, items: [{ sku: 'A-1', qty: 2 }] };
+
+it.each(['POST', 'PUT'])('%s with a misleading Content-Type answers 200 with an empty body and makes a run with resolved values', async (method) => {
+  const robot = await stack.robotAtWork({ template });
+  const res = await stack.send(method, robot.webhookUrl, JSON.stringify(order), { 'content-type': 'application/xml' });
+  expect(res.status).toBe(200);
+  expect(res.text).toBe('');
+
+  const [run] = await waitFor(() => runsOf(robot.robotId), (runs) => runs[0]?.status === 'succeeded');
+  expect(run.trigger).toEqual(order);
+  expect(run.steps).toEqual([
+    {
+      name: 'compose',
+      status: 'succeeded',
+      output: { sku: 'A-1', quantity: 2, greeting: 'Hello Ann, 2 item(s)', missing: '', whole: order },
+    },
+  ]);
+});
+
+it('shows the delivery and the run in Temporal under readable workflow IDs', async () => {
+  const robot = await stack.robotAtWork();
+  await stack.send('POST', robot.webhookUrl, '{"a":1}');
+  const [run] = await waitFor(() => runsOf(robot.robotId), (runs) => runs[0]?.status === 'succeeded');
+  const [delivery] = await deliveriesOf(robot.robotId);
+  const identifier = new URL(robot.webhookUrl).pathname.split('/')[3];
+  expect(delivery.workflowId).toMatch(new RegExp(`^delivery:${identifier}:sha256:[0-9a-f]{64}$`));
+  const deliveryWf = await stack.temporal.workflow.getHandle(delivery.workflowId).describe();
+  expect(deliveryWf.status.name).toBe('COMPLETED');
+  const runWf = await stack.temporal.workflow.getHandle(`run:${run.id}`).describe();
+  expect(runWf.type).toBe('runWorkflow');
+  expect(runWf.status.name).toBe('COMPLETED');
+});
+
+it('keeps any JSON exactly as sent: dotted and $ keys, nested arrays, long strings, unicode', async () => {
+  const robot = await stack.robotAtWork();
+  const data = {
+    'a.b': { $where: 1, '$set': [[1, [2, [3]]], []] },
+    $: null,
+    '': 'empty key',
+    long: 'x'.repeat(300_000),
+    unicode: 'zażółć 🦊 \u0000 end',
+    numbers: [0, -1.5, 1e21, 9007199254740991],
+    nested: [[[{ 'k.k': [[true]] }]]],
+  };
+  expect((await stack.send('POST', robot.webhookUrl, JSON.stringify(data))).status).toBe(200);
+  const [run] = await waitFor(() => runsOf(robot.robotId), (runs) => runs[0]?.status === 'succeeded');
+  expect(run.trigger).toEqual(data);
+  expect(run.steps[0].output).toEqual({ data });
+});
+
+it('accepts a JSON body that is not an object', async () => {
+  const robot = await stack.robotAtWork({ template: { value: '{{trigger}}', first: '{{trigger[0]}}' } });
+  await stack.send('POST', robot.webhookUrl, '[5, "x"]');
+  const [run] = await waitFor(() => runsOf(robot.robotId), (runs) => runs[0]?.status === 'succeeded');
+  expect(run.steps[0].output).toEqual({ value: [5, 'x'], first: 5 });
+});
+
+it('drops an empty body: 200, and no delivery or run', async () => {
+  const robot = await stack.robotAtWork();
+  const empty = await stack.send('POST', robot.webhookUrl, '');
+  expect(empty.status).toBe(200);
+  expect(empty.text).toBe('');
+  // A later delivery is processed; by then the empty one would have shown up too.
+  await stack.send('POST', robot.webhookUrl, '{"later":true}');
+  const runs = await waitFor(() => runsOf(robot.robotId), (r) => r[0]?.status === 'succeeded');
+  expect(runs.map((r) => r.trigger)).toEqual([{ later: true }]);
+  expect(await deliveriesOf(robot.robotId)).toHaveLength(1);
+});
+
+describe('URLs that are not a working trigger answer 404 with an empty body', () => {
+  let url: URL;
+  beforeAll(async () => {
+    url = new URL((await stack.robotAtWork()).webhookUrl);
+  });
+  const withToken = (token: string) => url.href.replace(/[^/]+$/, token);
+
+  it.each([
+    ['a wrong token', () => withToken('A'.repeat(43))],
+    ['a short token', () => withToken('abc')],
+    ['an overlong token', () => withToken('A'.repeat(5000))],
+    ['an unknown identifier', () => url.href.replace(/custom:[0-9a-f-]+/, 'custom:00000000-0000-4000-8000-000000000000')],
+    ['a malformed identifier', () => url.href.replace(/custom:[0-9a-f-]+/, 'nope')],
+  ])('%s', async (_what, make) => {
+    const res = await stack.send('POST', make(), '{"a":1}');
+    expect(res.status).toBe(404);
+    expect(res.text).toBe('');
+  });
+
+  it('a robot that is not at work yet', async () => {
+    const robot = await stack.robotAtWork();
+    await stack.api('POST', `/api/robots/${robot.robotId}/stop`);
+    expect((await stack.send('PUT', robot.webhookUrl, '{"a":1}')).status).toBe(404);
+  });
+});
+
+it.each(['GET', 'DELETE', 'PATCH'])('%s answers 405 with Allow: POST, PUT', async (method) => {
+  const robot = await stack.robotAtWork();
+  const res = await stack.send(method, robot.webhookUrl);
+  expect(res.status).toBe(405);
+  expect(res.headers.get('allow')).toBe('POST, PUT');
+});
+
+it('answers 413 for a body over MAX_BODY_BYTES and starts nothing', async () => {
+  const small = await startStack({ MAX_BODY_BYTES: '1024' });
+  try {
+    const robot = await small.robotAtWork();
+    const res = await small.send('POST', robot.webhookUrl, JSON.stringify({ pad: 'x'.repeat(2000) }));
+    expect(res.status).toBe(413);
+    expect(res.text).toBe('');
+    await small.send('POST', robot.webhookUrl, '{"fits":1}');
+    const runs = await waitFor(
+      () => small.api('GET', `/api/robots/${robot.robotId}/runs`).then((r) => r.body.runs as any[]),
+      (r) => r[0]?.status === 'succeeded',
+    );
+    expect(runs.map((r) => r.trigger)).toEqual([{ fits: 1 }]);
+  } finally {
+    await small.close();
+  }
+});
+
+it('answers 503 with Retry-After, never 200, while Temporal is unreachable', async () => {
+  const down = await startStack({ TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}`, TEMPORAL_START_TIMEOUT_MS: '1500' }, { worker: false });
+  try {
+    const robot = await down.robotAtWork();
+    const res = await down.send('POST', robot.webhookUrl, '{"a":1}');
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toBe('5');
+    expect(res.text).toBe('');
+    const health = await fetch(`${down.baseUrl}/healthz`);
+    expect(health.status).toBe(503);
+    expect(await health.json()).toEqual({ temporal: 'unreachable', mongodb: 'ok' });
+  } finally {
+    await down.close();
+  }
+});

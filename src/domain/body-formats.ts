@@ -47,9 +47,10 @@ const xmlParser = new XMLParser({
   ignoreDeclaration: true,
   ignorePiTags: true,
   trimValues: true,
-  // Only XML's predefined entities and character references are decoded; declarations are refused below.
+  // Character references and the predefined (and HTML's named) entities are decoded; entity
+  // declarations are refused below, so nothing a document declares is ever expanded.
   processEntities: true,
-  htmlEntities: false,
+  htmlEntities: true,
 });
 
 export function parseXml(text: string): JsonValue {
@@ -60,7 +61,13 @@ export function parseXml(text: string): JsonValue {
   if (valid !== true) {
     throw new BodyParseError(`invalid XML: ${valid.err.msg} (line ${valid.err.line}, column ${valid.err.col})`);
   }
-  const parsed = xmlParser.parse(xml) as { [key: string]: JsonValue };
+  let parsed: { [key: string]: JsonValue };
+  try {
+    parsed = xmlParser.parse(xml) as { [key: string]: JsonValue };
+  } catch (err) {
+    // e.g. an element named __proto__ or constructor, which the parser refuses.
+    throw new BodyParseError(`invalid XML: ${(err as Error).message}`);
+  }
   if (Object.keys(parsed).length === 0) throw new BodyParseError('invalid XML: no root element');
   return parsed;
 }

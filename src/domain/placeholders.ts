@@ -11,9 +11,11 @@
  */
 import type { JsonValue } from './types';
 
-const PLACEHOLDER = /\{\{\s*(trigger(?:\.[^\s.[\]{}]+|\[\d+\]|\["(?:[^"\\]|\\.)*"\])*)\s*\}\}/g;
+/** A key in brackets is a JSON string literal: JSON's escapes only, no raw control characters. */
+const JSON_STRING = String.raw`"(?:[^"\\\u0000-\u001f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*"`;
+const PLACEHOLDER = new RegExp(String.raw`\{\{\s*(trigger(?:\.[^\s.[\]{}]+|\[\d+\]|\[${JSON_STRING}\])*)\s*\}\}`, 'g');
 const WHOLE = new RegExp(`^${PLACEHOLDER.source}$`);
-const SEGMENT = /\.([^\s.[\]{}]+)|\[(\d+)\]|\["((?:[^"\\]|\\.)*)"\]/g;
+const SEGMENT = new RegExp(String.raw`\.([^\s.[\]{}]+)|\[(\d+)\]|\[(${JSON_STRING})\]`, 'g');
 
 type Segment = string | number;
 
@@ -22,7 +24,7 @@ function parsePath(expression: string): Segment[] {
   for (const m of expression.slice('trigger'.length).matchAll(SEGMENT)) {
     if (m[1] !== undefined) segments.push(m[1]);
     else if (m[2] !== undefined) segments.push(Number(m[2]));
-    else segments.push(JSON.parse(`"${m[3]}"`) as string);
+    else segments.push(JSON.parse(m[3]!) as string);
   }
   return segments;
 }

@@ -303,3 +303,7 @@ describe('properties', () => {
     await fc.assert(fc.asyncProperty(csvish, (text) => onlyBodyParseErrorAsync(() => collect(bytes(text)))));
   });
 });
+
+it('decodes each reference once: &amp;lt; stays the text &lt;', () => {
+  expect(parseOne('xml', Buffer.from('<a><b>&amp;lt; &#65; &lt; &amp;#65;</b></a>'))).toEqual({ a: { b: '&lt; A < &#65;' } });
+});

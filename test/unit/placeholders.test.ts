@@ -222,7 +222,9 @@ describe('resolveTemplate: properties', () => {
   const segment = fc.oneof(
     fc.string().map((name) => `.${name}`),
     fc.nat().map((n) => `[${n}]`),
-    fc.string({ unit: 'binary' }).map((key) => `["${key}"]`),
+    fc
+      .string({ unit: fc.constantFrom('a', '.', ' ', 'é', '\\', 'x', 'u', '0', '\n', '\u0000') })
+      .map((key) => `["${key}"]`),
   );
   const placeholderish = fc
     .tuple(fc.string(), fc.constantFrom('{{', '{{ '), fc.array(segment, { maxLength: 4 }), fc.constantFrom('}}', ' }}'), fc.string())

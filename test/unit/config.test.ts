@@ -1,0 +1,135 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ConfigError, loadConfig } from '../../src/config';
+
+let dataDir: string;
+
+beforeEach(() => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'config-test-'));
+});
+
+afterEach(() => {
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+const adminToken = 'admin-token-for-unit-tests';
+
+function configError(env: NodeJS.ProcessEnv): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return err as ConfigError;
+  }
+  throw new Error('loadConfig did not throw');
+}
+
+describe('loadConfig defaults', () => {
+  test('port is 3000', () => {
+    expect(loadConfig({ DATA_DIR: dataDir }).port).toBe(3000);
+  });
+
+  test('baseUrl is http://localhost:3000', () => {
+    expect(loadConfig({ DATA_DIR: dataDir }).baseUrl).toBe('http://localhost:3000');
+  });
+
+  test('maxBodyBytes is 32 MiB', () => {
+    expect(loadConfig({ DATA_DIR: dataDir }).maxBodyBytes).toBe(32 * 1024 * 1024);
+  });
+
+  test('baseUrl follows PORT when BASE_URL is not set', () => {
+    expect(loadConfig({ DATA_DIR: dataDir, PORT: '8080' }).baseUrl).toBe('http://localhost:8080');
+  });
+
+  test('dataDir is the absolute DATA_DIR', () => {
+    expect(loadConfig({ DATA_DIR: dataDir }).dataDir).toBe(path.resolve(dataDir));
+  });
+
+  test('a generated secrets key is 32 bytes', () => {
+    expect(loadConfig({ DATA_DIR: dataDir }).secretsKey).toHaveLength(32);
+  });
+});
+
+describe('loadConfig values', () => {
+  test('a trailing slash on BASE_URL is stripped', () => {
+    expect(loadConfig({ DATA_DIR: dataDir, BASE_URL: 'https://hooks.example.com/' }).baseUrl).toBe('https://hooks.example.com');
+  });
+
+  test('several trailing slashes on BASE_URL are stripped', () => {
+    expect(loadConfig({ DATA_DIR: dataDir, BASE_URL: 'https://hooks.example.com/base//' }).baseUrl).toBe(
+      'https://hooks.example.com/base',
+    );
+  });
+
+  test('ADMIN_TOKEN is honoured', () => {
+    expect(loadConfig({ DATA_DIR: dataDir, ADMIN_TOKEN: adminToken }).adminToken).toBe(adminToken);
+  });
+
+  test('ADMIN_TOKEN set means no admin-token file is written', () => {
+    loadConfig({ DATA_DIR: dataDir, ADMIN_TOKEN: adminToken });
+    expect(fs.existsSync(path.join(dataDir, 'admin-token'))).toBe(false);
+  });
+
+  test('PORT and MAX_BODY_BYTES are read as numbers', () => {
+    const config = loadConfig({ DATA_DIR: dataDir, PORT: '4100', MAX_BODY_BYTES: '1024' });
+    expect(config.port).toBe(4100);
+    expect(config.maxBodyBytes).toBe(1024);
+  });
+});
+
+describe('loadConfig generated secrets', () => {
+  test('a generated admin token persists across two loads of the same DATA_DIR', () => {
+    const first = loadConfig({ DATA_DIR: dataDir }).adminToken;
+    const second = loadConfig({ DATA_DIR: dataDir }).adminToken;
+    expect(first).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(second).toBe(first);
+  });
+
+  test('the admin token file is readable by its owner only', () => {
+    loadConfig({ DATA_DIR: dataDir });
+    expect(fs.statSync(path.join(dataDir, 'admin-token')).mode & 0o777).toBe(0o600);
+  });
+
+  test('the generated secrets key persists across two loads', () => {
+    const first = loadConfig({ DATA_DIR: dataDir }).secretsKey;
+    expect(loadConfig({ DATA_DIR: dataDir }).secretsKey.equals(first)).toBe(true);
+  });
+
+  test('different DATA_DIRs get different admin tokens', () => {
+    const other = fs.mkdtempSync(path.join(os.tmpdir(), 'config-test-'));
+    try {
+      expect(loadConfig({ DATA_DIR: other }).adminToken).not.toBe(loadConfig({ DATA_DIR: dataDir }).adminToken);
+    } finally {
+      fs.rmSync(other, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('loadConfig errors', () => {
+  test('a non-numeric PORT throws ConfigError naming PORT', () => {
+    expect(configError({ DATA_DIR: dataDir, PORT: 'eighty' }).message).toContain('PORT');
+  });
+
+  test('an out-of-range PORT throws ConfigError naming PORT', () => {
+    expect(configError({ DATA_DIR: dataDir, PORT: '70000' }).message).toContain('PORT');
+  });
+
+  test('a MONGODB_URI without the mongodb scheme throws ConfigError naming MONGODB_URI', () => {
+    expect(configError({ DATA_DIR: dataDir, MONGODB_URI: 'http://localhost:27017' }).message).toContain('MONGODB_URI');
+  });
+
+  test('a short ADMIN_TOKEN throws ConfigError naming ADMIN_TOKEN', () => {
+    expect(configError({ DATA_DIR: dataDir, ADMIN_TOKEN: 'short' }).message).toContain('ADMIN_TOKEN');
+  });
+
+  test('an invalid BASE_URL throws ConfigError naming BASE_URL', () => {
+    expect(configError({ DATA_DIR: dataDir, BASE_URL: 'not a url' }).message).toContain('BASE_URL');
+  });
+
+  test('a valid MONGODB_URI is accepted', () => {
+    expect(loadConfig({ DATA_DIR: dataDir, MONGODB_URI: 'mongodb://localhost:27017/db' }).mongodbUri).toBe(
+      'mongodb://localhost:27017/db',
+    );
+  });
+});

@@ -1,0 +1,94 @@
+import { createAppBody, createRobotBody, listQuery } from '../../src/api/schemas';
+
+describe('createAppBody', () => {
+  test('bodyFormat defaults to json', () => {
+    expect(createAppBody.parse({ name: 'Shop', supportsInboundTrigger: true })).toEqual({
+      name: 'Shop',
+      supportsInboundTrigger: true,
+      bodyFormat: 'json',
+    });
+  });
+
+  test.each(['json', 'xml', 'csv', 'text'])('bodyFormat %s is accepted', (bodyFormat) => {
+    expect(createAppBody.parse({ name: 'Shop', supportsInboundTrigger: true, bodyFormat }).bodyFormat).toBe(bodyFormat);
+  });
+
+  test('an unknown bodyFormat is rejected', () => {
+    expect(createAppBody.safeParse({ name: 'Shop', supportsInboundTrigger: true, bodyFormat: 'yaml' }).success).toBe(false);
+  });
+
+  test('extra fields are rejected', () => {
+    expect(createAppBody.safeParse({ name: 'Shop', supportsInboundTrigger: true, extra: 1 }).success).toBe(false);
+  });
+
+  test('the name is trimmed', () => {
+    expect(createAppBody.parse({ name: '  Shop  ', supportsInboundTrigger: false }).name).toBe('Shop');
+  });
+
+  test('a blank name is rejected', () => {
+    expect(createAppBody.safeParse({ name: '   ', supportsInboundTrigger: false }).success).toBe(false);
+  });
+});
+
+describe('createRobotBody', () => {
+  test('a trigger with appId only is accepted', () => {
+    const parsed = createRobotBody.parse({ name: 'Robot', trigger: { appId: 'app1' } });
+    expect(parsed.trigger).toEqual({ appId: 'app1' });
+    expect(parsed.steps).toEqual([]);
+  });
+
+  test('a trigger with connectionId only is accepted', () => {
+    expect(createRobotBody.safeParse({ name: 'Robot', trigger: { connectionId: 'conn1' } }).success).toBe(true);
+  });
+
+  test('a trigger with both appId and connectionId is rejected', () => {
+    expect(createRobotBody.safeParse({ name: 'Robot', trigger: { appId: 'app1', connectionId: 'conn1' } }).success).toBe(false);
+  });
+
+  test('a trigger with neither appId nor connectionId is rejected', () => {
+    expect(createRobotBody.safeParse({ name: 'Robot', trigger: {} }).success).toBe(false);
+  });
+
+  test('events with a connectionId are accepted', () => {
+    const parsed = createRobotBody.parse({ name: 'Robot', trigger: { connectionId: 'conn1', events: ['charge.succeeded'] } });
+    expect(parsed.trigger.events).toEqual(['charge.succeeded']);
+  });
+
+  test('events with an appId are rejected', () => {
+    const result = createRobotBody.safeParse({ name: 'Robot', trigger: { appId: 'app1', events: ['charge.succeeded'] } });
+    expect(result.success).toBe(false);
+    expect(result.error?.issues.map((i) => i.path.join('.'))).toContain('trigger.events');
+  });
+
+  test('extra trigger fields are rejected', () => {
+    expect(createRobotBody.safeParse({ name: 'Robot', trigger: { appId: 'app1', secret: 'x' } }).success).toBe(false);
+  });
+
+  test('a compose step with a JSON template is accepted', () => {
+    const steps = [{ name: 'Compose', type: 'compose', template: { id: '{{trigger.id}}', tags: ['a', 1, null, true] } }];
+    expect(createRobotBody.parse({ name: 'Robot', trigger: { appId: 'app1' }, steps }).steps).toEqual(steps);
+  });
+
+  test('a step of another type is rejected', () => {
+    const steps = [{ name: 'Send', type: 'email', template: {} }];
+    expect(createRobotBody.safeParse({ name: 'Robot', trigger: { appId: 'app1' }, steps }).success).toBe(false);
+  });
+});
+
+describe('listQuery', () => {
+  test('limit defaults to 50', () => {
+    expect(listQuery.parse({}).limit).toBe(50);
+  });
+
+  test('limit is read from a query string value', () => {
+    expect(listQuery.parse({ limit: '20' }).limit).toBe(20);
+  });
+
+  test.each(['1', '1000'])('limit %s is accepted', (limit) => {
+    expect(listQuery.parse({ limit }).limit).toBe(Number(limit));
+  });
+
+  test.each(['0', '1001', '-1', '2.5', 'ten'])('limit %s is rejected', (limit) => {
+    expect(listQuery.safeParse({ limit }).success).toBe(false);
+  });
+});

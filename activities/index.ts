@@ -1,6 +1,9 @@
 /**
  * Every side effect of the workflows: reading bodies, parsing them, storing deliveries and runs,
  * executing steps. Built from their dependencies, as in Temporal's dependency-injection sample.
+ *
+ * Writes are inserts with deterministic ids (see src/models.ts), so any activity can be retried
+ * after a crash and stores nothing twice; and no activity on a run's path reads a large collection.
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { BodyParseError, csvRows, parseOne } from '../src/domain/body-formats';
@@ -11,43 +14,41 @@ import type {
   DeliveryInput,
   JsonValue,
   PreparedDelivery,
+  RunSeed,
   RunStatus,
   StepDefinition,
   StepResult,
   StepStatus,
+  TriggerRef,
 } from '../src/domain/types';
-import { isDuplicateKeyError, rawCollection, type DeliveryDoc, type Models, type RobotDoc, type RunDoc } from '../src/models';
+import { insertOnce, type DeliveryDoc, type Models, type RobotDoc, type RunDoc } from '../src/models';
 import { discardBody, readStoredBody } from '../src/stored-bodies';
 
 export interface ActivityDeps {
   models: Models;
 }
 
-/** Rows stored per insertMany while fanning a CSV out. */
+/** Trigger data up to this size travels in the run workflow's input; larger is read from the stored run. */
+export const TRIGGER_INLINE_BYTES = 16 * 1024;
+/** Runs stored per insert while fanning a CSV out. */
 export const RUN_INSERT_BATCH = 1000;
+/** Inline trigger data in one answer of prepareDelivery or nextRuns (Temporal payloads stop at 2 MB). */
+export const SEEDS_MAX_BYTES = 1024 * 1024;
+/** How long a worker trusts what it read of a robot (its steps, body format and event filter). */
+const ROBOT_CACHE_MS = 60_000;
 
-
-function preparedFrom(d: Pick<DeliveryDoc, 'outcome' | 'runCount' | 'reason' | 'error' | 'steps'>): PreparedDelivery {
-  switch (d.outcome) {
-    case 'processed':
-      return { outcome: 'processed', runCount: d.runCount ?? 0, stepCount: d.steps.length };
-    case 'dropped':
-      return { outcome: 'dropped', reason: d.reason ?? '' };
-    default:
-      return { outcome: 'failed', error: d.error ?? d.reason ?? d.outcome };
-  }
+interface RobotSettings {
+  robot: RobotDoc;
+  format: BodyFormat;
+  steps: StepDefinition[];
 }
+
+/** Parsed trigger data for runs, in row order. */
+type TriggerSource = Iterable<JsonValue> | AsyncIterable<JsonValue>;
 
 function bodyBytes(input: DeliveryInput, models: Models): Promise<Buffer> | Buffer {
   const { body } = input;
-  switch (body.kind) {
-    case 'inline':
-      return Buffer.from(body.data, body.encoding);
-    case 'stored':
-      return readStoredBody(models, input.deliveryId, body.chunks);
-    case 'consumed':
-      throw ApplicationFailure.nonRetryable('the body of this delivery was already consumed');
-  }
+  return body.kind === 'inline' ? Buffer.from(body.data, body.encoding) : readStoredBody(models, input.deliveryId, body.chunks);
 }
 
 /** A payment provider trigger with an `events` list drops other event types. */
@@ -58,163 +59,172 @@ function droppedEventReason(robot: RobotDoc, data: JsonValue): string | null {
   return typeof type === 'string' && events.includes(type) ? null : `event type ${JSON.stringify(type ?? null)} is not selected`;
 }
 
+function seedOf(runId: string, triggerJson: string, data: JsonValue): RunSeed {
+  const bytes = Buffer.byteLength(triggerJson);
+  return bytes <= TRIGGER_INLINE_BYTES ? { runId, trigger: { kind: 'inline', data }, bytes } : { runId, trigger: { kind: 'stored' }, bytes: 0 };
+}
+
+/** Collects seeds while they fit: at most `max` runs and SEEDS_MAX_BYTES of inline data (always one). */
+class SeedBatch {
+  readonly seeds: RunSeed[] = [];
+  private bytes = 0;
+  constructor(private readonly max: number) {}
+  offer(seed: RunSeed): boolean {
+    if (this.seeds.length >= this.max || (this.seeds.length > 0 && this.bytes + seed.bytes > SEEDS_MAX_BYTES)) return false;
+    this.seeds.push(seed);
+    this.bytes += seed.bytes;
+    return true;
+  }
+}
+
 export function createActivities({ models }: ActivityDeps) {
-  const { App, Delivery, Robot, Run } = models;
-  const stepsCache = new Map<string, StepDefinition[]>();
+  const { App, Delivery, Robot, Run, RunOutcome, StepResult: StepResults } = models;
+  const robots = new Map<string, RobotSettings & { expires: number }>();
+  const storedTriggers = new Map<string, JsonValue>();
 
-  async function formatOf(robot: RobotDoc): Promise<BodyFormat> {
-    if (robot.trigger.kind === 'stripe') return 'json';
-    const app = await App.findById(robot.trigger.appId, { bodyFormat: 1 }).lean();
-    return (app?.bodyFormat as BodyFormat | undefined) ?? 'json';
-  }
-
-  /** Inserts runs; a run already stored by an earlier attempt of this activity is kept as it is. */
-  async function insertRuns(runs: RunDoc[]): Promise<void> {
-    if (runs.length === 0) return;
-    try {
-      await rawCollection(Run).insertMany(runs, { ordered: false });
-    } catch (err) {
-      const writeErrors = (err as { writeErrors?: unknown[] }).writeErrors;
-      const all = writeErrors ? writeErrors : [err];
-      if (!all.every(isDuplicateKeyError)) throw err;
+  async function robotSettings(robotId: string): Promise<RobotSettings> {
+    const hit = robots.get(robotId);
+    if (hit && hit.expires > Date.now()) return hit;
+    const robot = await Robot.findById(robotId).lean();
+    if (!robot) throw ApplicationFailure.nonRetryable(`robot ${robotId} no longer exists`, 'RobotNotFound');
+    let format: BodyFormat = 'json';
+    if (robot.trigger.kind === 'custom') {
+      const app = await App.findById(robot.trigger.appId, { bodyFormat: 1 }).lean();
+      format = app?.bodyFormat ?? 'json';
     }
+    const settings = { robot, format, steps: robot.steps as StepDefinition[], expires: Date.now() + ROBOT_CACHE_MS };
+    if (robots.size >= 1000) robots.delete(robots.keys().next().value!);
+    robots.set(robotId, settings);
+    return settings;
   }
 
-  async function stepsOf(deliveryId: string): Promise<StepDefinition[]> {
-    let steps = stepsCache.get(deliveryId);
-    if (!steps) {
-      const delivery = await Delivery.findById(deliveryId, { steps: 1 }).lean();
-      if (!delivery) throw ApplicationFailure.nonRetryable(`delivery ${deliveryId} not found`);
-      steps = delivery.steps as StepDefinition[];
-      if (stepsCache.size >= 1000) stepsCache.delete(stepsCache.keys().next().value!);
-      stepsCache.set(deliveryId, steps);
+  /** The trigger data of a run whose data was too large to travel inline (kept for its next steps). */
+  async function triggerOf(runId: string, ref: TriggerRef): Promise<JsonValue> {
+    if (ref.kind === 'inline') return ref.data;
+    let data = storedTriggers.get(runId);
+    if (data === undefined) {
+      const run = await Run.findById(runId, { triggerJson: 1 }).lean();
+      if (!run) throw ApplicationFailure.nonRetryable(`run ${runId} not found`, 'RunNotFound');
+      data = JSON.parse(run.triggerJson) as JsonValue;
+      if (storedTriggers.size >= 16) storedTriggers.delete(storedTriggers.keys().next().value!);
+      storedTriggers.set(runId, data);
     }
-    return steps;
+    return data;
   }
 
-  async function settle(deliveryId: string, update: Partial<DeliveryDoc>): Promise<void> {
-    await Delivery.updateOne({ _id: deliveryId }, { $set: update });
+  /**
+   * Stores one run per trigger data value, in batches, and returns the seeds of the first ones.
+   * A retried attempt skips the batches its predecessor reported by heartbeat.
+   */
+  async function storeRuns(input: DeliveryInput, triggers: TriggerSource): Promise<{ runCount: number; firstRuns: RunSeed[] }> {
+    const ctx = Context.current();
+    const resumeFrom = (ctx.info.heartbeatDetails as number | undefined) ?? 0;
+    const first = new SeedBatch(RUN_INSERT_BATCH);
+    let batch: RunDoc[] = [];
+    let index = 0;
+    for await (const data of triggers) {
+      const runId = runIdFor(input.deliveryId, index);
+      const triggerJson = JSON.stringify(data);
+      if (index >= resumeFrom) {
+        batch.push({ _id: runId, robotId: input.robotId, deliveryId: input.deliveryId, index, triggerJson, verified: input.verified, createdAt: new Date() });
+      }
+      if (first.seeds.length === index) first.offer(seedOf(runId, triggerJson, data));
+      index++;
+      if (batch.length === RUN_INSERT_BATCH) {
+        await insertOnce(Run, batch);
+        batch = [];
+        ctx.heartbeat(index);
+      }
+    }
+    await insertOnce(Run, batch);
+    return { runCount: index, firstRuns: first.seeds };
+  }
+
+  /** What the body makes: one trigger data value, or (csv) one per row; null when it makes no run. */
+  async function decide(input: DeliveryInput, settings: RobotSettings, body: Buffer): Promise<PreparedDelivery> {
+    if (settings.format === 'csv') {
+      // A first pass reads the whole body, so a bad row half way makes no run at all.
+      for await (const _row of csvRows(body)); // eslint-disable-line @typescript-eslint/no-unused-vars
+      return { outcome: 'processed', stepCount: settings.steps.length, ...(await storeRuns(input, csvRows(body))) };
+    }
+    const data = parseOne(settings.format, body);
+    const dropped = droppedEventReason(settings.robot, data);
+    if (dropped) return { outcome: 'dropped', reason: dropped };
+    return { outcome: 'processed', stepCount: settings.steps.length, ...(await storeRuns(input, [data])) };
   }
 
   return {
     /**
-     * Parses the body in the app's format and stores the delivery and one run per trigger data
-     * value (one per row for csv). Idempotent: a retry after a crash finds what is stored and
-     * continues, runs have deterministic ids, and a settled delivery is answered from the record.
+     * Parses the body in the robot's body format (never by Content-Type), stores one run per
+     * trigger data value and then the delivery with its outcome. A body that does not parse
+     * makes no run and is recorded as failed, with the parser's error.
      */
     async prepareDelivery(input: DeliveryInput): Promise<PreparedDelivery> {
-      const ctx = Context.current();
-      const recorded = await Delivery.findById(input.deliveryId).lean();
-      if (recorded && recorded.outcome !== 'processing') return preparedFrom(recorded);
-
-      const robot = await Robot.findById(input.robotId).lean();
-      if (!robot) {
-        throw ApplicationFailure.nonRetryable(`robot ${input.robotId} no longer exists`, 'RobotNotFound');
-      }
-      const format = await formatOf(robot);
-      const steps = robot.steps as StepDefinition[];
-      if (!recorded) {
-        await Delivery.create({
-          _id: input.deliveryId,
-          robotId: input.robotId,
-          triggerIdentifier: input.triggerIdentifier,
-          workflowId: ctx.info.workflowExecution?.workflowId ?? null,
-          dedupKey: input.dedupKey,
-          receivedAt: new Date(input.receivedAt),
-          format,
-          contentType: input.contentType,
-          size: input.size,
-          outcome: 'processing',
-          verified: input.verified,
-          steps,
-        }).catch((err: unknown) => {
-          if (!isDuplicateKeyError(err)) throw err;
-        });
-      }
-
+      const settings = await robotSettings(input.robotId);
       const body = await bodyBytes(input, models);
-      const newRun = (index: number, trigger: JsonValue): RunDoc => ({
-        _id: runIdFor(input.deliveryId, index),
-        robotId: input.robotId,
-        deliveryId: input.deliveryId,
-        index,
-        status: 'running',
-        triggerJson: JSON.stringify(trigger),
-        steps: [],
-        stepCount: steps.length,
-        verified: input.verified,
-        createdAt: new Date(),
-        finishedAt: null,
-      });
-
       let prepared: PreparedDelivery;
       try {
-        if (format === 'csv') {
-          // First pass checks the whole body, so a bad row half way makes no run at all.
-          let runCount = 0;
-          for await (const _row of csvRows(body)) runCount++;
-          const resumeFrom = (ctx.info.heartbeatDetails as number | undefined) ?? 0;
-          let index = 0;
-          let batch: RunDoc[] = [];
-          for await (const row of csvRows(body)) {
-            if (index >= resumeFrom) batch.push(newRun(index, row));
-            index++;
-            if (batch.length === RUN_INSERT_BATCH) {
-              await insertRuns(batch);
-              batch = [];
-              ctx.heartbeat(index);
-            }
-          }
-          await insertRuns(batch);
-          prepared = { outcome: 'processed', runCount, stepCount: steps.length };
-        } else {
-          const data = parseOne(format, body);
-          const dropped = droppedEventReason(robot, data);
-          if (dropped) {
-            prepared = { outcome: 'dropped', reason: dropped };
-          } else {
-            await insertRuns([newRun(0, data)]);
-            prepared = { outcome: 'processed', runCount: 1, stepCount: steps.length };
-          }
-        }
+        prepared = await decide(input, settings, body);
       } catch (err) {
         if (!(err instanceof BodyParseError)) throw err;
         prepared = { outcome: 'failed', error: err.message };
       }
-
-      await settle(input.deliveryId, {
+      const delivery: DeliveryDoc = {
+        _id: input.deliveryId,
+        robotId: input.robotId,
+        triggerIdentifier: input.triggerIdentifier,
+        workflowId: Context.current().info.workflowExecution?.workflowId ?? null,
+        dedupKey: input.dedupKey,
+        receivedAt: new Date(input.receivedAt),
+        format: settings.format,
+        contentType: input.contentType,
+        size: input.size,
         outcome: prepared.outcome,
         runCount: prepared.outcome === 'processed' ? prepared.runCount : 0,
         reason: prepared.outcome === 'dropped' ? prepared.reason : null,
         error: prepared.outcome === 'failed' ? prepared.error : null,
-      });
-      if (input.body.kind === 'stored') await discardBody(models, input.deliveryId);
+        verified: input.verified,
+      };
+      await insertOnce(Delivery, [delivery]);
       return prepared;
     },
 
-    /** Executes one step of a run and records its output; a retry returns the recorded result. */
-    async executeStep(input: { runId: string; deliveryId: string; stepIndex: number }): Promise<StepStatus> {
-      const run = await Run.findById(input.runId, { triggerJson: 1, steps: 1 }).lean();
-      if (!run) throw ApplicationFailure.nonRetryable(`run ${input.runId} not found`, 'RunNotFound');
-      const done = run.steps[input.stepIndex];
-      if (done) return done.status as StepStatus;
-      const step = (await stepsOf(input.deliveryId))[input.stepIndex];
-      if (!step) throw ApplicationFailure.nonRetryable(`run ${input.runId} has no step ${input.stepIndex}`);
+    /** The seeds of runs `from` up to `to` of a csv delivery (fewer when their data is large). */
+    async nextRuns({ delivery, from, to }: { delivery: DeliveryInput; from: number; to: number }): Promise<RunSeed[]> {
+      const batch = new SeedBatch(to - from);
+      let index = 0;
+      for await (const row of csvRows(await bodyBytes(delivery, models))) {
+        if (index >= from && !batch.offer(seedOf(runIdFor(delivery.deliveryId, index), JSON.stringify(row), row))) break;
+        index++;
+      }
+      return batch.seeds;
+    },
 
+    /** Removes a large body once every run of its delivery has started. */
+    async discardBody({ deliveryId }: { deliveryId: string }): Promise<void> {
+      await discardBody(models, deliveryId);
+    },
+
+    /** Executes one step of a run and stores its result; a retry keeps the first stored result. */
+    async executeStep(input: { runId: string; robotId: string; stepIndex: number; trigger: TriggerRef }): Promise<StepStatus> {
+      const step = (await robotSettings(input.robotId)).steps[input.stepIndex];
+      if (!step) throw ApplicationFailure.nonRetryable(`robot ${input.robotId} has no step ${input.stepIndex}`, 'StepNotFound');
       let result: StepResult;
       try {
-        const output = resolveTemplate(JSON.parse(step.templateJson) as JsonValue, JSON.parse(run.triggerJson) as JsonValue);
+        const output = resolveTemplate(JSON.parse(step.templateJson) as JsonValue, await triggerOf(input.runId, input.trigger));
         result = { name: step.name, status: 'succeeded', outputJson: JSON.stringify(output) };
       } catch (err) {
+        if (err instanceof ApplicationFailure) throw err;
         result = { name: step.name, status: 'failed', error: (err as Error).message };
       }
-      // Appends only where no other attempt got there first.
-      await Run.updateOne({ _id: input.runId, steps: { $size: input.stepIndex } }, { $push: { steps: result } });
+      await insertOnce(StepResults, [{ _id: `${input.runId}:${input.stepIndex}`, runId: input.runId, index: input.stepIndex, ...result }]);
       return result.status;
     },
 
-    async finishRun(input: { runId: string; status: Exclude<RunStatus, 'running'> }): Promise<void> {
-      await Run.updateOne({ _id: input.runId }, { $set: { status: input.status, finishedAt: new Date() } });
+    /** Records how a run ended. */
+    async finishRun(input: { runId: string; robotId: string; status: Exclude<RunStatus, 'running'> }): Promise<void> {
+      storedTriggers.delete(input.runId);
+      await insertOnce(RunOutcome, [{ _id: input.runId, robotId: input.robotId, status: input.status, finishedAt: new Date() }]);
     },
   };
 }

@@ -3,6 +3,12 @@
  * FerretDB v1: no transactions, and sender-controlled JSON (trigger data, step templates and
  * outputs) is stored as JSON text, because FerretDB refuses keys with `.` or a leading `$` and
  * nested arrays in documents.
+ *
+ * What a run writes is insert-only, with deterministic ids: FerretDB v1 on SQLite scans the
+ * whole collection for every query or update (its `_id` index is never used by queries), while
+ * an insert costs the same however large the collection is. So a run is its stored document
+ * (written once, when the delivery is prepared), one step result per step and one outcome; a
+ * retried activity meets a duplicate key and leaves the first write as it is.
  */
 import mongoose, { Schema, type Connection, type mongo } from 'mongoose';
 import {
@@ -63,21 +69,32 @@ export interface DeliveryDoc {
   reason: string | null;
   error: string | null;
   verified: boolean | null;
-  steps: StepDefinition[];
 }
 
+/** A run as it starts: what triggered it. Never changed after it is written. */
 export interface RunDoc {
   _id: string;
   robotId: string;
   deliveryId: string;
   index: number;
-  status: RunStatus;
   triggerJson: string;
-  steps: StepResult[];
-  stepCount: number;
   verified: boolean | null;
   createdAt: Date;
-  finishedAt: Date | null;
+}
+
+/** The result of one step of a run; `_id` is `<runId>:<step index>`. */
+export interface StepResultDoc extends StepResult {
+  _id: string;
+  runId: string;
+  index: number;
+}
+
+/** How a run ended; `_id` is the run's id. A run without one is still running. */
+export interface RunOutcomeDoc {
+  _id: string;
+  robotId: string;
+  status: Exclude<RunStatus, 'running'>;
+  finishedAt: Date;
 }
 
 export interface BodyChunkDoc {
@@ -149,27 +166,15 @@ const deliverySchema = new Schema<DeliveryDoc>(
     format: { type: String, required: true },
     contentType: { type: String, default: null },
     size: { type: Number, required: true },
-    outcome: { type: String, enum: ['processing', 'processed', 'dropped', 'rejected', 'failed'], required: true },
+    outcome: { type: String, enum: ['processed', 'dropped', 'rejected', 'failed'], required: true },
     runCount: { type: Number, default: 0 },
     reason: { type: String, default: null },
     error: { type: String, default: null },
     verified: { type: Boolean, default: null },
-    /** The robot's steps when the delivery arrived: every run of it executes these. */
-    steps: { type: [stepDefinitionSchema], default: [] },
   },
   { ...opts, collection: 'deliveries' },
 );
 deliverySchema.index({ robotId: 1, receivedAt: -1, _id: -1 });
-
-const stepResultSchema = new Schema<StepResult>(
-  {
-    name: { type: String, required: true },
-    status: { type: String, required: true },
-    outputJson: { type: String, default: undefined },
-    error: { type: String, default: undefined },
-  },
-  opts,
-);
 
 const runSchema = new Schema<RunDoc>(
   {
@@ -177,19 +182,39 @@ const runSchema = new Schema<RunDoc>(
     robotId: { type: String, required: true },
     deliveryId: { type: String, required: true },
     index: { type: Number, required: true },
-    status: { type: String, enum: ['running', 'succeeded', 'failed'], required: true },
     triggerJson: { type: String, required: true },
-    steps: { type: [stepResultSchema], default: [] },
-    stepCount: { type: Number, required: true },
     verified: { type: Boolean, default: null },
     createdAt: { type: Date, required: true },
-    finishedAt: { type: Date, default: null },
   },
   { ...opts, collection: 'runs' },
 );
 runSchema.index({ robotId: 1, createdAt: -1, _id: -1 });
-runSchema.index({ robotId: 1, status: 1 });
 runSchema.index({ deliveryId: 1 });
+
+const stepResultSchema = new Schema<StepResultDoc>(
+  {
+    _id: { type: String, required: true },
+    runId: { type: String, required: true },
+    index: { type: Number, required: true },
+    name: { type: String, required: true },
+    status: { type: String, enum: ['succeeded', 'failed'], required: true },
+    outputJson: { type: String, default: undefined },
+    error: { type: String, default: undefined },
+  },
+  { ...opts, collection: 'step_results' },
+);
+stepResultSchema.index({ runId: 1 });
+
+const runOutcomeSchema = new Schema<RunOutcomeDoc>(
+  {
+    _id: { type: String, required: true },
+    robotId: { type: String, required: true },
+    status: { type: String, enum: ['succeeded', 'failed'], required: true },
+    finishedAt: { type: Date, required: true },
+  },
+  { ...opts, collection: 'run_outcomes' },
+);
+runOutcomeSchema.index({ robotId: 1, status: 1 });
 
 /** A large request body, stored before its workflow starts and removed once it is parsed. */
 const bodyChunkSchema = new Schema<BodyChunkDoc>(
@@ -210,6 +235,8 @@ export function createModels(db: Connection) {
     Robot: db.model<RobotDoc>('Robot', robotSchema),
     Delivery: db.model<DeliveryDoc>('Delivery', deliverySchema),
     Run: db.model<RunDoc>('Run', runSchema),
+    StepResult: db.model<StepResultDoc>('StepResult', stepResultSchema),
+    RunOutcome: db.model<RunOutcomeDoc>('RunOutcome', runOutcomeSchema),
     BodyChunk: db.model<BodyChunkDoc>('BodyChunk', bodyChunkSchema),
   };
 }
@@ -245,6 +272,20 @@ export async function connectDatabase(uri: string): Promise<{ db: Connection; mo
 
 export function isDuplicateKeyError(err: unknown): boolean {
   return (err as { code?: number })?.code === 11000;
+}
+
+/**
+ * Inserts documents with deterministic ids; those an earlier attempt already wrote are kept as
+ * they are (a duplicate key is the expected answer to a retry, not an error).
+ */
+export async function insertOnce<T extends { _id: string }>(model: mongoose.Model<T>, docs: T[]): Promise<void> {
+  if (docs.length === 0) return;
+  try {
+    await rawCollection(model).insertMany(docs as mongo.OptionalUnlessRequiredId<T>[], { ordered: false });
+  } catch (err) {
+    const writeErrors = (err as { writeErrors?: unknown[] }).writeErrors ?? [err];
+    if (!writeErrors.every(isDuplicateKeyError)) throw err;
+  }
 }
 
 /** The driver's collection under a model, typed with its stored document (for bulk writes). */

@@ -1,59 +1,69 @@
-import {
-  ApplicationFailure,
-  ParentClosePolicy,
-  continueAsNew,
-  proxyActivities,
-  startChild,
-} from '@temporalio/workflow';
+import { ApplicationFailure, ParentClosePolicy, continueAsNew, proxyActivities, startChild } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { runIdFor, runWorkflowId } from '../src/domain/ids';
-import type { DeliveryInput, PreparedDelivery } from '../src/domain/types';
+import { runWorkflowId } from '../src/domain/ids';
+import type { DeliveryInput, DeliveryResult, RunSeed } from '../src/domain/types';
 import { runWorkflow } from './run';
 
-const { prepareDelivery } = proxyActivities<Activities>({
+const { prepareDelivery, nextRuns, discardBody } = proxyActivities<Activities>({
   startToCloseTimeout: '30 minutes',
   heartbeatTimeout: '2 minutes',
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
 });
 
-/** Runs started together; their start events stay far below Temporal's limits. */
+/** Runs started together. */
 export const RUN_START_BATCH = 500;
-/** Runs started by one workflow run before it continues as new (history < 51,200 events, pending children < 2,000). */
+/**
+ * Runs started by one workflow run before it continues as new: its history stays far below
+ * 51,200 events and it never has 2,000 children pending. It also continues once the trigger
+ * data it has passed to children reaches CONTINUATION_BYTES.
+ */
 export const RUNS_PER_CONTINUATION = 1000;
+export const CONTINUATION_BYTES = 4 * 1024 * 1024;
 
-type Processed = Extract<PreparedDelivery, { outcome: 'processed' }>;
-export interface FanOutProgress {
-  prepared: Processed;
+/** Where a fan-out stands, carried across continue-as-new. */
+export interface FanOut {
+  runCount: number;
+  stepCount: number;
   nextRun: number;
 }
 
 /**
  * One accepted webhook delivery. Its workflow ID is derived from the dedup key, so Temporal
- * itself refuses a repeat. It parses the body in the app's format (an activity) and starts one
- * run per trigger data value: one for json, xml and text, one per row for csv.
- * A body that does not parse fails the workflow, which frees its ID for a later genuine delivery.
+ * itself refuses a repeat. It parses the body in the app's format and stores the runs (an
+ * activity), then starts one run workflow per trigger data value: one for json, xml and text,
+ * one per row for csv. A body that does not parse fails the workflow, which frees its ID for a
+ * later genuine delivery.
  */
-export async function deliveryWorkflow(delivery: DeliveryInput, progress?: FanOutProgress): Promise<PreparedDelivery> {
-  const prepared = progress?.prepared ?? (await prepareDelivery(delivery));
-  if (prepared.outcome === 'failed') throw ApplicationFailure.nonRetryable(prepared.error, 'UnparsableBody');
-  if (prepared.outcome === 'dropped') return prepared;
+export async function deliveryWorkflow(delivery: DeliveryInput, fanOut?: FanOut): Promise<DeliveryResult> {
+  let seeds: RunSeed[] = [];
+  if (!fanOut) {
+    const prepared = await prepareDelivery(delivery);
+    if (prepared.outcome === 'failed') throw ApplicationFailure.nonRetryable(prepared.error, 'UnparsableBody');
+    if (prepared.outcome === 'dropped') return prepared;
+    fanOut = { runCount: prepared.runCount, stepCount: prepared.stepCount, nextRun: 0 };
+    seeds = prepared.firstRuns;
+  }
 
-  const end = Math.min(prepared.runCount, (progress?.nextRun ?? 0) + RUNS_PER_CONTINUATION);
-  for (let next = progress?.nextRun ?? 0; next < end; next += RUN_START_BATCH) {
-    const batch = Array.from({ length: Math.min(RUN_START_BATCH, end - next) }, (_, i) => next + i);
-    await Promise.all(batch.map((index) => startRun(delivery.deliveryId, index, prepared.stepCount)));
+  const end = Math.min(fanOut.runCount, fanOut.nextRun + RUNS_PER_CONTINUATION);
+  let next = fanOut.nextRun;
+  let bytes = 0;
+  while (next < end && bytes < CONTINUATION_BYTES) {
+    if (seeds.length === 0) seeds = await nextRuns({ delivery, from: next, to: Math.min(end, next + RUN_START_BATCH) });
+    const batch = seeds.splice(0, Math.min(RUN_START_BATCH, end - next));
+    await Promise.all(batch.map((seed) => startRun(delivery, seed, fanOut.stepCount)));
+    next += batch.length;
+    bytes += batch.reduce((sum, seed) => sum + seed.bytes, 0);
   }
-  if (end < prepared.runCount) {
-    await continueAsNew<typeof deliveryWorkflow>({ ...delivery, body: { kind: 'consumed' } }, { prepared, nextRun: end });
-  }
-  return prepared;
+  if (next < fanOut.runCount) return continueAsNew<typeof deliveryWorkflow>(delivery, { ...fanOut, nextRun: next });
+
+  if (delivery.body.kind === 'stored') await discardBody({ deliveryId: delivery.deliveryId });
+  return { outcome: 'processed', runCount: fanOut.runCount };
 }
 
-function startRun(deliveryId: string, index: number, stepCount: number) {
-  const runId = runIdFor(deliveryId, index);
+function startRun(delivery: DeliveryInput, seed: RunSeed, stepCount: number) {
   return startChild(runWorkflow, {
-    workflowId: runWorkflowId(runId),
-    args: [{ runId, deliveryId, stepCount }],
+    workflowId: runWorkflowId(seed.runId),
+    args: [{ runId: seed.runId, robotId: delivery.robotId, trigger: seed.trigger, stepCount }],
     // Runs go on by themselves: the delivery is done once they have started.
     parentClosePolicy: ParentClosePolicy.ABANDON,
   });

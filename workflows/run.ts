@@ -11,11 +11,11 @@ const { executeStep, finishRun } = proxyLocalActivities<Activities>({
 export async function runWorkflow(run: RunInput): Promise<RunStatus> {
   let status: Exclude<RunStatus, 'running'> = 'succeeded';
   for (let stepIndex = 0; stepIndex < run.stepCount; stepIndex++) {
-    if ((await executeStep({ runId: run.runId, deliveryId: run.deliveryId, stepIndex })) === 'failed') {
+    if ((await executeStep({ runId: run.runId, robotId: run.robotId, stepIndex, trigger: run.trigger })) === 'failed') {
       status = 'failed';
       break;
     }
   }
-  await finishRun({ runId: run.runId, status });
+  await finishRun({ runId: run.runId, robotId: run.robotId, status });
   return status;
 }

@@ -6,7 +6,7 @@ import type { Context, Next } from 'koa';
 import type { Config } from '../config';
 import { encryptSecret, newId, newToken, secretsEqual } from '../domain/secrets';
 import type { StepDefinition } from '../domain/types';
-import type { Models, RobotDoc } from '../models';
+import type { Models, RobotDoc, RunDoc } from '../models';
 import type { TriggerCache } from '../receiver/trigger-cache';
 import { readJson } from '../http';
 import { afterCursor, pageOf } from './pagination';
@@ -20,7 +20,7 @@ export interface ManagementDeps {
 }
 
 export function managementRouter({ config, models, triggers }: ManagementDeps): Router {
-  const { App, Connection, Robot, Run, Delivery } = models;
+  const { App, Connection, Robot, Run, RunOutcome, StepResult, Delivery } = models;
   const router = new Router({ prefix: '/api' });
 
   router.use(async (ctx: Context, next: Next) => {
@@ -54,23 +54,33 @@ export function managementRouter({ config, models, triggers }: ManagementDeps): 
     return { kind: 'stripe', appId: null, connectionId: trigger.connectionId!, events: trigger.events, identifier: null, token: null };
   }
 
+  /** A run without an outcome is still running. */
   async function runCounts(robotId: string): Promise<RunCounts> {
-    const groups = await Run.aggregate<{ _id: string; n: number }>([
-      { $match: { robotId } },
-      { $group: { _id: '$status', n: { $sum: 1 } } },
+    const [total, groups] = await Promise.all([
+      Run.countDocuments({ robotId }),
+      RunOutcome.aggregate<{ _id: 'succeeded' | 'failed'; n: number }>([{ $match: { robotId } }, { $group: { _id: '$status', n: { $sum: 1 } } }]),
     ]);
-    const counts: RunCounts = { total: 0, running: 0, succeeded: 0, failed: 0 };
+    const counts: RunCounts = { total, running: total, succeeded: 0, failed: 0 };
     for (const g of groups) {
-      if (g._id === 'running' || g._id === 'succeeded' || g._id === 'failed') counts[g._id] = g.n;
-      counts.total += g.n;
+      counts[g._id] = g.n;
+      counts.running -= g.n;
     }
     return counts;
   }
 
-  /** The step definitions of the deliveries behind these runs, to name steps not run yet. */
-  async function stepsByDelivery(deliveryIds: string[]): Promise<Map<string, StepDefinition[]>> {
-    const deliveries = await Delivery.find({ _id: { $in: [...new Set(deliveryIds)] } }, { steps: 1 }).lean();
-    return new Map(deliveries.map((d) => [d._id, d.steps]));
+  /** Runs as the API shows them: each with its robot's steps, its step results and its outcome. */
+  async function runViews(runs: RunDoc[]) {
+    const ids = runs.map((r) => r._id);
+    const [outcomes, results, robots] = await Promise.all([
+      RunOutcome.find({ _id: { $in: ids } }).lean(),
+      StepResult.find({ runId: { $in: ids } }).lean(),
+      Robot.find({ _id: { $in: [...new Set(runs.map((r) => r.robotId))] } }, { steps: 1 }).lean(),
+    ]);
+    const outcomeOf = new Map(outcomes.map((o) => [o._id, o]));
+    const stepsOf = new Map(robots.map((r) => [r._id, r.steps as StepDefinition[]]));
+    return runs.map((run) =>
+      runView({ run, steps: stepsOf.get(run.robotId) ?? [], results: results.filter((r) => r.runId === run._id), outcome: outcomeOf.get(run._id) }),
+    );
   }
 
   router.post('/apps', async (ctx) => {
@@ -149,20 +159,18 @@ export function managementRouter({ config, models, triggers }: ManagementDeps): 
       .limit(limit + 1)
       .lean();
     const page = pageOf(docs, limit, (r) => r.createdAt);
-    const steps = await stepsByDelivery(page.items.map((r) => r.deliveryId));
-    ctx.body = { runs: page.items.map((r) => runView(r, steps.get(r.deliveryId) ?? [])), nextCursor: page.nextCursor };
+    ctx.body = { runs: await runViews(page.items), nextCursor: page.nextCursor };
   });
 
   router.get('/runs/:id', async (ctx) => {
     const run = await found(ctx, 'run', Run.findById(ctx.params.id).lean());
-    const steps = await stepsByDelivery([run.deliveryId]);
-    ctx.body = runView(run, steps.get(run.deliveryId) ?? []);
+    [ctx.body] = await runViews([run]);
   });
 
   router.get('/robots/:id/deliveries', async (ctx) => {
     const { limit, cursor } = listQuery.parse(ctx.query);
     const robot = await found(ctx, 'robot', Robot.findById(ctx.params.id, { _id: 1 }).lean());
-    const docs = await Delivery.find({ robotId: robot._id, ...afterCursor('receivedAt', cursor) }, { steps: 0 })
+    const docs = await Delivery.find({ robotId: robot._id, ...afterCursor('receivedAt', cursor) })
       .sort({ receivedAt: -1, _id: -1 })
       .limit(limit + 1)
       .lean();

@@ -1,6 +1,6 @@
 /** What the management API returns for each stored document. */
-import type { JsonValue, StepDefinition, StepStatus } from '../domain/types';
-import type { AppDoc, ConnectionDoc, DeliveryDoc, RobotDoc, RunDoc } from '../models';
+import type { JsonValue, RunStatus, StepDefinition, StepStatus } from '../domain/types';
+import type { AppDoc, ConnectionDoc, DeliveryDoc, RobotDoc, RunDoc, RunOutcomeDoc, StepResultDoc } from '../models';
 
 export function appView(app: AppDoc) {
   const { _id, ...rest } = app;
@@ -41,15 +41,24 @@ export function robotView(robot: RobotDoc, baseUrl: string, runCounts?: RunCount
   };
 }
 
-export function runView(run: RunDoc, steps: StepDefinition[]) {
+/** A run with its step results (any order) and its outcome, if it has ended. */
+export interface RunParts {
+  run: RunDoc;
+  steps: StepDefinition[];
+  results: StepResultDoc[];
+  outcome: RunOutcomeDoc | undefined;
+}
+
+export function runView({ run, steps, results, outcome }: RunParts) {
+  const byIndex = new Map(results.map((r) => [r.index, r]));
   return {
     id: run._id,
     robotId: run.robotId,
     deliveryId: run.deliveryId,
-    status: run.status,
+    status: outcome?.status ?? ('running' as RunStatus),
     trigger: JSON.parse(run.triggerJson) as JsonValue,
     steps: steps.map((definition, i) => {
-      const result = run.steps[i];
+      const result = byIndex.get(i);
       if (!result) return { name: definition.name, status: 'pending' as StepStatus };
       return result.status === 'succeeded'
         ? { name: result.name, status: result.status, output: JSON.parse(result.outputJson ?? 'null') as JsonValue }
@@ -57,7 +66,7 @@ export function runView(run: RunDoc, steps: StepDefinition[]) {
     }),
     verified: run.verified,
     createdAt: run.createdAt,
-    finishedAt: run.finishedAt,
+    finishedAt: outcome?.finishedAt ?? null,
   };
 }
 

@@ -13,7 +13,7 @@ export type TriggerKind = 'custom' | 'stripe';
 export type RobotState = 'draft' | 'at_work' | 'stopped';
 export type RunStatus = 'running' | 'succeeded' | 'failed';
 export type StepStatus = 'pending' | 'succeeded' | 'failed';
-export type DeliveryOutcome = 'processing' | 'processed' | 'dropped' | 'rejected' | 'failed';
+export type DeliveryOutcome = 'processed' | 'dropped' | 'rejected' | 'failed';
 
 /** A robot step as the run executes it: the template is kept as JSON text (see README, storage). */
 export interface StepDefinition {
@@ -27,10 +27,7 @@ export interface StepDefinition {
  * input (as text when they are valid UTF-8, so operators can read them in the Web UI); larger
  * ones are stored in MongoDB before the workflow starts and only referenced.
  */
-export type DeliveryBody =
-  | { kind: 'inline'; encoding: 'utf8' | 'base64'; data: string }
-  | { kind: 'stored'; chunks: number }
-  | { kind: 'consumed' };
+export type DeliveryBody = { kind: 'inline'; encoding: 'utf8' | 'base64'; data: string } | { kind: 'stored'; chunks: number };
 
 /** Input of the delivery workflow; the receiver builds it. */
 export interface DeliveryInput {
@@ -48,18 +45,37 @@ export interface DeliveryInput {
   verified: boolean | null;
 }
 
-/** What preparing a delivery decided; carried across continue-as-new while runs are started. */
+/**
+ * A run's trigger data as its workflow gets it: inline when small (a CSV row, a typical
+ * event), else left in the stored run and read by the step that needs it.
+ */
+export type TriggerRef = { kind: 'inline'; data: JsonValue } | { kind: 'stored' };
+
+/** What the delivery workflow needs to start one run. */
+export interface RunSeed {
+  runId: string;
+  trigger: TriggerRef;
+  /** Size of the inline trigger data in bytes, so the workflow can bound its history. */
+  bytes: number;
+}
+
+/** What preparing a delivery decided. `firstRuns` are the first runs to start. */
 export type PreparedDelivery =
-  | { outcome: 'processed'; runCount: number; stepCount: number }
+  | { outcome: 'processed'; runCount: number; stepCount: number; firstRuns: RunSeed[] }
   | { outcome: 'dropped'; reason: string }
   | { outcome: 'failed'; error: string };
 
+/** The result of a delivery workflow, shown to operators in the Web UI. */
+export type DeliveryResult = { outcome: 'processed'; runCount: number } | { outcome: 'dropped'; reason: string };
+
 export interface RunInput {
   runId: string;
-  deliveryId: string;
+  robotId: string;
+  trigger: TriggerRef;
   stepCount: number;
 }
 
+/** One executed step of a run, as stored. */
 export interface StepResult {
   name: string;
   status: Exclude<StepStatus, 'pending'>;

@@ -1,0 +1,109 @@
+/**
+ * The workflows in Temporal's test environment: a dev server started by @temporalio/testing
+ * from the locally built CLI (existing-path), a real worker and the real activities.
+ */
+import { WorkflowFailedError } from '@temporalio/client';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Connection } from 'mongoose';
+import { createActivities } from '../activities';
+import { runIdFor, runWorkflowId } from '../src/domain/ids';
+import type { BodyFormat, DeliveryInput } from '../src/domain/types';
+import { connectDatabase, type Models } from '../src/models';
+import { deliveryWorkflow, RUNS_PER_CONTINUATION } from '../workflows/delivery';
+import { withDatabase } from './support/stack';
+
+let testEnv: TestWorkflowEnvironment;
+let db: Connection;
+let models: Models;
+const taskQueue = 'workflow-tests';
+
+beforeAll(async () => {
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+  testEnv = await TestWorkflowEnvironment.createLocal({
+    server: { executable: { type: 'existing-path', path: process.env.TEMPORAL_CLI_BIN! } },
+  });
+  ({ db, models } = await connectDatabase(withDatabase(process.env.MONGODB_URI!, `w${randomBytes(5).toString('hex')}`)));
+});
+afterAll(async () => {
+  await db?.dropDatabase();
+  await db?.close();
+  await testEnv?.teardown();
+});
+
+async function withWorker<T>(fn: () => Promise<T>): Promise<T> {
+  const worker = await Worker.create({
+    connection: testEnv.nativeConnection,
+    taskQueue,
+    workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE! },
+    activities: createActivities({ models }),
+  });
+  return worker.runUntil(fn);
+}
+
+async function deliveryFor(bodyFormat: BodyFormat, body: string): Promise<DeliveryInput> {
+  const appId = randomUUID();
+  const robotId = randomUUID();
+  await models.App.create({ _id: appId, name: 'A', supportsInboundTrigger: true, bodyFormat, createdAt: new Date() });
+  await models.Robot.create({
+    _id: robotId, name: 'R', state: 'at_work',
+    trigger: { kind: 'custom', appId, connectionId: null, identifier: `custom:${randomUUID()}`, token: 't' },
+    steps: [{ name: 'compose', type: 'compose', templateJson: JSON.stringify({ email: '{{trigger.email}}' }) }],
+    createdAt: new Date(),
+  });
+  return {
+    deliveryId: randomUUID(), robotId, triggerIdentifier: 'custom:x', receivedAt: new Date().toISOString(), dedupKey: 'k',
+    contentType: null, size: body.length, body: { kind: 'inline', encoding: 'utf8', data: body }, verified: null,
+  };
+}
+
+it('starts one run for a json delivery, which executes its step', async () => {
+  const input = await deliveryFor('json', '{"email":"ann@example.com"}');
+  const result = await withWorker(async () => {
+    const prepared = await testEnv.client.workflow.execute(deliveryWorkflow, { taskQueue, workflowId: `delivery:${input.deliveryId}`, args: [input] });
+    const runStatus = await testEnv.client.workflow.getHandle(runWorkflowId(runIdFor(input.deliveryId, 0))).result();
+    return { prepared, runStatus };
+  });
+  expect(result).toEqual({ prepared: { outcome: 'processed', runCount: 1 }, runStatus: 'succeeded' });
+  const [step] = await models.StepResult.find({ runId: runIdFor(input.deliveryId, 0) }).lean();
+  expect(step!.outputJson).toBe('{"email":"ann@example.com"}');
+});
+
+it('fails the delivery workflow for a body that does not parse, so its ID can be used again', async () => {
+  const input = await deliveryFor('xml', '<order><id>1</order>');
+  const workflowId = `delivery:${input.deliveryId}`;
+  const error = await withWorker(() =>
+    testEnv.client.workflow.execute(deliveryWorkflow, { taskQueue, workflowId, args: [input] }).catch((e: unknown) => e),
+  );
+  expect(error).toBeInstanceOf(WorkflowFailedError);
+  expect((error as WorkflowFailedError).cause).toMatchObject({ type: 'UnparsableBody', message: expect.stringMatching(/^invalid XML/) });
+  // The same ID starts again under the reuse policy the receiver uses.
+  const again = await testEnv.client.workflow.start(deliveryWorkflow, {
+    taskQueue: 'nobody-polls-this', workflowId, args: [input], workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
+  });
+  await again.terminate();
+});
+
+it('fans a csv out to one run per row across continue-as-new, each run once', async () => {
+  const rows = 2 * RUNS_PER_CONTINUATION + 500;
+  const csv = ['email', ...Array.from({ length: rows }, (_, i) => `u${i}@example.com`)].join('\r\n');
+  const input = await deliveryFor('csv', csv);
+  const workflowId = `delivery:${input.deliveryId}`;
+  const prepared = await withWorker(async () => {
+    const handle = await testEnv.client.workflow.start(deliveryWorkflow, { taskQueue, workflowId, args: [input] });
+    const result = await handle.result();
+    const first = await testEnv.client.workflow.getHandle(workflowId, handle.firstExecutionRunId).describe();
+    expect(first.status.name).toBe('CONTINUED_AS_NEW');
+    // Wait for every run workflow to finish.
+    for (let i = 0; i < rows; i++) await testEnv.client.workflow.getHandle(runWorkflowId(runIdFor(input.deliveryId, i))).result();
+    return result;
+  });
+  expect(prepared).toEqual({ outcome: 'processed', runCount: rows });
+  expect(await models.Run.countDocuments({ deliveryId: input.deliveryId })).toBe(rows);
+  const outcomes = await models.RunOutcome.find({ robotId: input.robotId }).lean();
+  expect(outcomes).toHaveLength(rows);
+  expect(outcomes.every((o) => o.status === 'succeeded')).toBe(true);
+  const [last] = await models.StepResult.find({ runId: runIdFor(input.deliveryId, rows - 1) }).lean();
+  expect(JSON.parse(last!.outputJson!)).toEqual({ email: `u${rows - 1}@example.com` });
+});

@@ -38,6 +38,8 @@ export interface Stack {
   send(method: string, url: string, body?: string | Buffer, headers?: Record<string, string>): Promise<{ status: number; headers: Headers; text: string }>;
   /** Starts a robot with one compose step on a new custom app; returns its ids and webhook URL. */
   robotAtWork(opts?: { bodyFormat?: string; template?: unknown }): Promise<{ appId: string; robotId: string; webhookUrl: string }>;
+  /** Another receiver on the same database and Temporal, with its own client and trigger cache. */
+  addReceiver(): Promise<string>;
   stopWorker(): Promise<void>;
   startWorker(): Promise<void>;
   close(): Promise<void>;
@@ -68,6 +70,7 @@ export async function startStack(env: Record<string, string> = {}, { worker: wit
   const { db, models } = await connectDatabase(config.mongodbUri!);
   const temporal = createTemporalClient(config.temporal.address!, config.temporal.namespace);
   server.on('request', createApp({ config, db, models, temporal, log }).callback());
+  const extra: Array<{ server: http.Server; temporal: Client }> = [];
 
   let worker: { worker: Worker; running: Promise<void>; connection: NativeConnection } | undefined;
   const startWorker = async () => {
@@ -125,10 +128,22 @@ export async function startStack(env: Record<string, string> = {}, { worker: wit
       if (started.status !== 200) throw new Error(`start failed: ${JSON.stringify(started.body)}`);
       return { appId: app.body.id, robotId: robot.body.id, webhookUrl: started.body.trigger.card.webhookUrl };
     },
+    async addReceiver() {
+      const other = createTemporalClient(config.temporal.address!, config.temporal.namespace);
+      const otherServer = http.createServer(createApp({ config, db, models, temporal: other, log }).callback());
+      await new Promise<void>((resolve) => otherServer.listen(0, '127.0.0.1', resolve));
+      extra.push({ server: otherServer, temporal: other });
+      return `http://127.0.0.1:${(otherServer.address() as AddressInfo).port}`;
+    },
     startWorker,
     stopWorker,
     async close() {
       await stopWorker();
+      for (const e of extra) {
+        e.server.closeAllConnections();
+        await new Promise((resolve) => e.server.close(resolve));
+        await e.temporal.connection.close();
+      }
       await new Promise((resolve) => server.close(resolve));
       server.closeAllConnections();
       await temporal.connection.close();

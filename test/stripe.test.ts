@@ -1,0 +1,137 @@
+/** The payment provider's trigger: connections, signing secrets, signatures and event filters. */
+import Stripe from 'stripe';
+import { startStack, waitFor, type Stack } from './support/stack';
+
+const stripe = new Stripe('sk_test_x');
+// Built at runtime so that nothing here looks like a real signing secret.
+const secret = 'whsec_' + 'integration'.repeat(3);
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(() => stack.close());
+
+const runsOf = (robotId: string) => stack.api('GET', `/api/robots/${robotId}/runs`).then((r) => r.body.runs as any[]);
+const deliveriesOf = (robotId: string) => stack.api('GET', `/api/robots/${robotId}/deliveries`).then((r) => r.body.deliveries as any[]);
+
+async function stripeRobot(opts: { signingSecret?: string; events?: string[] } = {}) {
+  const connection = await stack.api('POST', '/api/connections', { provider: 'stripe', name: 'Payments', ...(opts.signingSecret ? { signingSecret: opts.signingSecret } : {}) });
+  expect(connection.status).toBe(201);
+  const robot = await stack.api('POST', '/api/robots', {
+    name: 'On payment',
+    trigger: { connectionId: connection.body.id, ...(opts.events ? { events: opts.events } : {}) },
+    steps: [{ name: 'receipt', type: 'compose', template: { amount: '{{trigger.data.object.amount}}', type: '{{trigger.type}}' } }],
+  });
+  const started = await stack.api('POST', `/api/robots/${robot.body.id}/start`);
+  return { connection: connection.body, robotId: robot.body.id as string, webhookUrl: started.body.trigger.card.webhookUrl as string };
+}
+
+const event = (id: string, type = 'payment_intent.succeeded', amount = 1999) =>
+  JSON.stringify({ id, object: 'event', type, data: { object: { id: 'pi_1', object: 'payment_intent', amount } } });
+const signed = (payload: string, opts: { secret?: string; timestamp?: number } = {}) => ({
+  'content-type': 'application/json',
+  'stripe-signature': stripe.webhooks.generateTestHeaderString({ payload, secret: opts.secret ?? secret, ...(opts.timestamp ? { timestamp: opts.timestamp } : {}) }),
+});
+
+describe('connections', () => {
+  it('stores the signing secret encrypted and never returns it', async () => {
+    const res = await stack.api('POST', '/api/connections', { provider: 'stripe', name: 'Payments', signingSecret: secret });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({ id: expect.any(String), provider: 'stripe', name: 'Payments', hasSigningSecret: true, createdAt: expect.any(String) });
+    const read = await stack.api('GET', `/api/connections/${res.body.id}`);
+    expect(JSON.stringify(read.body)).not.toContain(secret);
+    const stored = await stack.models.Connection.findById(res.body.id).lean();
+    expect(JSON.stringify(stored)).not.toContain(secret);
+    expect(stored!.signingSecretSealed).toMatch(/^v1:/);
+  });
+
+  it('rejects an unknown provider with 400', async () => {
+    const res = await stack.api('POST', '/api/connections', { provider: 'paypal', name: 'P' });
+    expect(res.status).toBe(400);
+    expect(res.body.field).toBe('provider');
+  });
+});
+
+describe('with a signing secret', () => {
+  it('gives the robot a stripe:<uuid> URL, verifies a real signature and makes a verified run of the event', async () => {
+    const robot = await stripeRobot({ signingSecret: secret });
+    expect(robot.webhookUrl).toMatch(/\/api\/webhooks\/stripe:[0-9a-f-]{36}\/[A-Za-z0-9_-]{43}$/);
+    const payload = event('evt_ok_1');
+    expect((await stack.send('POST', robot.webhookUrl, payload, signed(payload))).status).toBe(200);
+    const [run] = await waitFor(() => runsOf(robot.robotId), (r) => r[0]?.status === 'succeeded');
+    expect(run.trigger).toEqual(JSON.parse(payload));
+    expect(run.verified).toBe(true);
+    expect(run.steps[0].output).toEqual({ amount: 1999, type: 'payment_intent.succeeded' });
+    const [delivery] = await deliveriesOf(robot.robotId);
+    expect(delivery).toMatchObject({ outcome: 'processed', verified: true, workflowId: expect.stringMatching(/:event:evt_ok_1$/) });
+  });
+
+  it.each([
+    ['a wrong secret', (p: string) => signed(p, { secret: 'whsec_' + 'wrong'.repeat(6) }), 'signature does not match the signing secret'],
+    ['no signature header', () => ({}), 'missing Stripe-Signature header'],
+    ['a timestamp 6 minutes old', (p: string) => signed(p, { timestamp: Math.floor(Date.now() / 1000) - 360 }), 'timestamp outside the 300-second tolerance'],
+  ])('rejects %s: 400, no run, the delivery recorded with the reason', async (_what, headers, reason) => {
+    const robot = await stripeRobot({ signingSecret: secret });
+    const payload = event('evt_bad');
+    const res = await stack.send('POST', robot.webhookUrl, payload, headers(payload));
+    expect(res.status).toBe(400);
+    expect(res.text).toBe('');
+    const [delivery] = await waitFor(() => deliveriesOf(robot.robotId), (d) => d.length === 1);
+    expect(delivery).toMatchObject({ outcome: 'rejected', reason, verified: false, workflowId: null });
+    expect(await runsOf(robot.robotId)).toEqual([]);
+  });
+
+  it('does not let a forged event carrying a real event id, sent first, cost the real one its run', async () => {
+    const robot = await stripeRobot({ signingSecret: secret });
+    const forged = event('evt_real_1', 'payment_intent.succeeded', 1);
+    expect((await stack.send('POST', robot.webhookUrl, forged, signed(forged, { secret: 'whsec_' + 'forger'.repeat(5) }))).status).toBe(400);
+    const real = event('evt_real_1');
+    expect((await stack.send('POST', robot.webhookUrl, real, signed(real))).status).toBe(200);
+    const runs = await waitFor(() => runsOf(robot.robotId), (r) => r[0]?.status === 'succeeded');
+    expect(runs.map((r) => r.trigger.data.object.amount)).toEqual([1999]);
+  });
+
+  it('makes one run when the provider sends the same event again, with a fresh signature', async () => {
+    const robot = await stripeRobot({ signingSecret: secret });
+    const payload = event('evt_twice');
+    await stack.send('POST', robot.webhookUrl, payload, signed(payload, { timestamp: Math.floor(Date.now() / 1000) - 60 }));
+    await stack.send('POST', robot.webhookUrl, payload, signed(payload));
+    const other = event('evt_other');
+    await stack.send('POST', robot.webhookUrl, other, signed(other));
+    const runs = await waitFor(() => runsOf(robot.robotId), (r) => r.length === 2 && r.every((x) => x.status === 'succeeded'));
+    expect(runs.map((r) => r.trigger.id).sort()).toEqual(['evt_other', 'evt_twice']);
+    expect(await deliveriesOf(robot.robotId)).toHaveLength(2);
+  });
+});
+
+describe('without a signing secret', () => {
+  it('accepts events unverified: the run and the delivery say verified: false', async () => {
+    const robot = await stripeRobot();
+    const payload = event('evt_unsigned');
+    expect((await stack.send('POST', robot.webhookUrl, payload)).status).toBe(200);
+    const [run] = await waitFor(() => runsOf(robot.robotId), (r) => r[0]?.status === 'succeeded');
+    expect(run.verified).toBe(false);
+    const [delivery] = await deliveriesOf(robot.robotId);
+    expect(delivery.verified).toBe(false);
+  });
+});
+
+describe('event filter', () => {
+  it('drops event types the robot did not select: no run, the delivery says why', async () => {
+    const robot = await stripeRobot({ events: ['payment_intent.succeeded'] });
+    await stack.send('POST', robot.webhookUrl, event('evt_refund', 'charge.refunded'));
+    await stack.send('POST', robot.webhookUrl, event('evt_paid'));
+    const runs = await waitFor(() => runsOf(robot.robotId), (r) => r[0]?.status === 'succeeded');
+    const deliveries = await waitFor(() => deliveriesOf(robot.robotId), (d) => d.length === 2);
+    expect(runs.map((r) => r.trigger.id)).toEqual(['evt_paid']);
+    expect(deliveries.find((d) => d.outcome === 'dropped')).toMatchObject({ reason: 'event type "charge.refunded" is not selected' });
+  });
+
+  it('rejects events on a robot whose trigger is a custom app', async () => {
+    const app = await stack.api('POST', '/api/apps', { name: 'A', supportsInboundTrigger: true });
+    const res = await stack.api('POST', '/api/robots', { name: 'R', trigger: { appId: app.body.id, events: ['x'] }, steps: [] });
+    expect(res.status).toBe(400);
+    expect(res.body.field).toBe('trigger.events');
+  });
+});

@@ -17,12 +17,11 @@ import type {
   RunSeed,
   RunStatus,
   StepDefinition,
-  StepResult,
   StepStatus,
   TriggerRef,
 } from '../src/domain/types';
-import { insertOnce, type DeliveryDoc, type Models, type RobotDoc, type RunDoc } from '../src/models';
-import { discardBody, readStoredBody } from '../src/stored-bodies';
+import { bodyBlobId, discardBlob, loadJson, outputBlobId, readBlob, storeJson, triggerBlobId } from '../src/blobs';
+import { insertOnce, type DeliveryDoc, type Models, type RobotDoc, type RunDoc, type StepResultDoc } from '../src/models';
 
 export interface ActivityDeps {
   models: Models;
@@ -48,7 +47,7 @@ type TriggerSource = Iterable<JsonValue> | AsyncIterable<JsonValue>;
 
 function bodyBytes(input: DeliveryInput, models: Models): Promise<Buffer> | Buffer {
   const { body } = input;
-  return body.kind === 'inline' ? Buffer.from(body.data, body.encoding) : readStoredBody(models, input.deliveryId, body.chunks);
+  return body.kind === 'inline' ? Buffer.from(body.data, body.encoding) : readBlob(models, bodyBlobId(input.deliveryId), body.chunks);
 }
 
 /** A payment provider trigger with an `events` list drops other event types. */
@@ -103,9 +102,9 @@ export function createActivities({ models }: ActivityDeps) {
     if (ref.kind === 'inline') return ref.data;
     let data = storedTriggers.get(runId);
     if (data === undefined) {
-      const run = await Run.findById(runId, { triggerJson: 1 }).lean();
+      const run = await Run.findById(runId, { trigger: 1 }).lean();
       if (!run) throw ApplicationFailure.nonRetryable(`run ${runId} not found`, 'RunNotFound');
-      data = JSON.parse(run.triggerJson) as JsonValue;
+      data = JSON.parse(await loadJson(models, triggerBlobId(runId), run.trigger)) as JsonValue;
       if (storedTriggers.size >= 16) storedTriggers.delete(storedTriggers.keys().next().value!);
       storedTriggers.set(runId, data);
     }
@@ -126,7 +125,8 @@ export function createActivities({ models }: ActivityDeps) {
       const runId = runIdFor(input.deliveryId, index);
       const triggerJson = JSON.stringify(data);
       if (index >= resumeFrom) {
-        batch.push({ _id: runId, robotId: input.robotId, deliveryId: input.deliveryId, index, triggerJson, verified: input.verified, createdAt: new Date() });
+        const trigger = await storeJson(models, triggerBlobId(runId), triggerJson);
+        batch.push({ _id: runId, robotId: input.robotId, deliveryId: input.deliveryId, index, trigger, verified: input.verified, createdAt: new Date() });
       }
       if (first.seeds.length === index) first.offer(seedOf(runId, triggerJson, data));
       index++;
@@ -201,23 +201,23 @@ export function createActivities({ models }: ActivityDeps) {
     },
 
     /** Removes a large body once every run of its delivery has started. */
-    async discardBody({ deliveryId }: { deliveryId: string }): Promise<void> {
-      await discardBody(models, deliveryId);
+    async discardBody({ deliveryId, chunks }: { deliveryId: string; chunks: number }): Promise<void> {
+      await discardBlob(models, bodyBlobId(deliveryId), chunks);
     },
 
     /** Executes one step of a run and stores its result; a retry keeps the first stored result. */
     async executeStep(input: { runId: string; robotId: string; stepIndex: number; trigger: TriggerRef }): Promise<StepStatus> {
       const step = (await robotSettings(input.robotId)).steps[input.stepIndex];
       if (!step) throw ApplicationFailure.nonRetryable(`robot ${input.robotId} has no step ${input.stepIndex}`, 'StepNotFound');
-      let result: StepResult;
+      const trigger = await triggerOf(input.runId, input.trigger);
+      const result: StepResultDoc = { _id: `${input.runId}:${input.stepIndex}`, runId: input.runId, index: input.stepIndex, name: step.name, status: 'succeeded' };
       try {
-        const output = resolveTemplate(JSON.parse(step.templateJson) as JsonValue, await triggerOf(input.runId, input.trigger));
-        result = { name: step.name, status: 'succeeded', outputJson: JSON.stringify(output) };
+        const outputJson = JSON.stringify(resolveTemplate(JSON.parse(step.templateJson) as JsonValue, trigger));
+        result.output = await storeJson(models, outputBlobId(input.runId, input.stepIndex), outputJson);
       } catch (err) {
-        if (err instanceof ApplicationFailure) throw err;
-        result = { name: step.name, status: 'failed', error: (err as Error).message };
+        Object.assign(result, { status: 'failed', error: (err as Error).message });
       }
-      await insertOnce(StepResults, [{ _id: `${input.runId}:${input.stepIndex}`, runId: input.runId, index: input.stepIndex, ...result }]);
+      await insertOnce(StepResults, [result]);
       return result.status;
     },
 

@@ -11,6 +11,7 @@
  * retried activity meets a duplicate key and leaves the first write as it is.
  */
 import mongoose, { Schema, type Connection, type mongo } from 'mongoose';
+import type { StoredJson } from './blobs';
 import {
   BODY_FORMATS,
   type BodyFormat,
@@ -18,7 +19,7 @@ import {
   type RobotState,
   type RunStatus,
   type StepDefinition,
-  type StepResult,
+  type StepStatus,
   type TriggerKind,
 } from './domain/types';
 
@@ -77,16 +78,22 @@ export interface RunDoc {
   robotId: string;
   deliveryId: string;
   index: number;
-  triggerJson: string;
+  /** The trigger data as JSON text (large data in blob chunks under triggerBlobId). */
+  trigger: StoredJson;
   verified: boolean | null;
   createdAt: Date;
 }
 
 /** The result of one step of a run; `_id` is `<runId>:<step index>`. */
-export interface StepResultDoc extends StepResult {
+export interface StepResultDoc {
   _id: string;
   runId: string;
   index: number;
+  name: string;
+  status: Exclude<StepStatus, 'pending'>;
+  /** The output as JSON text (large output in blob chunks under outputBlobId), when it succeeded. */
+  output?: StoredJson;
+  error?: string;
 }
 
 /** How a run ended; `_id` is the run's id. A run without one is still running. */
@@ -97,9 +104,10 @@ export interface RunOutcomeDoc {
   finishedAt: Date;
 }
 
-export interface BodyChunkDoc {
+/** One chunk of a blob (src/blobs.ts); `_id` is `<owner id>:<n>`. */
+export interface BlobChunkDoc {
   _id: string;
-  deliveryId: string;
+  ownerId: string;
   n: number;
   data: Buffer;
 }
@@ -176,13 +184,18 @@ const deliverySchema = new Schema<DeliveryDoc>(
 );
 deliverySchema.index({ robotId: 1, receivedAt: -1, _id: -1 });
 
+const storedJsonSchema = new Schema<{ json?: string; chunks?: number }>(
+  { json: { type: String, default: undefined }, chunks: { type: Number, default: undefined } },
+  opts,
+);
+
 const runSchema = new Schema<RunDoc>(
   {
     _id: { type: String, required: true },
     robotId: { type: String, required: true },
     deliveryId: { type: String, required: true },
     index: { type: Number, required: true },
-    triggerJson: { type: String, required: true },
+    trigger: { type: storedJsonSchema, required: true },
     verified: { type: Boolean, default: null },
     createdAt: { type: Date, required: true },
   },
@@ -198,7 +211,7 @@ const stepResultSchema = new Schema<StepResultDoc>(
     index: { type: Number, required: true },
     name: { type: String, required: true },
     status: { type: String, enum: ['succeeded', 'failed'], required: true },
-    outputJson: { type: String, default: undefined },
+    output: { type: storedJsonSchema, default: undefined },
     error: { type: String, default: undefined },
   },
   { ...opts, collection: 'step_results' },
@@ -216,17 +229,15 @@ const runOutcomeSchema = new Schema<RunOutcomeDoc>(
 );
 runOutcomeSchema.index({ robotId: 1, status: 1 });
 
-/** A large request body, stored before its workflow starts and removed once it is parsed. */
-const bodyChunkSchema = new Schema<BodyChunkDoc>(
+const blobChunkSchema = new Schema<BlobChunkDoc>(
   {
     _id: { type: String, required: true },
-    deliveryId: { type: String, required: true },
+    ownerId: { type: String, required: true },
     n: { type: Number, required: true },
     data: { type: Buffer, required: true },
   },
-  { ...opts, collection: 'body_chunks' },
+  { ...opts, collection: 'blob_chunks' },
 );
-bodyChunkSchema.index({ deliveryId: 1, n: 1 });
 
 export function createModels(db: Connection) {
   return {
@@ -237,7 +248,7 @@ export function createModels(db: Connection) {
     Run: db.model<RunDoc>('Run', runSchema),
     StepResult: db.model<StepResultDoc>('StepResult', stepResultSchema),
     RunOutcome: db.model<RunOutcomeDoc>('RunOutcome', runOutcomeSchema),
-    BodyChunk: db.model<BodyChunkDoc>('BodyChunk', bodyChunkSchema),
+    BlobChunk: db.model<BlobChunkDoc>('BlobChunk', blobChunkSchema),
   };
 }
 export type Models = ReturnType<typeof createModels>;

@@ -71,7 +71,7 @@ describe('prepareDelivery', () => {
     const stored = await models.Delivery.findById(input.deliveryId).lean();
     expect(stored).toMatchObject({ outcome: 'processed', runCount: 1, format: 'json', workflowId: 'delivery:test' });
     const runs = await models.Run.find({ deliveryId: input.deliveryId }).lean();
-    expect(runs.map((r) => [r._id, JSON.parse(r.triggerJson)])).toEqual([[runId, { id: 7 }]]);
+    expect(runs.map((r) => [r._id, r.trigger])).toEqual([[runId, { json: '{"id":7}' }]]);
   });
 
   it('records a body that does not parse as failed, with the parser error, and makes no run', async () => {
@@ -97,16 +97,16 @@ describe('prepareDelivery', () => {
     await models.Run.insertMany(
       Array.from({ length: 1000 }, (_, i) => ({
         _id: runIdFor(input.deliveryId, i), robotId: input.robotId, deliveryId: input.deliveryId, index: i,
-        triggerJson: JSON.stringify({ n: String(i), email: `user${i}@example.com` }), verified: null, createdAt: new Date(),
+        trigger: { json: JSON.stringify({ n: String(i), email: `user${i}@example.com` }) }, verified: null, createdAt: new Date(),
       })),
     );
     const prepared = await env(1000).run(activities.prepareDelivery, input);
     expect(prepared).toMatchObject({ outcome: 'processed', runCount: 2500, stepCount: 1 });
     expect((prepared as { firstRuns: unknown[] }).firstRuns).toHaveLength(1000);
-    const runs = await models.Run.find({ deliveryId: input.deliveryId }, { index: 1, triggerJson: 1 }).sort({ index: 1 }).lean();
+    const runs = await models.Run.find({ deliveryId: input.deliveryId }, { index: 1, trigger: 1 }).sort({ index: 1 }).lean();
     expect(runs).toHaveLength(2500);
     expect(runs.map((r) => r.index)).toEqual(rows.map((_, i) => i));
-    expect(JSON.parse(runs[2499]!.triggerJson)).toEqual({ n: '2499', email: 'user2499@example.com' });
+    expect(runs[2499]!.trigger).toEqual({ json: JSON.stringify({ n: '2499', email: 'user2499@example.com' }) });
   });
 });
 
@@ -138,7 +138,7 @@ describe('executeStep and finishRun', () => {
     await env().run(activities.finishRun, { runId, robotId, status: 'succeeded' as const });
     await env().run(activities.finishRun, { runId, robotId, status: 'succeeded' as const });
     expect(await models.StepResult.find({ runId }).lean()).toEqual([
-      { _id: `${runId}:0`, runId, index: 0, name: 'compose', status: 'succeeded', outputJson: '{"greeting":"Hi Ann"}' },
+      { _id: `${runId}:0`, runId, index: 0, name: 'compose', status: 'succeeded', output: { json: '{"greeting":"Hi Ann"}' } },
     ]);
     expect(await models.RunOutcome.find({ _id: runId }).lean()).toEqual([{ _id: runId, robotId, status: 'succeeded', finishedAt: expect.any(Date) }]);
   });
@@ -150,6 +150,6 @@ describe('executeStep and finishRun', () => {
     expect(seed!.trigger).toEqual({ kind: 'stored' });
     await env().run(activities.executeStep, { runId: seed!.runId, robotId: input.robotId, stepIndex: 0, trigger: seed!.trigger });
     const [result] = await models.StepResult.find({ runId: seed!.runId }).lean();
-    expect(JSON.parse(result!.outputJson!)).toEqual({ size: 'y'.repeat(20_000) });
+    expect(result!.output).toEqual({ json: JSON.stringify({ size: 'y'.repeat(20_000) }) });
   });
 });

@@ -67,7 +67,7 @@ it('starts one run for a json delivery, which executes its step', async () => {
   });
   expect(result).toEqual({ prepared: { outcome: 'processed', runCount: 1 }, runStatus: 'succeeded' });
   const [step] = await models.StepResult.find({ runId: runIdFor(input.deliveryId, 0) }).lean();
-  expect(step!.outputJson).toBe('{"email":"ann@example.com"}');
+  expect(step!.output).toEqual({ json: '{"email":"ann@example.com"}' });
 });
 
 it('fails the delivery workflow for a body that does not parse, so its ID can be used again', async () => {
@@ -105,5 +105,5 @@ it('fans a csv out to one run per row across continue-as-new, each run once', as
   expect(outcomes).toHaveLength(rows);
   expect(outcomes.every((o) => o.status === 'succeeded')).toBe(true);
   const [last] = await models.StepResult.find({ runId: runIdFor(input.deliveryId, rows - 1) }).lean();
-  expect(JSON.parse(last!.outputJson!)).toEqual({ email: `u${rows - 1}@example.com` });
+  expect(last!.output).toEqual({ json: JSON.stringify({ email: `u${rows - 1}@example.com` }) });
 });

@@ -6,7 +6,7 @@ import { runWorkflow } from './run';
 
 const { prepareDelivery, nextRuns, discardBody } = proxyActivities<Activities>({
   startToCloseTimeout: '30 minutes',
-  heartbeatTimeout: '2 minutes',
+  heartbeatTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
 });
 
@@ -56,7 +56,7 @@ export async function deliveryWorkflow(delivery: DeliveryInput, fanOut?: FanOut)
   }
   if (next < fanOut.runCount) return continueAsNew<typeof deliveryWorkflow>(delivery, { ...fanOut, nextRun: next });
 
-  if (delivery.body.kind === 'stored') await discardBody({ deliveryId: delivery.deliveryId });
+  if (delivery.body.kind === 'stored') await discardBody({ deliveryId: delivery.deliveryId, chunks: delivery.body.chunks });
   return { outcome: 'processed', runCount: fanOut.runCount };
 }
 

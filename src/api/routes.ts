@@ -8,6 +8,7 @@ import { encryptSecret, newId, newToken, secretsEqual } from '../domain/secrets'
 import type { StepDefinition } from '../domain/types';
 import type { Models, RobotDoc, RunDoc } from '../models';
 import type { TriggerCache } from '../receiver/trigger-cache';
+import { loadJson, outputBlobId, triggerBlobId } from '../blobs';
 import { readJson } from '../http';
 import { afterCursor, pageOf } from './pagination';
 import { createAppBody, createConnectionBody, createRobotBody, listQuery, type CreateRobotBody } from './schemas';
@@ -78,8 +79,19 @@ export function managementRouter({ config, models, triggers }: ManagementDeps): 
     ]);
     const outcomeOf = new Map(outcomes.map((o) => [o._id, o]));
     const stepsOf = new Map(robots.map((r) => [r._id, r.steps as StepDefinition[]]));
-    return runs.map((run) =>
-      runView({ run, steps: stepsOf.get(run.robotId) ?? [], results: results.filter((r) => r.runId === run._id), outcome: outcomeOf.get(run._id) }),
+    const texts = await Promise.all(
+      results.map(async ({ output, ...r }) => ({ ...r, outputJson: output && (await loadJson(models, outputBlobId(r.runId, r.index), output)) })),
+    );
+    return Promise.all(
+      runs.map(async (run) =>
+        runView({
+          run,
+          triggerJson: await loadJson(models, triggerBlobId(run._id), run.trigger),
+          steps: stepsOf.get(run.robotId) ?? [],
+          results: texts.filter((r) => r.runId === run._id),
+          outcome: outcomeOf.get(run._id),
+        }),
+      ),
     );
   }
 

@@ -41,22 +41,26 @@ export function robotView(robot: RobotDoc, baseUrl: string, runCounts?: RunCount
   };
 }
 
-/** A run with its step results (any order) and its outcome, if it has ended. */
+/** A step result with its output as JSON text. */
+export type StepResultText = Omit<StepResultDoc, 'output'> & { outputJson?: string };
+
+/** A run with its trigger data and outputs as JSON text, its step results (any order) and its outcome, if it has ended. */
 export interface RunParts {
   run: RunDoc;
+  triggerJson: string;
   steps: StepDefinition[];
-  results: StepResultDoc[];
+  results: StepResultText[];
   outcome: RunOutcomeDoc | undefined;
 }
 
-export function runView({ run, steps, results, outcome }: RunParts) {
+export function runView({ run, triggerJson, steps, results, outcome }: RunParts) {
   const byIndex = new Map(results.map((r) => [r.index, r]));
   return {
     id: run._id,
     robotId: run.robotId,
     deliveryId: run.deliveryId,
     status: outcome?.status ?? ('running' as RunStatus),
-    trigger: JSON.parse(run.triggerJson) as JsonValue,
+    trigger: JSON.parse(triggerJson) as JsonValue,
     steps: steps.map((definition, i) => {
       const result = byIndex.get(i);
       if (!result) return { name: definition.name, status: 'pending' as StepStatus };

@@ -89,16 +89,28 @@ export function parseOne(format: Exclude<BodyFormat, 'csv'>, body: Uint8Array): 
   }
 }
 
+/** Bytes handed to the CSV parser at a time: the parser's output is consumed between slices. */
+const CSV_SLICE_BYTES = 64 * 1024;
+
 /**
  * The data rows of a CSV body as objects keyed by the header row. Quoted fields, embedded
  * commas and newlines, a UTF-8 BOM, CRLF and blank lines are handled; a row with fewer
  * fields than the header gets empty strings, extra fields are kept under their position.
- * Streams: memory stays bounded by the caller's batch, not by the number of rows.
+ * The body is fed to the parser in slices with backpressure, so memory stays bounded by the
+ * caller's batch and the event loop is never held for the whole body.
  */
 export async function* csvRows(body: Uint8Array): AsyncGenerator<Record<string, string>> {
-  const text = decodeUtf8(body);
+  decodeUtf8(body); // the whole body must be UTF-8, or no row is read
   const parser = parseCsv({ bom: true, skip_empty_lines: true, relax_column_count: true });
-  parser.end(text);
+  const feed = async () => {
+    for (let at = 0; at < body.length; at += CSV_SLICE_BYTES) {
+      if (!parser.write(Buffer.from(body.buffer, body.byteOffset + at, Math.min(CSV_SLICE_BYTES, body.length - at)))) {
+        await new Promise((resolve) => parser.once('drain', resolve));
+      }
+    }
+    parser.end();
+  };
+  feed().catch((err: Error) => parser.destroy(err));
   let header: string[] | undefined;
   try {
     for await (const fields of parser as AsyncIterable<string[]>) {
@@ -116,5 +128,7 @@ export async function* csvRows(body: Uint8Array): AsyncGenerator<Record<string, 
     }
   } catch (err) {
     throw new BodyParseError(`invalid CSV: ${(err as Error).message}`);
+  } finally {
+    parser.destroy();
   }
 }

@@ -74,11 +74,3 @@ export interface RunInput {
   trigger: TriggerRef;
   stepCount: number;
 }
-
-/** One executed step of a run, as stored. */
-export interface StepResult {
-  name: string;
-  status: Exclude<StepStatus, 'pending'>;
-  outputJson?: string;
-  error?: string;
-}

@@ -5,14 +5,14 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { loadConfig } from '../config';
+import { ConfigError, loadConfig } from '../config';
 import { EMBEDDED_RETENTION, spawnManaged, startFerretDb, startTemporalDevServer, waitForPort, type ManagedProcess } from '../embedded/servers';
 import { createLogger } from '../log';
 import { onShutdown, runMain } from './main';
 
 function binary(variable: string): string {
   const bin = process.env[variable];
-  if (!bin || !fs.existsSync(bin)) throw new Error(`${variable} must name the binary built by scripts/setup.sh (got ${bin ?? 'nothing'})`);
+  if (!bin || !fs.existsSync(bin)) throw new ConfigError(`${variable} must name the binary built by scripts/binaries.sh (got ${bin ?? 'nothing'}); start with \`npm start\`, which builds it`);
   return bin;
 }
 

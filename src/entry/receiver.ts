@@ -1,6 +1,7 @@
 /** Receiver process: the HTTP service (webhooks, management API, health). */
 import { createApp } from '../app';
 import { loadConfig, requireServers } from '../config';
+import { KEEP_ALIVE_TIMEOUT_MS } from '../http';
 import { createLogger } from '../log';
 import { connectDatabase } from '../models';
 import { createTemporalClient } from '../temporal';
@@ -13,7 +14,7 @@ runMain('receiver', async () => {
   const { db, models } = await connectDatabase(mongodbUri);
   const temporal = createTemporalClient(temporalAddress, config.temporal.namespace);
   const server = createApp({ config, db, models, temporal, log }).listen(config.port);
-  server.keepAliveTimeout = 65_000;
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   await new Promise<void>((resolve) => server.once('listening', resolve));
   log.info(`listening on port ${config.port}`);
   onShutdown(async () => {

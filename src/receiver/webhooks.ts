@@ -14,7 +14,7 @@ import { newId, secretsEqual } from '../domain/secrets';
 import { SIGNATURE_HEADER, verifyStripeSignature } from '../domain/stripe-signature';
 import type { DeliveryBody, DeliveryInput } from '../domain/types';
 import type { Models } from '../models';
-import { discardBody, storeBody } from '../stored-bodies';
+import { bodyBlobId, discardBlob, storeBlob } from '../blobs';
 import type { TriggerCache, WebhookTrigger } from './trigger-cache';
 
 export const WEBHOOK_PATH = '/api/webhooks/:identifier/:token';
@@ -79,7 +79,7 @@ export function webhookRouter(deps: ReceiverDeps): Router {
         ? { kind: 'inline', encoding: 'utf8', data: body.toString('utf8') }
         : { kind: 'inline', encoding: 'base64', data: body.toString('base64') };
     }
-    return { kind: 'stored', chunks: await storeBody(models, deliveryId, body) };
+    return { kind: 'stored', chunks: await storeBlob(models, bodyBlobId(deliveryId), body) };
   }
 
   async function receive(ctx: Context): Promise<void> {
@@ -116,7 +116,7 @@ export function webhookRouter(deps: ReceiverDeps): Router {
     } catch (err) {
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
       // A duplicate delivery: answered 200 like the first, and nothing more happens.
-      if (input.body.kind === 'stored') await discardBody(models, deliveryId);
+      if (input.body.kind === 'stored') await discardBlob(models, bodyBlobId(deliveryId), input.body.chunks);
     }
     acknowledge(ctx);
   }

@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createApp } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
+import { KEEP_ALIVE_TIMEOUT_MS } from '../../src/http';
 import { createLogger } from '../../src/log';
 import { connectDatabase, type Models } from '../../src/models';
 import { createTemporalClient } from '../../src/temporal';
@@ -54,7 +55,7 @@ export async function startStack(env: Record<string, string> = {}, { worker: wit
   }
   const name = `t${randomBytes(5).toString('hex')}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `webhooks-${name}-`));
-  const server = http.createServer();
+  const server = http.createServer({ keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   const config = loadConfig({
@@ -157,13 +158,15 @@ export async function startStack(env: Record<string, string> = {}, { worker: wit
 /**
  * Polls `read` until `done` holds for its value, and returns that value. Waiting on a
  * condition, not a sleep: fails with the last value seen if it does not hold within `timeoutMs`.
+ * Long waits poll once a second, so that counting runs does not slow the runs down.
  */
 export async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
+  const intervalMs = timeoutMs > 60_000 ? 1000 : 100;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
     if (done(value)) return value;
     if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms; last value: ${JSON.stringify(value)?.slice(0, 2000)}`);
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, intervalMs));
   }
 }

@@ -307,3 +307,30 @@ describe('properties', () => {
 it('decodes each reference once: &amp;lt; stays the text &lt;', () => {
   expect(parseOne('xml', Buffer.from('<a><b>&amp;lt; &#65; &lt; &amp;#65;</b></a>'))).toEqual({ a: { b: '&lt; A < &#65;' } });
 });
+
+describe('csvRows on large bodies', () => {
+  const collect = async (body: Uint8Array) => {
+    const rows: Record<string, string>[] = [];
+    for await (const row of csvRows(body)) rows.push(row);
+    return rows;
+  };
+
+  it('reads every row of a body larger than one parser slice, multi-byte characters across slice edges included', async () => {
+    // 'ż' is two bytes; rows of odd length put some of them across the 64 KiB slice boundaries.
+    const lines = Array.from({ length: 30_000 }, (_, i) => `${i},${'ż'.repeat(i % 7)}x`);
+    const rows = await collect(Buffer.from(['n,v', ...lines].join('\n')));
+    expect(rows).toHaveLength(30_000);
+    expect(rows[29_999]).toEqual({ n: '29999', v: `${'ż'.repeat(29_999 % 7)}x` });
+    expect(rows.every((r, i) => r.v === `${'ż'.repeat(i % 7)}x`)).toBe(true);
+  });
+
+  it('stops cleanly when the consumer stops early', async () => {
+    const body = Buffer.from(['n', ...Array.from({ length: 50_000 }, (_, i) => String(i))].join('\n'));
+    const seen: string[] = [];
+    for await (const row of csvRows(body)) {
+      seen.push(row.n!);
+      if (seen.length === 3) break;
+    }
+    expect(seen).toEqual(['0', '1', '2']);
+  });
+});

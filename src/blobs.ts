@@ -1,0 +1,56 @@
+/**
+ * Bytes too large for one document, stored in chunks under an owner id: request bodies between
+ * the receiver and the parse activity, and JSON text (trigger data, step outputs) over
+ * INLINE_JSON_BYTES. MongoDB and FerretDB refuse documents over 16 MiB; a body may be 32 MiB.
+ * Chunks are read by their exact `_id`, the one filter FerretDB hands to SQLite.
+ */
+import type { mongo } from 'mongoose';
+import { insertOnce, type Models } from './models';
+
+/** Below the 16 MiB document limit with room to spare. */
+export const BLOB_CHUNK_BYTES = 4 * 1024 * 1024;
+/** JSON text up to this size is kept on its document; larger goes to chunks. */
+export const INLINE_JSON_BYTES = 1024 * 1024;
+
+const chunkId = (ownerId: string, n: number) => `${ownerId}:${n}`;
+
+/** Stores the bytes (idempotent: a retry finds its chunks written) and returns the chunk count. */
+export async function storeBlob(models: Models, ownerId: string, data: Buffer): Promise<number> {
+  const chunks = [];
+  for (let n = 0, at = 0; at < data.length; n++, at += BLOB_CHUNK_BYTES) {
+    chunks.push({ _id: chunkId(ownerId, n), ownerId, n, data: data.subarray(at, at + BLOB_CHUNK_BYTES) });
+  }
+  for (const chunk of chunks) await insertOnce(models.BlobChunk, [chunk]);
+  return chunks.length;
+}
+
+export async function readBlob(models: Models, ownerId: string, chunks: number): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for (let n = 0; n < chunks; n++) {
+    const doc = await models.BlobChunk.collection.findOne<{ data: mongo.Binary }>({ _id: chunkId(ownerId, n) as never }, { projection: { data: 1 } });
+    if (!doc) throw new Error(`blob ${ownerId} is missing chunk ${n} of ${chunks}`);
+    parts.push(Buffer.from(doc.data.read(0, doc.data.length())));
+  }
+  return Buffer.concat(parts);
+}
+
+export async function discardBlob(models: Models, ownerId: string, chunks: number): Promise<void> {
+  await models.BlobChunk.deleteMany({ _id: { $in: Array.from({ length: chunks }, (_, n) => chunkId(ownerId, n)) } });
+}
+
+/** JSON text as a document keeps it: inline, or the number of chunks under the owner id. */
+export type StoredJson = { json: string } | { chunks: number };
+
+export async function storeJson(models: Models, ownerId: string, json: string): Promise<StoredJson> {
+  if (Buffer.byteLength(json) <= INLINE_JSON_BYTES) return { json };
+  return { chunks: await storeBlob(models, ownerId, Buffer.from(json)) };
+}
+
+export async function loadJson(models: Models, ownerId: string, stored: StoredJson): Promise<string> {
+  return 'json' in stored ? stored.json : (await readBlob(models, ownerId, stored.chunks)).toString('utf8');
+}
+
+/** Owner ids of the JSON kept for runs. */
+export const triggerBlobId = (runId: string) => `trigger:${runId}`;
+export const outputBlobId = (runId: string, stepIndex: number) => `output:${runId}:${stepIndex}`;
+export const bodyBlobId = (deliveryId: string) => `body:${deliveryId}`;

@@ -1,0 +1,123 @@
+/** CSV at scale and large bodies, on the real stack. */
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { exited, startProcess } from './support/processes';
+import { startStack, waitFor, type Stack } from './support/stack';
+
+/** How long a fan-out may take here (a deadline for waiting, not a speed requirement). */
+const LONG = 15 * 60_000;
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+}, LONG + 60_000);
+afterAll(() => stack.close());
+
+const robotOf = (s: Stack, robotId: string) => s.api('GET', `/api/robots/${robotId}`).then((r) => r.body);
+
+/** Every run of a robot, read page by page through the API. */
+async function allRuns(s: Stack, robotId: string): Promise<any[]> {
+  const runs: any[] = [];
+  let cursor: string | null = null;
+  do {
+    const page: { body: { runs: any[]; nextCursor: string | null } } = await s.api('GET', `/api/robots/${robotId}/runs?limit=1000${cursor ? `&cursor=${cursor}` : ''}`);
+    runs.push(...page.body.runs);
+    cursor = page.body.nextCursor;
+  } while (cursor);
+  return runs;
+}
+
+/** Checks that the runs are exactly one per row, each with its row's data and resolved output. */
+function expectOneRunPerRow(runs: any[], rows: number) {
+  expect(runs).toHaveLength(rows);
+  expect(new Set(runs.map((r) => r.id)).size).toBe(rows);
+  const byRow = new Map(runs.map((r) => [Number(r.trigger.n), r]));
+  expect(byRow.size).toBe(rows);
+  for (let i = 0; i < rows; i++) {
+    const run = byRow.get(i);
+    expect(run?.trigger).toEqual({ n: String(i), email: `user${i}@example.com` });
+    expect(run?.status).toBe('succeeded');
+    expect(run?.steps[0].output).toEqual({ to: `user${i}@example.com` });
+  }
+}
+
+const csvOf = (rows: number) => ['n,email', ...Array.from({ length: rows }, (_, i) => `${i},user${i}@example.com`)].join('\n');
+
+it('makes exactly 10,000 runs from a 10,000-row CSV, counted run by run', async () => {
+  const robot = await stack.robotAtWork({ bodyFormat: 'csv', template: { to: '{{trigger.email}}' } });
+  expect((await stack.send('POST', robot.webhookUrl, csvOf(10_000), { 'content-type': 'text/csv' })).status).toBe(200);
+  const done = await waitFor(() => robotOf(stack, robot.robotId), (r) => r.runCounts.succeeded === 10_000, LONG);
+  expect(done.runCounts).toEqual({ total: 10_000, running: 0, succeeded: 10_000, failed: 0 });
+  expectOneRunPerRow(await allRuns(stack, robot.robotId), 10_000);
+}, LONG + 60_000);
+
+it('keeps a 24 MiB JSON body exactly: its trigger data is stored in chunks, out of the workflow history', async () => {
+  const robot = await stack.robotAtWork({ template: { id: '{{trigger.id}}', echo: '{{trigger}}' } });
+  const data = { id: 'big-1', blob: 'ab'.repeat(12 * 1024 * 1024), 'key.with.dots': [[1]] };
+  const body = JSON.stringify(data);
+  expect((await stack.send('POST', robot.webhookUrl, body)).status).toBe(200);
+  const [run] = await waitFor(() => allRuns(stack, robot.robotId), (r) => r[0]?.status === 'succeeded', LONG);
+  const sha = (v: unknown) => createHash('sha256').update(JSON.stringify(v)).digest('hex');
+  expect(sha(run.trigger)).toBe(sha(data));
+  expect(run.steps[0].output.id).toBe('big-1');
+  expect(sha(run.steps[0].output.echo)).toBe(sha(data));
+}, LONG + 60_000);
+
+it('fans out a 16 MB CSV whose rows are large, continuing as new by history size', async () => {
+  const robot = await stack.robotAtWork({ bodyFormat: 'csv', template: { n: '{{trigger.n}}' } });
+  const pad = 'p'.repeat(8000);
+  const rows = 2000;
+  const csv = ['n,pad', ...Array.from({ length: rows }, (_, i) => `${i},${pad}`)].join('\n');
+  expect(csv.length).toBeGreaterThan(16_000_000);
+  expect((await stack.send('POST', robot.webhookUrl, csv)).status).toBe(200);
+  const done = await waitFor(() => robotOf(stack, robot.robotId), (r) => r.runCounts.succeeded === rows, LONG);
+  expect(done.runCounts.total).toBe(rows);
+  const [delivery] = (await stack.api('GET', `/api/robots/${robot.robotId}/deliveries`)).body.deliveries;
+  // About 520 rows (4 MiB of row data) per workflow run: three continue-as-new, where the
+  // count of 1,000 runs alone would have made one.
+  const executions = [];
+  for await (const e of stack.temporal.workflow.list({ query: `WorkflowId = '${delivery.workflowId}'` })) executions.push(e.status.name);
+  expect(executions.filter((s) => s === 'CONTINUED_AS_NEW').length).toBe(3);
+  expect(executions).toContain('COMPLETED');
+}, LONG + 60_000);
+
+it('answers 413 for a body over the default 32 MiB limit', async () => {
+  const robot = await stack.robotAtWork();
+  const res = await stack.send('POST', robot.webhookUrl, Buffer.alloc(32 * 1024 * 1024 + 1, 0x20));
+  expect(res.status).toBe(413);
+}, LONG + 60_000);
+
+it('finishes a CSV after its worker is killed half way and restarted: no run missing, none doubled', async () => {
+  const rows = 3000;
+  const own = await startStack({}, { worker: false });
+  const env = {
+    ...process.env,
+    TEMPORAL_ADDRESS: own.config.temporal.address,
+    MONGODB_URI: own.config.mongodbUri,
+    TEMPORAL_TASK_QUEUE: own.config.temporal.taskQueue,
+    DATA_DIR: own.config.dataDir,
+    LOG_LEVEL: 'warn',
+  };
+  const log = path.join(own.config.dataDir, 'worker.log');
+  let worker = startProcess('worker', env, log);
+  try {
+    const robot = await own.robotAtWork({ bodyFormat: 'csv', template: { to: '{{trigger.email}}' } });
+    expect((await own.send('POST', robot.webhookUrl, csvOf(rows))).status).toBe(200);
+    await waitFor(() => robotOf(own, robot.robotId), (r) => r.runCounts.succeeded >= 300, LONG);
+    worker.kill('SIGKILL');
+    await exited(worker);
+    const atKill = (await robotOf(own, robot.robotId)).runCounts;
+    expect(atKill.succeeded).toBeLessThan(rows);
+
+    worker = startProcess('worker', env, log);
+    const done = await waitFor(() => robotOf(own, robot.robotId), (r) => r.runCounts.succeeded === rows, LONG);
+    expect(done.runCounts).toEqual({ total: rows, running: 0, succeeded: rows, failed: 0 });
+    expectOneRunPerRow(await allRuns(own, robot.robotId), rows);
+    expect(await own.models.StepResult.countDocuments()).toBe(rows);
+    expect(await own.models.RunOutcome.countDocuments()).toBe(rows);
+  } finally {
+    worker.kill('SIGKILL');
+    await exited(worker);
+    await own.close();
+  }
+}, LONG + 60_000);

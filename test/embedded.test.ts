@@ -1,0 +1,101 @@
+/**
+ * The README's start command as a newcomer runs it: the embedded launcher starts the Temporal
+ * dev server (with its Web UI), FerretDB, the receiver and the worker, prints where they are,
+ * stops them all on Ctrl-C, and finds its data again on the next start.
+ */
+import { execFileSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { freePort } from './support/ports';
+import { exited, startProcess } from './support/processes';
+import { waitFor } from './support/stack';
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'webhooks-embedded-'));
+const log = path.join(dataDir, 'launcher.log');
+let env: NodeJS.ProcessEnv;
+let launcher: ChildProcess | undefined;
+
+beforeAll(async () => {
+  const { TEMPORAL_ADDRESS: _t, MONGODB_URI: _m, ADMIN_TOKEN: _a, ...rest } = process.env;
+  env = {
+    ...rest,
+    DATA_DIR: dataDir,
+    PORT: String(await freePort()),
+    EMBEDDED_TEMPORAL_PORT: String(await freePort()),
+    EMBEDDED_TEMPORAL_UI_PORT: String(await freePort()),
+    EMBEDDED_MONGODB_PORT: String(await freePort()),
+    LOG_LEVEL: 'warn',
+  };
+});
+afterAll(async () => {
+  if (launcher) {
+    launcher.kill('SIGINT');
+    await exited(launcher);
+  }
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** Starts the launcher and returns what it printed once everything is up. */
+async function start(): Promise<string> {
+  fs.writeFileSync(log, '');
+  launcher = startProcess('embedded', env, log);
+  return waitFor(async () => fs.readFileSync(log, 'utf8'), (out) => out.includes('Ctrl-C stops everything') || launcher!.exitCode !== null, 120_000);
+}
+
+async function stop(): Promise<number | null> {
+  const pids = execFileSync('ps', ['-o', 'pid=', '--ppid', String(launcher!.pid)], { encoding: 'utf8' }).trim().split(/\s+/).map(Number);
+  expect(pids.length).toBe(4); // Temporal, FerretDB, worker, receiver
+  launcher!.kill('SIGINT');
+  const code = await exited(launcher!);
+  launcher = undefined;
+  const alive = pids.filter((pid) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  expect(alive).toEqual([]);
+  return code;
+}
+
+it('starts everything, serves a delivery end to end, stops on Ctrl-C without orphans, and keeps its data', async () => {
+  const printed = await start();
+  const base = `http://localhost:${env.PORT}`;
+  const token = fs.readFileSync(path.join(dataDir, 'admin-token'), 'utf8').trim();
+  expect(printed).toContain(`Service (webhooks and API): ${base}`);
+  expect(printed).toContain(`Temporal Web UI:            http://localhost:${env.EMBEDDED_TEMPORAL_UI_PORT}/namespaces/default/workflows`);
+  expect(printed).toContain(`Admin token:                ${token}`);
+
+  expect((await fetch(`${base}/healthz`)).status).toBe(200);
+  expect((await fetch(`http://localhost:${env.EMBEDDED_TEMPORAL_UI_PORT}/`)).status).toBe(200);
+
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const api = async (method: string, p: string, body?: unknown): Promise<any> =>
+    (await fetch(`${base}${p}`, { method, headers: { authorization: `Bearer ${token}` }, body: body === undefined ? undefined : JSON.stringify(body) })).json();
+  const app = await api('POST', '/api/apps', { name: 'Shop', supportsInboundTrigger: true });
+  const robot = await api('POST', '/api/robots', { name: 'R', trigger: { appId: app.id }, steps: [{ name: 's', type: 'compose', template: { hi: 'Hi {{trigger.name}}' } }] });
+  const started = await api('POST', `/api/robots/${robot.id}/start`);
+  expect((await fetch(started.trigger.card.webhookUrl, { method: 'POST', body: '{"name":"Ann"}' })).status).toBe(200);
+  const runs = await waitFor(() => api('GET', `/api/robots/${robot.id}/runs`), (r) => r.runs[0]?.status === 'succeeded');
+  expect(runs.runs[0].steps[0].output).toEqual({ hi: 'Hi Ann' });
+
+  expect(await stop()).toBe(0);
+
+  // The next start finds the robot, its URL and its run; the URL still works.
+  await start();
+  const again = await api('GET', `/api/robots/${robot.id}`);
+  expect(again.trigger.card.webhookUrl).toBe(started.trigger.card.webhookUrl);
+  expect(again.runCounts).toEqual({ total: 1, running: 0, succeeded: 1, failed: 0 });
+  expect((await fetch(started.trigger.card.webhookUrl, { method: 'PUT', body: '{"name":"Bob"}' })).status).toBe(200);
+  await waitFor(() => api('GET', `/api/robots/${robot.id}`), (r) => r.runCounts.succeeded === 2);
+  expect(await stop()).toBe(0);
+}, 300_000);
+
+it('refuses to start with a bad setting, naming the variable', async () => {
+  const bad = startProcess('embedded', { ...env, PORT: 'eighty' }, log);
+  expect(await exited(bad)).toBe(1);
+  expect(fs.readFileSync(log, 'utf8')).toContain('PORT: Expected number');
+});

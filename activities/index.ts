@@ -140,7 +140,7 @@ export function createActivities({ models }: ActivityDeps) {
     return { runCount: index, firstRuns: first.seeds };
   }
 
-  /** What the body makes: one trigger data value, or (csv) one per row; null when it makes no run. */
+  /** What the body makes: runs of one trigger data value, or (csv) one per row; or dropped. */
   async function decide(input: DeliveryInput, settings: RobotSettings, body: Buffer): Promise<PreparedDelivery> {
     if (settings.format === 'csv') {
       // A first pass reads the whole body, so a bad row half way makes no run at all.

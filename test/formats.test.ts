@@ -7,9 +7,7 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-const runsOf = (robotId: string) => stack.api('GET', `/api/robots/${robotId}/runs?limit=1000`).then((r) => r.body.runs as any[]);
-const deliveriesOf = (robotId: string) => stack.api('GET', `/api/robots/${robotId}/deliveries`).then((r) => r.body.deliveries as any[]);
-const settled = (robotId: string) => waitFor(() => deliveriesOf(robotId), (d) => d.length > 0);
+const settled = (robotId: string) => waitFor(() => stack.deliveries(robotId), (d) => d.length > 0);
 
 /** Posts a body and waits until its delivery is recorded and every run it made has ended. */
 async function deliver(bodyFormat: string, body: string, template: unknown = { data: '{{trigger}}' }, contentType = 'application/json') {
@@ -17,7 +15,7 @@ async function deliver(bodyFormat: string, body: string, template: unknown = { d
   const res = await stack.send('POST', robot.webhookUrl, body, { 'content-type': contentType });
   expect(res.status).toBe(200);
   const [delivery] = await settled(robot.robotId);
-  const runs = await waitFor(() => runsOf(robot.robotId), (r) => r.length === (delivery.runCount ?? 0) && r.every((x) => x.status !== 'running'));
+  const runs = await waitFor(() => stack.runs(robot.robotId), (r) => r.length === (delivery.runCount ?? 0) && r.every((x) => x.status !== 'running'));
   return { robot, delivery, runs: runs.reverse() };
 }
 
@@ -98,7 +96,7 @@ describe('bodies that do not parse', () => {
     // The worker still processes the next delivery.
     const ok = format === 'xml' ? '<a>1</a>' : '{"a":1}';
     await stack.send('POST', robot.webhookUrl, ok);
-    const runs = await waitFor(() => runsOf(robot.robotId), (r) => r[0]?.status === 'succeeded');
+    const runs = await waitFor(() => stack.runs(robot.robotId), (r) => r[0]?.status === 'succeeded');
     expect(runs).toHaveLength(1);
   });
 });
@@ -107,9 +105,9 @@ describe('deliveries', () => {
   it('lists deliveries newest first with format, size, outcome and workflow ID, in pages', async () => {
     const robot = await stack.robotAtWork();
     await stack.send('POST', robot.webhookUrl, '{"n":1}', { 'content-type': 'text/csv' });
-    await waitFor(() => deliveriesOf(robot.robotId), (d) => d.length === 1);
+    await waitFor(() => stack.deliveries(robot.robotId), (d) => d.length === 1);
     await stack.send('POST', robot.webhookUrl, '{"n":');
-    await waitFor(() => deliveriesOf(robot.robotId), (d) => d.length === 2);
+    await waitFor(() => stack.deliveries(robot.robotId), (d) => d.length === 2);
     const first = await stack.api('GET', `/api/robots/${robot.robotId}/deliveries?limit=1`);
     expect(first.body.deliveries).toEqual([
       expect.objectContaining({ outcome: 'failed', error: expect.stringMatching(/^invalid JSON/), size: 5, format: 'json', verified: null }),

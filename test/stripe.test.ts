@@ -12,8 +12,6 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-const runsOf = (robotId: string) => stack.api('GET', `/api/robots/${robotId}/runs`).then((r) => r.body.runs as any[]);
-const deliveriesOf = (robotId: string) => stack.api('GET', `/api/robots/${robotId}/deliveries`).then((r) => r.body.deliveries as any[]);
 
 async function stripeRobot(opts: { signingSecret?: string; events?: string[] } = {}) {
   const connection = await stack.api('POST', '/api/connections', { provider: 'stripe', name: 'Payments', ...(opts.signingSecret ? { signingSecret: opts.signingSecret } : {}) });
@@ -59,11 +57,11 @@ describe('with a signing secret', () => {
     expect(robot.webhookUrl).toMatch(/\/api\/webhooks\/stripe:[0-9a-f-]{36}\/[A-Za-z0-9_-]{43}$/);
     const payload = event('evt_ok_1');
     expect((await stack.send('POST', robot.webhookUrl, payload, signed(payload))).status).toBe(200);
-    const [run] = await waitFor(() => runsOf(robot.robotId), (r) => r[0]?.status === 'succeeded');
+    const [run] = await waitFor(() => stack.runs(robot.robotId), (r) => r[0]?.status === 'succeeded');
     expect(run.trigger).toEqual(JSON.parse(payload));
     expect(run.verified).toBe(true);
     expect(run.steps[0].output).toEqual({ amount: 1999, type: 'payment_intent.succeeded' });
-    const [delivery] = await deliveriesOf(robot.robotId);
+    const [delivery] = await stack.deliveries(robot.robotId);
     expect(delivery).toMatchObject({ outcome: 'processed', verified: true, workflowId: expect.stringMatching(/:event:evt_ok_1$/) });
   });
 
@@ -77,9 +75,9 @@ describe('with a signing secret', () => {
     const res = await stack.send('POST', robot.webhookUrl, payload, headers(payload));
     expect(res.status).toBe(400);
     expect(res.text).toBe('');
-    const [delivery] = await waitFor(() => deliveriesOf(robot.robotId), (d) => d.length === 1);
+    const [delivery] = await waitFor(() => stack.deliveries(robot.robotId), (d) => d.length === 1);
     expect(delivery).toMatchObject({ outcome: 'rejected', reason, verified: false, workflowId: null });
-    expect(await runsOf(robot.robotId)).toEqual([]);
+    expect(await stack.runs(robot.robotId)).toEqual([]);
   });
 
   it('does not let a forged event carrying a real event id, sent first, cost the real one its run', async () => {
@@ -88,7 +86,7 @@ describe('with a signing secret', () => {
     expect((await stack.send('POST', robot.webhookUrl, forged, signed(forged, { secret: 'whsec_' + 'forger'.repeat(5) }))).status).toBe(400);
     const real = event('evt_real_1');
     expect((await stack.send('POST', robot.webhookUrl, real, signed(real))).status).toBe(200);
-    const runs = await waitFor(() => runsOf(robot.robotId), (r) => r[0]?.status === 'succeeded');
+    const runs = await waitFor(() => stack.runs(robot.robotId), (r) => r[0]?.status === 'succeeded');
     expect(runs.map((r) => r.trigger.data.object.amount)).toEqual([1999]);
   });
 
@@ -99,9 +97,9 @@ describe('with a signing secret', () => {
     await stack.send('POST', robot.webhookUrl, payload, signed(payload));
     const other = event('evt_other');
     await stack.send('POST', robot.webhookUrl, other, signed(other));
-    const runs = await waitFor(() => runsOf(robot.robotId), (r) => r.length === 2 && r.every((x) => x.status === 'succeeded'));
+    const runs = await waitFor(() => stack.runs(robot.robotId), (r) => r.length === 2 && r.every((x) => x.status === 'succeeded'));
     expect(runs.map((r) => r.trigger.id).sort()).toEqual(['evt_other', 'evt_twice']);
-    expect(await deliveriesOf(robot.robotId)).toHaveLength(2);
+    expect(await stack.deliveries(robot.robotId)).toHaveLength(2);
   });
 });
 
@@ -110,9 +108,9 @@ describe('without a signing secret', () => {
     const robot = await stripeRobot();
     const payload = event('evt_unsigned');
     expect((await stack.send('POST', robot.webhookUrl, payload)).status).toBe(200);
-    const [run] = await waitFor(() => runsOf(robot.robotId), (r) => r[0]?.status === 'succeeded');
+    const [run] = await waitFor(() => stack.runs(robot.robotId), (r) => r[0]?.status === 'succeeded');
     expect(run.verified).toBe(false);
-    const [delivery] = await deliveriesOf(robot.robotId);
+    const [delivery] = await stack.deliveries(robot.robotId);
     expect(delivery.verified).toBe(false);
   });
 });
@@ -122,8 +120,8 @@ describe('event filter', () => {
     const robot = await stripeRobot({ events: ['payment_intent.succeeded'] });
     await stack.send('POST', robot.webhookUrl, event('evt_refund', 'charge.refunded'));
     await stack.send('POST', robot.webhookUrl, event('evt_paid'));
-    const runs = await waitFor(() => runsOf(robot.robotId), (r) => r[0]?.status === 'succeeded');
-    const deliveries = await waitFor(() => deliveriesOf(robot.robotId), (d) => d.length === 2);
+    const runs = await waitFor(() => stack.runs(robot.robotId), (r) => r[0]?.status === 'succeeded');
+    const deliveries = await waitFor(() => stack.deliveries(robot.robotId), (d) => d.length === 2);
     expect(runs.map((r) => r.trigger.id)).toEqual(['evt_paid']);
     expect(deliveries.find((d) => d.outcome === 'dropped')).toMatchObject({ reason: 'event type "charge.refunded" is not selected' });
   });

@@ -8,8 +8,6 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-const runsOf = (robotId: string) => stack.api('GET', `/api/robots/${robotId}/runs`).then((r) => r.body.runs as any[]);
-const deliveriesOf = (robotId: string) => stack.api('GET', `/api/robots/${robotId}/deliveries`).then((r) => r.body.deliveries as any[]);
 
 const template = {
   sku: '{{trigger.items[0].sku}}',
@@ -26,7 +24,7 @@ it.each(['POST', 'PUT'])('%s with a misleading Content-Type answers 200 with an 
   expect(res.status).toBe(200);
   expect(res.text).toBe('');
 
-  const [run] = await waitFor(() => runsOf(robot.robotId), (runs) => runs[0]?.status === 'succeeded');
+  const [run] = await waitFor(() => stack.runs(robot.robotId), (runs) => runs[0]?.status === 'succeeded');
   expect(run.trigger).toEqual(order);
   expect(run.steps).toEqual([
     {
@@ -40,8 +38,8 @@ it.each(['POST', 'PUT'])('%s with a misleading Content-Type answers 200 with an 
 it('shows the delivery and the run in Temporal under readable workflow IDs', async () => {
   const robot = await stack.robotAtWork();
   await stack.send('POST', robot.webhookUrl, '{"a":1}');
-  const [run] = await waitFor(() => runsOf(robot.robotId), (runs) => runs[0]?.status === 'succeeded');
-  const [delivery] = await deliveriesOf(robot.robotId);
+  const [run] = await waitFor(() => stack.runs(robot.robotId), (runs) => runs[0]?.status === 'succeeded');
+  const [delivery] = await stack.deliveries(robot.robotId);
   const identifier = new URL(robot.webhookUrl).pathname.split('/')[3];
   expect(delivery.workflowId).toMatch(new RegExp(`^delivery:${identifier}:sha256:[0-9a-f]{64}$`));
   const deliveryWf = await stack.temporal.workflow.getHandle(delivery.workflowId).describe();
@@ -63,7 +61,7 @@ it('keeps any JSON exactly as sent: dotted and $ keys, nested arrays, long strin
     nested: [[[{ 'k.k': [[true]] }]]],
   };
   expect((await stack.send('POST', robot.webhookUrl, JSON.stringify(data))).status).toBe(200);
-  const [run] = await waitFor(() => runsOf(robot.robotId), (runs) => runs[0]?.status === 'succeeded');
+  const [run] = await waitFor(() => stack.runs(robot.robotId), (runs) => runs[0]?.status === 'succeeded');
   expect(run.trigger).toEqual(data);
   expect(run.steps[0].output).toEqual({ data });
 });
@@ -71,7 +69,7 @@ it('keeps any JSON exactly as sent: dotted and $ keys, nested arrays, long strin
 it('accepts a JSON body that is not an object', async () => {
   const robot = await stack.robotAtWork({ template: { value: '{{trigger}}', first: '{{trigger[0]}}' } });
   await stack.send('POST', robot.webhookUrl, '[5, "x"]');
-  const [run] = await waitFor(() => runsOf(robot.robotId), (runs) => runs[0]?.status === 'succeeded');
+  const [run] = await waitFor(() => stack.runs(robot.robotId), (runs) => runs[0]?.status === 'succeeded');
   expect(run.steps[0].output).toEqual({ value: [5, 'x'], first: 5 });
 });
 
@@ -82,9 +80,9 @@ it('drops an empty body: 200, and no delivery or run', async () => {
   expect(empty.text).toBe('');
   // A later delivery is processed; by then the empty one would have shown up too.
   await stack.send('POST', robot.webhookUrl, '{"later":true}');
-  const runs = await waitFor(() => runsOf(robot.robotId), (r) => r[0]?.status === 'succeeded');
+  const runs = await waitFor(() => stack.runs(robot.robotId), (r) => r[0]?.status === 'succeeded');
   expect(runs.map((r) => r.trigger)).toEqual([{ later: true }]);
-  expect(await deliveriesOf(robot.robotId)).toHaveLength(1);
+  expect(await stack.deliveries(robot.robotId)).toHaveLength(1);
 });
 
 describe('URLs that are not a working trigger answer 404 with an empty body', () => {

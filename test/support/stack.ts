@@ -37,6 +37,9 @@ export interface Stack {
   api<T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: T }>;
   /** Sends a raw request (a webhook delivery); returns status, headers and the body as text. */
   send(method: string, url: string, body?: string | Buffer, headers?: Record<string, string>): Promise<{ status: number; headers: Headers; text: string }>;
+  /** A robot's newest runs (one page of up to 1000) and deliveries, through the API. */
+  runs(robotId: string): Promise<any[]>;
+  deliveries(robotId: string): Promise<any[]>;
   /** Starts a robot with one compose step on a new custom app; returns its ids and webhook URL. */
   robotAtWork(opts?: { bodyFormat?: string; template?: unknown }): Promise<{ appId: string; robotId: string; webhookUrl: string }>;
   /** Another receiver on the same database and Temporal, with its own client and trigger cache. */
@@ -118,6 +121,8 @@ export async function startStack(env: Record<string, string> = {}, { worker: wit
     temporal,
     api,
     send,
+    runs: (robotId) => api('GET', `/api/robots/${robotId}/runs?limit=1000`).then((r) => r.body.runs),
+    deliveries: (robotId) => api('GET', `/api/robots/${robotId}/deliveries?limit=1000`).then((r) => r.body.deliveries),
     async robotAtWork({ bodyFormat = 'json', template = { data: '{{trigger}}' } } = {}) {
       const app = await api('POST', '/api/apps', { name: 'App', supportsInboundTrigger: true, bodyFormat });
       const robot = await api('POST', '/api/robots', {

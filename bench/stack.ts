@@ -1,0 +1,230 @@
+/**
+ * The stack under test: the embedded launcher (`dist/src/entry/embedded.js`) as a child process
+ * on free ports with a fresh data folder, and the bare Koa baseline server. Also reads process
+ * facts (children, RSS) from /proc, which exists on Linux only.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+export interface EmbeddedStack {
+  /** Resolves once the launcher has printed its banner (everything is up). */
+  ready: Promise<void>;
+  port: number;
+  adminToken: string;
+  mongodbUri: string;
+  temporalAddress: string;
+  namespace: string;
+  dataDir: string;
+  logFile: string;
+  pid: number;
+  /** SIGINT to the launcher (it stops its children), SIGKILL to anything left; removes the data folder unless kept. */
+  stop(keepData: boolean): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Distinct loopback ports nothing listens on right now (held open together, so they differ). */
+async function freePorts(count: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from({ length: count }, () => new Promise<net.Server>((resolve, reject) => {
+      const server = net.createServer();
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => resolve(server));
+    })),
+  );
+  const ports = servers.map((s) => (s.address() as net.AddressInfo).port);
+  await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+  return ports;
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => child.once('exit', () => resolve()));
+}
+
+/** Stops a child: `signal`, then SIGKILL after `graceMs`. */
+async function stopChild(child: ChildProcess, signal: NodeJS.Signals, graceMs: number): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill(signal);
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await exited(child);
+  clearTimeout(timer);
+}
+
+function tail(file: string, lines = 30): string {
+  try {
+    return fs.readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Every process below `root`, from the parent ids in /proc/<pid>/stat (empty where /proc is missing). */
+export function descendants(root: number): number[] {
+  const parentOf = new Map<number, number>();
+  let entries: string[] = [];
+  try {
+    entries = fs.readdirSync('/proc').filter((e) => /^\d+$/.test(e));
+  } catch {
+    return [];
+  }
+  for (const entry of entries) {
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      parentOf.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  const found: number[] = [];
+  const queue = [root];
+  while (queue.length > 0) {
+    const parent = queue.shift()!;
+    for (const [pid, ppid] of parentOf) {
+      if (ppid === parent) {
+        found.push(pid);
+        queue.push(pid);
+      }
+    }
+  }
+  return found;
+}
+
+/** The pid of the launcher's child whose command line names `script` (e.g. `entry/worker.js`). */
+export function childRunning(launcherPid: number, script: string): number | null {
+  for (const pid of descendants(launcherPid)) {
+    try {
+      if (fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').some((arg) => arg.endsWith(script))) return pid;
+    } catch {
+      // gone
+    }
+  }
+  return null;
+}
+
+/** Resident set size now and at its peak (VmRSS, VmHWM), in bytes; null if unreadable. */
+export function memoryOf(pid: number): { rss: number; hwm: number } | null {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) * 1024;
+    const mem = { rss: kb('VmRSS'), hwm: kb('VmHWM') };
+    return Number.isNaN(mem.rss) || Number.isNaN(mem.hwm) ? null : mem;
+  } catch {
+    return null;
+  }
+}
+
+/** Starts the embedded launcher; `stop` works at once, also while it is still starting. */
+export async function launchEmbedded(opts: { logLevel: string; startTimeoutS: number }): Promise<EmbeddedStack> {
+  const launcher = path.resolve(__dirname, '../src/entry/embedded.js');
+  if (!fs.existsSync(launcher)) throw new Error(`${launcher} is missing: run \`npm run bench\`, which builds it`);
+  for (const v of ['TEMPORAL_CLI_BIN', 'FERRETDB_BIN']) {
+    if (!process.env[v]) throw new Error(`${v} is not set: run \`npm run bench\`, which builds the binaries and sets it`);
+  }
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'webhooks-bench-'));
+  const logFile = path.join(dataDir, 'launcher.log');
+  const [port, temporalPort, uiPort, mongodbPort] = (await freePorts(4)) as [number, number, number, number];
+  const adminToken = randomBytes(24).toString('base64url');
+  const namespace = process.env.TEMPORAL_NAMESPACE || 'default';
+  // Servers of our own: nothing set for another deployment may leak in.
+  const { TEMPORAL_ADDRESS: _t, MONGODB_URI: _m, BASE_URL: _b, ADMIN_TOKEN: _a, ...inherited } = process.env;
+  const env: NodeJS.ProcessEnv = {
+    ...inherited,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    EMBEDDED_TEMPORAL_PORT: String(temporalPort),
+    EMBEDDED_TEMPORAL_UI_PORT: String(uiPort),
+    EMBEDDED_MONGODB_PORT: String(mongodbPort),
+    ADMIN_TOKEN: adminToken,
+    LOG_LEVEL: opts.logLevel,
+  };
+
+  const log = fs.createWriteStream(logFile);
+  const child = spawn(process.execPath, [launcher], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stderr.on('data', (chunk: Buffer) => log.write(chunk));
+  let banner = '';
+  const ready = new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the embedded stack did not start within ${opts.startTimeoutS} s; its log:\n${tail(logFile)}`)), opts.startTimeoutS * 1000);
+    child.stdout.on('data', (chunk: Buffer) => {
+      log.write(chunk);
+      if (banner.includes('Ctrl-C')) return;
+      banner += chunk.toString('utf8');
+      if (banner.includes('Ctrl-C')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      // Let the log stream flush what it has before showing its tail.
+      setTimeout(() => reject(new Error(`the embedded launcher exited (${code ?? signal}) before it was ready; its log:\n${tail(logFile)}`)), 200);
+    });
+  });
+  ready.catch(() => undefined); // the caller awaits it; no unhandled rejection while it has not yet
+
+  let stopped: Promise<void> | undefined;
+  const stop = (keepData: boolean) =>
+    (stopped ??= (async () => {
+      const tree = child.pid ? descendants(child.pid) : [];
+      await stopChild(child, 'SIGINT', 60_000);
+      // The launcher stops its children; anything it could not (it was killed) goes now.
+      const left = tree.filter(isAlive);
+      for (const pid of left) process.kill(pid, 'SIGKILL');
+      for (let i = 0; i < 50 && left.some(isAlive); i++) await sleep(100);
+      await new Promise((r) => log.end(r));
+      if (keepData) process.stderr.write(`[bench] the stack's data folder and logs are kept in ${dataDir}\n`);
+      else fs.rmSync(dataDir, { recursive: true, force: true });
+    })());
+
+  return {
+    ready,
+    port,
+    adminToken,
+    mongodbUri: `mongodb://127.0.0.1:${mongodbPort}/webhooks`,
+    temporalAddress: `127.0.0.1:${temporalPort}`,
+    namespace,
+    dataDir,
+    logFile,
+    pid: child.pid ?? -1,
+    stop,
+  };
+}
+
+/** The bare Koa baseline (bench/bare-koa.ts) in its own process; resolves with its port. */
+export async function startBareKoa(): Promise<{ port: number; stop(): Promise<void> }> {
+  const script = path.resolve(__dirname, 'bare-koa.js');
+  const child = spawn(process.execPath, [script], {
+    env: { ...process.env, WEBHOOKS_PARENT_PID: String(process.pid) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const stop = () => stopChild(child, 'SIGTERM', 5000);
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString('utf8');
+        const m = /listening on (\d+)/.exec(out);
+        if (m) resolve(Number(m[1]));
+      });
+      child.once('exit', (code) => reject(new Error(`the bare Koa server exited (${code}) before listening`)));
+      setTimeout(() => reject(new Error('the bare Koa server did not listen within 30 s')), 30_000).unref();
+    });
+    return { port, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}

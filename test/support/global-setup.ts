@@ -18,7 +18,8 @@ declare global {
   var __testServers: { servers: ManagedProcess[]; dir: string } | undefined;
 }
 
-function ensureBinaries(): void {
+/** TEMPORAL_CLI_BIN and FERRETDB_BIN, built by scripts/binaries.sh when the test command did not set them. */
+export function ensureBinaries(): void {
   if (process.env.TEMPORAL_CLI_BIN && process.env.FERRETDB_BIN) return;
   const out = execFileSync(path.resolve(__dirname, '../../scripts/binaries.sh'), { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
   for (const line of out.trim().split('\n')) {

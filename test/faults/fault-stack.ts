@@ -1,0 +1,187 @@
+/**
+ * A whole service whose every part can be stopped, killed and started again: its own Temporal
+ * dev server (on a SQLite file, so it keeps its data across a restart), its own FerretDB, and
+ * the receiver and worker as separate processes, all on free loopback ports.
+ */
+import type { ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startFerretDb, startTemporalDevServer, waitForPort, type ManagedProcess } from '../../src/embedded/servers';
+import { freePort } from '../support/ports';
+import { exited, startProcess } from '../support/processes';
+import { waitFor } from '../support/stack';
+
+type Part = 'temporal' | 'mongodb' | 'receiver' | 'worker';
+
+export interface FaultStack {
+  baseUrl: string;
+  dataDir: string;
+  /** Management API call with the admin token. */
+  api<T = any>(method: string, p: string, body?: unknown): Promise<T>;
+  robotAtWork(bodyFormat?: string): Promise<{ robotId: string; webhookUrl: string }>;
+  start(part: Part): Promise<void>;
+  /** SIGTERM (a clean stop) or SIGKILL. */
+  stop(part: Part, signal?: NodeJS.Signals): Promise<void>;
+  /** Counts of a robot's deliveries, runs and finished runs, read through the API. */
+  counts(robotId: string): Promise<{ deliveries: number; runs: number; succeeded: number; failed: number }>;
+  close(): Promise<void>;
+}
+
+export async function startFaultStack(): Promise<FaultStack> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'webhooks-faults-'));
+  const ports = { http: await freePort(), temporal: await freePort(), mongodb: await freePort() };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(ports.http),
+    DATA_DIR: dataDir,
+    TEMPORAL_ADDRESS: `127.0.0.1:${ports.temporal}`,
+    MONGODB_URI: `mongodb://127.0.0.1:${ports.mongodb}/webhooks`,
+    TEMPORAL_START_TIMEOUT_MS: '3000',
+    LOG_LEVEL: 'warn',
+  };
+  const running: Partial<Record<Part, ManagedProcess | ChildProcess>> = {};
+  const log = (name: string) => path.join(dataDir, `${name}.log`);
+
+  async function start(part: Part): Promise<void> {
+    switch (part) {
+      case 'temporal':
+        running.temporal = await startTemporalDevServer({
+          bin: process.env.TEMPORAL_CLI_BIN!, dataDir, port: ports.temporal, namespace: 'default', logFile: log('temporal'),
+        });
+        return;
+      case 'mongodb':
+        running.mongodb = await startFerretDb({ bin: process.env.FERRETDB_BIN!, dataDir, port: ports.mongodb, logFile: log('ferretdb') });
+        return;
+      case 'receiver': {
+        const child = startProcess('receiver', env, log('receiver'));
+        running.receiver = child;
+        await waitForPort(ports.http, { name: 'receiver', child, stop: async () => undefined });
+        return;
+      }
+      case 'worker':
+        running.worker = startProcess('worker', env, log('worker'));
+    }
+  }
+
+  async function stop(part: Part, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+    const proc = running[part];
+    delete running[part];
+    if (!proc) return;
+    const child = 'child' in proc ? proc.child : proc;
+    child.kill(signal);
+    await exited(child);
+  }
+
+  for (const part of ['temporal', 'mongodb', 'receiver', 'worker'] as const) await start(part);
+  const baseUrl = `http://127.0.0.1:${ports.http}`;
+  const token = fs.readFileSync(path.join(dataDir, 'admin-token'), 'utf8').trim();
+  const api = async <T = any>(method: string, p: string, body?: unknown): Promise<T> => {
+    const res = await fetch(`${baseUrl}${p}`, { method, headers: { authorization: `Bearer ${token}` }, body: body === undefined ? undefined : JSON.stringify(body) });
+    if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as T;
+  };
+
+  return {
+    baseUrl,
+    dataDir,
+    api,
+    async robotAtWork(bodyFormat = 'json') {
+      const app = await api('POST', '/api/apps', { name: 'A', supportsInboundTrigger: true, bodyFormat });
+      const robot = await api('POST', '/api/robots', { name: 'R', trigger: { appId: app.id }, steps: [{ name: 's', type: 'compose', template: { id: '{{trigger.id}}' } }] });
+      const started = await api('POST', `/api/robots/${robot.id}/start`);
+      return { robotId: robot.id, webhookUrl: started.trigger.card.webhookUrl };
+    },
+    start,
+    stop,
+    async counts(robotId) {
+      const robot = await api('GET', `/api/robots/${robotId}`);
+      let deliveries = 0;
+      let cursor: string | null = null;
+      do {
+        const page: { deliveries: unknown[]; nextCursor: string | null } = await api('GET', `/api/robots/${robotId}/deliveries?limit=1000${cursor ? `&cursor=${cursor}` : ''}`);
+        deliveries += page.deliveries.length;
+        cursor = page.nextCursor;
+      } while (cursor);
+      return { deliveries, runs: robot.runCounts.total, succeeded: robot.runCounts.succeeded, failed: robot.runCounts.failed };
+    },
+    async close() {
+      for (const part of ['receiver', 'worker', 'mongodb', 'temporal'] as const) await stop(part, 'SIGKILL');
+      // FAULTS_KEEP_DATA=1 keeps the servers' files and the processes' logs for a post-mortem.
+      if (process.env.FAULTS_KEEP_DATA !== '1') fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Every run of a robot, page by page. */
+export async function allRuns(stack: FaultStack, robotId: string): Promise<Array<{ id: string; status: string; trigger: any; deliveryId: string }>> {
+  const runs = [];
+  let cursor: string | null = null;
+  do {
+    const page: { runs: any[]; nextCursor: string | null } = await stack.api('GET', `/api/robots/${robotId}/runs?limit=1000${cursor ? `&cursor=${cursor}` : ''}`);
+    runs.push(...page.runs);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return runs;
+}
+
+export interface SendResult {
+  /** Delivery ids (the `id` in each body) that got a 200. */
+  accepted: Set<number>;
+  statuses: Map<number, number>;
+}
+
+/**
+ * Sends deliveries `{ id }` for ids in `ids`, `concurrency` at a time. With `retryUntil200`,
+ * a sender retries a delivery (same body, so the same dedup key) until it gets a 200, as a
+ * webhook sender does; otherwise each delivery is sent once and its answer recorded.
+ */
+export async function sendDeliveries(url: string, ids: number[], { concurrency = 16, retryUntil200 = false } = {}): Promise<SendResult> {
+  const accepted = new Set<number>();
+  const statuses = new Map<number, number>();
+  const queue = [...ids];
+  const sendOne = async (id: number): Promise<number> => {
+    try {
+      return (await fetch(url, { method: 'POST', body: JSON.stringify({ id }) })).status;
+    } catch {
+      return 0; // connection refused or reset: no answer
+    }
+  };
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
+        let status = await sendOne(id);
+        for (let attempt = 1; retryUntil200 && status !== 200; attempt++) {
+          if (attempt > 600) throw new Error(`delivery ${id} never got a 200 (last status ${status})`);
+          await new Promise((r) => setTimeout(r, 100)); // a sender's back-off between retries
+          status = await sendOne(id);
+        }
+        statuses.set(id, status);
+        if (status === 200) accepted.add(id);
+      }
+    }),
+  );
+  return { accepted, statuses };
+}
+
+/**
+ * Waits until every run has finished and there are at least as many as accepted deliveries,
+ * then checks the runs one by one: exactly one run for each accepted delivery (a 200), none
+ * doubled, and none for a delivery that was never sent. A delivery that got no 200 may have
+ * one run (the start can succeed after the receiver gave up waiting): its sender would retry,
+ * and the retry is a duplicate.
+ */
+export async function expectExactlyOneRunEach(stack: FaultStack, robotId: string, accepted: Set<number>, sent: Set<number> = accepted): Promise<void> {
+  await waitFor(() => stack.counts(robotId), (c) => c.succeeded + c.failed >= accepted.size && c.runs === c.succeeded + c.failed, 15 * 60_000);
+  const runs = await allRuns(stack, robotId);
+  const ids = runs.map((r) => r.trigger.id as number);
+  const doubled = ids.filter((id, i) => ids.indexOf(id) !== i);
+  const missing = [...accepted].filter((id) => !ids.includes(id));
+  const unsent = ids.filter((id) => !sent.has(id));
+  const notSucceeded = runs.filter((r) => r.status !== 'succeeded').map((r) => r.trigger.id);
+  if (doubled.length || missing.length || unsent.length || notSucceeded.length) {
+    throw new Error(`runs do not match deliveries: ${JSON.stringify({ doubled, missing, unsent, notSucceeded })}`);
+  }
+}
+
+export const range = (from: number, count: number) => Array.from({ length: count }, (_, i) => from + i);

@@ -133,7 +133,7 @@ export function createActivities({ models }: ActivityDeps) {
       if (batch.length === RUN_INSERT_BATCH) {
         await insertOnce(Run, batch);
         batch = [];
-        ctx.heartbeat(index);
+        if (!ctx.info.isLocal) ctx.heartbeat(index); // a local activity (small body) has no heartbeat
       }
     }
     await insertOnce(Run, batch);

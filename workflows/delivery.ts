@@ -1,12 +1,17 @@
-import { ApplicationFailure, ParentClosePolicy, continueAsNew, proxyActivities, startChild } from '@temporalio/workflow';
+import { ApplicationFailure, ParentClosePolicy, continueAsNew, proxyActivities, proxyLocalActivities, startChild } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { runWorkflowId } from '../src/domain/ids';
 import type { DeliveryInput, DeliveryResult, RunSeed } from '../src/domain/types';
 import { runWorkflow } from './run';
 
-const { prepareDelivery, nextRuns, discardBody } = proxyActivities<Activities>({
+const activities = proxyActivities<Activities>({
   startToCloseTimeout: '30 minutes',
   heartbeatTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
+});
+/** A body that travelled inline (128 KiB at most) is prepared in a local activity: one round trip less. */
+const local = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '2 minutes',
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
 });
 
@@ -37,7 +42,8 @@ export interface FanOut {
 export async function deliveryWorkflow(delivery: DeliveryInput, fanOut?: FanOut): Promise<DeliveryResult> {
   let seeds: RunSeed[] = [];
   if (!fanOut) {
-    const prepared = await prepareDelivery(delivery);
+    const prepare = delivery.body.kind === 'inline' ? local.prepareDelivery : activities.prepareDelivery;
+    const prepared = await prepare(delivery);
     if (prepared.outcome === 'failed') throw ApplicationFailure.nonRetryable(prepared.error, 'UnparsableBody');
     if (prepared.outcome === 'dropped') return prepared;
     fanOut = { runCount: prepared.runCount, stepCount: prepared.stepCount, nextRun: 0 };
@@ -48,7 +54,7 @@ export async function deliveryWorkflow(delivery: DeliveryInput, fanOut?: FanOut)
   let next = fanOut.nextRun;
   let bytes = 0;
   while (next < end && bytes < CONTINUATION_BYTES) {
-    if (seeds.length === 0) seeds = await nextRuns({ delivery, from: next, to: Math.min(end, next + RUN_START_BATCH) });
+    if (seeds.length === 0) seeds = await activities.nextRuns({ delivery, from: next, to: Math.min(end, next + RUN_START_BATCH) });
     const batch = seeds.splice(0, Math.min(RUN_START_BATCH, end - next));
     await Promise.all(batch.map((seed) => startRun(delivery, seed, fanOut.stepCount)));
     next += batch.length;
@@ -56,7 +62,7 @@ export async function deliveryWorkflow(delivery: DeliveryInput, fanOut?: FanOut)
   }
   if (next < fanOut.runCount) return continueAsNew<typeof deliveryWorkflow>(delivery, { ...fanOut, nextRun: next });
 
-  if (delivery.body.kind === 'stored') await discardBody({ deliveryId: delivery.deliveryId, chunks: delivery.body.chunks });
+  if (delivery.body.kind === 'stored') await activities.discardBody({ deliveryId: delivery.deliveryId, chunks: delivery.body.chunks });
   return { outcome: 'processed', runCount: fanOut.runCount };
 }
 

@@ -9,7 +9,7 @@ const activities = proxyActivities<Activities>({
   heartbeatTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
 });
-/** A body that travelled inline (128 KiB at most) is prepared in a local activity: one round trip less. */
+/** A body that travelled inline (INLINE_BODY_BYTES, 128 KiB by default) is prepared in a local activity: one round trip less. */
 const local = proxyLocalActivities<Activities>({
   startToCloseTimeout: '2 minutes',
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },

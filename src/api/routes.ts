@@ -12,7 +12,7 @@ import { loadJson, outputBlobId, triggerBlobId } from '../blobs';
 import { readJson } from '../http';
 import { afterCursor, pageOf } from './pagination';
 import { createAppBody, createConnectionBody, createRobotBody, listQuery, type CreateRobotBody } from './schemas';
-import { appView, connectionView, deliveryView, robotView, runView, type RunCounts } from './views';
+import { appView, connectionView, deliveryView, robotView, runView, type RunCounts, type StepResultText } from './views';
 
 export interface ManagementDeps {
   config: Config;
@@ -79,16 +79,18 @@ export function managementRouter({ config, models, triggers }: ManagementDeps): 
     ]);
     const outcomeOf = new Map(outcomes.map((o) => [o._id, o]));
     const stepsOf = new Map(robots.map((r) => [r._id, r.steps as StepDefinition[]]));
-    const texts = await Promise.all(
-      results.map(async ({ output, ...r }) => ({ ...r, outputJson: output && (await loadJson(models, outputBlobId(r.runId, r.index), output)) })),
-    );
+    const resultsOf = new Map<string, StepResultText[]>();
+    for (const { output, ...r } of results) {
+      const text = { ...r, outputJson: output && (await loadJson(models, outputBlobId(r.runId, r.index), output)) };
+      resultsOf.set(r.runId, [...(resultsOf.get(r.runId) ?? []), text]);
+    }
     return Promise.all(
       runs.map(async (run) =>
         runView({
           run,
           triggerJson: await loadJson(models, triggerBlobId(run._id), run.trigger),
           steps: stepsOf.get(run.robotId) ?? [],
-          results: texts.filter((r) => r.runId === run._id),
+          results: resultsOf.get(run._id) ?? [],
           outcome: outcomeOf.get(run._id),
         }),
       ),

@@ -2,6 +2,7 @@
  * Parsing a request body into trigger data, always in the format set on the custom app
  * (never by Content-Type). One body gives one trigger data value, except csv: one per row.
  */
+import { isUtf8 } from 'node:buffer';
 import { parse as parseCsv } from 'csv-parse';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { BodyFormat, JsonValue } from './types';
@@ -100,7 +101,8 @@ const CSV_SLICE_BYTES = 64 * 1024;
  * caller's batch and the event loop is never held for the whole body.
  */
 export async function* csvRows(body: Uint8Array): AsyncGenerator<Record<string, string>> {
-  decodeUtf8(body); // the whole body must be UTF-8, or no row is read
+  // The whole body must be UTF-8, or no row is read (checked without decoding it to a string).
+  if (!isUtf8(body)) throw new BodyParseError('body is not valid UTF-8');
   const parser = parseCsv({ bom: true, skip_empty_lines: true, relax_column_count: true });
   const feed = async () => {
     for (let at = 0; at < body.length; at += CSV_SLICE_BYTES) {

@@ -6,6 +6,7 @@
 import Router from '@koa/router';
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import type { Context } from 'koa';
+import { isUtf8 } from 'node:buffer';
 import getRawBody from 'raw-body';
 import type { Config } from '../config';
 import { dedupKey } from '../domain/dedup';
@@ -24,16 +25,6 @@ export interface ReceiverDeps {
   models: Models;
   temporal: Client;
   triggers: TriggerCache;
-}
-
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-function isUtf8(body: Buffer): boolean {
-  try {
-    utf8.decode(body);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** 200 with an empty body (the body first: assigning null after the status would make it 204). */

@@ -31,8 +31,8 @@ export interface ActivityDeps {
 export const TRIGGER_INLINE_BYTES = 16 * 1024;
 /** Runs stored per insert while fanning a CSV out. */
 export const RUN_INSERT_BATCH = 1000;
-/** Inline trigger data in one answer of prepareDelivery or nextRuns (Temporal payloads stop at 2 MB). */
-export const SEEDS_MAX_BYTES = 1024 * 1024;
+/** Inline trigger data in one answer of prepareDelivery or nextRuns: Temporal warns above 512 KiB and fails at 2 MB. */
+export const SEEDS_MAX_BYTES = 512 * 1024;
 /** How long a worker trusts what it read of a robot (its steps, body format and event filter). */
 const ROBOT_CACHE_MS = 60_000;
 

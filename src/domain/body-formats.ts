@@ -27,6 +27,34 @@ export function decodeUtf8(body: Uint8Array): string {
   }
 }
 
+/**
+ * Trigger data nested deeper than this is refused: deeper values cannot be written back as
+ * JSON (JSON.stringify recurses) for the run, the engine's payloads or the step outputs.
+ */
+export const MAX_NESTING_DEPTH = 512;
+
+/** How deeply arrays and objects nest in a parsed value (a scalar is 0), counted without recursion. */
+export function nestingDepth(value: JsonValue): number {
+  let deepest = 0;
+  const pending: Array<[JsonValue, number]> = [[value, 0]];
+  while (pending.length > 0) {
+    const [item, depth] = pending.pop()!;
+    if (item === null || typeof item !== 'object') continue;
+    deepest = Math.max(deepest, depth + 1);
+    for (const child of Array.isArray(item) ? item : Object.values(item)) {
+      if (child !== null && typeof child === 'object') pending.push([child, depth + 1]);
+    }
+  }
+  return deepest;
+}
+
+function refuseDeepNesting(format: string, value: JsonValue): JsonValue {
+  if (nestingDepth(value) > MAX_NESTING_DEPTH) {
+    throw new BodyParseError(`invalid ${format}: nested deeper than ${MAX_NESTING_DEPTH} levels`);
+  }
+  return value;
+}
+
 function stripBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
@@ -52,6 +80,7 @@ const xmlParser = new XMLParser({
   // declarations are refused below, so nothing a document declares is ever expanded.
   processEntities: true,
   htmlEntities: true,
+  maxNestedTags: MAX_NESTING_DEPTH,
 });
 
 export function parseXml(text: string): JsonValue {
@@ -82,9 +111,9 @@ export function parseOne(format: Exclude<BodyFormat, 'csv'>, body: Uint8Array): 
   const text = decodeUtf8(body);
   switch (format) {
     case 'json':
-      return parseJson(text);
+      return refuseDeepNesting('JSON', parseJson(text));
     case 'xml':
-      return parseXml(text);
+      return refuseDeepNesting('XML', parseXml(text));
     case 'text':
       return parseText(text);
   }

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { BodyParseError, csvRows, parseOne, XML_ATTRIBUTE_PREFIX, XML_TEXT_KEY } from '../../src/domain/body-formats';
+import { BodyParseError, csvRows, MAX_NESTING_DEPTH, nestingDepth, parseOne, XML_ATTRIBUTE_PREFIX, XML_TEXT_KEY } from '../../src/domain/body-formats';
 
 const bytes = (text: string): Buffer => Buffer.from(text, 'utf8');
 const INVALID_UTF8 = Buffer.from([0xff, 0xfe, 0x41]);
@@ -47,6 +47,16 @@ describe('parseOne json', () => {
     let expected: unknown = 1;
     for (let i = 0; i < 100; i++) expected = { a: expected };
     expect(parseOne('json', bytes(nested(100, '{"a":', '}', '1')))).toEqual(expected);
+  });
+
+  test(`nesting up to ${MAX_NESTING_DEPTH} levels is accepted`, () => {
+    expect(nestingDepth(parseOne('json', bytes(nested(MAX_NESTING_DEPTH, '[', ']', '')))!)).toBe(MAX_NESTING_DEPTH);
+  });
+
+  test.each([MAX_NESTING_DEPTH + 1, 100_000])('%i levels are refused with BodyParseError, not a stack overflow', (depth) => {
+    expect(() => parseOne('json', bytes(nested(depth, '{"a":', '}', '1')))).toThrow(
+      new BodyParseError(`invalid JSON: nested deeper than ${MAX_NESTING_DEPTH} levels`),
+    );
   });
 
   test('a __proto__ key stays an own key', () => {
@@ -156,6 +166,29 @@ describe('parseOne xml', () => {
   // Element names that the XML parser refuses must be reported like any other unreadable body.
   test.each(['__proto__', 'constructor', 'prototype'])('an element named %s throws BodyParseError', (name) => {
     expect(() => parseOne('xml', bytes(`<root><${name}><polluted>yes</polluted></${name}></root>`))).toThrow(BodyParseError);
+  });
+});
+
+describe('parseOne xml nesting', () => {
+  test('100 nested elements parse', () => {
+    const parsed = parseOne('xml', bytes(nested(100, '<a>', '</a>', 'x')));
+    expect(nestingDepth(parsed)).toBe(100);
+  });
+
+  test.each([MAX_NESTING_DEPTH + 1, 100_000])('%i nested elements are refused with BodyParseError', (depth) => {
+    expect(() => parseOne('xml', bytes(nested(depth, '<a>', '</a>', 'x')))).toThrow(BodyParseError);
+  });
+});
+
+describe('nestingDepth', () => {
+  test.each([
+    [1, 0],
+    [null, 0],
+    [[], 1],
+    [{ a: [1, { b: {} }] }, 4],
+    [[[], [[[]]], []], 4],
+  ])('%j is %i deep', (value, depth) => {
+    expect(nestingDepth(value as never)).toBe(depth);
   });
 });
 

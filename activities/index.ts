@@ -15,7 +15,7 @@ import type {
   JsonValue,
   PreparedDelivery,
   RunSeed,
-  RunStatus,
+  RunOutcomeStatus,
   StepDefinition,
   StepStatus,
   TriggerRef,
@@ -222,7 +222,7 @@ export function createActivities({ models }: ActivityDeps) {
     },
 
     /** Records how a run ended. */
-    async finishRun(input: { runId: string; robotId: string; status: Exclude<RunStatus, 'running'> }): Promise<void> {
+    async finishRun(input: { runId: string; robotId: string; status: RunOutcomeStatus }): Promise<void> {
       storedTriggers.delete(input.runId);
       await insertOnce(RunOutcome, [{ _id: input.runId, robotId: input.robotId, status: input.status, finishedAt: new Date() }]);
     },

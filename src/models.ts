@@ -17,7 +17,7 @@ import {
   type BodyFormat,
   type DeliveryOutcome,
   type RobotState,
-  type RunStatus,
+  type RunOutcomeStatus,
   type StepDefinition,
   type StepStatus,
   type TriggerKind,
@@ -100,7 +100,7 @@ export interface StepResultDoc {
 export interface RunOutcomeDoc {
   _id: string;
   robotId: string;
-  status: Exclude<RunStatus, 'running'>;
+  status: RunOutcomeStatus;
   finishedAt: Date;
 }
 

@@ -1,4 +1,5 @@
 /** The webhook receiver on the real stack: a sender POSTs or PUTs, a run appears. */
+import { WorkflowNotFoundError } from '@temporalio/client';
 import { freePort } from './support/ports';
 import { startStack, waitFor, type Stack } from './support/stack';
 
@@ -35,18 +36,28 @@ it.each(['POST', 'PUT'])('%s with a misleading Content-Type answers 200 with an 
   ]);
 });
 
-it('shows the delivery and the run in Temporal under readable workflow IDs', async () => {
+it('runs a single-run delivery inside its delivery workflow, under a readable workflow ID', async () => {
   const robot = await stack.robotAtWork();
   await stack.send('POST', robot.webhookUrl, '{"a":1}');
   const [run] = await waitFor(() => stack.runs(robot.robotId), (runs) => runs[0]?.status === 'succeeded');
   const [delivery] = await stack.deliveries(robot.robotId);
   const identifier = new URL(robot.webhookUrl).pathname.split('/')[3];
   expect(delivery.workflowId).toMatch(new RegExp(`^delivery:${identifier}:sha256:[0-9a-f]{64}$`));
-  const deliveryWf = await stack.temporal.workflow.getHandle(delivery.workflowId).describe();
-  expect(deliveryWf.status.name).toBe('COMPLETED');
-  const runWf = await stack.temporal.workflow.getHandle(`run:${run.id}`).describe();
-  expect(runWf.type).toBe('runWorkflow');
-  expect(runWf.status.name).toBe('COMPLETED');
+  const handle = stack.temporal.workflow.getHandle(delivery.workflowId);
+  expect(await handle.result()).toEqual({ outcome: 'processed', runCount: 1, runStatus: 'succeeded' });
+  await expect(stack.temporal.workflow.getHandle(`run:${run.id}`).describe()).rejects.toThrow(WorkflowNotFoundError);
+});
+
+it('starts a child workflow run:<runId> for each row of a multi-row CSV', async () => {
+  const robot = await stack.robotAtWork({ bodyFormat: 'csv' });
+  await stack.send('POST', robot.webhookUrl, 'a\n1\n2\n');
+  const runs = await waitFor(() => stack.runs(robot.robotId), (r) => r.length === 2 && r.every((x) => x.status === 'succeeded'));
+  const [delivery] = await stack.deliveries(robot.robotId);
+  expect(await stack.temporal.workflow.getHandle(delivery.workflowId).result()).toEqual({ outcome: 'processed', runCount: 2 });
+  for (const run of runs) {
+    const child = await stack.temporal.workflow.getHandle(`run:${run.id}`).describe();
+    expect(child).toMatchObject({ type: 'runWorkflow', status: { name: 'COMPLETED' }, parentExecution: { workflowId: delivery.workflowId } });
+  }
 });
 
 it('keeps any JSON exactly as sent: dotted and $ keys, nested arrays, long strings, unicode', async () => {

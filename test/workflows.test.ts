@@ -2,7 +2,7 @@
  * The workflows in Temporal's test environment: a dev server started by @temporalio/testing
  * from the locally built CLI (existing-path), a real worker and the real activities.
  */
-import { WorkflowFailedError } from '@temporalio/client';
+import { WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -58,16 +58,16 @@ async function deliveryFor(bodyFormat: BodyFormat, body: string): Promise<Delive
   };
 }
 
-it('starts one run for a json delivery, which executes its step', async () => {
+it('executes the one run of a json delivery in the delivery workflow itself', async () => {
   const input = await deliveryFor('json', '{"email":"ann@example.com"}');
-  const result = await withWorker(async () => {
-    const prepared = await testEnv.client.workflow.execute(deliveryWorkflow, { taskQueue, workflowId: `delivery:${input.deliveryId}`, args: [input] });
-    const runStatus = await testEnv.client.workflow.getHandle(runWorkflowId(runIdFor(input.deliveryId, 0))).result();
-    return { prepared, runStatus };
-  });
-  expect(result).toEqual({ prepared: { outcome: 'processed', runCount: 1 }, runStatus: 'succeeded' });
+  const result = await withWorker(() =>
+    testEnv.client.workflow.execute(deliveryWorkflow, { taskQueue, workflowId: `delivery:${input.deliveryId}`, args: [input] }),
+  );
+  expect(result).toEqual({ outcome: 'processed', runCount: 1, runStatus: 'succeeded' });
+  await expect(testEnv.client.workflow.getHandle(runWorkflowId(runIdFor(input.deliveryId, 0))).describe()).rejects.toThrow(WorkflowNotFoundError);
   const [step] = await models.StepResult.find({ runId: runIdFor(input.deliveryId, 0) }).lean();
   expect(step!.output).toEqual({ json: '{"email":"ann@example.com"}' });
+  expect(await models.RunOutcome.findById(runIdFor(input.deliveryId, 0)).lean()).toMatchObject({ status: 'succeeded' });
 });
 
 it('fails the delivery workflow for a body that does not parse, so its ID can be used again', async () => {

@@ -65,8 +65,16 @@ export type PreparedDelivery =
   | { outcome: 'dropped'; reason: string }
   | { outcome: 'failed'; error: string };
 
-/** The result of a delivery workflow, shown to operators in the Web UI. */
-export type DeliveryResult = { outcome: 'processed'; runCount: number } | { outcome: 'dropped'; reason: string };
+/** How a run ended. */
+export type RunOutcomeStatus = Exclude<RunStatus, 'running'>;
+
+/**
+ * The result of a delivery workflow, shown to operators in the Web UI. `runStatus` is there when
+ * the delivery's one run executed in the delivery workflow itself.
+ */
+export type DeliveryResult =
+  | { outcome: 'processed'; runCount: number; runStatus?: RunOutcomeStatus }
+  | { outcome: 'dropped'; reason: string };
 
 export interface RunInput {
   runId: string;

@@ -21,7 +21,7 @@ import type {
   TriggerRef,
 } from '../src/domain/types';
 import { bodyBlobId, discardBlob, loadJson, outputBlobId, readBlob, storeJson, triggerBlobId } from '../src/blobs';
-import { insertOnce, type DeliveryDoc, type Models, type RobotDoc, type RunDoc, type StepResultDoc } from '../src/models';
+import { groupInserts, type DeliveryDoc, type Models, type RobotDoc, type RunDoc, type StepResultDoc } from '../src/models';
 
 export interface ActivityDeps {
   models: Models;
@@ -77,9 +77,21 @@ class SeedBatch {
 }
 
 export function createActivities({ models }: ActivityDeps) {
-  const { App, Delivery, Robot, Run, RunOutcome, StepResult: StepResults } = models;
+  const { App, Delivery, Robot, Run, RunOutcome, StepResult } = models;
+  // Concurrent activities share their writes: one insertMany per collection at a time.
+  const insert = {
+    runs: groupInserts(Run),
+    deliveries: groupInserts(Delivery),
+    stepResults: groupInserts(StepResult),
+    runOutcomes: groupInserts(RunOutcome),
+  };
   const robots = new Map<string, RobotSettings & { expires: number }>();
   const storedTriggers = new Map<string, JsonValue>();
+
+  async function recordOutcome(runId: string, robotId: string, status: RunOutcomeStatus): Promise<void> {
+    storedTriggers.delete(runId);
+    await insert.runOutcomes([{ _id: runId, robotId, status, finishedAt: new Date() }]);
+  }
 
   async function robotSettings(robotId: string): Promise<RobotSettings> {
     const hit = robots.get(robotId);
@@ -131,12 +143,12 @@ export function createActivities({ models }: ActivityDeps) {
       if (first.seeds.length === index) first.offer(seedOf(runId, triggerJson, data));
       index++;
       if (batch.length === RUN_INSERT_BATCH) {
-        await insertOnce(Run, batch);
+        await insert.runs(batch);
         batch = [];
         if (!ctx.info.isLocal) ctx.heartbeat(index); // a local activity (small body) has no heartbeat
       }
     }
-    await insertOnce(Run, batch);
+    await insert.runs(batch);
     return { runCount: index, firstRuns: first.seeds };
   }
 
@@ -185,7 +197,7 @@ export function createActivities({ models }: ActivityDeps) {
         error: prepared.outcome === 'failed' ? prepared.error : null,
         verified: input.verified,
       };
-      await insertOnce(Delivery, [delivery]);
+      await insert.deliveries([delivery]);
       return prepared;
     },
 
@@ -205,26 +217,32 @@ export function createActivities({ models }: ActivityDeps) {
       await discardBlob(models, bodyBlobId(deliveryId), chunks);
     },
 
-    /** Executes one step of a run and stores its result; a retry keeps the first stored result. */
-    async executeStep(input: { runId: string; robotId: string; stepIndex: number; trigger: TriggerRef }): Promise<StepStatus> {
+    /**
+     * Executes one step of a run and stores its result; a retry keeps the first stored result.
+     * When the run ends with this step (`endsRun`, or the step failed), it records the run's
+     * outcome as well.
+     */
+    async executeStep(input: { runId: string; robotId: string; stepIndex: number; trigger: TriggerRef; endsRun: boolean }): Promise<StepStatus> {
       const step = (await robotSettings(input.robotId)).steps[input.stepIndex];
       if (!step) throw ApplicationFailure.nonRetryable(`robot ${input.robotId} has no step ${input.stepIndex}`, 'StepNotFound');
       const trigger = await triggerOf(input.runId, input.trigger);
       const result: StepResultDoc = { _id: `${input.runId}:${input.stepIndex}`, runId: input.runId, index: input.stepIndex, name: step.name, status: 'succeeded' };
+      let outputJson: string | undefined;
       try {
-        const outputJson = JSON.stringify(resolveTemplate(JSON.parse(step.templateJson) as JsonValue, trigger));
-        result.output = await storeJson(models, outputBlobId(input.runId, input.stepIndex), outputJson);
+        outputJson = JSON.stringify(resolveTemplate(JSON.parse(step.templateJson) as JsonValue, trigger));
       } catch (err) {
         Object.assign(result, { status: 'failed', error: (err as Error).message });
       }
-      await insertOnce(StepResults, [result]);
+      // Outside the try: a database error is retried, it does not fail the step.
+      if (outputJson !== undefined) result.output = await storeJson(models, outputBlobId(input.runId, input.stepIndex), outputJson);
+      await insert.stepResults([result]);
+      if (input.endsRun || result.status === 'failed') await recordOutcome(input.runId, input.robotId, result.status === 'failed' ? 'failed' : 'succeeded');
       return result.status;
     },
 
-    /** Records how a run ended. */
+    /** Records how a run without steps ended. */
     async finishRun(input: { runId: string; robotId: string; status: RunOutcomeStatus }): Promise<void> {
-      storedTriggers.delete(input.runId);
-      await insertOnce(RunOutcome, [{ _id: input.runId, robotId: input.robotId, status: input.status, finishedAt: new Date() }]);
+      await recordOutcome(input.runId, input.robotId, input.status);
     },
   };
 }

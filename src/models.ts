@@ -309,6 +309,46 @@ export async function insertOnce<T extends { _id: string }>(model: mongoose.Mode
   }
 }
 
+/** Inserts of one collection, written together: see groupInserts. */
+export type GroupedInsert<T> = (docs: T[]) => Promise<void>;
+
+/**
+ * Group commit for one collection: an insert goes out at once when none is in flight; those
+ * that arrive meanwhile wait and go out together in one `insertMany` (up to `maxDocs`
+ * documents), so concurrent runs share database round trips and, on FerretDB, SQLite
+ * transactions. Each caller's promise settles once its own documents are stored. If a grouped
+ * write fails (a retry meeting its earlier insert, a lost connection), every caller's documents
+ * go through insertOnce on their own, so one caller's error never becomes another's.
+ */
+export function groupInserts<T extends { _id: string }>(model: mongoose.Model<T>, maxDocs = 500): GroupedInsert<T> {
+  type Waiter = { docs: T[]; resolve: () => void; reject: (err: unknown) => void };
+  let waiting: Waiter[] = [];
+  let writing = false;
+
+  async function writeAll(): Promise<void> {
+    writing = true;
+    while (waiting.length > 0) {
+      let count = 0;
+      const taken = waiting.findIndex((w) => (count += w.docs.length) > maxDocs);
+      const group = waiting.splice(0, Math.max(1, taken === -1 ? waiting.length : taken));
+      try {
+        await rawCollection(model).insertMany(group.flatMap((w) => w.docs) as mongo.OptionalUnlessRequiredId<T>[], { ordered: false });
+        for (const w of group) w.resolve();
+      } catch {
+        await Promise.all(group.map((w) => insertOnce(model, w.docs).then(w.resolve, w.reject)));
+      }
+    }
+    writing = false;
+  }
+
+  return (docs) => {
+    if (docs.length === 0) return Promise.resolve();
+    const stored = new Promise<void>((resolve, reject) => waiting.push({ docs, resolve, reject }));
+    if (!writing) void writeAll();
+    return stored;
+  };
+}
+
 /** The driver's collection under a model, typed with its stored document (for bulk writes). */
 export function rawCollection<T extends { _id: string }>(model: mongoose.Model<T>): mongo.Collection<T> {
   return model.collection as unknown as mongo.Collection<T>;

@@ -129,18 +129,43 @@ describe('nextRuns', () => {
 });
 
 describe('executeStep and finishRun', () => {
-  it('records the resolved output once, however often the step is retried', async () => {
+  it('records the resolved output and the outcome of the step that ends the run once, however often it is retried', async () => {
     const robotId = await robotWith('json', { greeting: 'Hi {{trigger.name}}' });
     const runId = `${randomUUID()}-00000000`;
-    const step = { runId, robotId, stepIndex: 0, trigger: { kind: 'inline' as const, data: { name: 'Ann' } } };
+    const step = { runId, robotId, stepIndex: 0, trigger: { kind: 'inline' as const, data: { name: 'Ann' } }, endsRun: true };
     expect(await env().run(activities.executeStep, step)).toBe('succeeded');
     expect(await env().run(activities.executeStep, step)).toBe('succeeded');
-    await env().run(activities.finishRun, { runId, robotId, status: 'succeeded' as const });
-    await env().run(activities.finishRun, { runId, robotId, status: 'succeeded' as const });
     expect(await models.StepResult.find({ runId }).lean()).toEqual([
       { _id: `${runId}:0`, runId, index: 0, name: 'compose', status: 'succeeded', output: { json: '{"greeting":"Hi Ann"}' } },
     ]);
     expect(await models.RunOutcome.find({ _id: runId }).lean()).toEqual([{ _id: runId, robotId, status: 'succeeded', finishedAt: expect.any(Date) }]);
+  });
+
+  it('leaves the run running after a step that does not end it', async () => {
+    const robotId = await robotWith('json', { ok: '{{trigger.name}}' });
+    const runId = `${randomUUID()}-00000000`;
+    const trigger = { kind: 'inline' as const, data: { name: 'Ann' } };
+    expect(await env().run(activities.executeStep, { runId, robotId, stepIndex: 0, trigger, endsRun: false })).toBe('succeeded');
+    expect(await models.StepResult.countDocuments({ runId })).toBe(1);
+    expect(await models.RunOutcome.countDocuments({ _id: runId })).toBe(0);
+  });
+
+  it('records a step that cannot be executed as failed, and the run as failed with it', async () => {
+    const robotId = await robotWith('json');
+    // A stored template that is not JSON: the step cannot be executed.
+    await models.Robot.updateOne({ _id: robotId }, { $set: { 'steps.0.templateJson': '{' } });
+    const runId = `${randomUUID()}-00000000`;
+    const step = { runId, robotId, stepIndex: 0, trigger: { kind: 'inline' as const, data: {} }, endsRun: false };
+    expect(await env().run(activities.executeStep, step)).toBe('failed');
+    expect(await models.StepResult.findById(`${runId}:0`).lean()).toMatchObject({ status: 'failed', error: expect.any(String) });
+    expect(await models.RunOutcome.findById(runId).lean()).toMatchObject({ status: 'failed' });
+  });
+
+  it('finishRun records the outcome of a run without steps once', async () => {
+    const runId = `${randomUUID()}-00000000`;
+    await env().run(activities.finishRun, { runId, robotId: 'r', status: 'succeeded' as const });
+    await env().run(activities.finishRun, { runId, robotId: 'r', status: 'succeeded' as const });
+    expect(await models.RunOutcome.find({ _id: runId }).lean()).toEqual([{ _id: runId, robotId: 'r', status: 'succeeded', finishedAt: expect.any(Date) }]);
   });
 
   it('reads trigger data that did not travel inline from the stored run', async () => {
@@ -148,7 +173,7 @@ describe('executeStep and finishRun', () => {
     const prepared = await env().run(activities.prepareDelivery, input);
     const [seed] = (prepared as { firstRuns: Array<{ runId: string; trigger: { kind: 'stored' } }> }).firstRuns;
     expect(seed!.trigger).toEqual({ kind: 'stored' });
-    await env().run(activities.executeStep, { runId: seed!.runId, robotId: input.robotId, stepIndex: 0, trigger: seed!.trigger });
+    await env().run(activities.executeStep, { runId: seed!.runId, robotId: input.robotId, stepIndex: 0, trigger: seed!.trigger, endsRun: true });
     const [result] = await models.StepResult.find({ runId: seed!.runId }).lean();
     expect(result!.output).toEqual({ json: JSON.stringify({ size: 'y'.repeat(20_000) }) });
   });

@@ -8,18 +8,16 @@ const { executeStep, finishRun } = proxyLocalActivities<Activities>({
 });
 
 /**
- * One run of a robot: its steps in order; a failed step fails the run and skips the rest.
- * A child workflow `run:<runId>` for each run of a fan-out; the delivery workflow calls it
- * directly when the delivery makes a single run.
+ * One run of a robot: its steps in order; a failed step fails the run and skips the rest. The
+ * step that ends the run (the last one, or one that fails) also records the run's outcome, so a
+ * run costs one local activity per step. A child workflow `run:<runId>` for each run of a
+ * fan-out; the delivery workflow calls it directly when the delivery makes a single run.
  */
 export async function runWorkflow(run: RunInput): Promise<RunOutcomeStatus> {
-  let status: RunOutcomeStatus = 'succeeded';
-  for (let stepIndex = 0; stepIndex < run.stepCount; stepIndex++) {
-    if ((await executeStep({ runId: run.runId, robotId: run.robotId, stepIndex, trigger: run.trigger })) === 'failed') {
-      status = 'failed';
-      break;
-    }
+  const { runId, robotId, trigger, stepCount } = run;
+  for (let stepIndex = 0; stepIndex < stepCount; stepIndex++) {
+    if ((await executeStep({ runId, robotId, stepIndex, trigger, endsRun: stepIndex === stepCount - 1 })) === 'failed') return 'failed';
   }
-  await finishRun({ runId: run.runId, robotId: run.robotId, status });
-  return status;
+  if (stepCount === 0) await finishRun({ runId, robotId, status: 'succeeded' });
+  return 'succeeded';
 }

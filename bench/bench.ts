@@ -4,16 +4,20 @@
  *   1. Ack path: JSON deliveries with unique keys per second and their ack latency, per
  *      concurrency level (autocannon in this process; the receiver is its own process).
  *   2. Baselines at the same levels: a bare Koa route answering 200 (own process), and a bare
- *      Temporal client starting workflows; the ack rate as a ratio of each.
+ *      Temporal client starting workflows; the ack rate as a ratio of each. The ack load runs
+ *      twice: with the worker paused (the server only takes starts, as for the bare ones) and
+ *      with it running (the server also runs the deliveries).
  *   3. End to end: from a delivery's 200 to its run's outcome, and runs finished per second
  *      while the ack load ran.
  *   4. CSV fan-out: one CSV of BENCH_CSV_ROWS rows; seconds until every run succeeded, runs per
- *      second, and the worker's peak RSS.
+ *      second, and the worker's peak RSS. Before it, the engine's ceiling for a fan-out: children
+ *      that do nothing, started the way the delivery workflow starts runs (bench/workflows.ts).
  *
  * Prints a table and writes bench-results/bench-<timestamp>.json. Settings (environment):
  *   BENCH_CONCURRENCY      levels, comma-separated            (default 1,16,64)
  *   BENCH_DURATION_S       seconds of load per level and kind (default 10)
  *   BENCH_CSV_ROWS         rows of the CSV, 0 to skip it      (default 100000)
+ *   BENCH_FANOUT_BASELINE  children of the fan-out baseline, 0 to skip it (default 10000)
  *   BENCH_CSV_TIMEOUT_S    deadline for the CSV's runs        (default 3600)
  *   BENCH_DRAIN_TIMEOUT_S  deadline for a level's runs        (default 600)
  *   BENCH_POLL_S           seconds between database polls     (default 1)
@@ -21,6 +25,7 @@
  *   BENCH_KEEP_DATA=1      keep the stack's data folder and logs (kept anyway on failure)
  */
 import { Client, Connection as TemporalConnection } from '@temporalio/client';
+import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import mongoose from 'mongoose';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -28,12 +33,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { createModels, type Models } from '../src/models';
 import { httpLoad, percentiles, temporalStarts, type HttpLoad, type HttpLoadSummary, type Percentiles, type StartRateSummary } from './load';
-import { childRunning, launchEmbedded, memoryOf, startBareKoa, type EmbeddedStack } from './stack';
+import { childRunning, launchEmbedded, memoryOf, stackCpuSeconds, startBareKoa, type EmbeddedStack, type StackRole } from './stack';
+import type { BenchFanOut } from './workflows';
 
 interface Settings {
   levels: number[];
   durationS: number;
   csvRows: number;
+  fanOutBaseline: number;
   csvTimeoutS: number;
   drainTimeoutS: number;
   pollS: number;
@@ -59,6 +66,9 @@ interface LevelResult {
   connections: number;
   bareKoa: HttpLoadSummary;
   bareTemporal: StartRateSummary;
+  /** The ack path with the worker paused (SIGSTOP): the server does nothing but the starts, as for the bare ones. */
+  ackWorkerPaused: HttpLoadSummary;
+  ackWorkerPausedVsTemporal: number;
   ack: HttpLoadSummary;
   ackVsKoa: number;
   ackVsTemporal: number;
@@ -76,6 +86,7 @@ interface CsvResult {
   /** VmHWM at the end: the worker process's peak over its whole life (the ack levels too). */
   workerHwmMiB: number | null;
   workerRestarts: number;
+  cpuMsPerRun: CpuPerRun;
 }
 
 interface Results {
@@ -84,8 +95,26 @@ interface Results {
   machine: Record<string, string | number>;
   settings: Settings;
   levels: LevelResult[];
+  fanOutBaseline: FanOutBaseline | null;
   csv: CsvResult | null;
   error: string | null;
+}
+
+/** The engine's ceiling for a fan-out: children that do nothing, started as the delivery workflow starts runs. */
+interface FanOutBaseline {
+  children: number;
+  seconds: number;
+  childrenPerSec: number;
+  /** CPU milliseconds per child: the Temporal server, and the bench process (its worker). */
+  cpuMsPerChild: { temporal: number; benchWorker: number };
+}
+
+/** CPU milliseconds per run used by each of the stack's processes during a phase. */
+type CpuPerRun = Record<StackRole, number>;
+
+function cpuPerRun(before: Record<StackRole, number>, after: Record<StackRole, number>, runs: number): CpuPerRun {
+  const per = (role: StackRole) => round(((after[role] - before[role]) * 1000) / Math.max(1, runs), 2);
+  return { temporal: per('temporal'), ferretdb: per('ferretdb'), worker: per('worker'), receiver: per('receiver') };
 }
 
 const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
@@ -109,6 +138,7 @@ function readSettings(): Settings {
     levels,
     durationS: intSetting('BENCH_DURATION_S', 10),
     csvRows: intSetting('BENCH_CSV_ROWS', 100_000, 0),
+    fanOutBaseline: intSetting('BENCH_FANOUT_BASELINE', 10_000, 0),
     csvTimeoutS: intSetting('BENCH_CSV_TIMEOUT_S', 3600),
     drainTimeoutS: intSetting('BENCH_DRAIN_TIMEOUT_S', 600),
     pollS: intSetting('BENCH_POLL_S', 1),
@@ -223,7 +253,7 @@ async function endToEnd(models: Models, robotId: string, load: HttpLoad, s: Sett
   };
 }
 
-async function measureLevel(connections: number, ctx: { api: Api; models: Models; stack: EmbeddedStack; koaPort: number; temporal: Client; s: Settings }): Promise<LevelResult> {
+async function measureLevel(connections: number, ctx: LevelContext): Promise<LevelResult> {
   const { api, models, stack, koaPort, temporal, s } = ctx;
   const tag = `c${connections}-${randomBytes(3).toString('hex')}`;
   const { robotId, url } = await robotAtWork(api, stack.port, `bench ${tag}`, 'json', { id: '{{trigger.id}}' });
@@ -234,6 +264,8 @@ async function measureLevel(connections: number, ctx: { api: Api; models: Models
   log(`${connections} connections: bare Temporal starts for ${s.durationS} s`);
   const bareTemporal = await temporalStarts(temporal, 'bench-nobody-polls', connections, s.durationS, `bench-noop-${tag}`);
   if (bareTemporal.started === 0) throw new Error(`no bare workflow start succeeded: ${bareTemporal.lastError}`);
+  log(`${connections} connections: ack path with the worker paused for ${s.durationS} s`);
+  const ackWorkerPaused = await ackWithWorkerPaused(connections, tag, ctx);
   log(`${connections} connections: ack path for ${s.durationS} s`);
   const ack = await httpLoad(url, connections, s.durationS, `ack-${tag}`);
   if (ack.summary.ok === 0) throw new Error(`no delivery was acknowledged at ${connections} connections (${ack.summary.non2xx} non-2xx, ${ack.summary.errors} errors); see ${stack.logFile}`);
@@ -243,11 +275,83 @@ async function measureLevel(connections: number, ctx: { api: Api; models: Models
     connections,
     bareKoa,
     bareTemporal,
+    ackWorkerPaused,
+    ackWorkerPausedVsTemporal: round(ackWorkerPaused.perSec / Math.max(1, bareTemporal.perSec), 3),
     ack: ack.summary,
     ackVsKoa: round(ack.summary.perSec / Math.max(1, bareKoa.perSec), 3),
     ackVsTemporal: round(ack.summary.perSec / Math.max(1, bareTemporal.perSec), 3),
     endToEnd: e2e,
   };
+}
+
+type LevelContext = { api: Api; models: Models; stack: EmbeddedStack; koaPort: number; temporal: Client; s: Settings };
+
+/**
+ * The ack load with the stack's worker stopped (SIGSTOP), so that the server only takes starts,
+ * as it does for the bare ones; then the worker goes on (SIGCONT) and this phase's runs are
+ * drained before the next phase is measured.
+ */
+async function ackWithWorkerPaused(connections: number, tag: string, { api, models, stack, s }: LevelContext): Promise<HttpLoadSummary> {
+  const { robotId, url } = await robotAtWork(api, stack.port, `bench ${tag} worker paused`, 'json', { id: '{{trigger.id}}' });
+  const worker = childRunning(stack.pid, 'entry/worker.js');
+  if (worker === null) throw new Error('the worker process is not running');
+  process.kill(worker, 'SIGSTOP');
+  let load: HttpLoad;
+  try {
+    load = await httpLoad(url, connections, s.durationS, `paused-${tag}`);
+  } finally {
+    process.kill(worker, 'SIGCONT');
+  }
+  log(`${connections} connections: worker resumed, draining the ${load.summary.ok} runs of the paused phase`);
+  let finished = 0;
+  await pollUntil(
+    async () => ((finished = await models.RunOutcome.countDocuments({ robotId })) >= load.summary.ok ? true : undefined),
+    s.pollS,
+    s.drainTimeoutS,
+    () => `only ${finished} of the ${load.summary.ok} runs of the paused phase finished (BENCH_DRAIN_TIMEOUT_S)`,
+  );
+  return load.summary;
+}
+
+/**
+ * Children that do nothing, started by the bench's own worker (in this process) as the delivery
+ * workflow starts runs: the engine's ceiling for a CSV fan-out on this machine.
+ */
+async function fanOutBaseline(stack: EmbeddedStack, temporal: Client, s: Settings): Promise<FanOutBaseline> {
+  const children = s.fanOutBaseline;
+  const taskQueue = `bench-fan-out-${randomBytes(3).toString('hex')}`;
+  const connection = await NativeConnection.connect({ address: stack.temporalAddress });
+  try {
+    const worker = await Worker.create({ connection, namespace: stack.namespace, taskQueue, workflowsPath: require.resolve('./workflows') });
+    return await worker.runUntil(async () => {
+      log(`fan-out baseline: ${children} children that do nothing`);
+      const tag = randomBytes(4).toString('hex');
+      const query = `WorkflowType = 'benchChild' AND ExecutionStatus = 'Completed'`;
+      const before = (await temporal.workflow.count(query)).count;
+      const cpuBefore = { stack: stackCpuSeconds(stack.pid), bench: process.cpuUsage() };
+      const startedAt = Date.now();
+      const args: [BenchFanOut] = [{ tag, children, next: 0 }];
+      await temporal.workflow.start('benchFanOut', { taskQueue, workflowId: `bench-fan-out:${tag}`, args });
+      let done = 0;
+      await pollUntil(
+        async () => ((done = (await temporal.workflow.count(query)).count - before) >= children ? true : undefined),
+        s.pollS,
+        s.csvTimeoutS,
+        () => `only ${done} of the baseline's ${children} children finished (BENCH_CSV_TIMEOUT_S)`,
+      );
+      const seconds = (Date.now() - startedAt) / 1000;
+      const temporalCpu = stackCpuSeconds(stack.pid).temporal - cpuBefore.stack.temporal;
+      const benchCpu = process.cpuUsage(cpuBefore.bench);
+      return {
+        children,
+        seconds: round(seconds, 1),
+        childrenPerSec: round(children / seconds, 1),
+        cpuMsPerChild: { temporal: round((temporalCpu * 1000) / children, 2), benchWorker: round((benchCpu.user + benchCpu.system) / 1000 / children, 2) },
+      };
+    });
+  } finally {
+    await connection.close();
+  }
 }
 
 /** Samples the worker's RSS every second (following a restart) until stopped. */
@@ -284,6 +388,7 @@ async function csvFanOut(ctx: { api: Api; models: Models; stack: EmbeddedStack; 
   const sampler = sampleWorker(stack.pid);
   let worker: ReturnType<typeof sampler.stop> | undefined;
   try {
+    const cpuBefore = stackCpuSeconds(stack.pid);
     const postedAt = Date.now();
     const res = await fetch(url, { method: 'POST', body: csv, headers: { 'content-type': 'text/csv' } });
     const ackMs = Date.now() - postedAt;
@@ -304,6 +409,7 @@ async function csvFanOut(ctx: { api: Api; models: Models; stack: EmbeddedStack; 
       () => `only ${finished} of the CSV's ${rows} runs finished (BENCH_CSV_TIMEOUT_S)`,
     );
     worker = sampler.stop();
+    const cpuMsPerRun = cpuPerRun(cpuBefore, stackCpuSeconds(stack.pid), rows);
     const last = await models.RunOutcome.findOne({ robotId }, { finishedAt: 1 }).sort({ finishedAt: -1 }).lean();
     const seconds = ((last?.finishedAt.getTime() ?? Date.now()) - postedAt) / 1000;
     return {
@@ -315,6 +421,7 @@ async function csvFanOut(ctx: { api: Api; models: Models; stack: EmbeddedStack; 
       workerPeakRssMiB: worker.peakRss === null ? null : round(worker.peakRss / MiB, 0),
       workerHwmMiB: worker.hwm === null ? null : round(worker.hwm / MiB, 0),
       workerRestarts: worker.restarts,
+      cpuMsPerRun,
     };
   } finally {
     if (!worker) sampler.stop();
@@ -349,6 +456,15 @@ function report(r: Results): string {
       ]),
     ),
     '',
+    'Ack path with the worker paused (SIGSTOP): the server only takes starts, like the bare ones',
+    table(
+      ['connections', 'acks/s', 'ack latency', 'bare starts/s', 'ack÷starts', 'non-2xx/err'],
+      r.levels.map((l) => [
+        l.connections, l.ackWorkerPaused.perSec, pct(l.ackWorkerPaused.latencyMs), l.bareTemporal.perSec,
+        l.ackWorkerPausedVsTemporal.toFixed(3), `${l.ackWorkerPaused.non2xx}/${l.ackWorkerPaused.errors}`,
+      ]),
+    ),
+    '',
     'End to end (from the delivery\'s 200 to its run\'s outcome, ms)',
     table(
       ['connections', 'acked', 'succeeded', 'failed', 'p50', 'p95', 'p99', 'runs/s during load', 'drain after load (s)', 'runs/s until drained'],
@@ -358,15 +474,32 @@ function report(r: Results): string {
       }),
     ),
   );
+  if (r.fanOutBaseline) {
+    const b = r.fanOutBaseline;
+    out.push(
+      '',
+      'Fan-out baseline (children that do nothing, started like runs: the engine\'s ceiling)',
+      table(
+        ['children', 'seconds', 'children/s', 'CPU ms per child: Temporal', 'bench worker'],
+        [[b.children, b.seconds, b.childrenPerSec, b.cpuMsPerChild.temporal, b.cpuMsPerChild.benchWorker]],
+      ),
+    );
+  }
   if (r.csv) {
     const c = r.csv;
     out.push(
       '',
       'CSV fan-out (one POST; seconds from the POST until the last run finished)',
       table(
-        ['rows', 'ack (ms)', 'seconds', 'runs/s', 'failed', 'worker peak RSS (MiB)', 'worker VmHWM (MiB)', 'worker restarts'],
-        [[c.rows, c.ackMs, c.seconds, c.runsPerSec, c.failed, c.workerPeakRssMiB ?? 'n/a', c.workerHwmMiB ?? 'n/a', c.workerRestarts]],
+        ['rows', 'ack (ms)', 'seconds', 'runs/s', 'runs/s ÷ baseline', 'failed', 'worker peak RSS (MiB)', 'worker VmHWM (MiB)', 'worker restarts'],
+        [[
+          c.rows, c.ackMs, c.seconds, c.runsPerSec, r.fanOutBaseline ? (c.runsPerSec / r.fanOutBaseline.childrenPerSec).toFixed(2) : 'n/a',
+          c.failed, c.workerPeakRssMiB ?? 'n/a', c.workerHwmMiB ?? 'n/a', c.workerRestarts,
+        ]],
       ),
+      '',
+      'CPU milliseconds per run during the CSV fan-out, by process',
+      table(['Temporal', 'worker', 'FerretDB', 'receiver'], [[c.cpuMsPerRun.temporal, c.cpuMsPerRun.worker, c.cpuMsPerRun.ferretdb, c.cpuMsPerRun.receiver]]),
     );
   }
   if (r.error) out.push('', `FAILED: ${r.error}`);
@@ -382,8 +515,9 @@ function writeResults(r: Results): string {
 }
 
 async function main(): Promise<number> {
+  Runtime.install({ logger: new DefaultLogger('WARN') });
   const s = readSettings();
-  const results: Results = { startedAt: new Date().toISOString(), finishedAt: null, machine: machineFacts(), settings: s, levels: [], csv: null, error: null };
+  const results: Results = { startedAt: new Date().toISOString(), finishedAt: null, machine: machineFacts(), settings: s, levels: [], fanOutBaseline: null, csv: null, error: null };
   const cleanups: Array<() => Promise<void>> = [];
   let stopping: Promise<void> | undefined;
   const stopAll = () =>
@@ -419,6 +553,7 @@ async function main(): Promise<number> {
     for (const connections of s.levels) {
       results.levels.push(await measureLevel(connections, { api, models, stack, koaPort: koa.port, temporal, s }));
     }
+    if (s.fanOutBaseline > 0) results.fanOutBaseline = await fanOutBaseline(stack, temporal, s);
     if (s.csvRows > 0) results.csv = await csvFanOut({ api, models, stack, s });
   } catch (err) {
     results.error = (err as Error).message;

@@ -115,6 +115,37 @@ export function childRunning(launcherPid: number, script: string): number | null
   return null;
 }
 
+export type StackRole = 'temporal' | 'ferretdb' | 'worker' | 'receiver';
+
+/** Linux's clock ticks per second for /proc/<pid>/stat times (USER_HZ, 100 on every mainstream build). */
+const CLOCK_TICKS = 100;
+
+function roleOf(args: string[]): StackRole | null {
+  const program = path.basename(args[0] ?? '');
+  if (program.startsWith('temporal')) return 'temporal';
+  if (program.startsWith('ferretdb')) return 'ferretdb';
+  if (args.some((a) => a.endsWith('entry/worker.js'))) return 'worker';
+  if (args.some((a) => a.endsWith('entry/receiver.js'))) return 'receiver';
+  return null;
+}
+
+/** CPU seconds (user + system) used so far by the stack's processes, by role (0 where unreadable). */
+export function stackCpuSeconds(launcherPid: number): Record<StackRole, number> {
+  const cpu: Record<StackRole, number> = { temporal: 0, ferretdb: 0, worker: 0, receiver: 0 };
+  for (const pid of descendants(launcherPid)) {
+    try {
+      const role = roleOf(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0'));
+      if (!role) continue;
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      cpu[role] += (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS; // utime, stime
+    } catch {
+      // gone
+    }
+  }
+  return cpu;
+}
+
 /** Resident set size now and at its peak (VmRSS, VmHWM), in bytes; null if unreadable. */
 export function memoryOf(pid: number): { rss: number; hwm: number } | null {
   try {

@@ -210,13 +210,34 @@ async function warmUp(api: Api, models: Models, stack: EmbeddedStack, koaPort: n
   await pollUntil(async () => ((done = await models.RunOutcome.countDocuments({ robotId })) >= 10 ? true : undefined), pollS, 120, () => `only ${done} of 10 warm-up runs finished (is the worker running? see ${stack.logFile})`);
 }
 
+/**
+ * Counts workflows of one type that completed since `start()`, in Temporal's visibility store.
+ * Progress is polled there rather than in the database: a FerretDB count scans the whole
+ * collection (seconds at 100,000 runs), and doing that every second would take a core away from
+ * what is being measured. A run's outcome is stored before its workflow completes.
+ */
+function completions(temporal: Client, type: 'deliveryWorkflow' | 'runWorkflow' | 'benchChild') {
+  const query = `WorkflowType = '${type}' AND ExecutionStatus = 'Completed'`;
+  const count = async () => (await temporal.workflow.count(query)).count;
+  let before = 0;
+  return {
+    async start() {
+      before = await count();
+    },
+    async sinceStart() {
+      return (await count()) - before;
+    },
+  };
+}
+type Completions = ReturnType<typeof completions>;
+
 /** Joins this level's runs with their outcomes once every acknowledged delivery's run has finished. */
-async function endToEnd(models: Models, robotId: string, load: HttpLoad, s: Settings): Promise<EndToEnd> {
+async function endToEnd(models: Models, robotId: string, load: HttpLoad, deliveries: Completions, s: Settings): Promise<EndToEnd> {
   const acked = load.acks.size;
   let finished = 0;
   const joined = await pollUntil(
     async () => {
-      finished = await models.RunOutcome.countDocuments({ robotId });
+      finished = await deliveries.sinceStart();
       if (finished < acked) return undefined;
       const [runs, outcomes] = await Promise.all([
         models.Run.find({ robotId }, { trigger: 1 }).lean(),
@@ -267,10 +288,12 @@ async function measureLevel(connections: number, ctx: LevelContext): Promise<Lev
   log(`${connections} connections: ack path with the worker paused for ${s.durationS} s`);
   const ackWorkerPaused = await ackWithWorkerPaused(connections, tag, ctx);
   log(`${connections} connections: ack path for ${s.durationS} s`);
+  const deliveries = completions(temporal, 'deliveryWorkflow');
+  await deliveries.start();
   const ack = await httpLoad(url, connections, s.durationS, `ack-${tag}`);
   if (ack.summary.ok === 0) throw new Error(`no delivery was acknowledged at ${connections} connections (${ack.summary.non2xx} non-2xx, ${ack.summary.errors} errors); see ${stack.logFile}`);
   log(`${connections} connections: waiting for the ${ack.summary.ok} runs to finish`);
-  const e2e = await endToEnd(models, robotId, ack, s);
+  const e2e = await endToEnd(models, robotId, ack, deliveries, s);
   return {
     connections,
     bareKoa,
@@ -291,8 +314,10 @@ type LevelContext = { api: Api; models: Models; stack: EmbeddedStack; koaPort: n
  * as it does for the bare ones; then the worker goes on (SIGCONT) and this phase's runs are
  * drained before the next phase is measured.
  */
-async function ackWithWorkerPaused(connections: number, tag: string, { api, models, stack, s }: LevelContext): Promise<HttpLoadSummary> {
-  const { robotId, url } = await robotAtWork(api, stack.port, `bench ${tag} worker paused`, 'json', { id: '{{trigger.id}}' });
+async function ackWithWorkerPaused(connections: number, tag: string, { api, stack, temporal, s }: LevelContext): Promise<HttpLoadSummary> {
+  const { url } = await robotAtWork(api, stack.port, `bench ${tag} worker paused`, 'json', { id: '{{trigger.id}}' });
+  const deliveries = completions(temporal, 'deliveryWorkflow');
+  await deliveries.start();
   const worker = childRunning(stack.pid, 'entry/worker.js');
   if (worker === null) throw new Error('the worker process is not running');
   process.kill(worker, 'SIGSTOP');
@@ -305,7 +330,7 @@ async function ackWithWorkerPaused(connections: number, tag: string, { api, mode
   log(`${connections} connections: worker resumed, draining the ${load.summary.ok} runs of the paused phase`);
   let finished = 0;
   await pollUntil(
-    async () => ((finished = await models.RunOutcome.countDocuments({ robotId })) >= load.summary.ok ? true : undefined),
+    async () => ((finished = await deliveries.sinceStart()) >= load.summary.ok ? true : undefined),
     s.pollS,
     s.drainTimeoutS,
     () => `only ${finished} of the ${load.summary.ok} runs of the paused phase finished (BENCH_DRAIN_TIMEOUT_S)`,
@@ -326,18 +351,18 @@ async function fanOutBaseline(stack: EmbeddedStack, temporal: Client, s: Setting
     return await worker.runUntil(async () => {
       log(`fan-out baseline: ${children} children that do nothing`);
       const tag = randomBytes(4).toString('hex');
-      const query = `WorkflowType = 'benchChild' AND ExecutionStatus = 'Completed'`;
-      const before = (await temporal.workflow.count(query)).count;
+      const done = completions(temporal, 'benchChild');
+      await done.start();
       const cpuBefore = { stack: stackCpuSeconds(stack.pid), bench: process.cpuUsage() };
       const startedAt = Date.now();
       const args: [BenchFanOut] = [{ tag, children, next: 0 }];
       await temporal.workflow.start('benchFanOut', { taskQueue, workflowId: `bench-fan-out:${tag}`, args });
-      let done = 0;
+      let finished = 0;
       await pollUntil(
-        async () => ((done = (await temporal.workflow.count(query)).count - before) >= children ? true : undefined),
+        async () => ((finished = await done.sinceStart()) >= children ? true : undefined),
         s.pollS,
         s.csvTimeoutS,
-        () => `only ${done} of the baseline's ${children} children finished (BENCH_CSV_TIMEOUT_S)`,
+        () => `only ${finished} of the baseline's ${children} children finished (BENCH_CSV_TIMEOUT_S)`,
       );
       const seconds = (Date.now() - startedAt) / 1000;
       const temporalCpu = stackCpuSeconds(stack.pid).temporal - cpuBefore.stack.temporal;
@@ -378,8 +403,8 @@ function sampleWorker(launcherPid: number) {
   };
 }
 
-async function csvFanOut(ctx: { api: Api; models: Models; stack: EmbeddedStack; s: Settings }): Promise<CsvResult> {
-  const { api, models, stack, s } = ctx;
+async function csvFanOut(ctx: { api: Api; models: Models; stack: EmbeddedStack; temporal: Client; s: Settings }): Promise<CsvResult> {
+  const { api, models, stack, temporal, s } = ctx;
   const rows = s.csvRows;
   const { robotId, url } = await robotAtWork(api, stack.port, 'bench csv', 'csv', { to: '{{trigger.email}}' });
   const csv = ['n,email', ...Array.from({ length: rows }, (_, i) => `${i},user${i}@example.com`)].join('\n');
@@ -388,6 +413,8 @@ async function csvFanOut(ctx: { api: Api; models: Models; stack: EmbeddedStack; 
   const sampler = sampleWorker(stack.pid);
   let worker: ReturnType<typeof sampler.stop> | undefined;
   try {
+    const runs = completions(temporal, 'runWorkflow');
+    await runs.start();
     const cpuBefore = stackCpuSeconds(stack.pid);
     const postedAt = Date.now();
     const res = await fetch(url, { method: 'POST', body: csv, headers: { 'content-type': 'text/csv' } });
@@ -397,7 +424,7 @@ async function csvFanOut(ctx: { api: Api; models: Models; stack: EmbeddedStack; 
     let lastReport = Date.now();
     await pollUntil(
       async () => {
-        finished = await models.RunOutcome.countDocuments({ robotId });
+        finished = await runs.sinceStart();
         if (Date.now() - lastReport >= 15_000) {
           lastReport = Date.now();
           log(`CSV fan-out: ${finished} of ${rows} runs finished after ${round((Date.now() - postedAt) / 1000, 0)} s`);
@@ -554,7 +581,7 @@ async function main(): Promise<number> {
       results.levels.push(await measureLevel(connections, { api, models, stack, koaPort: koa.port, temporal, s }));
     }
     if (s.fanOutBaseline > 0) results.fanOutBaseline = await fanOutBaseline(stack, temporal, s);
-    if (s.csvRows > 0) results.csv = await csvFanOut({ api, models, stack, s });
+    if (s.csvRows > 0) results.csv = await csvFanOut({ api, models, stack, temporal, s });
   } catch (err) {
     results.error = (err as Error).message;
   } finally {

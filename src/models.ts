@@ -322,23 +322,29 @@ export type GroupedInsert<T> = (docs: T[]) => Promise<void>;
  */
 export function groupInserts<T extends { _id: string }>(model: mongoose.Model<T>, maxDocs = 500): GroupedInsert<T> {
   type Waiter = { docs: T[]; resolve: () => void; reject: (err: unknown) => void };
-  let waiting: Waiter[] = [];
+  const waiting: Waiter[] = [];
   let writing = false;
+
+  async function writeGroup(group: Waiter[]): Promise<void> {
+    try {
+      await rawCollection(model).insertMany(group.flatMap((w) => w.docs) as mongo.OptionalUnlessRequiredId<T>[], { ordered: false });
+      for (const w of group) w.resolve();
+    } catch {
+      await Promise.all(group.map((w) => insertOnce(model, w.docs).then(w.resolve, w.reject)));
+    }
+  }
 
   async function writeAll(): Promise<void> {
     writing = true;
-    while (waiting.length > 0) {
-      let count = 0;
-      const taken = waiting.findIndex((w) => (count += w.docs.length) > maxDocs);
-      const group = waiting.splice(0, Math.max(1, taken === -1 ? waiting.length : taken));
-      try {
-        await rawCollection(model).insertMany(group.flatMap((w) => w.docs) as mongo.OptionalUnlessRequiredId<T>[], { ordered: false });
-        for (const w of group) w.resolve();
-      } catch {
-        await Promise.all(group.map((w) => insertOnce(model, w.docs).then(w.resolve, w.reject)));
+    try {
+      while (waiting.length > 0) {
+        let count = 0;
+        const over = waiting.findIndex((w) => (count += w.docs.length) > maxDocs);
+        await writeGroup(waiting.splice(0, Math.max(1, over === -1 ? waiting.length : over)));
       }
+    } finally {
+      writing = false;
     }
-    writing = false;
   }
 
   return (docs) => {

@@ -48,7 +48,7 @@ export async function deliveryWorkflow(delivery: DeliveryInput, fanOut?: FanOut)
     if (prepared.outcome === 'dropped') return prepared;
     const [only] = prepared.firstRuns;
     if (prepared.runCount === 1 && only) {
-      // One workflow instead of two: half the engine's writes for the common case.
+      // One workflow per delivery instead of a parent and a child (README, Benchmark).
       const runStatus = await runWorkflow(runInput(delivery, only, prepared.stepCount));
       await discardStoredBody(delivery);
       return { outcome: 'processed', runCount: 1, runStatus };

@@ -82,7 +82,9 @@ export function managementRouter({ config, models, triggers }: ManagementDeps): 
     const resultsOf = new Map<string, StepResultText[]>();
     for (const { output, ...r } of results) {
       const text = { ...r, outputJson: output && (await loadJson(models, outputBlobId(r.runId, r.index), output)) };
-      resultsOf.set(r.runId, [...(resultsOf.get(r.runId) ?? []), text]);
+      const ofRun = resultsOf.get(r.runId);
+      if (ofRun) ofRun.push(text);
+      else resultsOf.set(r.runId, [text]);
     }
     return Promise.all(
       runs.map(async (run) =>

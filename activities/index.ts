@@ -21,7 +21,11 @@ import type {
   TriggerRef,
 } from '../src/domain/types';
 import { bodyBlobId, discardBlob, loadJson, outputBlobId, readBlob, storeJson, triggerBlobId } from '../src/blobs';
-import { groupInserts, type DeliveryDoc, type Models, type RobotDoc, type RunDoc, type StepResultDoc } from '../src/models';
+import { DeliveryRecorder, type NewDelivery } from '../src/history/slots';
+import { BLOCK_SIZE, previewOf } from '../src/history/tally';
+import { previewPageId } from '../src/history/store';
+import { groupInserts, type Models, type RobotDoc, type RunDoc, type StepResultDoc } from '../src/models';
+import type { RunPreviewDoc } from '../src/history/documents';
 
 export interface ActivityDeps {
   models: Models;
@@ -63,6 +67,16 @@ function seedOf(runId: string, triggerJson: string, data: JsonValue): RunSeed {
   return bytes <= TRIGGER_INLINE_BYTES ? { runId, trigger: { kind: 'inline', data }, bytes } : { runId, trigger: { kind: 'stored' }, bytes: 0 };
 }
 
+interface StoredRuns {
+  runCount: number;
+  firstRuns: RunSeed[];
+  /** Trigger previews of the first page of runs, kept on the delivery record. */
+  previewsJson: string;
+}
+
+/** What preparing decided, with what the delivery record keeps of its runs. */
+type Prepared = Exclude<PreparedDelivery, { outcome: 'processed' }> | (Extract<PreparedDelivery, { outcome: 'processed' }> & { previewsJson: string });
+
 /** Collects seeds while they fit: at most `max` runs and SEEDS_MAX_BYTES of inline data (always one). */
 class SeedBatch {
   readonly seeds: RunSeed[] = [];
@@ -84,7 +98,9 @@ export function createActivities({ models }: ActivityDeps) {
     deliveries: groupInserts(Delivery),
     stepResults: groupInserts(StepResult),
     runOutcomes: groupInserts(RunOutcome),
+    runPreviews: groupInserts<RunPreviewDoc>(models.RunPreview),
   };
+  const deliveries = new DeliveryRecorder(models, insert.deliveries);
   const robots = new Map<string, RobotSettings & { expires: number }>();
   const storedTriggers = new Map<string, JsonValue>();
 
@@ -127,33 +143,55 @@ export function createActivities({ models }: ActivityDeps) {
    * Stores one run per trigger data value, in batches, and returns the seeds of the first ones.
    * A retried attempt skips the batches its predecessor reported by heartbeat.
    */
-  async function storeRuns(input: DeliveryInput, triggers: TriggerSource): Promise<{ runCount: number; firstRuns: RunSeed[] }> {
+  /**
+   * Stores one run per trigger data value, in batches, with the trigger previews the run history
+   * lists (the first page's go on the delivery record), and returns the seeds of the first runs.
+   * A retried attempt skips the batches its predecessor reported by heartbeat.
+   */
+  async function storeRuns(input: DeliveryInput, triggers: TriggerSource): Promise<StoredRuns> {
     const ctx = Context.current();
     const resumeFrom = (ctx.info.heartbeatDetails as number | undefined) ?? 0;
     const first = new SeedBatch(RUN_INSERT_BATCH);
+    // A run was created when its delivery was received: the same time on every attempt.
+    const createdAt = new Date(input.receivedAt);
     let batch: RunDoc[] = [];
+    let previews: RunPreviewDoc[] = [];
+    let page: Array<string | null> = [];
+    let firstPage: Array<string | null> = [];
     let index = 0;
     for await (const data of triggers) {
       const runId = runIdFor(input.deliveryId, index);
       const triggerJson = JSON.stringify(data);
       if (index >= resumeFrom) {
         const trigger = await storeJson(models, triggerBlobId(runId), triggerJson);
-        batch.push({ _id: runId, robotId: input.robotId, deliveryId: input.deliveryId, index, trigger, verified: input.verified, createdAt: new Date() });
+        batch.push({ _id: runId, robotId: input.robotId, deliveryId: input.deliveryId, index, trigger, verified: input.verified, createdAt });
       }
+      page.push(previewOf(triggerJson));
       if (first.seeds.length === index) first.offer(seedOf(runId, triggerJson, data));
       index++;
+      if (index % BLOCK_SIZE === 0) {
+        const n = index / BLOCK_SIZE - 1;
+        if (n === 0) firstPage = page;
+        else if (index > resumeFrom) previews.push({ _id: previewPageId(input.deliveryId, n), previewsJson: JSON.stringify(page) });
+        page = [];
+      }
       if (batch.length === RUN_INSERT_BATCH) {
-        await insert.runs(batch);
-        batch = [];
+        await Promise.all([insert.runs(batch), insert.runPreviews(previews)]);
+        [batch, previews] = [[], []];
         if (!ctx.info.isLocal) ctx.heartbeat(index); // a local activity (small body) has no heartbeat
       }
     }
-    await insert.runs(batch);
-    return { runCount: index, firstRuns: first.seeds };
+    if (page.length > 0) {
+      const n = Math.floor((index - 1) / BLOCK_SIZE);
+      if (n === 0) firstPage = page;
+      else previews.push({ _id: previewPageId(input.deliveryId, n), previewsJson: JSON.stringify(page) });
+    }
+    await Promise.all([insert.runs(batch), insert.runPreviews(previews)]);
+    return { runCount: index, firstRuns: first.seeds, previewsJson: JSON.stringify(firstPage) };
   }
 
   /** What the body makes: runs of one trigger data value, or (csv) one per row; or dropped. */
-  async function decide(input: DeliveryInput, settings: RobotSettings, body: Buffer): Promise<PreparedDelivery> {
+  async function decide(input: DeliveryInput, settings: RobotSettings, body: Buffer): Promise<Prepared> {
     if (settings.format === 'csv') {
       // A first pass reads the whole body, so a bad row half way makes no run at all.
       for await (const _row of csvRows(body)); // eslint-disable-line @typescript-eslint/no-unused-vars
@@ -174,14 +212,14 @@ export function createActivities({ models }: ActivityDeps) {
     async prepareDelivery(input: DeliveryInput): Promise<PreparedDelivery> {
       const settings = await robotSettings(input.robotId);
       const body = await bodyBytes(input, models);
-      let prepared: PreparedDelivery;
+      let prepared: Prepared;
       try {
         prepared = await decide(input, settings, body);
       } catch (err) {
         if (!(err instanceof BodyParseError)) throw err;
         prepared = { outcome: 'failed', error: err.message };
       }
-      const delivery: DeliveryDoc = {
+      const delivery: NewDelivery = {
         _id: input.deliveryId,
         robotId: input.robotId,
         triggerIdentifier: input.triggerIdentifier,
@@ -196,9 +234,13 @@ export function createActivities({ models }: ActivityDeps) {
         reason: prepared.outcome === 'dropped' ? prepared.reason : null,
         error: prepared.outcome === 'failed' ? prepared.error : null,
         verified: input.verified,
+        stepCount: settings.steps.length,
+        previewsJson: prepared.outcome === 'processed' ? prepared.previewsJson : '[]',
       };
-      await insert.deliveries([delivery]);
-      return prepared;
+      await deliveries.record(delivery, { retry: Context.current().info.attempt > 1 });
+      if (prepared.outcome !== 'processed') return prepared;
+      const { previewsJson: _previews, ...result } = prepared;
+      return result;
     },
 
     /** The seeds of runs `from` up to `to` of a csv delivery (fewer when their data is large). */

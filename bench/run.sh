@@ -3,5 +3,5 @@
 # TypeScript build) and runs the benchmark on a fresh embedded stack. Settings: bench/bench.ts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-eval "$(./scripts/setup.sh | tail -n 2 | sed 's/^/export /')"
+eval "$(./scripts/setup.sh | grep -E "^[A-Z_]+_BIN=" | sed 's/^/export /')"
 exec node dist/bench/bench.js "$@"

@@ -3,7 +3,7 @@
 #   - npm dependencies (again only when package.json or the lock file changed),
 #   - the embedded servers (scripts/binaries.sh: built once into a cache outside the repo),
 #   - the TypeScript build and the pre-bundled workflow code.
-# Prints the two binaries' paths as shell assignments on its last two lines.
+# Prints the binaries' paths as shell assignments (`NAME_BIN=path`) on its last lines.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 log() { echo "[setup] $*" >&2; }

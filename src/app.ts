@@ -9,6 +9,7 @@ import { errorHandler } from './http';
 import type { Logger } from './log';
 import type { Models } from './models';
 import { TriggerCache } from './receiver/trigger-cache';
+import { DeliveryRecorder } from './history/slots';
 import { webhookRouter } from './receiver/webhooks';
 import { temporalAnswers } from './temporal';
 
@@ -43,7 +44,7 @@ export function createApp(deps: AppDeps): Koa {
   });
   app.use(health.routes());
 
-  const webhooks = webhookRouter({ ...deps, triggers });
+  const webhooks = webhookRouter({ ...deps, triggers, deliveries: new DeliveryRecorder(deps.models) });
   app.use(webhooks.routes());
   app.use(managementRouter({ ...deps, triggers }).routes());
   return app;

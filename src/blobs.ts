@@ -35,7 +35,8 @@ export async function readBlob(models: Models, ownerId: string, chunks: number):
 }
 
 export async function discardBlob(models: Models, ownerId: string, chunks: number): Promise<void> {
-  await models.BlobChunk.deleteMany({ _id: { $in: Array.from({ length: chunks }, (_, n) => chunkId(ownerId, n)) } });
+  // One delete per chunk: `{ _id: value }` is the only filter FerretDB hands to SQLite.
+  for (let n = 0; n < chunks; n++) await models.BlobChunk.collection.deleteOne({ _id: chunkId(ownerId, n) as never });
 }
 
 /** JSON text as a document keeps it: inline, or the number of chunks under the owner id. */

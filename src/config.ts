@@ -9,6 +9,12 @@ import { z } from 'zod';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().positive();
+const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+/** A duration such as `30d`, `12h`, `90m` or `45s`; `0` means forever. */
+const duration = z
+  .string()
+  .regex(/^(0|\d+[smhd])$/, 'must be a number followed by s, m, h or d (30d), or 0')
+  .transform((v) => (v === '0' ? 0 : Number(v.slice(0, -1)) * UNIT_MS[v.slice(-1) as keyof typeof UNIT_MS]));
 
 const envSchema = z.object({
   PORT: port.default(3000),
@@ -31,6 +37,7 @@ const envSchema = z.object({
   EMBEDDED_TEMPORAL_UI_PORT: port.default(8233),
   EMBEDDED_MONGODB_PORT: port.default(27017),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  HISTORY_RETENTION: duration.default('30d'),
 });
 
 export interface Config {
@@ -46,6 +53,8 @@ export interface Config {
   triggerCacheTtlMs: number;
   embedded: { temporalPort: number; temporalUiPort: number; mongodbPort: number };
   logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /** How long runs and deliveries are kept in history, in ms (0: forever). */
+  historyRetentionMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -94,6 +103,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       mongodbPort: e.EMBEDDED_MONGODB_PORT,
     },
     logLevel: e.LOG_LEVEL,
+    historyRetentionMs: e.HISTORY_RETENTION,
   };
 }
 

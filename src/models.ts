@@ -12,6 +12,7 @@
  */
 import mongoose, { Schema, type Connection, type mongo } from 'mongoose';
 import type { StoredJson } from './blobs';
+import { historySchemas } from './history/documents';
 import {
   BODY_FORMATS,
   type BodyFormat,
@@ -70,6 +71,12 @@ export interface DeliveryDoc {
   reason: string | null;
   error: string | null;
   verified: boolean | null;
+  /** The delivery's place in its robot's history (src/history/slots.ts). */
+  slot: number;
+  /** Steps the robot had when the delivery was prepared: its runs' step results are `<runId>:<0…stepCount-1>`. */
+  stepCount: number;
+  /** Trigger previews of its first runs (the first page), as JSON text of `(string | null)[]`. */
+  previewsJson: string;
 }
 
 /** A run as it starts: what triggered it. Never changed after it is written. */
@@ -179,10 +186,12 @@ const deliverySchema = new Schema<DeliveryDoc>(
     reason: { type: String, default: null },
     error: { type: String, default: null },
     verified: { type: Boolean, default: null },
+    slot: { type: Number, required: true },
+    stepCount: { type: Number, default: 0 },
+    previewsJson: { type: String, default: '[]' },
   },
   { ...opts, collection: 'deliveries' },
 );
-deliverySchema.index({ robotId: 1, receivedAt: -1, _id: -1 });
 
 const storedJsonSchema = new Schema<{ json?: string; chunks?: number }>(
   { json: { type: String, default: undefined }, chunks: { type: Number, default: undefined } },
@@ -201,8 +210,6 @@ const runSchema = new Schema<RunDoc>(
   },
   { ...opts, collection: 'runs' },
 );
-runSchema.index({ robotId: 1, createdAt: -1, _id: -1 });
-runSchema.index({ deliveryId: 1 });
 
 const stepResultSchema = new Schema<StepResultDoc>(
   {
@@ -216,7 +223,6 @@ const stepResultSchema = new Schema<StepResultDoc>(
   },
   { ...opts, collection: 'step_results' },
 );
-stepResultSchema.index({ runId: 1 });
 
 const runOutcomeSchema = new Schema<RunOutcomeDoc>(
   {
@@ -227,7 +233,6 @@ const runOutcomeSchema = new Schema<RunOutcomeDoc>(
   },
   { ...opts, collection: 'run_outcomes' },
 );
-runOutcomeSchema.index({ robotId: 1, status: 1 });
 
 const blobChunkSchema = new Schema<BlobChunkDoc>(
   {
@@ -249,6 +254,12 @@ export function createModels(db: Connection) {
     StepResult: db.model<StepResultDoc>('StepResult', stepResultSchema),
     RunOutcome: db.model<RunOutcomeDoc>('RunOutcome', runOutcomeSchema),
     BlobChunk: db.model<BlobChunkDoc>('BlobChunk', blobChunkSchema),
+    HistorySlot: db.model('HistorySlot', historySchemas.slot),
+    HistoryTally: db.model('HistoryTally', historySchemas.tally),
+    HistoryHead: db.model('HistoryHead', historySchemas.head),
+    HistoryBlock: db.model('HistoryBlock', historySchemas.block),
+    RunPreview: db.model('RunPreview', historySchemas.runPreview),
+    Lease: db.model('Lease', historySchemas.lease),
   };
 }
 export type Models = ReturnType<typeof createModels>;
@@ -301,10 +312,11 @@ export async function insertOnce<T extends { _id: string }>(model: mongoose.Mode
   } catch (err) {
     const writeErrors = (err as { writeErrors?: unknown[] }).writeErrors ?? [err];
     if (!writeErrors.every(isDuplicateKeyError)) throw err;
-    const ids = docs.map((d) => d._id);
-    const found = await collection.countDocuments({ _id: { $in: ids } } as mongo.Filter<T>);
-    if (found !== ids.length) {
-      throw new Error(`${model.collection.name}: ${ids.length - found} insert(s) answered "duplicate key" but are not stored; retrying`);
+    // One read per id: `{ _id: value }` is the only filter FerretDB hands to SQLite.
+    const found = await Promise.all(docs.map((d) => collection.findOne({ _id: d._id } as mongo.Filter<T>, { projection: { _id: 1 } })));
+    const missing = found.filter((doc) => doc === null).length;
+    if (missing > 0) {
+      throw new Error(`${model.collection.name}: ${missing} insert(s) answered "duplicate key" but are not stored; retrying`);
     }
   }
 }

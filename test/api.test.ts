@@ -137,10 +137,21 @@ describe('runs', () => {
     expect(second.body.runs.map((r: any) => r.trigger.n)).toEqual([1]);
     expect(second.body.nextCursor).toBeNull();
 
+    // The history lists summaries; the run itself has its steps.
     const run = first.body.runs[0];
-    expect(run).toMatchObject({ status: 'succeeded', deliveryId: expect.any(String), createdAt: expect.any(String) });
-    expect(run.steps).toEqual([{ name: 'compose', status: 'succeeded', output: { n: 3 } }]);
-    expect((await stack.api('GET', `/api/runs/${run.id}`)).body).toEqual(run);
+    expect(run).toEqual({
+      id: expect.any(String),
+      robotId: robot.robotId,
+      deliveryId: expect.any(String),
+      status: 'succeeded',
+      trigger: { n: 3 },
+      createdAt: expect.any(String),
+      finishedAt: expect.any(String),
+    });
+    const whole = (await stack.api('GET', `/api/runs/${run.id}`)).body;
+    expect(whole).toMatchObject({ ...run, steps: [{ name: 'compose', status: 'succeeded', output: { n: 3 } }] });
+    const delivery = (await stack.api('GET', `/api/deliveries/${run.deliveryId}`)).body;
+    expect(delivery).toMatchObject({ id: run.deliveryId, outcome: 'processed', runCount: 1, receivedAt: run.createdAt });
     const counts = (await stack.api('GET', `/api/robots/${robot.robotId}`)).body.runCounts;
     expect(counts).toEqual({ total: 3, running: 0, succeeded: 3, failed: 0 });
   });

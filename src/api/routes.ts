@@ -6,13 +6,14 @@ import type { Context, Next } from 'koa';
 import type { Config } from '../config';
 import { encryptSecret, newId, newToken, secretsEqual } from '../domain/secrets';
 import type { StepDefinition } from '../domain/types';
-import type { Models, RobotDoc, RunDoc } from '../models';
+import type { DeliveryDoc, Models, RobotDoc, RunDoc, RunOutcomeDoc, StepResultDoc } from '../models';
 import type { TriggerCache } from '../receiver/trigger-cache';
 import { loadJson, outputBlobId, triggerBlobId } from '../blobs';
 import { readJson } from '../http';
-import { afterCursor, pageOf } from './pagination';
+import { byId } from '../history/store';
+import { deliveriesPage, robotHistory, runsPage } from '../history/reads';
 import { createAppBody, createConnectionBody, createRobotBody, listQuery, type CreateRobotBody } from './schemas';
-import { appView, connectionView, deliveryView, robotView, runView, type RunCounts, type StepResultText } from './views';
+import { appView, connectionView, deliveryView, robotView, runSummaryView, runView, type StepResultText } from './views';
 
 export interface ManagementDeps {
   config: Config;
@@ -55,48 +56,26 @@ export function managementRouter({ config, models, triggers }: ManagementDeps): 
     return { kind: 'stripe', appId: null, connectionId: trigger.connectionId!, events: trigger.events, identifier: null, token: null };
   }
 
-  /** A run without an outcome is still running. */
-  async function runCounts(robotId: string): Promise<RunCounts> {
-    const [total, groups] = await Promise.all([
-      Run.countDocuments({ robotId }),
-      RunOutcome.aggregate<{ _id: 'succeeded' | 'failed'; n: number }>([{ $match: { robotId } }, { $group: { _id: '$status', n: { $sum: 1 } } }]),
+  /**
+   * A run as the API shows it: with its robot's steps, its step results and its outcome. Every
+   * read is by `_id` (step results are `<runId>:<step>`), so it costs the same however many runs
+   * are stored.
+   */
+  async function runWithSteps(run: RunDoc) {
+    const robot = await byId<RobotDoc>(Robot, run.robotId);
+    const steps = (robot?.steps ?? []) as StepDefinition[];
+    const [outcome, stored] = await Promise.all([
+      byId<RunOutcomeDoc>(RunOutcome, run._id),
+      Promise.all(steps.map((_, i) => byId<StepResultDoc>(StepResult, `${run._id}:${i}`))),
     ]);
-    const counts: RunCounts = { total, running: total, succeeded: 0, failed: 0 };
-    for (const g of groups) {
-      counts[g._id] = g.n;
-      counts.running -= g.n;
+    const results: StepResultText[] = [];
+    for (const result of stored) {
+      if (!result) continue;
+      const { output, ...r } = result;
+      results.push({ ...r, outputJson: output && (await loadJson(models, outputBlobId(r.runId, r.index), output)) });
     }
-    return counts;
-  }
-
-  /** Runs as the API shows them: each with its robot's steps, its step results and its outcome. */
-  async function runViews(runs: RunDoc[]) {
-    const ids = runs.map((r) => r._id);
-    const [outcomes, results, robots] = await Promise.all([
-      RunOutcome.find({ _id: { $in: ids } }).lean(),
-      StepResult.find({ runId: { $in: ids } }).lean(),
-      Robot.find({ _id: { $in: [...new Set(runs.map((r) => r.robotId))] } }, { steps: 1 }).lean(),
-    ]);
-    const outcomeOf = new Map(outcomes.map((o) => [o._id, o]));
-    const stepsOf = new Map(robots.map((r) => [r._id, r.steps as StepDefinition[]]));
-    const resultsOf = new Map<string, StepResultText[]>();
-    for (const { output, ...r } of results) {
-      const text = { ...r, outputJson: output && (await loadJson(models, outputBlobId(r.runId, r.index), output)) };
-      const ofRun = resultsOf.get(r.runId);
-      if (ofRun) ofRun.push(text);
-      else resultsOf.set(r.runId, [text]);
-    }
-    return Promise.all(
-      runs.map(async (run) =>
-        runView({
-          run,
-          triggerJson: await loadJson(models, triggerBlobId(run._id), run.trigger),
-          steps: stepsOf.get(run.robotId) ?? [],
-          results: resultsOf.get(run._id) ?? [],
-          outcome: outcomeOf.get(run._id),
-        }),
-      ),
-    );
+    const triggerJson = await loadJson(models, triggerBlobId(run._id), run.trigger);
+    return runView({ run, triggerJson, steps, results, outcome: outcome ?? undefined });
   }
 
   router.post('/apps', async (ctx) => {
@@ -142,7 +121,7 @@ export function managementRouter({ config, models, triggers }: ManagementDeps): 
 
   router.get('/robots/:id', async (ctx) => {
     const robot = await found(ctx, 'robot', Robot.findById(ctx.params.id).lean());
-    ctx.body = robotView(robot, config.baseUrl, await runCounts(robot._id));
+    ctx.body = robotView(robot, config.baseUrl, await robotHistory(models, robot._id));
   });
 
   /** Puts the robot to work; its webhook URL and token are made the first time only. */
@@ -167,31 +146,27 @@ export function managementRouter({ config, models, triggers }: ManagementDeps): 
     ctx.body = robotView(robot, config.baseUrl);
   });
 
+  /** The run history: summaries, newest first (src/history/reads.ts). */
   router.get('/robots/:id/runs', async (ctx) => {
     const { limit, cursor } = listQuery.parse(ctx.query);
     const robot = await found(ctx, 'robot', Robot.findById(ctx.params.id, { _id: 1 }).lean());
-    const docs = await Run.find({ robotId: robot._id, ...afterCursor('createdAt', cursor) })
-      .sort({ createdAt: -1, _id: -1 })
-      .limit(limit + 1)
-      .lean();
-    const page = pageOf(docs, limit, (r) => r.createdAt);
-    ctx.body = { runs: await runViews(page.items), nextCursor: page.nextCursor };
+    const page = await runsPage(models, robot._id, limit, cursor);
+    ctx.body = { runs: page.items.map((r) => runSummaryView(r, robot._id)), nextCursor: page.nextCursor };
   });
 
   router.get('/runs/:id', async (ctx) => {
-    const run = await found(ctx, 'run', Run.findById(ctx.params.id).lean());
-    [ctx.body] = await runViews([run]);
+    ctx.body = await runWithSteps(await found(ctx, 'run', byId<RunDoc>(Run, ctx.params.id)));
   });
 
   router.get('/robots/:id/deliveries', async (ctx) => {
     const { limit, cursor } = listQuery.parse(ctx.query);
     const robot = await found(ctx, 'robot', Robot.findById(ctx.params.id, { _id: 1 }).lean());
-    const docs = await Delivery.find({ robotId: robot._id, ...afterCursor('receivedAt', cursor) })
-      .sort({ receivedAt: -1, _id: -1 })
-      .limit(limit + 1)
-      .lean();
-    const page = pageOf(docs, limit, (d) => d.receivedAt);
+    const page = await deliveriesPage(models, robot._id, limit, cursor);
     ctx.body = { deliveries: page.items.map(deliveryView), nextCursor: page.nextCursor };
+  });
+
+  router.get('/deliveries/:id', async (ctx) => {
+    ctx.body = deliveryView(await found(ctx, 'delivery', byId<DeliveryDoc>(Delivery, ctx.params.id)));
   });
 
   return router;

@@ -1,6 +1,8 @@
 /** What the management API returns for each stored document. */
 import type { JsonValue, RunStatus, StepDefinition, StepStatus } from '../domain/types';
 import type { AppDoc, ConnectionDoc, DeliveryDoc, RobotDoc, RunDoc, RunOutcomeDoc, StepResultDoc } from '../models';
+import type { RobotHistory } from '../history/reads';
+import type { RunSummary } from '../history/tally';
 
 export function appView(app: AppDoc) {
   const { _id, ...rest } = app;
@@ -16,14 +18,7 @@ export function webhookUrl(baseUrl: string, robot: RobotDoc): string | null {
   return identifier && token ? `${baseUrl}/api/webhooks/${identifier}/${token}` : null;
 }
 
-export interface RunCounts {
-  total: number;
-  running: number;
-  succeeded: number;
-  failed: number;
-}
-
-export function robotView(robot: RobotDoc, baseUrl: string, runCounts?: RunCounts) {
+export function robotView(robot: RobotDoc, baseUrl: string, history?: RobotHistory) {
   const { kind, appId, connectionId, events, identifier } = robot.trigger;
   return {
     id: robot._id,
@@ -37,7 +32,7 @@ export function robotView(robot: RobotDoc, baseUrl: string, runCounts?: RunCount
     },
     steps: robot.steps.map((s) => ({ name: s.name, type: s.type, template: JSON.parse(s.templateJson) as JsonValue })),
     createdAt: robot.createdAt,
-    ...(runCounts ? { runCounts } : {}),
+    ...(history ?? {}),
   };
 }
 
@@ -74,7 +69,23 @@ export function runView({ run, triggerJson, steps, results, outcome }: RunParts)
   };
 }
 
-export function deliveryView(d: DeliveryDoc) {
+/**
+ * A run in the run history: what it is and how it ended. `trigger` is there when its JSON is at
+ * most 1 KiB (`triggerTruncated: true` otherwise); steps and large data come with `GET /api/runs/:id`.
+ */
+export function runSummaryView(r: RunSummary, robotId: string) {
+  return {
+    id: r.id,
+    robotId,
+    deliveryId: r.deliveryId,
+    status: r.status,
+    ...(r.trigger === null ? { triggerTruncated: true } : { trigger: JSON.parse(r.trigger) as JsonValue }),
+    createdAt: r.createdAt,
+    finishedAt: r.finishedAt,
+  };
+}
+
+export function deliveryView(d: Pick<DeliveryDoc, Exclude<keyof DeliveryDoc, 'previewsJson' | 'slot' | 'stepCount'>>) {
   return {
     id: d._id,
     robotId: d.robotId,

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { ConfigError, loadConfig } from '../config';
 import { EMBEDDED_RETENTION, spawnManaged, startFerretDb, startTemporalDevServer, waitForPort, type ManagedProcess } from '../embedded/servers';
 import { createLogger } from '../log';
+import { prepareEmbeddedStore } from '../embedded/ferretdb-index';
 import { onShutdown, runMain } from './main';
 
 function binary(variable: string): string {
@@ -15,6 +16,9 @@ function binary(variable: string): string {
   if (!bin || !fs.existsSync(bin)) throw new ConfigError(`${variable} must name the binary built by scripts/binaries.sh (got ${bin ?? 'nothing'}); start with \`npm start\`, which builds it`);
   return bin;
 }
+
+/** The database the embedded FerretDB keeps the service's collections in. */
+const EMBEDDED_DATABASE = 'webhooks';
 
 runMain('embedded', async () => {
   const config = loadConfig();
@@ -59,7 +63,9 @@ runMain('embedded', async () => {
         logFile: path.join(logDir, 'ferretdb.log'),
       }),
     );
-    mongodbUri = `mongodb://127.0.0.1:${config.embedded.mongodbPort}/webhooks`;
+    mongodbUri = `mongodb://127.0.0.1:${config.embedded.mongodbPort}/${EMBEDDED_DATABASE}`;
+    // Collections made, then the `_id` index FerretDB's own lookups can use (docs/storage.md).
+    await prepareEmbeddedStore(mongodbUri, { indexBin: binary('SQLITE_ID_INDEX_BIN'), dataDir: config.dataDir, dbName: EMBEDDED_DATABASE });
   }
 
   const env = {

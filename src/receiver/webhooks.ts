@@ -15,6 +15,7 @@ import { newId, secretsEqual } from '../domain/secrets';
 import { SIGNATURE_HEADER, verifyStripeSignature } from '../domain/stripe-signature';
 import type { DeliveryBody, DeliveryInput } from '../domain/types';
 import type { Models } from '../models';
+import type { DeliveryRecorder } from '../history/slots';
 import { bodyBlobId, discardBlob, storeBlob } from '../blobs';
 import type { TriggerCache, WebhookTrigger } from './trigger-cache';
 
@@ -25,6 +26,7 @@ export interface ReceiverDeps {
   models: Models;
   temporal: Client;
   triggers: TriggerCache;
+  deliveries: DeliveryRecorder;
 }
 
 /** 200 with an empty body (the body first: assigning null after the status would make it 204). */
@@ -34,7 +36,7 @@ function acknowledge(ctx: Context): void {
 }
 
 export function webhookRouter(deps: ReceiverDeps): Router {
-  const { config, models, temporal, triggers } = deps;
+  const { config, models, temporal, triggers, deliveries } = deps;
 
   async function triggerFor(ctx: Context): Promise<WebhookTrigger> {
     const trigger = await triggers.lookup(ctx.params.identifier!);
@@ -47,7 +49,7 @@ export function webhookRouter(deps: ReceiverDeps): Router {
     if (!trigger.signingSecret) return;
     const verdict = verifyStripeSignature(trigger.signingSecret, ctx.get(SIGNATURE_HEADER) || undefined, body, receivedAt.getTime());
     if (verdict.ok) return;
-    await models.Delivery.create({
+    await deliveries.record({
       _id: newId(),
       robotId: trigger.robotId,
       triggerIdentifier: trigger.identifier,
@@ -58,8 +60,12 @@ export function webhookRouter(deps: ReceiverDeps): Router {
       contentType: ctx.get('content-type') || null,
       size: body.length,
       outcome: 'rejected',
+      runCount: 0,
       reason: verdict.reason,
+      error: null,
       verified: false,
+      stepCount: 0,
+      previewsJson: '[]',
     });
     ctx.throw(400);
   }

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startFerretDb, startTemporalDevServer, waitForPort, type ManagedProcess } from '../../src/embedded/servers';
 import { freePort } from '../support/ports';
+import { prepareEmbeddedStore } from '../../src/embedded/ferretdb-index';
 import { exited, startProcess } from '../support/processes';
 import { waitFor } from '../support/stack';
 
@@ -73,7 +74,13 @@ export async function startFaultStack(): Promise<FaultStack> {
     await exited(child);
   }
 
-  for (const part of ['temporal', 'mongodb', 'receiver', 'worker'] as const) await start(part);
+  for (const part of ['temporal', 'mongodb', 'receiver', 'worker'] as const) {
+    await start(part);
+    if (part === 'mongodb') {
+      // As the embedded launcher does: collections made, then the `_id` index (docs/storage.md).
+      await prepareEmbeddedStore(env.MONGODB_URI!, { indexBin: process.env.SQLITE_ID_INDEX_BIN!, dataDir, dbName: 'webhooks' });
+    }
+  }
   const baseUrl = `http://127.0.0.1:${ports.http}`;
   const token = fs.readFileSync(path.join(dataDir, 'admin-token'), 'utf8').trim();
   const api = async <T = any>(method: string, p: string, body?: unknown): Promise<T> => {
@@ -96,13 +103,7 @@ export async function startFaultStack(): Promise<FaultStack> {
     stop,
     async counts(robotId) {
       const robot = await api('GET', `/api/robots/${robotId}`);
-      let deliveries = 0;
-      let cursor: string | null = null;
-      do {
-        const page: { deliveries: unknown[]; nextCursor: string | null } = await api('GET', `/api/robots/${robotId}/deliveries?limit=1000${cursor ? `&cursor=${cursor}` : ''}`);
-        deliveries += page.deliveries.length;
-        cursor = page.nextCursor;
-      } while (cursor);
+      const deliveries = Object.values(robot.deliveryCounts as Record<string, number>).reduce((a, b) => a + b, 0);
       return { deliveries, runs: robot.runCounts.total, succeeded: robot.runCounts.succeeded, failed: robot.runCounts.failed };
     },
     async close() {
@@ -179,9 +180,40 @@ export async function expectExactlyOneRunEach(stack: FaultStack, robotId: string
   const missing = [...accepted].filter((id) => !ids.includes(id));
   const unsent = ids.filter((id) => !sent.has(id));
   const notSucceeded = runs.filter((r) => r.status !== 'succeeded').map((r) => r.trigger.id);
+  await expectCountsMatchPages(stack, robotId);
   if (doubled.length || missing.length || unsent.length || notSucceeded.length) {
     throw new Error(`runs do not match deliveries: ${JSON.stringify({ doubled, missing, unsent, notSucceeded })}`);
   }
+}
+
+/**
+ * The robot's counts equal what its pages list: as many runs as `runCounts.total`, each status as
+ * often as its count, and no run or delivery listed twice.
+ */
+export async function expectCountsMatchPages(stack: FaultStack, robotId: string): Promise<void> {
+  const robot = await stack.api('GET', `/api/robots/${robotId}`);
+  const runs = await allRuns(stack, robotId);
+  const deliveries = await allDeliveries(stack, robotId);
+  const statuses = { running: 0, succeeded: 0, failed: 0 } as Record<string, number>;
+  for (const r of runs) statuses[r.status]! += 1;
+  expect({ total: runs.length, ...statuses }).toEqual(robot.runCounts);
+  expect(new Set(runs.map((r) => r.id)).size).toBe(runs.length);
+  expect(new Set(deliveries.map((d) => d.id)).size).toBe(deliveries.length);
+  const byOutcome = { processed: 0, dropped: 0, rejected: 0, failed: 0 } as Record<string, number>;
+  for (const d of deliveries) byOutcome[d.outcome]! += 1;
+  expect(byOutcome).toEqual(robot.deliveryCounts);
+}
+
+/** Every delivery of a robot, page by page. */
+export async function allDeliveries(stack: FaultStack, robotId: string): Promise<Array<{ id: string; outcome: string }>> {
+  const deliveries = [];
+  let cursor: string | null = null;
+  do {
+    const page: { deliveries: any[]; nextCursor: string | null } = await stack.api('GET', `/api/robots/${robotId}/deliveries?limit=1000${cursor ? `&cursor=${cursor}` : ''}`);
+    deliveries.push(...page.deliveries);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return deliveries;
 }
 
 export const range = (from: number, count: number) => Array.from({ length: count }, (_, i) => from + i);

@@ -1,6 +1,6 @@
 /** The worker is killed with SIGKILL and restarted: every accepted delivery has exactly its runs. */
 import { waitFor } from '../support/stack';
-import { allRuns, expectExactlyOneRunEach, range, sendDeliveries, startFaultStack, type FaultStack } from './fault-stack';
+import { allRuns, expectCountsMatchPages, expectExactlyOneRunEach, range, sendDeliveries, startFaultStack, type FaultStack } from './fault-stack';
 
 let stack: FaultStack;
 beforeAll(async () => {
@@ -34,4 +34,5 @@ it('during a 10,000-row CSV', async () => {
   // One run per row, none doubled (CSV values are text, hence Number).
   const ids = (await allRuns(stack, robot.robotId)).map((r) => Number(r.trigger.id)).sort((a, b) => a - b);
   expect(ids).toEqual(range(0, rows));
+  await expectCountsMatchPages(stack, robot.robotId);
 });

@@ -20,7 +20,7 @@ declare global {
 
 /** TEMPORAL_CLI_BIN and FERRETDB_BIN, built by scripts/binaries.sh when the test command did not set them. */
 export function ensureBinaries(): void {
-  if (process.env.TEMPORAL_CLI_BIN && process.env.FERRETDB_BIN) return;
+  if (process.env.TEMPORAL_CLI_BIN && process.env.FERRETDB_BIN && process.env.SQLITE_ID_INDEX_BIN) return;
   const out = execFileSync(path.resolve(__dirname, '../../scripts/binaries.sh'), { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
   for (const line of out.trim().split('\n')) {
     const [name, value] = line.split('=', 2) as [string, string];
@@ -52,6 +52,7 @@ export default async function globalSetup(): Promise<void> {
         const port = await freePort();
         servers.push(await startFerretDb({ bin: process.env.FERRETDB_BIN!, dataDir: dir, port, logFile: path.join(dir, 'ferretdb.log') }));
         process.env.MONGODB_URI = `mongodb://127.0.0.1:${port}/`;
+        process.env.FERRETDB_SQLITE_DIR = path.join(dir, 'ferretdb');
       })(),
     );
   }

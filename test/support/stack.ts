@@ -17,6 +17,8 @@ import { createLogger } from '../../src/log';
 import { connectDatabase, type Models } from '../../src/models';
 import { createTemporalClient } from '../../src/temporal';
 import { createWorker } from '../../src/worker';
+import { startHistoryKeeper, type HistoryKeeper } from '../../src/history/keeper';
+import { indexFerretDb } from '../../src/embedded/ferretdb-index';
 import type { Client } from '@temporalio/client';
 import type { Connection } from 'mongoose';
 
@@ -76,7 +78,10 @@ export async function startStack(env: Record<string, string> = {}, { worker: wit
   server.on('request', createApp({ config, db, models, temporal, log }).callback());
   const extra: Array<{ server: http.Server; temporal: Client }> = [];
 
-  let worker: { worker: Worker; running: Promise<void>; connection: NativeConnection } | undefined;
+  // The embedded FerretDB's lookups by `_id` use the index its launcher adds (docs/storage.md).
+  const { FERRETDB_SQLITE_DIR: ferretDir, SQLITE_ID_INDEX_BIN: indexBin } = process.env;
+  if (ferretDir && indexBin) await indexFerretDb(indexBin, path.join(ferretDir, `${name}.sqlite`));
+  let worker: { worker: Worker; running: Promise<void>; connection: NativeConnection; keeper: HistoryKeeper } | undefined;
   const startWorker = async () => {
     const connection = await NativeConnection.connect({ address: config.temporal.address! });
     const w = await createWorker({
@@ -86,14 +91,15 @@ export async function startStack(env: Record<string, string> = {}, { worker: wit
       models,
       workflowBundlePath: process.env.TEST_WORKFLOW_BUNDLE,
     });
-    worker = { worker: w, running: w.run(), connection };
+    const keeper = startHistoryKeeper({ models, retentionMs: config.historyRetentionMs, log });
+    worker = { worker: w, running: w.run(), connection, keeper };
   };
   const stopWorker = async () => {
     if (!worker) return;
-    const { worker: w, running, connection } = worker;
+    const { worker: w, running, connection, keeper } = worker;
     worker = undefined;
     w.shutdown();
-    await running;
+    await Promise.all([running, keeper.stop()]);
     await connection.close();
   };
   if (withWorker) await startWorker();
@@ -121,7 +127,11 @@ export async function startStack(env: Record<string, string> = {}, { worker: wit
     temporal,
     api,
     send,
-    runs: (robotId) => api('GET', `/api/robots/${robotId}/runs?limit=1000`).then((r) => r.body.runs),
+    // The run history lists summaries; each run is read whole, as a test wants its steps.
+    runs: async (robotId) => {
+      const { body } = await api('GET', `/api/robots/${robotId}/runs?limit=1000`);
+      return Promise.all(body.runs.map(async (r: { id: string }) => (await api('GET', `/api/runs/${r.id}`)).body));
+    },
     deliveries: (robotId) => api('GET', `/api/robots/${robotId}/deliveries?limit=1000`).then((r) => r.body.deliveries),
     async robotAtWork({ bodyFormat = 'json', template = { data: '{{trigger}}' } } = {}) {
       const app = await api('POST', '/api/apps', { name: 'App', supportsInboundTrigger: true, bodyFormat });

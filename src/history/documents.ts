@@ -1,0 +1,97 @@
+/**
+ * The documents of a robot's history: what the run history and the deliveries log are read from.
+ *
+ * FerretDB v1 (the embedded default) hands SQLite only a filter that is exactly `{ _id: value }`;
+ * any other filter, sort, count or limit runs over the whole collection. So every history document
+ * has an `_id` a reader can compute, and a page is a handful of such reads (docs/storage.md):
+ *
+ * - a **slot** (`<robotId>:<n>`) gives each delivery of a robot its place, claimed by insert;
+ * - the **tally** (`<robotId>:<version>`, newest version named by the robot's **head**) holds the
+ *   robot's exact counts and how far the history has been built; the history keeper writes it;
+ * - **blocks** (`runs:<robotId>:<b>`, `deliveries:<robotId>:<b>`) hold 50 runs or deliveries each,
+ *   in history order; a block whose items can no longer change is also stored as `<id>:final`;
+ * - **run previews** (`<deliveryId>:<page>`) hold the trigger data of 50 runs of a delivery, small
+ *   enough to list, written with the runs.
+ */
+import { Schema } from 'mongoose';
+
+export interface SlotDoc {
+  _id: string;
+  robotId: string;
+  slot: number;
+  deliveryId: string;
+}
+
+export interface TallyDoc {
+  _id: string;
+  robotId: string;
+  v: number;
+  /** The TallyState (src/history/tally.ts) as JSON text: it holds nested arrays, which FerretDB refuses. */
+  stateJson: string;
+}
+
+export interface HeadDoc {
+  _id: string;
+  v: number;
+}
+
+export interface BlockDoc {
+  _id: string;
+  /** The block's items as JSON text (trigger previews may hold any key). */
+  itemsJson: string;
+}
+
+export interface RunPreviewDoc {
+  _id: string;
+  /** For each run of the page: its trigger data as JSON text when small enough to list, else null. */
+  previewsJson: string;
+}
+
+export interface LeaseDoc {
+  _id: string;
+  holder: string;
+  expiresAt: Date;
+}
+
+const opts = { versionKey: false as const, _id: false as const };
+
+export const historySchemas = {
+  slot: new Schema<SlotDoc>(
+    {
+      _id: { type: String, required: true },
+      robotId: { type: String, required: true },
+      slot: { type: Number, required: true },
+      deliveryId: { type: String, required: true },
+    },
+    { ...opts, collection: 'history_slots' },
+  ),
+  tally: new Schema<TallyDoc>(
+    {
+      _id: { type: String, required: true },
+      robotId: { type: String, required: true },
+      v: { type: Number, required: true },
+      stateJson: { type: String, required: true },
+    },
+    { ...opts, collection: 'history_tallies' },
+  ),
+  head: new Schema<HeadDoc>(
+    { _id: { type: String, required: true }, v: { type: Number, required: true } },
+    { ...opts, collection: 'history_heads' },
+  ),
+  block: new Schema<BlockDoc>(
+    { _id: { type: String, required: true }, itemsJson: { type: String, required: true } },
+    { ...opts, collection: 'history_blocks' },
+  ),
+  runPreview: new Schema<RunPreviewDoc>(
+    { _id: { type: String, required: true }, previewsJson: { type: String, required: true } },
+    { ...opts, collection: 'run_previews' },
+  ),
+  lease: new Schema<LeaseDoc>(
+    {
+      _id: { type: String, required: true },
+      holder: { type: String, required: true },
+      expiresAt: { type: Date, required: true },
+    },
+    { ...opts, collection: 'leases' },
+  ),
+};

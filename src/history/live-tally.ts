@@ -1,0 +1,138 @@
+/**
+ * A robot's tally as the keeper holds it while moving it forward: the state, the blocks it has
+ * changed, and `commit`, which stores them: blocks first, then the next tally version. Readers
+ * list only what a tally version covers, so they never see half of a step.
+ */
+import type { DeliveryDoc, Models } from '../models';
+import { insertOnce, isDuplicateKeyError, rawCollection } from '../models';
+import type { BlockDoc, HeadDoc, TallyDoc } from './documents';
+import { blockId, byId, deleteById, finalBlockId, readBlocks, readTally, tallyId, type BlockKind } from './store';
+import { BLOCK_SIZE, blockOf, type RunSummary, type TallyState } from './tally';
+
+/** A delivery as the deliveries log lists it (one item of a deliveries block). */
+export type DeliveryEntry = Omit<DeliveryDoc, 'previewsJson'> & {
+  /** Ordinal of its first run. */
+  firstRun: number;
+};
+
+type Item = RunSummary | DeliveryEntry;
+
+interface HeldBlock {
+  kind: BlockKind;
+  items: Array<Item | null>;
+  dirty: boolean;
+}
+
+export class LiveTally {
+  private readonly blocks = new Map<string, HeldBlock>();
+  /** Delivery records read while taking slots, kept until their runs are placed. */
+  readonly deliveryDocs = new Map<string, DeliveryDoc>();
+  /** Where the rotating part of outcome polling stands. */
+  rotation = 0;
+  /** How many of the oldest unfinished runs are polled each round. */
+  window = 32;
+
+  private constructor(
+    private readonly models: Models,
+    readonly robotId: string,
+    private v: number,
+    public state: TallyState,
+  ) {}
+
+  static async load(models: Models, robotId: string): Promise<LiveTally> {
+    const { v, state } = await readTally(models, robotId);
+    return new LiveTally(models, robotId, v, state);
+  }
+
+  async item<T extends Item>(kind: BlockKind, n: number): Promise<T | null> {
+    return ((await this.block(kind, blockOf(n))).items[n % BLOCK_SIZE] as T | undefined) ?? null;
+  }
+
+  async setItem(kind: BlockKind, n: number, item: Item): Promise<void> {
+    const block = await this.block(kind, blockOf(n));
+    block.items[n % BLOCK_SIZE] = item;
+    block.dirty = true;
+  }
+
+  async deliveryDoc(deliveryId: string): Promise<DeliveryDoc> {
+    const held = this.deliveryDocs.get(deliveryId);
+    if (held) return held;
+    const doc = await byId<DeliveryDoc>(this.models.Delivery, deliveryId);
+    if (!doc) throw new Error(`delivery ${deliveryId} of robot ${this.robotId} is taken but its record is gone`);
+    this.deliveryDocs.set(deliveryId, doc);
+    return doc;
+  }
+
+  private async block(kind: BlockKind, b: number): Promise<HeldBlock> {
+    const id = blockId(kind, this.robotId, b);
+    let block = this.blocks.get(id);
+    if (!block) {
+      const stored = (await readBlocks<Item>(this.models, [id])).get(id);
+      block = { kind, items: stored ?? [], dirty: false };
+      this.blocks.set(id, block);
+    }
+    return block;
+  }
+
+  get changed(): boolean {
+    return [...this.blocks.values()].some((b) => b.dirty);
+  }
+
+  /**
+   * Stores the changed blocks, then the next version of the tally, then moves the head. A block
+   * whose items can no longer change is stored as its final copy. Returns false when another keeper
+   * stored this version first: the caller drops this tally and loads the newest.
+   */
+  async commit(stateChanged: boolean): Promise<boolean> {
+    const { HistoryBlock, HistoryTally, HistoryHead } = this.models;
+    for (const [id, block] of this.blocks) {
+      if (!block.dirty) continue;
+      const itemsJson = JSON.stringify(block.items);
+      if (this.isFinal(block)) {
+        await insertOnce<BlockDoc>(HistoryBlock, [{ _id: finalBlockId(id), itemsJson }]);
+        await deleteById(HistoryBlock, id);
+        this.blocks.delete(id);
+      } else {
+        await HistoryBlock.collection.updateOne({ _id: id as never }, { $set: { itemsJson } }, { upsert: true });
+        block.dirty = false;
+      }
+    }
+    if (!stateChanged) return true;
+    const v = this.v + 1;
+    try {
+      await rawCollection<TallyDoc>(HistoryTally).insertOne({
+        _id: tallyId(this.robotId, v),
+        robotId: this.robotId,
+        v,
+        stateJson: JSON.stringify(this.state),
+      });
+    } catch (err) {
+      if (isDuplicateKeyError(err)) return false;
+      throw err;
+    }
+    await rawCollection<HeadDoc>(HistoryHead).updateOne({ _id: this.robotId }, { $set: { v } }, { upsert: true });
+    // The version before stays for readers that read the head just before it moved.
+    if (v > 2) await deleteById(HistoryTally, tallyId(this.robotId, v - 2));
+    this.v = v;
+    return true;
+  }
+
+  /** Full, and (runs) every run finished: nothing in it will change again but removal. */
+  private isFinal(block: HeldBlock): boolean {
+    if (block.items.length < BLOCK_SIZE || block.items.some((i) => i === undefined)) return false;
+    return block.kind === 'deliveries' || block.items.every((i) => i === null || (i as RunSummary).status !== 'running');
+  }
+
+  /** Forgets blocks below the given ones (removed by retention, or final and not needed). */
+  forgetBlocks(kind: BlockKind, below: number): void {
+    for (const [id, block] of this.blocks) {
+      if (block.kind === kind && !block.dirty && Number(id.slice(id.lastIndexOf(':') + 1)) < below) this.blocks.delete(id);
+    }
+  }
+
+  /** Drops blocks held in memory that are final or not dirty, to bound memory. */
+  trim(): void {
+    if (this.blocks.size < 64) return;
+    for (const [id, block] of this.blocks) if (!block.dirty) this.blocks.delete(id);
+  }
+}

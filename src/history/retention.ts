@@ -1,0 +1,77 @@
+/**
+ * Retention: runs, their step results and outcomes, and deliveries older than HISTORY_RETENTION
+ * (default 30 days) are removed, oldest first, by the history keeper, a bounded number per step.
+ * The robot's counts drop with what is removed, so they always describe what is kept. A delivery
+ * whose runs have not all finished is kept until they have.
+ */
+import { discardBlob, outputBlobId, triggerBlobId } from '../blobs';
+import type { Models, RunDoc, StepResultDoc } from '../models';
+import { slotId, byId, deleteById, blockId, finalBlockId, previewPageId } from './store';
+import type { DeliveryEntry, LiveTally } from './live-tally';
+import { BLOCK_SIZE, blockOf, type RunSummary } from './tally';
+
+/** Runs removed per step while the robot has runs going, and while it is idle. */
+export const REMOVE_PER_STEP_BUSY = 20;
+export const REMOVE_PER_STEP_IDLE = 200;
+
+/** Removes what a run stored: its trigger data, step results (with large outputs), outcome and preview page. */
+async function removeRun(models: Models, run: RunSummary, index: number, stepCount: number, lastOfDelivery: boolean): Promise<void> {
+  const stored = await byId<RunDoc>(models.Run, run.id);
+  if (stored && 'chunks' in stored.trigger) await discardBlob(models, triggerBlobId(run.id), stored.trigger.chunks);
+  for (let step = 0; step < stepCount; step++) {
+    const result = await byId<StepResultDoc>(models.StepResult, `${run.id}:${step}`);
+    if (result?.output && 'chunks' in result.output) await discardBlob(models, outputBlobId(run.id, step), result.output.chunks);
+    if (result) await deleteById(models.StepResult, result._id);
+  }
+  await deleteById(models.RunOutcome, run.id);
+  await deleteById(models.Run, run.id);
+  if (index > 0 && (index % BLOCK_SIZE === BLOCK_SIZE - 1 || lastOfDelivery)) {
+    await deleteById(models.RunPreview, previewPageId(run.deliveryId, Math.floor(index / BLOCK_SIZE)));
+  }
+}
+
+/** Removes expired history, a bounded amount; returns how many runs and deliveries it removed. */
+export async function removeExpired(models: Models, t: LiveTally, retentionMs: number): Promise<number> {
+  const st = t.state;
+  const cutoff = new Date(Date.now() - retentionMs).toISOString();
+  let budget = st.open.length > 0 ? REMOVE_PER_STEP_BUSY : REMOVE_PER_STEP_IDLE;
+  let removed = 0;
+  while (budget > 0 && st.firstEntry < st.entries) {
+    const entry = await t.item<DeliveryEntry>('deliveries', st.firstEntry);
+    if (!entry || new Date(entry.receivedAt).toISOString() >= cutoff) break;
+    if (st.open.some((o) => o.entry === st.firstEntry)) break; // its runs are still going
+    const end = entry.firstRun + entry.runCount;
+    while (st.firstRun < end && budget > 0) {
+      const run = (await t.item<RunSummary>('runs', st.firstRun))!;
+      const index = st.firstRun - entry.firstRun;
+      await removeRun(models, run, index, entry.stepCount ?? 0, index === entry.runCount - 1);
+      if (run.status !== 'running') st[run.status]--;
+      st.firstRun++;
+      budget--;
+      removed++;
+    }
+    if (st.firstRun < end) break;
+    await deleteById(models.Delivery, entry._id);
+    await deleteById(models.HistorySlot, slotId(t.robotId, entry.slot));
+    st.deliveries[entry.outcome]--;
+    st.firstEntry++;
+    removed++;
+  }
+  if (removed > 0) {
+    await dropBlocksBelow(models, t, 'runs', blockOf(st.firstRun));
+    await dropBlocksBelow(models, t, 'deliveries', blockOf(st.firstEntry));
+  }
+  return removed;
+}
+
+/** Deletes the stored blocks wholly below the first kept item (walking down until one is gone). */
+async function dropBlocksBelow(models: Models, t: LiveTally, kind: 'runs' | 'deliveries', below: number): Promise<void> {
+  t.forgetBlocks(kind, below);
+  for (let b = below - 1; b >= 0; b--) {
+    const id = blockId(kind, t.robotId, b);
+    const [final, live] = await Promise.all([byId(models.HistoryBlock, finalBlockId(id)), byId(models.HistoryBlock, id)]);
+    if (!final && !live) break;
+    await deleteById(models.HistoryBlock, finalBlockId(id));
+    await deleteById(models.HistoryBlock, id);
+  }
+}

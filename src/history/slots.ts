@@ -1,0 +1,114 @@
+/**
+ * Recording a delivery: every delivery (processed, dropped, failed or rejected) is stored through
+ * `DeliveryRecorder.record`, which gives it the next **slot** of its robot and then writes its
+ * record. The slot is its place in the robot's history; the history keeper takes slots in order.
+ *
+ * Slots are claimed by insert, the one write that is atomic on FerretDB v1 as on MongoDB (an update
+ * there is a read and a write, so two writers can lose each other's change). A retried activity may
+ * claim a second slot before its record is written; the record names the slot that counts, and the
+ * keeper skips (and removes) a slot whose delivery's record names another.
+ */
+import { insertOnce, isDuplicateKeyError, rawCollection, type DeliveryDoc, type Models } from '../models';
+import { byId, readTally, slotId } from './store';
+import type { SlotDoc } from './documents';
+
+interface Waiter {
+  deliveryId: string;
+  resolve: (slot: number) => void;
+  reject: (err: unknown) => void;
+}
+
+export type NewDelivery = Omit<DeliveryDoc, 'slot'>;
+
+export class DeliveryRecorder {
+  /** The next slot to try, per robot: claims from one process rarely collide. */
+  private readonly next = new Map<string, number>();
+  private readonly waiting = new Map<string, Waiter[]>();
+
+  constructor(
+    private readonly models: Models,
+    private readonly insertDelivery: (docs: DeliveryDoc[]) => Promise<void> = (docs) => insertOnce(models.Delivery, docs),
+  ) {}
+
+  /** Claims the delivery's slot and stores its record; a record already stored is kept as it is. */
+  async record(delivery: NewDelivery, { retry = false } = {}): Promise<void> {
+    if (retry && (await byId(this.models.Delivery, delivery._id))) return;
+    const slot = await this.claim(delivery.robotId, delivery._id);
+    await this.insertDelivery([{ ...delivery, slot }]);
+  }
+
+  /** Concurrent claims of one robot go out together: one insertMany of consecutive slots. */
+  private claim(robotId: string, deliveryId: string): Promise<number> {
+    return new Promise<number>((resolve, reject) => {
+      const queue = this.waiting.get(robotId);
+      if (queue) return queue.push({ deliveryId, resolve, reject });
+      this.waiting.set(robotId, [{ deliveryId, resolve, reject }]);
+      void this.drain(robotId);
+    });
+  }
+
+  private async drain(robotId: string): Promise<void> {
+    const queue = this.waiting.get(robotId)!;
+    let batch: Waiter[] = [];
+    try {
+      while (queue.length > 0) {
+        batch = queue.splice(0, 500);
+        const first = this.next.get(robotId) ?? (await this.firstFree(robotId));
+        const docs: SlotDoc[] = batch.map((w, i) => ({ _id: slotId(robotId, first + i), robotId, slot: first + i, deliveryId: w.deliveryId }));
+        this.next.set(robotId, first + batch.length);
+        const failed = await this.insertSlots(docs);
+        for (const [i, w] of batch.entries()) {
+          if (!failed.has(i)) w.resolve(first + i);
+        }
+        if (failed.size === 0) continue;
+        // Taken by another process: look whose they are (a retry may find its own), then try further on.
+        this.next.delete(robotId);
+        for (const i of failed) {
+          const taken = await byId<SlotDoc>(this.models.HistorySlot, docs[i]!._id);
+          if (taken?.deliveryId === batch[i]!.deliveryId) batch[i]!.resolve(taken.slot);
+          else queue.push(batch[i]!);
+        }
+      }
+    } catch (err) {
+      // Settling a promise twice does nothing, so the whole batch can be rejected.
+      for (const w of [...batch, ...queue.splice(0)]) w.reject(err);
+      this.next.delete(robotId);
+    } finally {
+      this.waiting.delete(robotId);
+    }
+  }
+
+  /** Inserts the slots; returns the positions that were already taken. */
+  private async insertSlots(docs: SlotDoc[]): Promise<Set<number>> {
+    try {
+      await rawCollection(this.models.HistorySlot).insertMany(docs, { ordered: false });
+      return new Set();
+    } catch (err) {
+      const writeErrors = (err as { writeErrors?: Array<{ index: number; code?: number }> }).writeErrors;
+      if (!writeErrors?.every(isDuplicateKeyError)) throw err;
+      return new Set(writeErrors.map((e) => e.index));
+    }
+  }
+
+  /**
+   * The first free slot: from where the tally stands, doubling steps until a free slot, then
+   * halving back (claimed slots are always a prefix, since each claim follows a taken slot).
+   */
+  private async firstFree(robotId: string): Promise<number> {
+    const taken = async (n: number) => (await byId(this.models.HistorySlot, slotId(robotId, n))) !== null;
+    let low = (await readTally(this.models, robotId)).state.nextSlot; // every slot below is taken
+    if (!(await taken(low))) return low;
+    let step = 1;
+    while (await taken(low + step)) {
+      low += step;
+      step *= 2;
+    }
+    let high = low + step; // free
+    while (high - low > 1) {
+      const mid = Math.floor((low + high) / 2);
+      if (await taken(mid)) low = mid;
+      else high = mid;
+    }
+    return high;
+  }
+}

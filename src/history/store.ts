@@ -1,0 +1,66 @@
+/**
+ * Reading and naming history documents (documents.ts). Every read here is by exact `_id`, the one
+ * filter FerretDB hands to SQLite, and so an index search whatever the collection's size.
+ */
+import type { mongo } from 'mongoose';
+import type { Models } from '../models';
+import { emptyTally, type TallyState } from './tally';
+
+export const slotId = (robotId: string, slot: number) => `${robotId}:${slot}`;
+export const tallyId = (robotId: string, v: number) => `${robotId}:${v}`;
+export type BlockKind = 'runs' | 'deliveries';
+export const blockId = (kind: BlockKind, robotId: string, block: number) => `${kind}:${robotId}:${block}`;
+export const finalBlockId = (id: string) => `${id}:final`;
+export const previewPageId = (deliveryId: string, page: number) => `${deliveryId}:${page}`;
+
+type WithId = { _id: string };
+
+/** The document with this `_id`, or null: a lookup FerretDB hands to SQLite as an index search. */
+export function byId<T extends WithId>(model: { collection: unknown }, id: string): Promise<T | null> {
+  return (model.collection as mongo.Collection<T>).findOne({ _id: id } as mongo.Filter<T>) as Promise<T | null>;
+}
+
+/** Deletes the document with this `_id` (a filter FerretDB hands to SQLite). */
+export async function deleteById(model: { collection: unknown }, id: string): Promise<void> {
+  await (model.collection as mongo.Collection<WithId>).deleteOne({ _id: id });
+}
+
+export interface Tally {
+  v: number;
+  state: TallyState;
+}
+
+/**
+ * The robot's newest tally. The head names a version; the keeper writes a version before moving
+ * the head, so a newer one may exist, and it is looked for. Version 0 is the empty tally.
+ */
+export async function readTally(models: Models, robotId: string): Promise<Tally> {
+  for (let attempt = 0; ; attempt++) {
+    const head = await byId<{ _id: string; v: number }>(models.HistoryHead, robotId);
+    let v = head?.v ?? 0;
+    let doc = v === 0 ? null : await byId<{ _id: string; stateJson: string }>(models.HistoryTally, tallyId(robotId, v));
+    if (v !== 0 && !doc && attempt < 3) continue; // the keeper moved on and removed it: read the head again
+    for (;;) {
+      const next = await byId<{ _id: string; stateJson: string }>(models.HistoryTally, tallyId(robotId, v + 1));
+      if (!next) break;
+      [v, doc] = [v + 1, next];
+    }
+    return { v, state: doc ? (JSON.parse(doc.stateJson) as TallyState) : emptyTally() };
+  }
+}
+
+/** The items of each block, the final copy when there is one; missing blocks are left out. */
+export async function readBlocks<T>(models: Models, ids: string[]): Promise<Map<string, Array<T | null>>> {
+  const docs = await Promise.all(
+    ids.map(async (id) => {
+      const [final, live] = await Promise.all([
+        byId<{ _id: string; itemsJson: string }>(models.HistoryBlock, finalBlockId(id)),
+        byId<{ _id: string; itemsJson: string }>(models.HistoryBlock, id),
+      ]);
+      return [id, final ?? live] as const;
+    }),
+  );
+  const blocks = new Map<string, Array<T | null>>();
+  for (const [id, doc] of docs) if (doc) blocks.set(id, JSON.parse(doc.itemsJson) as Array<T | null>);
+  return blocks;
+}

@@ -22,6 +22,9 @@
  *   BENCH_DRAIN_TIMEOUT_S  deadline for a level's runs        (default 600)
  *   BENCH_POLL_S           seconds between database polls     (default 1)
  *   BENCH_LOG_LEVEL        LOG_LEVEL of the stack             (default warn)
+ *   BENCH_HISTORY_LEVELS   runs per robot at which history reads are timed, 0 to skip (default 1000,10000,100000)
+ *   BENCH_HISTORY_SAMPLES  timed requests per read and level  (default 200)
+ *   BENCH_CSV_WATCHED      1: the CSV runs again while a client polls the robot every 250 ms (default 1)
  *   BENCH_KEEP_DATA=1      keep the stack's data folder and logs (kept anyway on failure)
  */
 import { Client, Connection as TemporalConnection } from '@temporalio/client';
@@ -32,6 +35,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createModels, type Models } from '../src/models';
+import { HISTORY_READS, historyBench, type HistoryResult } from './history';
 import { httpLoad, percentiles, temporalStarts, type HttpLoad, type HttpLoadSummary, type Percentiles, type StartRateSummary } from './load';
 import { childRunning, launchEmbedded, memoryOf, stackCpuSeconds, startBareKoa, type EmbeddedStack, type StackRole } from './stack';
 import type { BenchFanOut } from './workflows';
@@ -46,6 +50,9 @@ interface Settings {
   pollS: number;
   logLevel: string;
   keepData: boolean;
+  historyLevels: number[];
+  historySamples: number;
+  csvWatched: boolean;
 }
 
 interface EndToEnd {
@@ -87,6 +94,8 @@ interface CsvResult {
   workerHwmMiB: number | null;
   workerRestarts: number;
   cpuMsPerRun: CpuPerRun;
+  /** With a client polling GET /api/robots/:id every WATCH_INTERVAL_MS: its requests and their latency. */
+  watcher: { polls: number; latencyMs: Percentiles } | null;
 }
 
 interface Results {
@@ -97,6 +106,8 @@ interface Results {
   levels: LevelResult[];
   fanOutBaseline: FanOutBaseline | null;
   csv: CsvResult | null;
+  csvWatched: CsvResult | null;
+  history: HistoryResult | null;
   error: string | null;
 }
 
@@ -134,6 +145,9 @@ function readSettings(): Settings {
   const levelsRaw = process.env.BENCH_CONCURRENCY?.trim() || '1,16,64';
   const levels = levelsRaw.split(',').map((s) => Number(s.trim()));
   if (levels.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`BENCH_CONCURRENCY must be whole numbers separated by commas (got "${levelsRaw}")`);
+  const historyRaw = process.env.BENCH_HISTORY_LEVELS?.trim() || '1000,10000,100000';
+  const historyLevels = historyRaw === '0' ? [] : historyRaw.split(',').map((v) => Number(v.trim()));
+  if (historyLevels.some((n) => !Number.isInteger(n) || n < 100)) throw new Error(`BENCH_HISTORY_LEVELS must be whole numbers of at least 100, or 0 (got "${historyRaw}")`);
   return {
     levels,
     durationS: intSetting('BENCH_DURATION_S', 10),
@@ -144,6 +158,9 @@ function readSettings(): Settings {
     pollS: intSetting('BENCH_POLL_S', 1),
     logLevel: process.env.BENCH_LOG_LEVEL || 'warn',
     keepData: process.env.BENCH_KEEP_DATA === '1',
+    historyLevels,
+    historySamples: intSetting('BENCH_HISTORY_SAMPLES', 200),
+    csvWatched: process.env.BENCH_CSV_WATCHED !== '0',
   };
 }
 
@@ -403,10 +420,33 @@ function sampleWorker(launcherPid: number) {
   };
 }
 
-async function csvFanOut(ctx: { api: Api; models: Models; stack: EmbeddedStack; temporal: Client; s: Settings }): Promise<CsvResult> {
+/** How often the watcher of the watched CSV reads the robot: what a dashboard or a script watching an import does. */
+const WATCH_INTERVAL_MS = 250;
+
+/** Reads the robot every WATCH_INTERVAL_MS until stopped; returns how many reads and their latency. */
+function watchRobot(api: Api, robotId: string) {
+  const times: number[] = [];
+  let stopped = false;
+  const running = (async () => {
+    while (!stopped) {
+      const started = performance.now();
+      await api('GET', `/api/robots/${robotId}`);
+      times.push(performance.now() - started);
+      await sleep(WATCH_INTERVAL_MS);
+    }
+  })();
+  return async () => {
+    stopped = true;
+    await running;
+    return { polls: times.length, latencyMs: percentiles(times) };
+  };
+}
+
+async function csvFanOut(ctx: { api: Api; models: Models; stack: EmbeddedStack; temporal: Client; s: Settings }, watched = false): Promise<CsvResult> {
   const { api, models, stack, temporal, s } = ctx;
   const rows = s.csvRows;
-  const { robotId, url } = await robotAtWork(api, stack.port, 'bench csv', 'csv', { to: '{{trigger.email}}' });
+  const { robotId, url } = await robotAtWork(api, stack.port, watched ? 'bench csv, watched' : 'bench csv', 'csv', { to: '{{trigger.email}}' });
+  const stopWatching = watched ? watchRobot(api, robotId) : null;
   const csv = ['n,email', ...Array.from({ length: rows }, (_, i) => `${i},user${i}@example.com`)].join('\n');
   const size = csv.length >= MiB ? `${round(csv.length / MiB, 1)} MiB` : `${round(csv.length / 1024, 1)} KiB`;
   log(`CSV fan-out: posting ${rows} rows (${size})`);
@@ -436,6 +476,7 @@ async function csvFanOut(ctx: { api: Api; models: Models; stack: EmbeddedStack; 
       () => `only ${finished} of the CSV's ${rows} runs finished (BENCH_CSV_TIMEOUT_S)`,
     );
     worker = sampler.stop();
+    const watcher = stopWatching ? await stopWatching() : null;
     const cpuMsPerRun = cpuPerRun(cpuBefore, stackCpuSeconds(stack.pid), rows);
     const last = await models.RunOutcome.findOne({ robotId }, { finishedAt: 1 }).sort({ finishedAt: -1 }).lean();
     const seconds = ((last?.finishedAt.getTime() ?? Date.now()) - postedAt) / 1000;
@@ -449,6 +490,7 @@ async function csvFanOut(ctx: { api: Api; models: Models; stack: EmbeddedStack; 
       workerHwmMiB: worker.hwm === null ? null : round(worker.hwm / MiB, 0),
       workerRestarts: worker.restarts,
       cpuMsPerRun,
+      watcher,
     };
   } finally {
     if (!worker) sampler.stop();
@@ -529,6 +571,37 @@ function report(r: Results): string {
       table(['Temporal', 'worker', 'FerretDB', 'receiver'], [[c.cpuMsPerRun.temporal, c.cpuMsPerRun.worker, c.cpuMsPerRun.ferretdb, c.cpuMsPerRun.receiver]]),
     );
   }
+  if (r.csv && r.csvWatched) {
+    const [c, w] = [r.csv, r.csvWatched];
+    out.push(
+      '',
+      `CSV fan-out while a client reads the robot every ${WATCH_INTERVAL_MS} ms (the same CSV again)`,
+      table(
+        ['rows', 'seconds', 'runs/s', 'runs/s ÷ unwatched', 'robot reads', 'read latency'],
+        [[w.rows, w.seconds, w.runsPerSec, (w.runsPerSec / c.runsPerSec).toFixed(2), w.watcher?.polls ?? 0, w.watcher ? pct(w.watcher.latencyMs) : 'n/a']],
+      ),
+    );
+  }
+  if (r.history) {
+    const h = r.history;
+    const rows = [
+      ['1 page (baseline)', ...HISTORY_READS.map((k) => pct(h.baselineMs[k]))],
+      ...h.levels.map((l) => [String(l.runsPerRobot), ...HISTORY_READS.map((k) => pct(l.readsMs[k]))]),
+    ];
+    out.push(
+      '',
+      `History reads, ms p50 / p95 / p99 (${h.samples} requests each through the API; as many runs of another robot stored)`,
+      table(['runs per robot', ...HISTORY_READS], rows),
+      '',
+      'p95 ÷ baseline p95, and seconds to seed and for the history to show every run',
+      table(
+        ['runs per robot', ...HISTORY_READS, 'seed s', 'history built s'],
+        h.levels.map((l) => [
+          l.runsPerRobot, ...HISTORY_READS.map((k) => (l.readsMs[k].p95 / h.baselineMs[k].p95).toFixed(2)), round(l.seedSeconds, 1), round(l.keeperSeconds, 1),
+        ]),
+      ),
+    );
+  }
   if (r.error) out.push('', `FAILED: ${r.error}`);
   return out.join('\n') + '\n';
 }
@@ -544,7 +617,7 @@ function writeResults(r: Results): string {
 async function main(): Promise<number> {
   Runtime.install({ logger: new DefaultLogger('WARN') });
   const s = readSettings();
-  const results: Results = { startedAt: new Date().toISOString(), finishedAt: null, machine: machineFacts(), settings: s, levels: [], fanOutBaseline: null, csv: null, error: null };
+  const results: Results = { startedAt: new Date().toISOString(), finishedAt: null, machine: machineFacts(), settings: s, levels: [], fanOutBaseline: null, csv: null, csvWatched: null, history: null, error: null };
   const cleanups: Array<() => Promise<void>> = [];
   let stopping: Promise<void> | undefined;
   const stopAll = () =>
@@ -575,6 +648,13 @@ async function main(): Promise<number> {
     const temporal = new Client({ connection, namespace: stack.namespace });
     const api = apiClient(`http://127.0.0.1:${stack.port}`, stack.adminToken);
 
+    // First, while the store holds nothing else: the baseline of the history reads is an empty store.
+    if (s.historyLevels.length > 0) {
+      results.history = await historyBench({
+        api, models, samples: s.historySamples, levels: s.historyLevels, pollS: s.pollS, log,
+        newRobot: async (name) => (await robotAtWork(api, stack.port, name, 'json', { n: '{{trigger.n}}' })).robotId,
+      });
+    }
     log('warming up (10 deliveries through the whole path)');
     await warmUp(api, models, stack, koa.port, temporal, s.pollS);
     for (const connections of s.levels) {
@@ -582,6 +662,7 @@ async function main(): Promise<number> {
     }
     if (s.fanOutBaseline > 0) results.fanOutBaseline = await fanOutBaseline(stack, temporal, s);
     if (s.csvRows > 0) results.csv = await csvFanOut({ api, models, stack, temporal, s });
+    if (s.csvRows > 0 && s.csvWatched) results.csvWatched = await csvFanOut({ api, models, stack, temporal, s }, true);
   } catch (err) {
     results.error = (err as Error).message;
   } finally {

@@ -46,6 +46,10 @@ describe('loadConfig defaults', () => {
     expect(loadConfig({ DATA_DIR: dataDir }).dataDir).toBe(path.resolve(dataDir));
   });
 
+  test('history is kept 30 days', () => {
+    expect(loadConfig({ DATA_DIR: dataDir }).historyRetentionMs).toBe(30 * 86_400_000);
+  });
+
   test('a generated secrets key is 32 bytes', () => {
     expect(loadConfig({ DATA_DIR: dataDir }).secretsKey).toHaveLength(32);
   });
@@ -69,6 +73,16 @@ describe('loadConfig values', () => {
   test('ADMIN_TOKEN set means no admin-token file is written', () => {
     loadConfig({ DATA_DIR: dataDir, ADMIN_TOKEN: adminToken });
     expect(fs.existsSync(path.join(dataDir, 'admin-token'))).toBe(false);
+  });
+
+  test.each([
+    ['14d', 14 * 86_400_000],
+    ['12h', 12 * 3_600_000],
+    ['90m', 90 * 60_000],
+    ['45s', 45_000],
+    ['0', 0],
+  ])('HISTORY_RETENTION=%s is %d ms', (value, ms) => {
+    expect(loadConfig({ DATA_DIR: dataDir, HISTORY_RETENTION: value }).historyRetentionMs).toBe(ms);
   });
 
   test('PORT and MAX_BODY_BYTES are read as numbers', () => {
@@ -125,6 +139,10 @@ describe('loadConfig errors', () => {
 
   test('an invalid BASE_URL throws ConfigError naming BASE_URL', () => {
     expect(configError({ DATA_DIR: dataDir, BASE_URL: 'not a url' }).message).toContain('BASE_URL');
+  });
+
+  test.each(['30', '1w', '-1d', 'forever'])('HISTORY_RETENTION=%s throws ConfigError naming it', (value) => {
+    expect(configError({ DATA_DIR: dataDir, HISTORY_RETENTION: value }).message).toContain('HISTORY_RETENTION');
   });
 
   test('a valid MONGODB_URI is accepted', () => {

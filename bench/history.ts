@@ -1,0 +1,159 @@
+/**
+ * History reads as the store grows: each read a person makes (the robot with its counts, the first
+ * and a later page of its runs, the first page of its deliveries, one run, one delivery) timed at
+ * 1,000, 10,000 and 100,000 stored runs of that robot, with as many of another robot, against the
+ * same reads with one page of runs stored (the baseline). The store is seeded through the service's
+ * own storage code (DeliveryRecorder, insertOnce); the history keeper in the stack's worker builds
+ * the history from it, as it does from real runs.
+ */
+import { newId } from '../src/domain/secrets';
+import { runIdFor } from '../src/domain/ids';
+import { DeliveryRecorder } from '../src/history/slots';
+import { encodeCursor } from '../src/history/reads';
+import { previewPageId } from '../src/history/store';
+import { BLOCK_SIZE } from '../src/history/tally';
+import { insertOnce, type Models, type RunDoc, type RunOutcomeDoc, type StepResultDoc } from '../src/models';
+import type { RunPreviewDoc } from '../src/history/documents';
+import { percentiles, type Percentiles } from './load';
+
+export const HISTORY_READS = ['robot', 'runsFirstPage', 'runsLaterPage', 'deliveriesFirstPage', 'run', 'delivery'] as const;
+export type HistoryRead = (typeof HISTORY_READS)[number];
+
+export interface HistoryLevel {
+  /** Runs stored for the measured robot, and as many for another robot. */
+  runsPerRobot: number;
+  seedSeconds: number;
+  /** From the end of seeding until the robot's counts showed every run. */
+  keeperSeconds: number;
+  readsMs: Record<HistoryRead, Percentiles>;
+}
+
+export interface HistoryResult {
+  samples: number;
+  baselineMs: Record<HistoryRead, Percentiles>;
+  levels: HistoryLevel[];
+}
+
+type Api = <T>(method: string, p: string, body?: unknown) => Promise<T>;
+interface Ctx {
+  api: Api;
+  models: Models;
+  /** Makes a robot at work with one compose step; returns its id. */
+  newRobot: (name: string) => Promise<string>;
+  samples: number;
+  levels: number[];
+  pollS: number;
+  log: (message: string) => void;
+}
+
+/** Bulk deliveries carry this many runs each (one CSV-like delivery per insert batch). */
+const BULK_RUNS = 1000;
+
+class Seeder {
+  readonly recorder: DeliveryRecorder;
+  readonly runIds: string[] = [];
+  readonly deliveryIds: string[] = [];
+  constructor(
+    private readonly models: Models,
+    readonly robotId: string,
+  ) {
+    this.recorder = new DeliveryRecorder(models);
+  }
+  stored = 0;
+
+  /** One processed delivery of `runCount` runs, each succeeded with one step, stored as the worker stores them. */
+  async delivery(runCount: number): Promise<void> {
+    const { models, robotId } = this;
+    const deliveryId = newId();
+    const receivedAt = new Date();
+    const runs: RunDoc[] = [];
+    const outcomes: RunOutcomeDoc[] = [];
+    const results: StepResultDoc[] = [];
+    const pages: Array<Array<string | null>> = [];
+    for (let i = 0; i < runCount; i++) {
+      const runId = runIdFor(deliveryId, i);
+      const triggerJson = JSON.stringify({ n: i, email: `user${i}@example.com` });
+      runs.push({ _id: runId, robotId, deliveryId, index: i, trigger: { json: triggerJson }, verified: null, createdAt: receivedAt });
+      results.push({ _id: `${runId}:0`, runId, index: 0, name: 's', status: 'succeeded', output: { json: triggerJson } });
+      outcomes.push({ _id: runId, robotId, status: 'succeeded', finishedAt: receivedAt });
+      (pages[Math.floor(i / BLOCK_SIZE)] ??= []).push(triggerJson);
+      if (i % 1000 === 0) this.runIds.push(runId);
+    }
+    const previews: RunPreviewDoc[] = pages.slice(1).map((p, n) => ({ _id: previewPageId(deliveryId, n + 1), previewsJson: JSON.stringify(p) }));
+    await Promise.all([insertOnce(models.Run, runs), insertOnce(models.StepResult, results), insertOnce(models.RunPreview, previews)]);
+    await insertOnce(models.RunOutcome, outcomes);
+    await this.recorder.record({
+      _id: deliveryId, robotId, triggerIdentifier: `custom:${robotId}`, workflowId: null, dedupKey: `sha256:${deliveryId}`,
+      receivedAt, format: 'csv', contentType: 'text/csv', size: runCount * 30, outcome: 'processed', runCount, reason: null,
+      error: null, verified: null, stepCount: 1, previewsJson: JSON.stringify(pages[0] ?? []),
+    });
+    this.deliveryIds.push(deliveryId);
+    this.stored += runCount;
+  }
+
+  /** Grows to `target` runs: bulk deliveries, then (with `singles`) that many one-run deliveries last. */
+  async growTo(target: number, singles: number): Promise<void> {
+    while (this.stored < target - singles) await this.delivery(Math.min(BULK_RUNS, target - singles - this.stored));
+    for (let i = 0; i < singles && this.stored < target; i++) await this.delivery(1);
+  }
+}
+
+async function waitForCounts(ctx: Ctx, robotId: string, runs: number): Promise<void> {
+  const deadline = Date.now() + 30 * 60_000;
+  for (;;) {
+    const robot = await ctx.api<{ runCounts: { total: number; succeeded: number } }>('GET', `/api/robots/${robotId}`);
+    if (robot.runCounts.total === runs && robot.runCounts.succeeded === runs) return;
+    if (Date.now() > deadline) throw new Error(`the history of robot ${robotId} shows ${JSON.stringify(robot.runCounts)}, not ${runs} runs`);
+    await new Promise((r) => setTimeout(r, ctx.pollS * 1000));
+  }
+}
+
+/** Times each read `samples` times, one at a time, after a few unmeasured ones. */
+async function measureReads(ctx: Ctx, seeded: Seeder): Promise<Record<HistoryRead, Percentiles>> {
+  const { robotId } = seeded;
+  const pick = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)]!;
+  const paths: Record<HistoryRead, () => string> = {
+    robot: () => `/api/robots/${robotId}`,
+    runsFirstPage: () => `/api/robots/${robotId}/runs?limit=50`,
+    // A cursor as the API gives it, at a random place in the history.
+    runsLaterPage: () => `/api/robots/${robotId}/runs?limit=50&cursor=${encodeCursor(BLOCK_SIZE + Math.floor(Math.random() * Math.max(1, seeded.stored - BLOCK_SIZE)))}`,
+    deliveriesFirstPage: () => `/api/robots/${robotId}/deliveries?limit=50`,
+    run: () => `/api/runs/${pick(seeded.runIds)}`,
+    delivery: () => `/api/deliveries/${pick(seeded.deliveryIds)}`,
+  };
+  const out = {} as Record<HistoryRead, Percentiles>;
+  for (const read of HISTORY_READS) {
+    for (let i = 0; i < 5; i++) await ctx.api('GET', paths[read]());
+    const times: number[] = [];
+    for (let i = 0; i < ctx.samples; i++) {
+      const started = performance.now();
+      await ctx.api('GET', paths[read]());
+      times.push(performance.now() - started);
+    }
+    out[read] = percentiles(times);
+  }
+  return out;
+}
+
+export async function historyBench(ctx: Ctx): Promise<HistoryResult> {
+  const measured = new Seeder(ctx.models, await ctx.newRobot('bench history'));
+  const other = new Seeder(ctx.models, await ctx.newRobot('bench history, another robot'));
+  ctx.log(`history: baseline, one page of runs (${BLOCK_SIZE} one-run deliveries) and nothing else`);
+  await measured.growTo(BLOCK_SIZE, BLOCK_SIZE);
+  await waitForCounts(ctx, measured.robotId, BLOCK_SIZE);
+  const baselineMs = await measureReads(ctx, measured);
+  const levels: HistoryLevel[] = [];
+  for (const runs of ctx.levels) {
+    ctx.log(`history: seeding ${runs} runs for each of two robots`);
+    const seeding = Date.now();
+    await other.growTo(runs, 0);
+    await measured.growTo(runs, BLOCK_SIZE);
+    const seeded = Date.now();
+    await waitForCounts(ctx, other.robotId, runs);
+    await waitForCounts(ctx, measured.robotId, runs);
+    const built = Date.now();
+    ctx.log(`history: measuring reads at ${runs} runs per robot`);
+    levels.push({ runsPerRobot: runs, seedSeconds: (seeded - seeding) / 1000, keeperSeconds: (built - seeded) / 1000, readsMs: await measureReads(ctx, measured) });
+  }
+  return { samples: ctx.samples, baselineMs, levels };
+}

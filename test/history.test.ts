@@ -1,0 +1,141 @@
+/**
+ * The run history and the deliveries log (src/history/): pages over block boundaries, counts that
+ * equal what the pages list, slots claimed by several writers at once, a retry's extra slot, a
+ * record written after its slot, retention, and FerretDB's use of the `_id` index.
+ */
+import { newId } from '../src/domain/secrets';
+import { runIdFor } from '../src/domain/ids';
+import { DeliveryRecorder, type NewDelivery } from '../src/history/slots';
+import { insertOnce, rawCollection, type RunOutcomeDoc } from '../src/models';
+import { startStack, waitFor, type Stack } from './support/stack';
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(() => stack.close());
+
+async function pages<T>(path: string, limit: number): Promise<T[][]> {
+  const out: T[][] = [];
+  let cursor: string | null = null;
+  do {
+    const res = await stack.api('GET', `${path}?limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`);
+    expect(res.status).toBe(200);
+    const body = res.body as Record<string, unknown> & { nextCursor: string | null };
+    out.push((body.runs ?? body.deliveries) as T[]);
+    cursor = body.nextCursor;
+  } while (cursor);
+  return out;
+}
+
+const robotOf = (robotId: string) => stack.api('GET', `/api/robots/${robotId}`).then((r) => r.body);
+
+function delivery(robotId: string, fields: Partial<NewDelivery> = {}): NewDelivery {
+  return {
+    _id: newId(), robotId, triggerIdentifier: 'custom:x', workflowId: null, dedupKey: `k:${newId()}`, receivedAt: new Date(),
+    format: 'json', contentType: null, size: 1, outcome: 'dropped', runCount: 0, reason: 'test', error: null, verified: null,
+    stepCount: 0, previewsJson: '[]', ...fields,
+  };
+}
+
+it('lists a 120-row CSV in pages of 50 across blocks, newest row first, each run once', async () => {
+  const robot = await stack.robotAtWork({ bodyFormat: 'csv', template: { n: '{{trigger.n}}' } });
+  const csv = ['n', ...Array.from({ length: 120 }, (_, i) => String(i))].join('\n');
+  expect((await stack.send('POST', robot.webhookUrl, csv)).status).toBe(200);
+  const done = await waitFor(() => robotOf(robot.robotId), (r) => r.runCounts.succeeded === 120);
+  expect(done.runCounts).toEqual({ total: 120, running: 0, succeeded: 120, failed: 0 });
+  expect(done.deliveryCounts).toEqual({ processed: 1, dropped: 0, rejected: 0, failed: 0 });
+  expect(done.lastDeliveryAt).toEqual(expect.any(String));
+
+  const runPages = await pages<{ id: string; trigger: { n: string }; status: string }>(`/api/robots/${robot.robotId}/runs`, 50);
+  expect(runPages.map((p) => p.length)).toEqual([50, 50, 20]);
+  const runs = runPages.flat();
+  expect(runs.map((r) => Number(r.trigger.n))).toEqual(Array.from({ length: 120 }, (_, i) => 119 - i));
+  expect(new Set(runs.map((r) => r.id)).size).toBe(120);
+  expect(runs.every((r) => r.status === 'succeeded')).toBe(true);
+
+  const [deliveries] = await pages<{ id: string; runCount: number }>(`/api/robots/${robot.robotId}/deliveries`, 50);
+  expect(deliveries).toEqual([expect.objectContaining({ outcome: 'processed', runCount: 120, format: 'csv' })]);
+  expect((await stack.api('GET', `/api/deliveries/${deliveries![0]!.id}`)).body).toEqual(deliveries![0]);
+  expect((await stack.api('GET', '/api/deliveries/nope')).status).toBe(404);
+});
+
+it('counts failed runs and shows each run as it ended', async () => {
+  const robot = await stack.robotAtWork();
+  const recorder = new DeliveryRecorder(stack.models);
+  const d = delivery(robot.robotId, { outcome: 'processed', runCount: 3, reason: null, previewsJson: JSON.stringify(['{"i":0}', '{"i":1}', null]) });
+  const outcome = (i: number, status: 'succeeded' | 'failed'): RunOutcomeDoc => ({ _id: runIdFor(d._id, i), robotId: robot.robotId, status, finishedAt: new Date() });
+  await insertOnce(stack.models.RunOutcome, [outcome(0, 'succeeded'), outcome(1, 'failed')]);
+  await recorder.record(d);
+  const seen = await waitFor(() => robotOf(robot.robotId), (r) => r.runCounts.total === 3 && r.runCounts.failed === 1);
+  expect(seen.runCounts).toEqual({ total: 3, running: 1, succeeded: 1, failed: 1 });
+  const [runs] = await pages<{ status: string; trigger?: unknown; triggerTruncated?: boolean }>(`/api/robots/${robot.robotId}/runs`, 50);
+  expect(runs!.map((r) => [r.status, r.trigger ?? r.triggerTruncated])).toEqual([['running', true], ['failed', { i: 1 }], ['succeeded', { i: 0 }]]);
+  // The last run ends later: the keeper sees it.
+  await insertOnce(stack.models.RunOutcome, [outcome(2, 'succeeded')]);
+  const ended = await waitFor(() => robotOf(robot.robotId), (r) => r.runCounts.running === 0);
+  expect(ended.runCounts).toEqual({ total: 3, running: 0, succeeded: 2, failed: 1 });
+});
+
+it('gives every delivery one place when two processes record at once', async () => {
+  const robot = await stack.robotAtWork();
+  const [a, b] = [new DeliveryRecorder(stack.models), new DeliveryRecorder(stack.models)];
+  const records = Array.from({ length: 200 }, () => delivery(robot.robotId));
+  await Promise.all(records.map((d, i) => (i % 2 ? a : b).record(d)));
+  await waitFor(() => robotOf(robot.robotId), (r) => r.deliveryCounts.dropped === 200);
+  const listed = (await pages<{ id: string }>(`/api/robots/${robot.robotId}/deliveries`, 1000)).flat();
+  expect(listed.map((d) => d.id).sort()).toEqual(records.map((d) => d._id).sort());
+});
+
+it("skips a retry's extra slot, and takes a slot whose record comes later", async () => {
+  const robot = await stack.robotAtWork();
+  const recorder = new DeliveryRecorder(stack.models);
+  await recorder.record(delivery(robot.robotId)); // slot 0
+  await waitFor(() => robotOf(robot.robotId), (r) => r.deliveryCounts.dropped === 1);
+  const slots = rawCollection(stack.models.HistorySlot);
+  // Slot 1: claimed by an attempt that died; its retry claimed slot 2 and wrote the record there.
+  const retried = delivery(robot.robotId);
+  await slots.insertOne({ _id: `${robot.robotId}:1`, robotId: robot.robotId, slot: 1, deliveryId: retried._id });
+  await slots.insertOne({ _id: `${robot.robotId}:2`, robotId: robot.robotId, slot: 2, deliveryId: retried._id });
+  await insertOnce(stack.models.Delivery, [{ ...retried, slot: 2 }]);
+  // Slot 3: claimed, and its record is written only after the keeper has seen the slot.
+  const late = delivery(robot.robotId);
+  await slots.insertOne({ _id: `${robot.robotId}:3`, robotId: robot.robotId, slot: 3, deliveryId: late._id });
+  await waitFor(() => robotOf(robot.robotId), (r) => r.deliveryCounts.dropped === 2);
+  await insertOnce(stack.models.Delivery, [{ ...late, slot: 3 }]);
+  await waitFor(() => robotOf(robot.robotId), (r) => r.deliveryCounts.dropped === 3);
+  const listed = (await pages<{ id: string }>(`/api/robots/${robot.robotId}/deliveries`, 50)).flat();
+  expect(listed).toHaveLength(3);
+  expect(listed.map((d) => d.id)).toEqual([late._id, retried._id, expect.any(String)]);
+  await waitFor(() => slots.findOne({ _id: `${robot.robotId}:1` }), (doc) => doc === null);
+});
+
+(process.env.FERRETDB_SQLITE_DIR ? it : it.skip)('reads by _id through the index on the embedded FerretDB', async () => {
+  const plan = await stack.models.Run.collection.find({ _id: 'any' as never }).explain();
+  expect(JSON.stringify(plan)).toMatch(/SEARCH \S+ USING INDEX \S+_id_lookup/);
+});
+
+describe('retention', () => {
+  let short: Stack;
+  beforeAll(async () => {
+    short = await startStack({ HISTORY_RETENTION: '6s' });
+  });
+  afterAll(() => short.close());
+
+  it('removes runs, their step results and deliveries older than HISTORY_RETENTION, and the counts with them', async () => {
+    const robot = await short.robotAtWork();
+    expect((await short.send('POST', robot.webhookUrl, JSON.stringify({ a: 1 }))).status).toBe(200);
+    const robotNow = () => short.api('GET', `/api/robots/${robot.robotId}`).then((r) => r.body);
+    await waitFor(robotNow, (r) => r.runCounts.succeeded === 1);
+    const [run] = (await short.api('GET', `/api/robots/${robot.robotId}/runs`)).body.runs;
+    expect((await short.api('GET', `/api/runs/${run.id}`)).status).toBe(200);
+    const gone = await waitFor(robotNow, (r) => r.runCounts.total === 0 && r.deliveryCounts.processed === 0, 60_000);
+    expect(gone.runCounts).toEqual({ total: 0, running: 0, succeeded: 0, failed: 0 });
+    expect((await short.api('GET', `/api/robots/${robot.robotId}/runs`)).body).toEqual({ runs: [], nextCursor: null });
+    expect((await short.api('GET', `/api/robots/${robot.robotId}/deliveries`)).body).toEqual({ deliveries: [], nextCursor: null });
+    expect((await short.api('GET', `/api/runs/${run.id}`)).status).toBe(404);
+    expect((await short.api('GET', `/api/deliveries/${run.deliveryId}`)).status).toBe(404);
+    expect(await short.models.StepResult.findById(`${run.id}:0`).lean()).toBeNull();
+    expect(await short.models.RunOutcome.findById(run.id).lean()).toBeNull();
+  });
+});

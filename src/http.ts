@@ -34,7 +34,7 @@ export function errorHandler(log: Logger): Middleware {
     } catch (raw) {
       const err = raw instanceof ZodError ? fromZod(raw) : (raw as HttpErrorLike);
       let status = err.status && err.status >= 400 && err.status < 600 ? err.status : 500;
-      if (status >= 500) log.error('request failed', { path: ctx.path, error: String((raw as Error)?.stack ?? raw) });
+      if (status >= 500) log.error('request failed', { method: ctx.method, route: routeOf(ctx), error: String((raw as Error)?.stack ?? raw) });
       if (ctx.state.bareErrors && status === 500) status = 503;
       ctx.status = status;
       for (const [k, v] of Object.entries(err.headers ?? {})) ctx.set(k, v);
@@ -48,6 +48,15 @@ export function errorHandler(log: Logger): Middleware {
       ctx.body = err.field ? { error: message, field: err.field } : { error: message };
     }
   };
+}
+
+/**
+ * The route a request matched, never its path: a webhook path ends in the URL's token, the only
+ * credential of a trigger, and no log line may hold it. An unmatched request is logged as such.
+ */
+export function routeOf(ctx: Context): string {
+  const route = (ctx as Context & { _matchedRoute?: string })._matchedRoute;
+  return typeof route === 'string' ? route : '(no route)';
 }
 
 function fromZod(err: ZodError): HttpErrorLike {

@@ -110,6 +110,22 @@ it("skips a retry's extra slot, and takes a slot whose record comes later", asyn
   await waitFor(() => slots.findOne({ _id: `${robot.robotId}:1` }), (doc) => doc === null);
 });
 
+it('closes a slot left empty before a claimed one, and goes on', async () => {
+  const robot = await stack.robotAtWork();
+  const slots = rawCollection(stack.models.HistorySlot);
+  const after = delivery(robot.robotId);
+  // Slot 0 was never written (a claim that failed half way); slot 1 was.
+  await slots.insertOne({ _id: `${robot.robotId}:1`, robotId: robot.robotId, slot: 1, deliveryId: after._id });
+  await insertOnce(stack.models.Delivery, [{ ...after, slot: 1 }]);
+  await waitFor(() => robotOf(robot.robotId), (r) => r.deliveryCounts.dropped === 1);
+  expect(await slots.findOne({ _id: `${robot.robotId}:0` })).toMatchObject({ deliveryId: '' });
+  // A claim that comes late finds the slot taken and records its delivery after.
+  const late = delivery(robot.robotId);
+  await new DeliveryRecorder(stack.models).record(late);
+  await waitFor(() => robotOf(robot.robotId), (r) => r.deliveryCounts.dropped === 2);
+  expect((await stack.models.Delivery.findById(late._id).lean())?.slot).toBe(2);
+});
+
 (process.env.FERRETDB_SQLITE_DIR ? it : it.skip)('reads by _id through the index on the embedded FerretDB', async () => {
   const plan = await stack.models.Run.collection.find({ _id: 'any' as never }).explain();
   expect(JSON.stringify(plan)).toMatch(/SEARCH \S+ USING INDEX \S+_id_lookup/);

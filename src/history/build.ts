@@ -11,7 +11,7 @@
  * Each step does a bounded amount of work, so one robot never holds up another.
  */
 import { runIdFor } from '../domain/ids';
-import type { DeliveryDoc, Models, RunOutcomeDoc } from '../models';
+import { isDuplicateKeyError, rawCollection, type DeliveryDoc, type Models, type RunOutcomeDoc } from '../models';
 import type { SlotDoc } from './documents';
 import type { DeliveryEntry, LiveTally } from './live-tally';
 import { byId, deleteById, previewPageId, slotId } from './store';
@@ -27,6 +27,8 @@ const PLACE_PER_STEP = 2000;
 const POLL_MIN = 32;
 const POLL_MAX = 512;
 const POLL_ROUNDS = 4;
+/** How long a slot may stay unclaimed while later ones are claimed before the keeper closes it. */
+export const HOLE_GRACE_MS = 10_000;
 
 export async function takeSlots(models: Models, t: LiveTally): Promise<number> {
   const st = t.state;
@@ -44,17 +46,41 @@ export async function takeSlots(models: Models, t: LiveTally): Promise<number> {
     const numbers = Array.from({ length: SLOT_BATCH }, (_, i) => st.nextSlot + i);
     const claims = await Promise.all(numbers.map((n) => byId<SlotDoc>(models.HistorySlot, slotId(t.robotId, n))));
     const found = claims.slice(0, claims.indexOf(null) === -1 ? claims.length : claims.indexOf(null)) as SlotDoc[];
-    const records = await Promise.all(found.map((c) => byId<DeliveryDoc>(models.Delivery, c.deliveryId)));
+    const records = await Promise.all(found.map((c) => (c.deliveryId ? byId<DeliveryDoc>(models.Delivery, c.deliveryId) : null)));
     for (const [i, claim] of found.entries()) {
       const record = records[i];
+      if (!claim.deliveryId) continue; // a hole the keeper closed
       if (!record) st.pendingSlots.push(claim.slot);
       else if (record.slot === claim.slot) took += await take(t, record);
       else await deleteById(models.HistorySlot, claim._id); // a retry's second claim: its record names another
     }
     st.nextSlot += found.length;
-    if (found.length < SLOT_BATCH) break;
+    if (found.length < SLOT_BATCH) {
+      if (found.length === 0 && claims.some((c) => c !== null) && (await closeHole(models, t))) continue;
+      break;
+    }
   }
   return took;
+}
+
+/**
+ * A slot nobody claimed while later ones are (a claim whose write failed half way): after
+ * HOLE_GRACE_MS the keeper claims it itself with no delivery, so the history goes on. A claim
+ * that was only slow then finds the slot taken and moves on to another.
+ */
+async function closeHole(models: Models, t: LiveTally): Promise<boolean> {
+  const slot = t.state.nextSlot;
+  const since = t.holes.get(slot) ?? Date.now();
+  t.holes.set(slot, since);
+  if (Date.now() - since < HOLE_GRACE_MS) return false;
+  t.holes.delete(slot);
+  try {
+    await rawCollection<SlotDoc>(models.HistorySlot).insertOne({ _id: slotId(t.robotId, slot), robotId: t.robotId, slot, deliveryId: '' });
+    t.state.nextSlot++;
+  } catch (err) {
+    if (!isDuplicateKeyError(err)) throw err; // claimed after all: taken as usual on the next pass
+  }
+  return true;
 }
 
 async function take(t: LiveTally, record: DeliveryDoc): Promise<number> {

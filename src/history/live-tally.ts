@@ -31,6 +31,8 @@ export class LiveTally {
   rotation = 0;
   /** How many of the oldest unfinished runs are polled each round. */
   window = 32;
+  /** Empty slots with claimed ones after them, and since when they were seen so. */
+  readonly holes = new Map<number, number>();
 
   private constructor(
     private readonly models: Models,

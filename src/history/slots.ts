@@ -61,13 +61,18 @@ export class DeliveryRecorder {
           if (!failed.has(i)) w.resolve(first + i);
         }
         if (failed.size === 0) continue;
-        // Taken by another process: look whose they are (a retry may find its own), then try further on.
-        this.next.delete(robotId);
+        // Taken by another process: look whose they are (a retry may find its own), then try further
+        // on. FerretDB can answer "duplicate key" for an insert it did not store (right after a
+        // restart): such a slot is still free, and it is tried again, so no slot is left empty.
+        let free: number | undefined;
         for (const i of failed) {
           const taken = await byId<SlotDoc>(this.models.HistorySlot, docs[i]!._id);
           if (taken?.deliveryId === batch[i]!.deliveryId) batch[i]!.resolve(taken.slot);
           else queue.push(batch[i]!);
+          if (!taken) free = Math.min(free ?? Infinity, docs[i]!.slot);
         }
+        if (free === undefined) this.next.delete(robotId);
+        else this.next.set(robotId, free);
       }
     } catch (err) {
       // Settling a promise twice does nothing, so the whole batch can be rejected.

@@ -1,4 +1,12 @@
-import { ApplicationFailure, ParentClosePolicy, continueAsNew, proxyActivities, proxyLocalActivities, startChild } from '@temporalio/workflow';
+import {
+  ApplicationFailure,
+  ParentClosePolicy,
+  continueAsNew,
+  patched,
+  proxyActivities,
+  proxyLocalActivities,
+  startChild,
+} from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { runWorkflowId } from '../src/domain/ids';
 import type { DeliveryInput, DeliveryResult, RunInput, RunSeed } from '../src/domain/types';
@@ -25,6 +33,15 @@ export const RUN_START_BATCH = 500;
 export const RUNS_PER_CONTINUATION = 1000;
 export const CONTINUATION_BYTES = 4 * 1024 * 1024;
 
+/**
+ * Workflow versions (Temporal's `patched()`): a change that would make an open workflow of an
+ * older worker replay differently is taken only by workflows that start after it. Each patch is
+ * removed (with `deprecatePatch`, then not at all) once no workflow of the older code is open.
+ * test/replay.test.ts replays histories of every earlier version.
+ */
+/** 0.2: a failed or dropped delivery's stored body is discarded too (it was kept forever). */
+const PATCH_DISCARD_UNUSED_BODY = 'discard-body-of-failed-and-dropped-deliveries';
+
 /** Where a fan-out stands, carried across continue-as-new. */
 export interface FanOut {
   runCount: number;
@@ -44,6 +61,7 @@ export async function deliveryWorkflow(delivery: DeliveryInput, fanOut?: FanOut)
   if (!fanOut) {
     const prepare = delivery.body.kind === 'inline' ? local.prepareDelivery : activities.prepareDelivery;
     const prepared = await prepare(delivery);
+    if (prepared.outcome !== 'processed' && patched(PATCH_DISCARD_UNUSED_BODY)) await discardStoredBody(delivery);
     if (prepared.outcome === 'failed') throw ApplicationFailure.nonRetryable(prepared.error, 'UnparsableBody');
     if (prepared.outcome === 'dropped') return prepared;
     const [only] = prepared.firstRuns;

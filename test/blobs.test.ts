@@ -1,0 +1,40 @@
+/**
+ * Stored bodies (over INLINE_BODY_BYTES) are discarded once their delivery is done with them,
+ * whatever its outcome: processed, failed (unparsable) or dropped (an event type not selected).
+ */
+import { startStack, waitFor, type Stack } from './support/stack';
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack({ INLINE_BODY_BYTES: String(1024) });
+});
+afterAll(() => stack.close());
+
+const bodyChunk = (deliveryId: string) => stack.models.BlobChunk.findById(`body:${deliveryId}:0`, { _id: 1 }).lean();
+
+async function deliveredOnce(robotId: string, url: string, body: string) {
+  expect((await stack.send('POST', url, body)).status).toBe(200);
+  const [delivery] = await waitFor(() => stack.deliveries(robotId), (d) => d.length === 1);
+  await stack.temporal.workflow.getHandle(delivery.workflowId).result().catch(() => undefined);
+  return delivery;
+}
+
+it.each([
+  ['processed', JSON.stringify({ pad: 'x'.repeat(4096) })],
+  ['failed', `{"pad": "${'x'.repeat(4096)}`],
+])('discards the stored body of a %s delivery', async (outcome, body) => {
+  const robot = await stack.robotAtWork();
+  const delivery = await deliveredOnce(robot.robotId, robot.webhookUrl, body);
+  expect(delivery.outcome).toBe(outcome);
+  expect(await bodyChunk(delivery.id)).toBeNull();
+});
+
+it('discards the stored body of a dropped delivery', async () => {
+  const connection = (await stack.api('POST', '/api/connections', { provider: 'stripe', name: 'S' })).body;
+  const robot = (await stack.api('POST', '/api/robots', { name: 'R', trigger: { connectionId: connection.id, events: ['charge.succeeded'] }, steps: [] })).body;
+  const started = (await stack.api('POST', `/api/robots/${robot.id}/start`)).body;
+  const event = { id: 'evt_big', type: 'charge.refunded', data: { object: { pad: 'x'.repeat(4096) } } };
+  const delivery = await deliveredOnce(robot.id, started.trigger.card.webhookUrl, JSON.stringify(event));
+  expect(delivery.outcome).toBe('dropped');
+  expect(await bodyChunk(delivery.id)).toBeNull();
+});

@@ -80,7 +80,7 @@ it('starts everything, serves a delivery end to end, stops on Ctrl-C without orp
   const started = await api('POST', `/api/robots/${robot.id}/start`);
   expect((await fetch(started.trigger.card.webhookUrl, { method: 'POST', body: '{"name":"Ann"}' })).status).toBe(200);
   const runs = await waitFor(() => api('GET', `/api/robots/${robot.id}/runs`), (r) => r.runs[0]?.status === 'succeeded');
-  expect(runs.runs[0].steps[0].output).toEqual({ hi: 'Hi Ann' });
+  expect((await api('GET', `/api/runs/${runs.runs[0].id}`)).steps[0].output).toEqual({ hi: 'Hi Ann' });
 
   expect(await stop()).toBe(0);
 
@@ -99,3 +99,4 @@ it('refuses to start with a bad setting, naming the variable', async () => {
   expect(await exited(bad)).toBe(1);
   expect(fs.readFileSync(log, 'utf8')).toContain('PORT: Expected number');
 });
+

@@ -14,10 +14,23 @@ export interface ManagedProcess {
   stop(graceMs?: number): Promise<void>;
 }
 
-export function spawnManaged(name: string, command: string, args: string[], opts: { env?: NodeJS.ProcessEnv; logFile?: string } = {}): ManagedProcess {
+export interface SpawnOptions {
+  env?: NodeJS.ProcessEnv;
+  /** Both outputs go to this file; without one they are the launcher's own. */
+  logFile?: string;
+  /** Without a log file: also given every piece of the process's stderr (which still reaches ours). */
+  onStderr?: (chunk: Buffer) => void;
+}
+
+export function spawnManaged(name: string, command: string, args: string[], opts: SpawnOptions = {}): ManagedProcess {
   const out = opts.logFile ? fs.openSync(opts.logFile, 'a') : 'inherit';
-  const child = spawn(command, args, { env: opts.env ?? process.env, stdio: ['ignore', out, out] });
+  const err = typeof out === 'string' && opts.onStderr ? 'pipe' : out;
+  const child = spawn(command, args, { env: opts.env ?? process.env, stdio: ['ignore', out, err] });
   if (typeof out === 'number') fs.closeSync(out);
+  child.stderr?.on('data', (chunk: Buffer) => {
+    process.stderr.write(chunk);
+    opts.onStderr?.(chunk);
+  });
   const exited = new Promise<void>((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) resolve();
     else child.once('exit', () => resolve());

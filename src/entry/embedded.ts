@@ -5,9 +5,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../config';
-import { EMBEDDED_RETENTION, spawnManaged, startFerretDb, startTemporalDevServer, waitForPort, type ManagedProcess } from '../embedded/servers';
-import { createLogger } from '../log';
+import { ConfigError, loadConfig, type Config } from '../config';
+import { supervise } from '../embedded/supervisor';
+import { EMBEDDED_RETENTION, startFerretDb, startTemporalDevServer, waitForPort, type ManagedProcess } from '../embedded/servers';
+import { createLogger, type Logger } from '../log';
 import { prepareEmbeddedStore } from '../embedded/ferretdb-index';
 import { onShutdown, runMain } from './main';
 
@@ -27,12 +28,31 @@ runMain('embedded', async () => {
   fs.mkdirSync(logDir, { recursive: true });
   const servers: ManagedProcess[] = [];
   const services: Array<{ stop(): Promise<void> }> = [];
-  onShutdown(async () => {
-    log.info('stopping');
+  const stopAll = async () => {
     await Promise.all(services.map((s) => s.stop()));
     for (const server of servers.reverse()) await server.stop();
+  };
+  onShutdown(async () => {
+    log.info('stopping');
+    await stopAll();
   });
+  try {
+    await startAll(config, log, logDir, servers, services);
+  } catch (err) {
+    // A step that fails leaves nothing running: what was started is stopped before the launcher exits.
+    log.error('could not start; stopping what was started');
+    await stopAll();
+    throw err;
+  }
+});
 
+async function startAll(
+  config: Config,
+  log: Logger,
+  logDir: string,
+  servers: ManagedProcess[],
+  services: Array<{ stop(): Promise<void> }>,
+): Promise<void> {
   let temporalAddress = config.temporal.address;
   let webUi = 'the Web UI of your Temporal cluster';
   if (!temporalAddress) {
@@ -75,29 +95,10 @@ runMain('embedded', async () => {
     DATA_DIR: config.dataDir,
     WEBHOOKS_PARENT_PID: String(process.pid),
   };
-  const supervise = (name: string) => {
-    const script = path.join(__dirname, `${name}${path.extname(__filename)}`);
-    let current: ManagedProcess;
-    let stopping = false;
-    const launch = () => {
-      current = spawnManaged(name, process.execPath, [script], { env });
-      current.child.once('exit', (code, signal) => {
-        if (stopping) return;
-        log.warn(`${name} exited (${code ?? signal}); restarting in 1 s`);
-        setTimeout(launch, 1000);
-      });
-    };
-    launch();
-    return {
-      current: () => current,
-      async stop() {
-        stopping = true;
-        await current.stop();
-      },
-    };
-  };
-  const worker = supervise('worker');
-  const receiver = supervise('receiver');
+  const start = (name: 'worker' | 'receiver') =>
+    supervise(name, process.execPath, [path.join(__dirname, `${name}${path.extname(__filename)}`)], env, log);
+  const worker = start('worker');
+  const receiver = start('receiver');
   services.push(worker, receiver);
   await waitForPort(config.port, receiver.current());
 
@@ -113,4 +114,4 @@ runMain('embedded', async () => {
       '',
     ].join('\n') + '\n',
   );
-});
+}

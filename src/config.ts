@@ -31,6 +31,7 @@ const envSchema = z.object({
     .optional(),
   MAX_BODY_BYTES: positiveInt.default(32 * 1024 * 1024),
   INLINE_BODY_BYTES: positiveInt.default(128 * 1024),
+  MAX_INFLIGHT_BODY_BYTES: positiveInt.default(256 * 1024 * 1024),
   TRIGGER_CACHE_TTL_MS: z.coerce.number().int().min(0).default(5000),
   TEMPORAL_START_TIMEOUT_MS: positiveInt.default(10_000),
   EMBEDDED_TEMPORAL_PORT: port.default(7233),
@@ -50,6 +51,8 @@ export interface Config {
   secretsKey: Buffer;
   maxBodyBytes: number;
   inlineBodyBytes: number;
+  /** Body bytes one receiver holds at once; past it, 503 (src/receiver/body-budget.ts). */
+  maxInflightBodyBytes: number;
   triggerCacheTtlMs: number;
   embedded: { temporalPort: number; temporalUiPort: number; mongodbPort: number };
   logLevel: 'debug' | 'info' | 'warn' | 'error';
@@ -96,6 +99,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretsKey: Buffer.from(secretsKey, 'base64'),
     maxBodyBytes: e.MAX_BODY_BYTES,
     inlineBodyBytes: e.INLINE_BODY_BYTES,
+    maxInflightBodyBytes: e.MAX_INFLIGHT_BODY_BYTES,
     triggerCacheTtlMs: e.TRIGGER_CACHE_TTL_MS,
     embedded: {
       temporalPort: e.EMBEDDED_TEMPORAL_PORT,

@@ -34,7 +34,9 @@ export function errorHandler(log: Logger): Middleware {
     } catch (raw) {
       const err = raw instanceof ZodError ? fromZod(raw) : (raw as HttpErrorLike);
       let status = err.status && err.status >= 400 && err.status < 600 ? err.status : 500;
-      if (status >= 500) log.error('request failed', { method: ctx.method, route: routeOf(ctx), error: String((raw as Error)?.stack ?? raw) });
+      const where = { method: ctx.method, route: routeOf(ctx) };
+      if ((raw as { expected?: boolean })?.expected) log.info(`refused: ${err.message}`, { ...where, status });
+      else if (status >= 500) log.error('request failed', { ...where, error: String((raw as Error)?.stack ?? raw) });
       if (ctx.state.bareErrors && status === 500) status = 503;
       ctx.status = status;
       for (const [k, v] of Object.entries(err.headers ?? {})) ctx.set(k, v);

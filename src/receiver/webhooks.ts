@@ -7,7 +7,6 @@ import Router from '@koa/router';
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import type { Context } from 'koa';
 import { isUtf8 } from 'node:buffer';
-import getRawBody from 'raw-body';
 import type { Config } from '../config';
 import { dedupKey } from '../domain/dedup';
 import { deliveryWorkflowId } from '../domain/ids';
@@ -18,6 +17,7 @@ import type { Models } from '../models';
 import type { DeliveryRecorder } from '../history/slots';
 import { bodyBlobId, discardBlob, storeBlob } from '../blobs';
 import type { TriggerCache, WebhookTrigger } from './trigger-cache';
+import { BodyBudget } from './body-budget';
 
 export const WEBHOOK_PATH = '/api/webhooks/:identifier/:token';
 
@@ -79,11 +79,17 @@ export function webhookRouter(deps: ReceiverDeps): Router {
     return { kind: 'stored', chunks: await storeBlob(models, bodyBlobId(deliveryId), body) };
   }
 
+  const budget = new BodyBudget(config.maxInflightBodyBytes);
+
   async function receive(ctx: Context): Promise<void> {
     ctx.state.bareErrors = true;
     const trigger = await triggerFor(ctx);
     const receivedAt = new Date();
-    const body = await getRawBody(ctx.req, { limit: config.maxBodyBytes });
+    await budget.withBody(ctx.req, config.maxBodyBytes, (body) => accept(ctx, trigger, body, receivedAt));
+  }
+
+  /** Starts the delivery workflow for a body that was read whole, and answers 200. */
+  async function accept(ctx: Context, trigger: WebhookTrigger, body: Buffer, receivedAt: Date): Promise<void> {
     if (body.length === 0) return acknowledge(ctx); // dropped: no run, no error
     await rejectForgery(ctx, trigger, body, receivedAt);
 

@@ -1,8 +1,13 @@
 /**
  * The receiver's view of webhook triggers, looked up by identifier and kept for a short time
  * (TRIGGER_CACHE_TTL_MS), so a burst of deliveries costs one database read. Starting or
- * stopping a robot through this process forgets its entry at once; other receiver processes
- * see the change within the TTL.
+ * stopping a robot through this process takes effect here at once; other receiver processes
+ * see it within the TTL.
+ *
+ * Unknown identifiers cost nothing: the receiver keeps the set of every identifier that exists
+ * (read again at most once per TTL, one read for all), so a spray of made-up identifiers is
+ * answered 404 without a database read each, and only triggers that exist are ever cached, so
+ * it cannot push real ones out.
  */
 import { decryptSecret } from '../domain/secrets';
 import type { TriggerKind } from '../domain/types';
@@ -23,6 +28,8 @@ const MAX_ENTRIES = 10_000;
 
 export class TriggerCache {
   private readonly entries = new Map<string, { trigger: WebhookTrigger | null; expires: number }>();
+  private known: { ids: Set<string>; expires: number } = { ids: new Set(), expires: 0 };
+  private reading: Promise<Set<string>> | undefined;
 
   constructor(
     private readonly models: Models,
@@ -34,14 +41,33 @@ export class TriggerCache {
     if (!IDENTIFIER.test(identifier)) return null;
     const hit = this.entries.get(identifier);
     if (hit && hit.expires > Date.now()) return hit.trigger;
+    if (!(await this.knownIdentifiers()).has(identifier)) return null;
     const trigger = await this.load(identifier);
     if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(identifier, { trigger, expires: Date.now() + this.ttlMs });
     return trigger;
   }
 
+  /** A robot of this identifier was started or stopped through this process. */
   forget(identifier: string | null): void {
-    if (identifier) this.entries.delete(identifier);
+    if (!identifier) return;
+    this.entries.delete(identifier);
+    this.known.ids.add(identifier);
+  }
+
+  /** Every trigger identifier there is: one read of the robots at most once per TTL, shared by concurrent lookups. */
+  private async knownIdentifiers(): Promise<Set<string>> {
+    if (this.known.expires > Date.now()) return this.known.ids;
+    this.reading ??= (async () => {
+      try {
+        const robots = await this.models.Robot.find({ 'trigger.identifier': { $ne: null } }, { 'trigger.identifier': 1 }).lean();
+        this.known = { ids: new Set(robots.map((r) => r.trigger.identifier!)), expires: Date.now() + this.ttlMs };
+        return this.known.ids;
+      } finally {
+        this.reading = undefined;
+      }
+    })();
+    return this.reading;
   }
 
   private async load(identifier: string): Promise<WebhookTrigger | null> {

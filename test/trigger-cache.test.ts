@@ -1,0 +1,39 @@
+/** Made-up identifiers cost no database read each and never push a real trigger out of the cache. */
+import { randomUUID } from 'node:crypto';
+import { startStack, type Stack } from './support/stack';
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack({ TRIGGER_CACHE_TTL_MS: '60000' }, { worker: false });
+});
+afterAll(() => stack.close());
+
+it('answers a spray of unknown identifiers with 404 and at most one read of the robots', async () => {
+  const robot = await stack.robotAtWork();
+  const base = robot.webhookUrl.slice(0, robot.webhookUrl.indexOf('/api/webhooks/'));
+  // The real trigger is looked up once and cached.
+  expect((await stack.send('POST', robot.webhookUrl, '')).status).toBe(200);
+  const find = jest.spyOn(stack.models.Robot, 'find');
+  const findOne = jest.spyOn(stack.models.Robot, 'findOne');
+  try {
+    for (let i = 0; i < 300; i++) {
+      const res = await stack.send('POST', `${base}/api/webhooks/custom:${randomUUID()}/t${i}`, '{}');
+      expect(res.status).toBe(404);
+    }
+    expect(find.mock.calls.length + findOne.mock.calls.length).toBeLessThanOrEqual(1);
+    // And the real trigger is still served from the cache: no read at all.
+    const reads = find.mock.calls.length + findOne.mock.calls.length;
+    expect((await stack.send('POST', robot.webhookUrl, '')).status).toBe(200);
+    expect(find.mock.calls.length + findOne.mock.calls.length).toBe(reads);
+  } finally {
+    find.mockRestore();
+    findOne.mockRestore();
+  }
+});
+
+it('knows a robot put to work through this receiver at once', async () => {
+  const robot = await stack.robotAtWork();
+  expect((await stack.send('POST', robot.webhookUrl, '')).status).toBe(200);
+  await stack.api('POST', `/api/robots/${robot.robotId}/stop`);
+  expect((await stack.send('POST', robot.webhookUrl, '')).status).toBe(404);
+});

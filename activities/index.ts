@@ -37,6 +37,8 @@ export const TRIGGER_INLINE_BYTES = 16 * 1024;
 export const RUN_INSERT_BATCH = 1000;
 /** Inline trigger data in one answer of prepareDelivery or nextRuns: Temporal warns above 512 KiB and fails at 2 MB. */
 export const SEEDS_MAX_BYTES = 512 * 1024;
+/** CSV deliveries whose place a worker keeps between batches (each holds its body: up to MAX_BODY_BYTES). */
+const CSV_CURSORS = 2;
 /** How long a worker trusts what it read of a robot (its steps, body format and event filter). */
 const ROBOT_CACHE_MS = 60_000;
 
@@ -49,9 +51,30 @@ interface RobotSettings {
 /** Parsed trigger data for runs, in row order. */
 type TriggerSource = Iterable<JsonValue> | AsyncIterable<JsonValue>;
 
+/** How often (in CSV rows) long passes over a body report a heartbeat. */
+const HEARTBEAT_ROWS = 1000;
+
+/** Reports progress of a regular activity (a local one, for a small body, has no heartbeat). */
+function heartbeat(details?: unknown): void {
+  const ctx = Context.current();
+  if (!ctx.info.isLocal) ctx.heartbeat(details);
+}
+
+/** The request body; a stored one is read chunk by chunk, with a heartbeat after each. */
 function bodyBytes(input: DeliveryInput, models: Models): Promise<Buffer> | Buffer {
   const { body } = input;
-  return body.kind === 'inline' ? Buffer.from(body.data, body.encoding) : readBlob(models, bodyBlobId(input.deliveryId), body.chunks);
+  if (body.kind === 'inline') return Buffer.from(body.data, body.encoding);
+  const progress = Context.current().info.heartbeatDetails as unknown;
+  return readBlob(models, bodyBlobId(input.deliveryId), body.chunks, () => heartbeat(progress));
+}
+
+/** Where the last nextRuns of a delivery left its CSV, so the next batch goes on from there. */
+interface CsvCursor {
+  rows: AsyncGenerator<Record<string, string>>;
+  /** Index of the next row `rows` (or `held`) gives. */
+  next: number;
+  /** A row read but not used: it did not fit in the last batch. */
+  held?: Record<string, string>;
 }
 
 /** A payment provider trigger with an `events` list drops other event types. */
@@ -101,6 +124,7 @@ export function createActivities({ models }: ActivityDeps) {
     runPreviews: groupInserts<RunPreviewDoc>(models.RunPreview),
   };
   const deliveries = new DeliveryRecorder(models, insert.deliveries);
+  const csvCursors = new Map<string, CsvCursor>();
   const robots = new Map<string, RobotSettings & { expires: number }>();
   const storedTriggers = new Map<string, JsonValue>();
 
@@ -194,7 +218,9 @@ export function createActivities({ models }: ActivityDeps) {
   async function decide(input: DeliveryInput, settings: RobotSettings, body: Buffer): Promise<Prepared> {
     if (settings.format === 'csv') {
       // A first pass reads the whole body, so a bad row half way makes no run at all.
-      for await (const _row of csvRows(body)); // eslint-disable-line @typescript-eslint/no-unused-vars
+      const progress = Context.current().info.heartbeatDetails as unknown;
+      let rows = 0;
+      for await (const _row of csvRows(body)) if (++rows % HEARTBEAT_ROWS === 0) heartbeat(progress); // eslint-disable-line @typescript-eslint/no-unused-vars
       return { outcome: 'processed', stepCount: settings.steps.length, ...(await storeRuns(input, csvRows(body))) };
     }
     const data = parseOne(settings.format, body);
@@ -243,19 +269,35 @@ export function createActivities({ models }: ActivityDeps) {
       return result;
     },
 
-    /** The seeds of runs `from` up to `to` of a csv delivery (fewer when their data is large). */
+    /**
+     * The seeds of runs `from` up to `to` of a csv delivery (fewer when their data is large). The
+     * CSV is read on from where the delivery's last batch left it, when this worker holds that
+     * place (CSV_CURSORS of them); else from its start.
+     */
     async nextRuns({ delivery, from, to }: { delivery: DeliveryInput; from: number; to: number }): Promise<RunSeed[]> {
+      let cursor = csvCursors.get(delivery.deliveryId);
+      if (!cursor || cursor.next > from) cursor = { rows: csvRows(await bodyBytes(delivery, models)), next: 0 };
+      csvCursors.delete(delivery.deliveryId); // re-inserted last: the map keeps the newest last
       const batch = new SeedBatch(to - from);
-      let index = 0;
-      for await (const row of csvRows(await bodyBytes(delivery, models))) {
-        if (index >= from && !batch.offer(seedOf(runIdFor(delivery.deliveryId, index), JSON.stringify(row), row))) break;
-        index++;
+      for (;;) {
+        const row = cursor.held ?? (await cursor.rows.next()).value;
+        cursor.held = undefined;
+        if (!row) break;
+        if (cursor.next >= from && !batch.offer(seedOf(runIdFor(delivery.deliveryId, cursor.next), JSON.stringify(row), row))) {
+          cursor.held = row;
+          break;
+        }
+        cursor.next++;
+        if (cursor.next % HEARTBEAT_ROWS === 0) heartbeat();
       }
+      csvCursors.set(delivery.deliveryId, cursor);
+      if (csvCursors.size > CSV_CURSORS) csvCursors.delete(csvCursors.keys().next().value!);
       return batch.seeds;
     },
 
     /** Removes a large body once every run of its delivery has started. */
     async discardBody({ deliveryId, chunks }: { deliveryId: string; chunks: number }): Promise<void> {
+      csvCursors.delete(deliveryId);
       await discardBlob(models, bodyBlobId(deliveryId), chunks);
     },
 

@@ -114,17 +114,21 @@ export async function startFaultStack(): Promise<FaultStack> {
   };
 }
 
-/** Every run of a robot, page by page. */
-export async function allRuns(stack: FaultStack, robotId: string): Promise<Array<{ id: string; status: string; trigger: any; deliveryId: string }>> {
-  const runs = [];
+/** Every item of a robot's list (`runs` or `deliveries`), page by page. */
+async function allPages<T>(stack: FaultStack, robotId: string, list: 'runs' | 'deliveries'): Promise<T[]> {
+  const items: T[] = [];
   let cursor: string | null = null;
   do {
-    const page: { runs: any[]; nextCursor: string | null } = await stack.api('GET', `/api/robots/${robotId}/runs?limit=1000${cursor ? `&cursor=${cursor}` : ''}`);
-    runs.push(...page.runs);
+    const page: Record<string, unknown> & { nextCursor: string | null } = await stack.api('GET', `/api/robots/${robotId}/${list}?limit=1000${cursor ? `&cursor=${cursor}` : ''}`);
+    items.push(...(page[list] as T[]));
     cursor = page.nextCursor;
   } while (cursor);
-  return runs;
+  return items;
 }
+
+/** Every run of a robot, page by page. */
+export const allRuns = (stack: FaultStack, robotId: string) =>
+  allPages<{ id: string; status: string; trigger: any; deliveryId: string }>(stack, robotId, 'runs');
 
 export interface SendResult {
   /** Delivery ids (the `id` in each body) that got a 200. */
@@ -205,15 +209,6 @@ export async function expectCountsMatchPages(stack: FaultStack, robotId: string)
 }
 
 /** Every delivery of a robot, page by page. */
-export async function allDeliveries(stack: FaultStack, robotId: string): Promise<Array<{ id: string; outcome: string }>> {
-  const deliveries = [];
-  let cursor: string | null = null;
-  do {
-    const page: { deliveries: any[]; nextCursor: string | null } = await stack.api('GET', `/api/robots/${robotId}/deliveries?limit=1000${cursor ? `&cursor=${cursor}` : ''}`);
-    deliveries.push(...page.deliveries);
-    cursor = page.nextCursor;
-  } while (cursor);
-  return deliveries;
-}
+export const allDeliveries = (stack: FaultStack, robotId: string) => allPages<{ id: string; outcome: string }>(stack, robotId, 'deliveries');
 
 export const range = (from: number, count: number) => Array.from({ length: count }, (_, i) => from + i);

@@ -5,10 +5,12 @@
  *    get ordinals;
  * 2. `placeRuns`: runs are placed into run blocks (id, trigger preview, status `running`), in
  *    ordinal order;
- * 3. `pollOutcomes`: placed runs without an outcome are looked up (oldest first, plus a rotating
- *    share so that no run is starved) and, once finished, counted and updated in their block.
+ * 3. `pollOutcomes`: placed runs without an outcome are looked up, oldest first, and once finished,
+ *    counted and updated in their block. A run looked up before it ended is looked up again after
+ *    a growing pause, so runs that take long neither cost a read every step nor hold up later runs.
  *
- * Each step does a bounded amount of work, so one robot never holds up another.
+ * Each step does a bounded amount of work, so one robot never holds up another, and each read is
+ * likely to find something: an idle robot costs one read per step, a finished run about one.
  */
 import { runIdFor } from '../domain/ids';
 import { isDuplicateKeyError, rawCollection, type DeliveryDoc, type Models, type RunOutcomeDoc } from '../models';
@@ -17,18 +19,27 @@ import type { DeliveryEntry, LiveTally } from './live-tally';
 import { byId, deleteById, previewPageId, slotId } from './store';
 import { addRange, BLOCK_SIZE, removeIndex, type OpenDelivery, type RunSummary } from './tally';
 
-/** Slots read at once while taking new deliveries. */
+/** Slots read at once while new deliveries keep coming (the first read of a step is one slot). */
 const SLOT_BATCH = 64;
 /** At most this many deliveries are taken per step. */
 const TAKE_PER_STEP = 1024;
 /** Runs placed per step: 40 preview pages. */
 const PLACE_PER_STEP = 2000;
-/** Bounds of how many unfinished runs are polled per round, and the rounds per step. */
-const POLL_MIN = 32;
+/** Bounds of how many unfinished runs are looked up per round, and the rounds per step. */
+const POLL_MIN = 8;
 const POLL_MAX = 512;
 const POLL_ROUNDS = 4;
+/** Unfinished runs looked at per round for one that is due (runs in their pause are passed over). */
+const POLL_SCAN = 4096;
+/** The pause after a run is found unfinished: it doubles from the first to the last. */
+const POLL_PAUSE_FIRST_MS = 250;
+export const POLL_PAUSE_MAX_MS = 4000;
 /** How long a slot may stay unclaimed while later ones are claimed before the keeper closes it. */
 export const HOLE_GRACE_MS = 10_000;
+/** How often slots past an unclaimed next slot are looked at for a claimed one (a hole). */
+export const HOLE_PROBE_MS = 5000;
+/** Which slots past the next one are looked at: each of the first 8, then powers of two. */
+const HOLE_PROBE_OFFSETS = [1, 2, 3, 4, 5, 6, 7, 8, 16, 32, 64, 128, 256, 512];
 
 export async function takeSlots(models: Models, t: LiveTally): Promise<number> {
   const st = t.state;
@@ -42,8 +53,9 @@ export async function takeSlots(models: Models, t: LiveTally): Promise<number> {
     if (record?.slot === slot) took += await take(t, record);
     else if (claim) await deleteById(models.HistorySlot, claim._id);
   }
-  while (took < TAKE_PER_STEP) {
-    const numbers = Array.from({ length: SLOT_BATCH }, (_, i) => st.nextSlot + i);
+  // One slot first (an idle robot costs one read), then SLOT_BATCH at a time while they are all claimed.
+  for (let batch = 1; took < TAKE_PER_STEP; batch = SLOT_BATCH) {
+    const numbers = Array.from({ length: batch }, (_, i) => st.nextSlot + i);
     const claims = await Promise.all(numbers.map((n) => byId<SlotDoc>(models.HistorySlot, slotId(t.robotId, n))));
     const found = claims.slice(0, claims.indexOf(null) === -1 ? claims.length : claims.indexOf(null)) as SlotDoc[];
     const records = await Promise.all(found.map((c) => (c.deliveryId ? byId<DeliveryDoc>(models.Delivery, c.deliveryId) : null)));
@@ -55,12 +67,25 @@ export async function takeSlots(models: Models, t: LiveTally): Promise<number> {
       else await deleteById(models.HistorySlot, claim._id); // a retry's second claim: its record names another
     }
     st.nextSlot += found.length;
-    if (found.length < SLOT_BATCH) {
-      if (found.length === 0 && claims.some((c) => c !== null) && (await closeHole(models, t))) continue;
+    if (found.length < batch) {
+      if (found.length === 0 && (await claimedAhead(models, t)) && (await closeHole(models, t))) continue;
       break;
     }
   }
   return took;
+}
+
+/**
+ * Whether a slot past the unclaimed next one is claimed, so the next one is a hole. Looked at
+ * every HOLE_PROBE_MS (holes are rare; the next slot is read every step anyway), and at every step
+ * once a hole is being waited on.
+ */
+async function claimedAhead(models: Models, t: LiveTally): Promise<boolean> {
+  if (t.holes.has(t.state.nextSlot)) return true;
+  if (Date.now() < t.holeProbeAt) return false;
+  t.holeProbeAt = Date.now() + HOLE_PROBE_MS;
+  const ids = HOLE_PROBE_OFFSETS.map((d) => slotId(t.robotId, t.state.nextSlot + d));
+  return (await Promise.all(ids.map((id) => byId<SlotDoc>(models.HistorySlot, id)))).some((c) => c !== null);
 }
 
 /**
@@ -143,64 +168,52 @@ export async function placeRuns(models: Models, t: LiveTally): Promise<number> {
 export async function pollOutcomes(models: Models, t: LiveTally): Promise<number> {
   let finished = 0;
   for (let round = 0; round < POLL_ROUNDS; round++) {
-    const candidates = pollCandidates(t);
+    const now = Date.now();
+    const candidates = dueRuns(t, now);
     if (candidates.length === 0) break;
     const outcomes = await Promise.all(
       candidates.map(([o, i]) => byId<RunOutcomeDoc>(models.RunOutcome, runIdFor(o.deliveryId, i))),
     );
     let hits = 0;
     for (const [n, outcome] of outcomes.entries()) {
-      if (!outcome) continue;
       const [o, i] = candidates[n]!;
-      if (!o.unfinished.some(([from, to]) => i >= from && i < to)) continue; // polled twice in one round
+      const ordinal = o.base + i;
+      if (!outcome) {
+        const pause = Math.min(POLL_PAUSE_MAX_MS, (t.pauses.get(ordinal)?.pause ?? POLL_PAUSE_FIRST_MS / 2) * 2);
+        t.pauses.set(ordinal, { pause, until: now + pause });
+        continue;
+      }
       hits++;
-      const run = (await t.item<RunSummary>('runs', o.base + i))!;
-      await t.setItem('runs', o.base + i, { ...run, status: outcome.status, finishedAt: new Date(outcome.finishedAt).toISOString() });
+      t.pauses.delete(ordinal);
+      const run = (await t.item<RunSummary>('runs', ordinal))!;
+      await t.setItem('runs', ordinal, { ...run, status: outcome.status, finishedAt: new Date(outcome.finishedAt).toISOString() });
       t.state[outcome.status]++;
       removeIndex(o.unfinished, i);
     }
     finished += hits;
     t.state.open = t.state.open.filter((o) => o.placed < o.runCount || o.unfinished.length > 0);
-    // Widen the window while most polled runs have finished, narrow it while few have.
-    if (hits * 2 >= candidates.length) t.window = Math.min(POLL_MAX, t.window * 2);
-    else if (hits * 10 < candidates.length) t.window = Math.max(POLL_MIN, Math.floor(t.window / 2));
-    if (hits * 2 < candidates.length) break;
+    // Runs mostly end in the order they were placed: widen the window while every run looked up had
+    // ended (and look again at once), narrow it while fewer than half had.
+    if (hits === candidates.length) t.window = Math.min(POLL_MAX, t.window * 2);
+    else {
+      if (hits * 2 < candidates.length) t.window = Math.max(POLL_MIN, Math.floor(t.window / 2));
+      break;
+    }
   }
   return finished;
 }
 
-/** Unfinished runs from the `skip`-th on, oldest first (skipping costs one step per range). */
-function* unfinishedFrom(t: LiveTally, skip: number): Generator<[OpenDelivery, number]> {
+/** The oldest unfinished runs that are not in a pause, at most `t.window` of them. */
+function dueRuns(t: LiveTally, now: number): Array<[OpenDelivery, number]> {
+  const due: Array<[OpenDelivery, number]> = [];
+  let scanned = 0;
   for (const o of t.state.open) {
     for (const [from, to] of o.unfinished) {
-      if (skip >= to - from) {
-        skip -= to - from;
-        continue;
+      for (let i = from; i < to; i++) {
+        if (due.length >= t.window || ++scanned > POLL_SCAN) return due;
+        if ((t.pauses.get(o.base + i)?.until ?? 0) <= now) due.push([o, i]);
       }
-      for (let i = from + skip; i < to; i++) yield [o, i];
-      skip = 0;
     }
   }
-}
-
-function firstOf<T>(items: Iterable<T>, n: number): T[] {
-  const out: T[] = [];
-  if (n <= 0) return out;
-  for (const item of items) {
-    out.push(item);
-    if (out.length >= n) break;
-  }
-  return out;
-}
-
-/** The oldest unfinished runs (half the window) and as many from a rotating position after them. */
-function pollCandidates(t: LiveTally): Array<[OpenDelivery, number]> {
-  const half = Math.max(1, Math.floor(t.window / 2));
-  const oldest = firstOf(unfinishedFrom(t, 0), half);
-  const total = t.state.open.reduce((sum, o) => sum + o.unfinished.reduce((s, [from, to]) => s + to - from, 0), 0);
-  if (total <= half) return oldest;
-  const skip = half + (t.rotation % (total - half));
-  const rotating = firstOf(unfinishedFrom(t, skip), half);
-  t.rotation = skip - half + rotating.length;
-  return [...oldest, ...rotating];
+  return due;
 }

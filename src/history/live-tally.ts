@@ -27,10 +27,12 @@ export class LiveTally {
   private readonly blocks = new Map<string, HeldBlock>();
   /** Delivery records read while taking slots, kept until their runs are placed. */
   readonly deliveryDocs = new Map<string, DeliveryDoc>();
-  /** Where the rotating part of outcome polling stands. */
-  rotation = 0;
-  /** How many of the oldest unfinished runs are polled each round. */
-  window = 32;
+  /** How many of the oldest unfinished runs are looked up each round. */
+  window = 8;
+  /** Runs (by ordinal) found unfinished: how long their pause is, and until when. */
+  readonly pauses = new Map<number, { pause: number; until: number }>();
+  /** When slots past an unclaimed next slot are next looked at for a hole. */
+  holeProbeAt = 0;
   /** Empty slots with claimed ones after them, and since when they were seen so. */
   readonly holes = new Map<number, number>();
 

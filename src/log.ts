@@ -1,13 +1,80 @@
-/** A small leveled logger writing one line per event to stderr. */
-const LEVELS = { debug: 10, info: 20, warn: 30, error: 40 } as const;
-export type LogLevel = keyof typeof LEVELS;
-export type Logger = Record<LogLevel, (message: string, fields?: Record<string, unknown>) => void>;
+/**
+ * Structured logs (pino): one JSON object per line on stderr, human-readable in a terminal.
+ *
+ * Contract:
+ * - Every line has `level`, `time`, `name` (receiver, worker, embedded…) and `msg`; lines about a
+ *   delivery or run carry `deliveryId`, `workflowId` and `robotId` where known (`child` binds them).
+ * - An expected outcome (an unparsable body, a rejected signature, a refused request) is one line
+ *   at `info`, never a stack trace. Stacks are for what is not expected.
+ * - No line holds a webhook token, a signing secret, the admin token or a body: callers never pass
+ *   them, and the field names they would have are redacted anyway (`REDACTED_FIELDS`).
+ *
+ * `LOG_FORMAT` (config.ts) chooses `json` or `pretty`; by default a terminal gets `pretty`, anything
+ * else `json`. The embedded launcher passes its choice on to the receiver and the worker.
+ */
+import pino from 'pino';
+import PinoPretty from 'pino-pretty';
 
-export function createLogger(name: string, level: LogLevel = 'info'): Logger {
-  const write = (at: LogLevel) => (message: string, fields?: Record<string, unknown>) => {
-    if (LEVELS[at] < LEVELS[level]) return;
-    const extra = fields ? ' ' + JSON.stringify(fields) : '';
-    process.stderr.write(`${new Date().toISOString()} ${at.toUpperCase()} [${name}] ${message}${extra}\n`);
-  };
-  return { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+export type LogFormat = 'json' | 'pretty';
+export type LogFields = Record<string, unknown>;
+
+export interface Logger {
+  debug(message: string, fields?: LogFields): void;
+  info(message: string, fields?: LogFields): void;
+  warn(message: string, fields?: LogFields): void;
+  error(message: string, fields?: LogFields): void;
+  /** A logger whose every line also carries these fields (a delivery's ids, say). */
+  child(fields: LogFields): Logger;
 }
+
+/** Field names whose values never reach a log line, at the top level or one level down. */
+export const REDACTED_FIELDS = ['token', 'secret', 'signingSecret', 'adminToken', 'authorization', 'body', 'rawBody'];
+
+export interface LoggerOptions {
+  /** `pretty` by default when stderr is a terminal, else `json` (config.ts reads LOG_FORMAT). */
+  format?: LogFormat;
+  /** Where lines go (stderr by default). */
+  destination?: NodeJS.WritableStream;
+}
+
+export function createLogger(name: string, level: LogLevel = 'info', opts: LoggerOptions = {}): Logger {
+  const format = opts.format ?? (process.stderr.isTTY ? 'pretty' : 'json');
+  const destination = opts.destination ?? process.stderr;
+  const stream =
+    format === 'pretty'
+      ? PinoPretty({ destination, sync: true, colorize: process.stderr.isTTY, ignore: 'pid,hostname', translateTime: 'SYS:HH:MM:ss.l' })
+      : destination;
+  const root = pino(
+    {
+      name,
+      level,
+      base: { name },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      redact: { paths: REDACTED_FIELDS.flatMap((f) => [f, `*.${f}`]), censor: '[redacted]' },
+    },
+    stream,
+  );
+  return wrap(root);
+}
+
+function wrap(p: pino.Logger): Logger {
+  const at = (level: LogLevel) => (message: string, fields?: LogFields) => (fields ? p[level](fields, message) : p[level](message));
+  return {
+    debug: at('debug'),
+    info: at('info'),
+    warn: at('warn'),
+    error: at('error'),
+    child: (fields) => wrap(p.child(fields)),
+  };
+}
+
+/** A logger that writes nothing (tests of code that takes one). */
+export const silentLogger: Logger = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+  child: () => silentLogger,
+};

@@ -1,6 +1,6 @@
 /**
  * The data that crosses boundaries: workflow and activity inputs, stored shapes, API views.
- * Workflow code imports this file for types only.
+ * It imports nothing, so workflow code may import it (its types and its few constants).
  */
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
@@ -14,6 +14,8 @@ export type RobotState = 'draft' | 'at_work' | 'stopped';
 export type RunStatus = 'running' | 'succeeded' | 'failed';
 export type StepStatus = 'pending' | 'succeeded' | 'failed';
 export type DeliveryOutcome = 'processed' | 'dropped' | 'rejected' | 'failed';
+/** The failure type of a delivery workflow whose body does not parse in the app's body format. */
+export const UNPARSABLE_BODY = 'UnparsableBody';
 
 /** A robot step as the run executes it: the template is kept as JSON text (see README, storage). */
 export interface StepDefinition {
@@ -43,6 +45,8 @@ export interface DeliveryInput {
   body: DeliveryBody;
   /** Signature verdict for triggers that can be signed (payment provider); null for custom apps. */
   verified: boolean | null;
+  /** The robot's name when the delivery was received, for summaries in the Temporal Web UI. */
+  robotName?: string;
 }
 
 /**
@@ -60,10 +64,14 @@ export interface RunSeed {
 }
 
 /** What preparing a delivery decided. `firstRuns` are the first runs to start. */
-export type PreparedDelivery =
+export type PreparedDelivery = (
   | { outcome: 'processed'; runCount: number; stepCount: number; firstRuns: RunSeed[] }
   | { outcome: 'dropped'; reason: string }
-  | { outcome: 'failed'; error: string };
+  | { outcome: 'failed'; error: string }
+) & {
+  /** The body format it was parsed in (absent in results recorded before it was added). */
+  format?: BodyFormat;
+};
 
 /** How a run ended. */
 export type RunOutcomeStatus = Exclude<RunStatus, 'running'>;

@@ -14,6 +14,7 @@ it('logs each death with its exit code and last words, and restarts later each t
     info: () => undefined,
     error: () => undefined,
     warn: (message, fields) => warnings.push({ message, fields }),
+    child: () => log,
   };
   const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
   const crashing = supervise('worker', process.execPath, ['-e', 'console.error("cannot reach MongoDB"); process.exit(3)'], process.env, log);

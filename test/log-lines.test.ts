@@ -1,0 +1,79 @@
+/**
+ * Structured logs (src/log.ts, src/sdk-log.ts): JSON lines with the delivery's ids, an expected
+ * outcome (a body that does not parse) as one info line without a stack, and no token or body.
+ */
+import { PassThrough } from 'node:stream';
+import { installTestRuntime, startStack, waitFor, type Stack } from './support/stack';
+
+const lines: Array<Record<string, unknown>> = [];
+let stack: Stack;
+beforeAll(async () => {
+  const capture = new PassThrough();
+  let rest = '';
+  capture.on('data', (chunk: Buffer) => {
+    const text = rest + chunk.toString('utf8');
+    const parts = text.split('\n');
+    rest = parts.pop()!;
+    for (const line of parts) if (line.trim()) lines.push(JSON.parse(line) as Record<string, unknown>);
+  });
+  await installTestRuntime({ logLevel: 'info', destination: capture });
+  stack = await startStack({ LOG_LEVEL: 'info' });
+});
+afterAll(() => stack.close());
+
+it('logs a body that does not parse as one info line with its ids, and no stack or body', async () => {
+  const robot = await stack.robotAtWork();
+  const token = robot.webhookUrl.split('/').pop()!;
+  const body = 'card-4242-4242'; // V8's message quotes it: "Unexpected token 'c', "card-4242-4242" is not valid JSON"
+  expect((await stack.send('POST', robot.webhookUrl, body)).status).toBe(200);
+  const [delivery] = await waitFor(() => stack.deliveries(robot.robotId), (d) => d.length === 1 && d[0].outcome === 'failed');
+  const about = await waitFor(
+    async () => lines.filter((l) => l.deliveryId === delivery.id),
+    (found) => found.length > 0,
+  );
+
+  expect(about).toEqual([
+    expect.objectContaining({
+      level: 'info',
+      msg: 'delivery failed: the body does not parse',
+      name: 'worker',
+      deliveryId: delivery.id,
+      robotId: robot.robotId,
+      workflowId: delivery.workflowId,
+      reason: 'invalid JSON',
+      time: expect.any(String),
+    }),
+  ]);
+  // The SDK's own "Workflow failed" warning for it is lowered out of sight.
+  const warnings = lines.filter((l) => l.level === 'warn' || l.level === 'error');
+  expect(warnings.filter((l) => l.workflowId === delivery.workflowId)).toEqual([]);
+  const all = JSON.stringify(lines);
+  expect(all).not.toContain(token);
+  expect(delivery.error).toContain('card-4242-4242'); // the robot builder sees it in the deliveries log
+  expect(all).not.toContain('card-4242');
+  expect(all).not.toMatch(/"stack"/);
+});
+
+it('logs a rejected signature as one info line with the delivery and robot, and no secret', async () => {
+  const signingSecret = 'whsec_' + 'logged'.repeat(4);
+  const connection = await stack.api('POST', '/api/connections', { provider: 'stripe', name: 'P', signingSecret });
+  const robot = await stack.api('POST', '/api/robots', { name: 'R', trigger: { connectionId: connection.body.id }, steps: [] });
+  const url: string = (await stack.api('POST', `/api/robots/${robot.body.id}/start`)).body.trigger.card.webhookUrl;
+  expect((await stack.send('POST', url, JSON.stringify({ id: 'evt_1', type: 'charge.succeeded' }))).status).toBe(400);
+  const [delivery] = await waitFor(() => stack.deliveries(robot.body.id), (d) => d.length === 1);
+  const about = lines.filter((l) => l.deliveryId === delivery.id);
+  expect(about).toEqual([
+    expect.objectContaining({
+      level: 'info',
+      name: 'receiver',
+      msg: 'refused: signature check failed: missing Stripe-Signature header',
+      status: 400,
+      route: '/api/webhooks/:identifier/:token',
+      robotId: robot.body.id,
+    }),
+  ]);
+  const all = JSON.stringify(lines);
+  expect(all).not.toContain(signingSecret);
+  expect(all).not.toContain(url.split('/').pop()!);
+  expect(all).not.toContain('evt_1');
+});

@@ -1,0 +1,131 @@
+/**
+ * Prometheus metrics (prom-client): `GET /metrics` on the receiver, and the worker's metrics port
+ * (WORKER_METRICS_PORT), which also carries the Temporal SDK's own worker metrics.
+ *
+ * Contract: a label holds one value of a small, closed set named here (an outcome, a status code,
+ * a run status), never an id, a token, a path or anything a sender chooses, so a scrape is safe to
+ * show anyone and its size never grows with traffic.
+ */
+import http from 'node:http';
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+
+/**
+ * What the receiver did with a request on a webhook URL (`webhook_deliveries_total{outcome}`):
+ * accepted (its workflow started), duplicate (refused by the engine as a repeat, answered 200),
+ * empty (empty body, dropped), rejected (failed signature check), unknown (no such trigger, wrong
+ * token, or not at work), too_large, busy (body bytes in flight past the cap), unavailable
+ * (Temporal or MongoDB did not answer), refused (any other 4xx).
+ */
+export const RECEIVER_OUTCOMES = [
+  'accepted',
+  'duplicate',
+  'empty',
+  'rejected',
+  'unknown',
+  'too_large',
+  'busy',
+  'unavailable',
+  'refused',
+] as const;
+export type ReceiverOutcome = (typeof RECEIVER_OUTCOMES)[number];
+
+/** Seconds from a webhook request's arrival to its answer: most are a few ms; a start can take up to its deadline. */
+const ACK_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+export interface ReceiverMetrics {
+  registry: Registry;
+  deliveries: Counter<'outcome'>;
+  ackDuration: Histogram;
+  responses: Counter<'status'>;
+}
+
+export function receiverMetrics(): ReceiverMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const deliveries = new Counter({
+    name: 'webhook_deliveries_total',
+    help: 'Requests on webhook URLs by what the receiver did with them',
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
+  for (const outcome of RECEIVER_OUTCOMES) deliveries.inc({ outcome }, 0); // every series exists from the start
+  return {
+    registry,
+    deliveries,
+    ackDuration: new Histogram({
+      name: 'webhook_ack_duration_seconds',
+      help: 'Time from a webhook request to its answer',
+      buckets: ACK_BUCKETS,
+      registers: [registry],
+    }),
+    responses: new Counter({
+      name: 'webhook_responses_total',
+      help: 'Answers on webhook URLs by HTTP status',
+      labelNames: ['status'],
+      registers: [registry],
+    }),
+  };
+}
+
+/** How the worker's preparing of a delivery ended (`deliveries_prepared_total{outcome}`). */
+export const PREPARED_OUTCOMES = ['processed', 'dropped', 'failed'] as const;
+/** How runs ended (`runs_total{status}`). */
+export const RUN_STATUSES = ['succeeded', 'failed'] as const;
+
+export interface WorkerMetrics {
+  registry: Registry;
+  deliveriesPrepared: Counter<'outcome'>;
+  runs: Counter<'status'>;
+  csvRows: Counter;
+}
+
+export function workerMetrics(): WorkerMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const deliveriesPrepared = new Counter({
+    name: 'deliveries_prepared_total',
+    help: 'Deliveries whose body the worker parsed, by outcome',
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
+  const runs = new Counter({ name: 'runs_total', help: 'Runs that ended, by status', labelNames: ['status'], registers: [registry] });
+  for (const outcome of PREPARED_OUTCOMES) deliveriesPrepared.inc({ outcome }, 0);
+  for (const status of RUN_STATUSES) runs.inc({ status }, 0);
+  return {
+    registry,
+    deliveriesPrepared,
+    runs,
+    csvRows: new Counter({ name: 'csv_rows_total', help: 'CSV rows made into runs', registers: [registry] }),
+  };
+}
+
+/**
+ * The worker's metrics port: its own metrics, then those of the Temporal SDK's Prometheus exporter
+ * (bound to loopback at `sdkMetricsUrl`), as one scrape. Only `GET /metrics` is answered.
+ */
+export function serveWorkerMetrics(metrics: WorkerMetrics, port: number, sdkMetricsUrl?: string): Promise<http.Server> {
+  const server = http.createServer((req, res) => {
+    if (req.method !== 'GET' || req.url !== '/metrics') {
+      res.writeHead(404).end();
+      return;
+    }
+    void scrape(metrics, sdkMetricsUrl).then(
+      (text) => res.writeHead(200, { 'Content-Type': metrics.registry.contentType }).end(text),
+      () => res.writeHead(500).end(),
+    );
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, () => resolve(server));
+  });
+}
+
+async function scrape(metrics: WorkerMetrics, sdkMetricsUrl?: string): Promise<string> {
+  const own = await metrics.registry.metrics();
+  if (!sdkMetricsUrl) return own;
+  // The SDK's exporter answers within milliseconds on loopback; without it the scrape still has ours.
+  const sdk = await fetch(sdkMetricsUrl, { signal: AbortSignal.timeout(2000) })
+    .then((r) => (r.ok ? r.text() : ''))
+    .catch(() => '');
+  return `${own}\n${sdk}`;
+}

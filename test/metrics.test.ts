@@ -1,0 +1,87 @@
+/**
+ * Prometheus metrics (src/metrics.ts): the receiver's `GET /metrics` moves with each answer on a
+ * webhook URL, the worker's metrics port moves with runs and CSV rows and carries the Temporal
+ * SDK's own metrics, and no label ever holds an id or a token.
+ */
+import type http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serveWorkerMetrics } from '../src/metrics';
+import { startStack, waitFor, type Stack } from './support/stack';
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(() => stack.close());
+
+/** A sample's value in Prometheus text (0 when the series is absent). */
+function sample(text: string, series: string): number {
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line ? Number(line.slice(series.length + 1)) : 0;
+}
+
+const receiverScrape = async () => {
+  const res = await fetch(`${stack.baseUrl}/metrics`);
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+  return res.text();
+};
+
+it('counts what the receiver did with each request, its status and how long it took', async () => {
+  const robot = await stack.robotAtWork();
+  const before = await receiverScrape();
+  expect((await stack.send('POST', robot.webhookUrl, JSON.stringify({ n: 1 }))).status).toBe(200);
+  expect((await stack.send('POST', robot.webhookUrl, JSON.stringify({ n: 1 }))).status).toBe(200); // same body: duplicate
+  expect((await stack.send('PUT', robot.webhookUrl, '')).status).toBe(200);
+  expect((await stack.send('POST', `${robot.webhookUrl}x`, '{}')).status).toBe(404);
+  const after = await receiverScrape();
+
+  const moved = (series: string) => sample(after, series) - sample(before, series);
+  expect(moved('webhook_deliveries_total{outcome="accepted"}')).toBe(1);
+  expect(moved('webhook_deliveries_total{outcome="duplicate"}')).toBe(1);
+  expect(moved('webhook_deliveries_total{outcome="empty"}')).toBe(1);
+  expect(moved('webhook_deliveries_total{outcome="unknown"}')).toBe(1);
+  expect(moved('webhook_responses_total{status="200"}')).toBe(3);
+  expect(moved('webhook_responses_total{status="404"}')).toBe(1);
+  expect(moved('webhook_ack_duration_seconds_count')).toBe(4);
+  // The management API's own calls are not webhook answers.
+  expect(sample(after, 'webhook_responses_total{status="201"}')).toBe(0);
+  // Its one run ends before the next test counts runs.
+  await waitFor(() => stack.runs(robot.robotId), (r) => r.length === 1 && r[0].status === 'succeeded');
+});
+
+describe("the worker's metrics port", () => {
+  let server: http.Server;
+  let url: string;
+  beforeAll(async () => {
+    server = await serveWorkerMetrics(stack.metrics.worker, 0, stack.metrics.sdkUrl);
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/metrics`;
+  });
+  afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+  it('counts runs by status and CSV rows, and carries the Temporal SDK worker metrics', async () => {
+    const scrape = () => fetch(url).then((r) => r.text());
+    const before = await scrape();
+    const robot = await stack.robotAtWork({ bodyFormat: 'csv', template: { n: '{{trigger.n}}' } });
+    expect((await stack.send('POST', robot.webhookUrl, 'n\n1\n2\n3')).status).toBe(200);
+    await waitFor(() => stack.runs(robot.robotId), (r) => r.length === 3 && r.every((run) => run.status === 'succeeded'));
+    const after = await scrape();
+
+    expect(sample(after, 'runs_total{status="succeeded"}') - sample(before, 'runs_total{status="succeeded"}')).toBe(3);
+    expect(sample(after, 'csv_rows_total') - sample(before, 'csv_rows_total')).toBe(3);
+    expect(sample(after, 'deliveries_prepared_total{outcome="processed"}') - sample(before, 'deliveries_prepared_total{outcome="processed"}')).toBe(1);
+    expect(after).toMatch(/^temporal_\w+/m); // the SDK's own (task slots, poll latencies, …)
+    expect((await fetch(url.replace('/metrics', '/other'))).status).toBe(404);
+  });
+});
+
+it('never carries an id, a token or a path in a label', async () => {
+  const robot = await stack.robotAtWork();
+  expect((await stack.send('POST', robot.webhookUrl, JSON.stringify({ secretish: 'x' }))).status).toBe(200);
+  const [, identifier, token] = /\/api\/webhooks\/([^/]+)\/([^/]+)$/.exec(robot.webhookUrl)!;
+  const [deliveries] = [await waitFor(() => stack.deliveries(robot.robotId), (d) => d.length === 1)];
+  const text = (await receiverScrape()) + (await stack.metrics.worker.registry.metrics());
+  for (const secret of [robot.robotId, identifier!, token!, deliveries[0].id, stack.config.adminToken]) expect(text).not.toContain(secret);
+  const labelValues = [...text.matchAll(/\w+="([^"]*)"/g)].map(([, v]) => v);
+  expect(labelValues.every((v) => /^[\w.+-]*$/.test(v!) && v!.length < 40)).toBe(true);
+});

@@ -1,0 +1,66 @@
+/**
+ * Operators find a robot's workflows in the Temporal Web UI by search attribute
+ * (src/domain/search-attributes.ts), see a summary of each, and follow links from the API to them.
+ */
+import { ROBOT_ID } from '../src/domain/search-attributes';
+import { startStack, waitFor, type Stack } from './support/stack';
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack({ TEMPORAL_UI_URL: 'http://localhost:8233/' });
+});
+afterAll(() => stack.close());
+
+async function workflowsOf(query: string) {
+  const found = [];
+  for await (const w of stack.temporal.workflow.list({ query })) found.push(w);
+  return found;
+}
+
+it('finds every delivery and run of a robot by RobotId, with its format and outcome', async () => {
+  const robot = await stack.robotAtWork({ bodyFormat: 'csv', template: { n: '{{trigger.n}}' } });
+  const other = await stack.robotAtWork({ bodyFormat: 'csv' });
+  expect((await stack.send('POST', robot.webhookUrl, 'n\n1\n2\n3')).status).toBe(200);
+  expect((await stack.send('POST', other.webhookUrl, 'n\n9')).status).toBe(200);
+
+  // The delivery workflow and its three runs; the other robot's are not among them.
+  const mine = await waitFor(
+    () => workflowsOf(`RobotId="${robot.robotId}"`),
+    (ws) => ws.length === 4 && ws.every((w) => w.status.name === 'COMPLETED'),
+  );
+  const [delivery] = mine.filter((w) => w.workflowId.startsWith('delivery:'));
+  const runs = mine.filter((w) => w.workflowId.startsWith('run:'));
+  expect(runs).toHaveLength(3);
+  expect(delivery!.typedSearchAttributes.get(ROBOT_ID)).toBe(robot.robotId);
+  const described = await stack.temporal.workflow.getHandle(delivery!.workflowId).describe();
+  expect(described.searchAttributes).toMatchObject({
+    RobotId: [robot.robotId],
+    TriggerIdentifier: [expect.stringMatching(/^custom:/)],
+    BodyFormat: ['csv'],
+    DeliveryOutcome: ['processed'],
+  });
+  expect(await described.staticSummary()).toBe(`Delivery for robot "Robot" (${'n\n1\n2\n3'.length} bytes)`);
+  const run = await stack.temporal.workflow.getHandle(runs[0]!.workflowId).describe();
+  expect(run.searchAttributes).toMatchObject({ RobotId: [robot.robotId], BodyFormat: ['csv'] });
+  expect(await run.staticSummary()).toMatch(/^Run (\d) of 3 \(csv row \1\) for robot "Robot"$/);
+
+  expect(await workflowsOf(`RobotId="${robot.robotId}" AND DeliveryOutcome="processed"`)).toHaveLength(1);
+});
+
+it('searches failed deliveries, and links deliveries and runs to their workflows in the Web UI', async () => {
+  const robot = await stack.robotAtWork({ bodyFormat: 'xml' });
+  expect((await stack.send('POST', robot.webhookUrl, '<a>')).status).toBe(200);
+  const [failed] = await waitFor(
+    () => workflowsOf(`RobotId="${robot.robotId}" AND DeliveryOutcome="failed" AND BodyFormat="xml"`),
+    (ws) => ws.length === 1,
+  );
+  const [delivery] = await waitFor(() => stack.deliveries(robot.robotId), (d) => d.length === 1);
+  const search = (id: string) => `http://localhost:8233/namespaces/default/workflows?query=${encodeURIComponent(`WorkflowId="${id}"`)}`;
+  expect(delivery.workflowUrl).toBe(search(failed!.workflowId));
+
+  const json = await stack.robotAtWork();
+  expect((await stack.send('POST', json.webhookUrl, '{"a":1}')).status).toBe(200);
+  const [run] = await waitFor(() => stack.runs(json.robotId), (r) => r.length === 1 && r[0].status === 'succeeded');
+  const [one] = await stack.deliveries(json.robotId);
+  expect(run.workflowUrl).toBe(search(one.workflowId)); // a single run executes in its delivery's workflow
+});

@@ -1,0 +1,197 @@
+/**
+ * The OpenAPI 3.1 document of the service, served at `GET /api/openapi.json`. Its schemas are
+ * generated from the zod schemas the routes validate with and answer by (src/api/schemas.ts); the
+ * one thing written here is which route takes and answers which of them (OPERATIONS).
+ * test/openapi.test.ts checks that every route the service has is in it and the other way round,
+ * that real answers match it, and fuzzes every operation against it (schemathesis).
+ */
+import { z, type ZodObject, type ZodRawShape, type ZodTypeAny } from 'zod';
+import { zodToJsonSchema, type Options } from 'zod-to-json-schema';
+import {
+  appAnswer,
+  connectionAnswer,
+  createAppBody,
+  createConnectionBody,
+  createRobotBody,
+  deliveriesPageAnswer,
+  deliveryAnswer,
+  errorAnswer,
+  healthAnswer,
+  jsonValue,
+  listQuery,
+  robotAnswer,
+  runAnswer,
+  runsPageAnswer,
+} from './schemas';
+
+/** Answers' schemas, by the name they have in the document. */
+const ANSWERS = {
+  Error: errorAnswer,
+  App: appAnswer,
+  Connection: connectionAnswer,
+  Robot: robotAnswer,
+  Run: runAnswer,
+  RunsPage: runsPageAnswer,
+  Delivery: deliveryAnswer,
+  DeliveriesPage: deliveriesPageAnswer,
+  Health: healthAnswer,
+} satisfies Record<string, ZodTypeAny>;
+/** Request bodies' schemas, likewise (described as the sender writes them: defaults may be left out). */
+const BODIES = { CreateApp: createAppBody, CreateConnection: createConnectionBody, CreateRobot: createRobotBody } satisfies Record<string, ZodTypeAny>;
+
+type AnswerName = keyof typeof ANSWERS;
+type BodyName = keyof typeof BODIES;
+
+interface Operation {
+  method: 'get' | 'post' | 'put';
+  /** Koa's form: `/api/robots/:id`. */
+  path: string;
+  summary: string;
+  /** Needs `Authorization: Bearer <admin token>` (everything under /api but the webhook URL and this document). */
+  admin: boolean;
+  body?: BodyName | 'raw';
+  query?: ZodObject<ZodRawShape>;
+  /** Status → the answer's schema, `empty`, or `text` (metrics, the document). */
+  answers: Record<number, AnswerName | 'empty' | 'text' | 'document'>;
+}
+
+const webhook = (method: 'post' | 'put'): Operation => ({
+  method,
+  path: '/api/webhooks/:identifier/:token',
+  summary: `Deliver a webhook (${method.toUpperCase()} and ${method === 'post' ? 'PUT' : 'POST'} behave the same). The token in the path is the only credential.`,
+  admin: false,
+  body: 'raw',
+  answers: { 200: 'empty', 400: 'empty', 404: 'empty', 413: 'empty', 503: 'empty' },
+});
+
+/** Every route of the service. */
+export const OPERATIONS: Operation[] = [
+  { method: 'get', path: '/healthz', summary: 'Whether Temporal and MongoDB answer', admin: false, answers: { 200: 'Health', 503: 'Health' } },
+  { method: 'get', path: '/metrics', summary: 'Prometheus metrics of this receiver', admin: false, answers: { 200: 'text' } },
+  { method: 'get', path: '/api/openapi.json', summary: 'This document', admin: false, answers: { 200: 'document' } },
+  webhook('post'),
+  webhook('put'),
+  { method: 'post', path: '/api/apps', summary: 'Create a custom app', admin: true, body: 'CreateApp', answers: { 201: 'App', 400: 'Error' } },
+  { method: 'get', path: '/api/apps/:id', summary: 'A custom app', admin: true, answers: { 200: 'App', 404: 'Error' } },
+  {
+    method: 'post',
+    path: '/api/connections',
+    summary: 'Connect the payment provider (the signing secret is write-only)',
+    admin: true,
+    body: 'CreateConnection',
+    answers: { 201: 'Connection', 400: 'Error' },
+  },
+  { method: 'get', path: '/api/connections/:id', summary: 'A payment provider connection', admin: true, answers: { 200: 'Connection', 404: 'Error' } },
+  { method: 'post', path: '/api/robots', summary: 'Create a robot (not yet at work)', admin: true, body: 'CreateRobot', answers: { 201: 'Robot', 400: 'Error' } },
+  { method: 'get', path: '/api/robots/:id', summary: 'A robot with its card and run counts', admin: true, answers: { 200: 'Robot', 404: 'Error' } },
+  {
+    method: 'post',
+    path: '/api/robots/:id/start',
+    summary: 'Put the robot to work: its webhook URL appears on the card',
+    admin: true,
+    answers: { 200: 'Robot', 404: 'Error' },
+  },
+  { method: 'post', path: '/api/robots/:id/stop', summary: 'Stop the robot: its URL answers 404', admin: true, answers: { 200: 'Robot', 404: 'Error' } },
+  {
+    method: 'get',
+    path: '/api/robots/:id/runs',
+    summary: "The robot's run history, newest first",
+    admin: true,
+    query: listQuery,
+    answers: { 200: 'RunsPage', 400: 'Error', 404: 'Error' },
+  },
+  { method: 'get', path: '/api/runs/:id', summary: 'One run with its steps', admin: true, answers: { 200: 'Run', 404: 'Error' } },
+  {
+    method: 'get',
+    path: '/api/robots/:id/deliveries',
+    summary: "The robot's deliveries log, newest first",
+    admin: true,
+    query: listQuery,
+    answers: { 200: 'DeliveriesPage', 400: 'Error', 404: 'Error' },
+  },
+  { method: 'get', path: '/api/deliveries/:id', summary: 'One delivery', admin: true, answers: { 200: 'Delivery', 404: 'Error' } },
+];
+
+/**
+ * zod-to-json-schema, typed by what it returns here: its own return type (every JSON Schema 7
+ * form, per target) is more than the checker can instantiate next to the recursive JsonValue.
+ */
+const toJsonSchema = zodToJsonSchema as unknown as (schema: ZodTypeAny, options: Partial<Options>) => Record<string, unknown>;
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+/** JSON Schemas of the named zod schemas, sharing one `JsonValue` definition. */
+function schemas(named: Record<string, ZodTypeAny>, pipes: 'input' | 'output'): Record<string, unknown> {
+  // zod's and zod-to-json-schema's types are the same at run time; comparing the recursive JsonValue
+  // type through both is more than the checker can do.
+  const definitions = { JsonValue: jsonValue, ...named } as unknown as Options['definitions'];
+  const options: Partial<Options> = {
+    definitions,
+    basePath: ['#', 'components'],
+    definitionPath: 'schemas',
+    effectStrategy: 'input',
+    pipeStrategy: pipes,
+    $refStrategy: 'root',
+  };
+  // The definitions come back under `definitionPath`, where the `$ref`s point.
+  return toJsonSchema(z.null(), options).schemas as Record<string, unknown>;
+}
+
+function answer(kind: Operation['answers'][number]) {
+  if (kind === 'empty') return { description: 'Empty body' };
+  if (kind === 'text') return { description: 'Prometheus text format', content: { 'text/plain': { schema: { type: 'string' } } } };
+  if (kind === 'document') return { description: 'OpenAPI 3.1', content: { 'application/json': { schema: { type: 'object' } } } };
+  return { description: kind, content: { 'application/json': { schema: ref(kind) } } };
+}
+
+function operation(op: Operation) {
+  const params = [...op.path.matchAll(/:(\w+)/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+  const query = Object.entries(op.query?.shape ?? {}).map(([name, schema]) => ({
+    name,
+    in: 'query',
+    required: !schema.isOptional(),
+    // An optional parameter is described by its type; `required: false` says it may be left out.
+    schema: toJsonSchema(schema instanceof z.ZodOptional ? (schema.unwrap() as ZodTypeAny) : schema, { $refStrategy: 'none' }),
+  }));
+  const answers: Record<string, unknown> = Object.fromEntries(Object.entries(op.answers).map(([status, kind]) => [status, answer(kind)]));
+  if (op.admin) answers[401] = answer('Error');
+  return {
+    summary: op.summary,
+    ...(op.admin ? { security: [{ adminToken: [] }] } : {}),
+    ...(params.length + query.length > 0 ? { parameters: [...params, ...query].map(({ schema, ...p }) => ({ ...p, schema: bare(schema) })) } : {}),
+    ...(op.body === 'raw'
+      ? { requestBody: { content: { '*/*': { schema: { type: 'string', format: 'binary' } } } } }
+      : op.body
+        ? { requestBody: { required: true, content: { 'application/json': { schema: ref(op.body) } } } }
+        : {}),
+    responses: answers,
+  };
+}
+
+/** A JSON Schema without the `$schema` key zod-to-json-schema adds. */
+function bare(schema: unknown): unknown {
+  const { $schema: _drop, ...rest } = schema as Record<string, unknown>;
+  return rest;
+}
+
+export function openApiDocument(baseUrl: string): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const op of OPERATIONS) {
+    const path = op.path.replace(/:(\w+)/g, '{$1}');
+    (paths[path] ??= {})[op.method] = operation(op);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Webhook trigger service',
+      version: '0.3.0',
+      description: 'Inbound webhook triggers for robots, and the management API (docs/api.md).',
+    },
+    servers: [{ url: baseUrl }],
+    paths,
+    components: {
+      schemas: { ...schemas(ANSWERS, 'output'), ...schemas(BODIES, 'input') },
+      securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'The admin token (ADMIN_TOKEN)' } },
+    },
+  };
+}

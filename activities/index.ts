@@ -26,9 +26,11 @@ import { BLOCK_SIZE, previewOf } from '../src/history/tally';
 import { previewPageId } from '../src/history/store';
 import { groupInserts, type Models, type RobotDoc, type RunDoc, type StepResultDoc } from '../src/models';
 import type { RunPreviewDoc } from '../src/history/documents';
+import type { WorkerMetrics } from '../src/metrics';
 
 export interface ActivityDeps {
   models: Models;
+  metrics: WorkerMetrics;
 }
 
 /** Trigger data up to this size travels in the run workflow's input; larger is read from the stored run. */
@@ -113,7 +115,7 @@ class SeedBatch {
   }
 }
 
-export function createActivities({ models }: ActivityDeps) {
+export function createActivities({ models, metrics }: ActivityDeps) {
   const { App, Delivery, Robot, Run, RunOutcome, StepResult } = models;
   // Concurrent activities share their writes: one insertMany per collection at a time.
   const insert = {
@@ -131,6 +133,7 @@ export function createActivities({ models }: ActivityDeps) {
   async function recordOutcome(runId: string, robotId: string, status: RunOutcomeStatus): Promise<void> {
     storedTriggers.delete(runId);
     await insert.runOutcomes([{ _id: runId, robotId, status, finishedAt: new Date() }]);
+    metrics.runs.inc({ status });
   }
 
   async function robotSettings(robotId: string): Promise<RobotSettings> {
@@ -221,7 +224,9 @@ export function createActivities({ models }: ActivityDeps) {
       const progress = Context.current().info.heartbeatDetails as unknown;
       let rows = 0;
       for await (const _row of csvRows(body)) if (++rows % HEARTBEAT_ROWS === 0) heartbeat(progress); // eslint-disable-line @typescript-eslint/no-unused-vars
-      return { outcome: 'processed', stepCount: settings.steps.length, ...(await storeRuns(input, csvRows(body))) };
+      const stored = await storeRuns(input, csvRows(body));
+      metrics.csvRows.inc(stored.runCount);
+      return { outcome: 'processed', stepCount: settings.steps.length, ...stored };
     }
     const data = parseOne(settings.format, body);
     const dropped = droppedEventReason(settings.robot, data);
@@ -264,9 +269,10 @@ export function createActivities({ models }: ActivityDeps) {
         previewsJson: prepared.outcome === 'processed' ? prepared.previewsJson : '[]',
       };
       await deliveries.record(delivery, { retry: Context.current().info.attempt > 1 });
-      if (prepared.outcome !== 'processed') return prepared;
+      metrics.deliveriesPrepared.inc({ outcome: prepared.outcome });
+      if (prepared.outcome !== 'processed') return { ...prepared, format: settings.format };
       const { previewsJson: _previews, ...result } = prepared;
-      return result;
+      return { ...result, format: settings.format };
     },
 
     /**

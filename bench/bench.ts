@@ -25,6 +25,8 @@
  *   BENCH_HISTORY_LEVELS   runs per robot at which history reads are timed, 0 to skip (default 1000,10000,100000)
  *   BENCH_HISTORY_SAMPLES  timed requests per read and level  (default 200)
  *   BENCH_CSV_WATCHED      1: the CSV runs again while a client polls the robot every 250 ms (default 1)
+ *   BENCH_CSV_NO_KEEPER    1: first the same CSV on a stack whose worker runs no history keeper (default 1)
+ *   BENCH_CSV_WARMUP       rows of an unmeasured CSV run on each stack before its first measured one (default 2000)
  *   BENCH_KEEP_DATA=1      keep the stack's data folder and logs (kept anyway on failure)
  */
 import { Client, Connection as TemporalConnection } from '@temporalio/client';
@@ -53,6 +55,8 @@ interface Settings {
   historyLevels: number[];
   historySamples: number;
   csvWatched: boolean;
+  csvNoKeeper: boolean;
+  csvWarmup: number;
 }
 
 interface EndToEnd {
@@ -107,6 +111,8 @@ interface Results {
   fanOutBaseline: FanOutBaseline | null;
   csv: CsvResult | null;
   csvWatched: CsvResult | null;
+  /** The same CSV on a stack with no history keeper: what the runs cost without the run history. */
+  csvNoKeeper: CsvResult | null;
   history: HistoryResult | null;
   error: string | null;
 }
@@ -161,6 +167,8 @@ function readSettings(): Settings {
     historyLevels,
     historySamples: intSetting('BENCH_HISTORY_SAMPLES', 200),
     csvWatched: process.env.BENCH_CSV_WATCHED !== '0',
+    csvNoKeeper: process.env.BENCH_CSV_NO_KEEPER !== '0',
+    csvWarmup: intSetting('BENCH_CSV_WARMUP', 2000, 0),
   };
 }
 
@@ -442,9 +450,16 @@ function watchRobot(api: Api, robotId: string) {
   };
 }
 
-async function csvFanOut(ctx: { api: Api; models: Models; stack: EmbeddedStack; temporal: Client; s: Settings }, watched = false): Promise<CsvResult> {
+interface CsvContext {
+  api: Api;
+  models: Models;
+  stack: EmbeddedStack;
+  temporal: Client;
+  s: Settings;
+}
+
+async function csvFanOut(ctx: CsvContext, watched = false, rows = ctx.s.csvRows): Promise<CsvResult> {
   const { api, models, stack, temporal, s } = ctx;
-  const rows = s.csvRows;
   const { robotId, url } = await robotAtWork(api, stack.port, watched ? 'bench csv, watched' : 'bench csv', 'csv', { to: '{{trigger.email}}' });
   const stopWatching = watched ? watchRobot(api, robotId) : null;
   const csv = ['n,email', ...Array.from({ length: rows }, (_, i) => `${i},user${i}@example.com`)].join('\n');
@@ -494,6 +509,41 @@ async function csvFanOut(ctx: { api: Api; models: Models; stack: EmbeddedStack; 
     };
   } finally {
     if (!worker) sampler.stop();
+  }
+}
+
+/**
+ * An unmeasured CSV first: the first CSV on a fresh stack ran about a third slower than the next
+ * one (warming caches, SQLite files and the JIT), which would bias whichever was measured first.
+ */
+async function warmCsv(ctx: CsvContext): Promise<void> {
+  if (ctx.s.csvWarmup === 0) return;
+  log(`CSV warm-up: ${ctx.s.csvWarmup} rows, not measured`);
+  await csvFanOut(ctx, false, ctx.s.csvWarmup);
+}
+
+/** The CSV on a stack of its own whose worker runs no history keeper (HISTORY_KEEPER=0). */
+async function csvWithoutKeeper(s: Settings, cleanups: Array<() => Promise<void>>): Promise<CsvResult> {
+  log('CSV fan-out without the history keeper: starting a stack of its own');
+  const stack = await launchEmbedded({ logLevel: s.logLevel, startTimeoutS: 180, env: { HISTORY_KEEPER: '0' } });
+  const stopStack = () => stack.stop(s.keepData);
+  cleanups.push(stopStack);
+  try {
+    await stack.ready;
+    const db = mongoose.createConnection(stack.mongodbUri, { autoIndex: false, autoCreate: false, serverSelectionTimeoutMS: 10_000 });
+    await db.asPromise();
+    const connection = await TemporalConnection.connect({ address: stack.temporalAddress });
+    try {
+      const ctx = { api: apiClient(`http://127.0.0.1:${stack.port}`, stack.adminToken), models: createModels(db), stack, temporal: new Client({ connection, namespace: stack.namespace }), s };
+      await warmCsv(ctx);
+      return await csvFanOut(ctx);
+    } finally {
+      await connection.close();
+      await db.close();
+    }
+  } finally {
+    await stopStack();
+    cleanups.splice(cleanups.indexOf(stopStack), 1);
   }
 }
 
@@ -571,14 +621,28 @@ function report(r: Results): string {
       table(['Temporal', 'worker', 'FerretDB', 'receiver'], [[c.cpuMsPerRun.temporal, c.cpuMsPerRun.worker, c.cpuMsPerRun.ferretdb, c.cpuMsPerRun.receiver]]),
     );
   }
+  if (r.csv && r.csvNoKeeper) {
+    const [c, n] = [r.csv, r.csvNoKeeper];
+    out.push(
+      '',
+      'The same CSV on a stack whose worker runs no history keeper (the runs without the run history)',
+      table(
+        ['rows', 'seconds', 'runs/s', 'with keeper ÷ without', 'CPU ms per run: Temporal', 'worker', 'FerretDB'],
+        [[n.rows, n.seconds, n.runsPerSec, (c.runsPerSec / n.runsPerSec).toFixed(2), n.cpuMsPerRun.temporal, n.cpuMsPerRun.worker, n.cpuMsPerRun.ferretdb]],
+      ),
+    );
+  }
   if (r.csv && r.csvWatched) {
     const [c, w] = [r.csv, r.csvWatched];
     out.push(
       '',
       `CSV fan-out while a client reads the robot every ${WATCH_INTERVAL_MS} ms (the same CSV again)`,
       table(
-        ['rows', 'seconds', 'runs/s', 'runs/s ÷ unwatched', 'robot reads', 'read latency'],
-        [[w.rows, w.seconds, w.runsPerSec, (w.runsPerSec / c.runsPerSec).toFixed(2), w.watcher?.polls ?? 0, w.watcher ? pct(w.watcher.latencyMs) : 'n/a']],
+        ['rows', 'seconds', 'runs/s', 'runs/s ÷ unwatched', 'robot reads', 'read latency', 'CPU ms per run: Temporal', 'worker', 'FerretDB'],
+        [[
+          w.rows, w.seconds, w.runsPerSec, (w.runsPerSec / c.runsPerSec).toFixed(2), w.watcher?.polls ?? 0, w.watcher ? pct(w.watcher.latencyMs) : 'n/a',
+          w.cpuMsPerRun.temporal, w.cpuMsPerRun.worker, w.cpuMsPerRun.ferretdb,
+        ]],
       ),
     );
   }
@@ -617,7 +681,7 @@ function writeResults(r: Results): string {
 async function main(): Promise<number> {
   Runtime.install({ logger: new DefaultLogger('WARN') });
   const s = readSettings();
-  const results: Results = { startedAt: new Date().toISOString(), finishedAt: null, machine: machineFacts(), settings: s, levels: [], fanOutBaseline: null, csv: null, csvWatched: null, history: null, error: null };
+  const results: Results = { startedAt: new Date().toISOString(), finishedAt: null, machine: machineFacts(), settings: s, levels: [], fanOutBaseline: null, csv: null, csvWatched: null, csvNoKeeper: null, history: null, error: null };
   const cleanups: Array<() => Promise<void>> = [];
   let stopping: Promise<void> | undefined;
   const stopAll = () =>
@@ -633,6 +697,8 @@ async function main(): Promise<number> {
   }
 
   try {
+    // First and on its own stack, so that the main stack's figures are as they always were.
+    if (s.csvRows > 0 && s.csvNoKeeper) results.csvNoKeeper = await csvWithoutKeeper(s, cleanups);
     log('starting the embedded stack');
     const stack = await launchEmbedded({ logLevel: s.logLevel, startTimeoutS: 180 });
     cleanups.push(() => stack.stop(s.keepData || (results.error !== null && !results.error.startsWith('interrupted'))));
@@ -661,7 +727,10 @@ async function main(): Promise<number> {
       results.levels.push(await measureLevel(connections, { api, models, stack, koaPort: koa.port, temporal, s }));
     }
     if (s.fanOutBaseline > 0) results.fanOutBaseline = await fanOutBaseline(stack, temporal, s);
-    if (s.csvRows > 0) results.csv = await csvFanOut({ api, models, stack, temporal, s });
+    if (s.csvRows > 0) {
+      await warmCsv({ api, models, stack, temporal, s });
+      results.csv = await csvFanOut({ api, models, stack, temporal, s });
+    }
     if (s.csvRows > 0 && s.csvWatched) results.csvWatched = await csvFanOut({ api, models, stack, temporal, s }, true);
   } catch (err) {
     results.error = (err as Error).message;

@@ -159,7 +159,7 @@ export function memoryOf(pid: number): { rss: number; hwm: number } | null {
 }
 
 /** Starts the embedded launcher; `stop` works at once, also while it is still starting. */
-export async function launchEmbedded(opts: { logLevel: string; startTimeoutS: number }): Promise<EmbeddedStack> {
+export async function launchEmbedded(opts: { logLevel: string; startTimeoutS: number; env?: NodeJS.ProcessEnv }): Promise<EmbeddedStack> {
   const launcher = path.resolve(__dirname, '../src/entry/embedded.js');
   if (!fs.existsSync(launcher)) throw new Error(`${launcher} is missing: run \`npm run bench\`, which builds it`);
   for (const v of ['TEMPORAL_CLI_BIN', 'FERRETDB_BIN']) {
@@ -167,7 +167,7 @@ export async function launchEmbedded(opts: { logLevel: string; startTimeoutS: nu
   }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'webhooks-bench-'));
   const logFile = path.join(dataDir, 'launcher.log');
-  const [port, temporalPort, uiPort, mongodbPort] = (await freePorts(4)) as [number, number, number, number];
+  const [port, temporalPort, uiPort, mongodbPort, metricsPort, sdkMetricsPort] = (await freePorts(6)) as [number, number, number, number, number, number];
   const adminToken = randomBytes(24).toString('base64url');
   const namespace = process.env.TEMPORAL_NAMESPACE || 'default';
   // Servers of our own: nothing set for another deployment may leak in.
@@ -179,8 +179,11 @@ export async function launchEmbedded(opts: { logLevel: string; startTimeoutS: nu
     EMBEDDED_TEMPORAL_PORT: String(temporalPort),
     EMBEDDED_TEMPORAL_UI_PORT: String(uiPort),
     EMBEDDED_MONGODB_PORT: String(mongodbPort),
+    WORKER_METRICS_PORT: String(metricsPort),
+    SDK_METRICS_PORT: String(sdkMetricsPort),
     ADMIN_TOKEN: adminToken,
     LOG_LEVEL: opts.logLevel,
+    ...opts.env,
   };
 
   const log = fs.createWriteStream(logFile);

@@ -3,4 +3,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 eval "$(./scripts/setup.sh | grep -E "^[A-Z_]+_BIN=" | sed 's/^/export /')"
+# The OpenAPI fuzzer (test/openapi.test.ts).
+eval "$(./scripts/schemathesis.sh | grep -E "^[A-Z_]+_BIN=" | sed 's/^/export /')"
 exec npx jest "$@"

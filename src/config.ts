@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import type { LogFormat, LogLevel } from './log';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().positive();
@@ -38,7 +39,12 @@ const envSchema = z.object({
   EMBEDDED_TEMPORAL_UI_PORT: port.default(8233),
   EMBEDDED_MONGODB_PORT: port.default(27017),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   HISTORY_RETENTION: duration.default('30d'),
+  HISTORY_KEEPER: z.enum(['0', '1']).default('1'),
+  WORKER_METRICS_PORT: port.default(9464),
+  SDK_METRICS_PORT: port.default(9465),
+  TEMPORAL_UI_URL: z.string().url().optional(),
 });
 
 export interface Config {
@@ -55,9 +61,18 @@ export interface Config {
   maxInflightBodyBytes: number;
   triggerCacheTtlMs: number;
   embedded: { temporalPort: number; temporalUiPort: number; mongodbPort: number };
-  logLevel: 'debug' | 'info' | 'warn' | 'error';
+  logLevel: LogLevel;
+  /** JSON lines, or readable ones (the default in a terminal). */
+  logFormat: LogFormat;
   /** How long runs and deliveries are kept in history, in ms (0: forever). */
   historyRetentionMs: number;
+  /** Whether this worker runs a history keeper (one of all workers does the work, by lease). */
+  historyKeeper: boolean;
+  /** The worker's metrics port (0: none), and the loopback port of the Temporal SDK's exporter behind it. */
+  workerMetricsPort: number;
+  sdkMetricsPort: number;
+  /** The Temporal Web UI, for links to workflows (the embedded launcher sets its own). */
+  temporalUiUrl: string | null;
 }
 
 export class ConfigError extends Error {}
@@ -81,9 +96,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   const dataDir = path.resolve(e.DATA_DIR);
-  fs.mkdirSync(dataDir, { recursive: true });
-  const adminToken = e.ADMIN_TOKEN ?? persistentSecret(dataDir, 'admin-token', () => randomBytes(32).toString('base64url'));
-  const secretsKey = e.SECRETS_KEY ?? persistentSecret(dataDir, 'secrets.key', () => randomBytes(32).toString('base64'));
+  let adminToken: string;
+  let secretsKey: string;
+  try {
+    fs.mkdirSync(dataDir, { recursive: true });
+    adminToken = e.ADMIN_TOKEN ?? persistentSecret(dataDir, 'admin-token', () => randomBytes(32).toString('base64url'));
+    secretsKey = e.SECRETS_KEY ?? persistentSecret(dataDir, 'secrets.key', () => randomBytes(32).toString('base64'));
+  } catch (err) {
+    const { code } = err as NodeJS.ErrnoException;
+    if (!code) throw err;
+    const who = process.getuid ? ` by this user (uid ${process.getuid()})` : '';
+    throw new ConfigError(`DATA_DIR: ${dataDir} cannot be written${who} (${code}); make it writable, or point DATA_DIR elsewhere`);
+  }
   return {
     port: e.PORT,
     baseUrl: (e.BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
@@ -107,7 +131,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       mongodbPort: e.EMBEDDED_MONGODB_PORT,
     },
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT ?? (process.stderr.isTTY ? 'pretty' : 'json'),
     historyRetentionMs: e.HISTORY_RETENTION,
+    historyKeeper: e.HISTORY_KEEPER === '1',
+    workerMetricsPort: e.WORKER_METRICS_PORT,
+    sdkMetricsPort: e.SDK_METRICS_PORT,
+    temporalUiUrl: e.TEMPORAL_UI_URL?.replace(/\/+$/, '') ?? null,
   };
 }
 

@@ -119,6 +119,17 @@ export interface BlobChunkDoc {
   data: Buffer;
 }
 
+/**
+ * A stored body whose delivery's start failed without a clear answer (src/receiver/body-sweep.ts):
+ * the workflow may or may not exist. `_id` is the delivery's id.
+ */
+export interface UnconfirmedBodyDoc {
+  _id: string;
+  workflowId: string;
+  chunks: number;
+  at: Date;
+}
+
 const opts = { versionKey: false as const, _id: false as const };
 
 const appSchema = new Schema<AppDoc>(
@@ -244,6 +255,16 @@ const blobChunkSchema = new Schema<BlobChunkDoc>(
   { ...opts, collection: 'blob_chunks' },
 );
 
+const unconfirmedBodySchema = new Schema<UnconfirmedBodyDoc>(
+  {
+    _id: { type: String, required: true },
+    workflowId: { type: String, required: true },
+    chunks: { type: Number, required: true },
+    at: { type: Date, required: true },
+  },
+  { ...opts, collection: 'unconfirmed_bodies' },
+);
+
 export function createModels(db: Connection) {
   return {
     App: db.model<AppDoc>('App', appSchema),
@@ -254,6 +275,7 @@ export function createModels(db: Connection) {
     StepResult: db.model<StepResultDoc>('StepResult', stepResultSchema),
     RunOutcome: db.model<RunOutcomeDoc>('RunOutcome', runOutcomeSchema),
     BlobChunk: db.model<BlobChunkDoc>('BlobChunk', blobChunkSchema),
+    UnconfirmedBody: db.model<UnconfirmedBodyDoc>('UnconfirmedBody', unconfirmedBodySchema),
     HistorySlot: db.model('HistorySlot', historySchemas.slot),
     HistoryTally: db.model('HistoryTally', historySchemas.tally),
     HistoryHead: db.model('HistoryHead', historySchemas.head),

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createActivities } from '../activities';
 import type { Models } from './models';
+import { workerMetrics, type WorkerMetrics } from './metrics';
 
 /** Pre-built by `npm run build`; without it (tests from source) the workflows are bundled at start. */
 export const WORKFLOW_BUNDLE = path.resolve(__dirname, '..', 'workflow-bundle.js');
@@ -22,17 +23,20 @@ export interface WorkerDeps {
   namespace: string;
   taskQueue: string;
   models: Models;
+  /** The worker's metrics (its metrics port); a fresh set when not given. */
+  metrics?: WorkerMetrics;
   /** A workflow bundle made by bundleWorkflowCode (tests bundle once for every worker). */
   workflowBundlePath?: string;
 }
 
-export async function createWorker({ connection, namespace, taskQueue, models, workflowBundlePath }: WorkerDeps): Promise<Worker> {
+export async function createWorker(deps: WorkerDeps): Promise<Worker> {
+  const { connection, namespace, taskQueue, models, workflowBundlePath } = deps;
   return Worker.create({
     connection,
     namespace,
     taskQueue,
     ...workflowCode(workflowBundlePath),
-    activities: createActivities({ models }),
+    activities: createActivities({ models, metrics: deps.metrics ?? workerMetrics() }),
     maxCachedWorkflows: 2000,
     maxConcurrentWorkflowTaskExecutions: 100,
     maxConcurrentActivityTaskExecutions: 50,

@@ -9,6 +9,7 @@ import { createActivities, type Activities } from '../activities';
 import { runIdFor } from '../src/domain/ids';
 import type { BodyFormat, DeliveryInput, RunSeed } from '../src/domain/types';
 import { connectDatabase, type Models } from '../src/models';
+import { workerMetrics } from '../src/metrics';
 import { withDatabase } from './support/stack';
 
 let db: Connection;
@@ -16,7 +17,7 @@ let models: Models;
 let activities: Activities;
 beforeAll(async () => {
   ({ db, models } = await connectDatabase(withDatabase(process.env.MONGODB_URI!, `a${randomBytes(5).toString('hex')}`)));
-  activities = createActivities({ models });
+  activities = createActivities({ models, metrics: workerMetrics() });
 });
 afterAll(async () => {
   await db.dropDatabase();
@@ -67,6 +68,7 @@ describe('prepareDelivery', () => {
       runCount: 1,
       stepCount: 1,
       firstRuns: [{ runId, trigger: { kind: 'inline', data: { id: 7 } }, bytes: 8 }],
+      format: 'json',
     });
     const stored = await models.Delivery.findById(input.deliveryId).lean();
     expect(stored).toMatchObject({ outcome: 'processed', runCount: 1, format: 'json', workflowId: 'delivery:test' });
@@ -77,7 +79,7 @@ describe('prepareDelivery', () => {
   it('records a body that does not parse as failed, with the parser error, and makes no run', async () => {
     const input = delivery(await robotWith('json'), '{"id":');
     const prepared = await env().run(activities.prepareDelivery, input);
-    expect(prepared).toEqual({ outcome: 'failed', error: expect.stringMatching(/^invalid JSON/) });
+    expect(prepared).toEqual({ outcome: 'failed', error: expect.stringMatching(/^invalid JSON/), format: 'json' });
     expect(await models.Delivery.findById(input.deliveryId).lean()).toMatchObject({ outcome: 'failed', error: (prepared as { error: string }).error });
     expect(await models.Run.countDocuments({ deliveryId: input.deliveryId })).toBe(0);
   });

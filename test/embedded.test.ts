@@ -25,6 +25,8 @@ beforeAll(async () => {
     EMBEDDED_TEMPORAL_PORT: String(await freePort()),
     EMBEDDED_TEMPORAL_UI_PORT: String(await freePort()),
     EMBEDDED_MONGODB_PORT: String(await freePort()),
+    WORKER_METRICS_PORT: String(await freePort()),
+    SDK_METRICS_PORT: String(await freePort()),
     LOG_LEVEL: 'warn',
   };
 });

@@ -11,6 +11,8 @@ import { createActivities } from '../activities';
 import { runIdFor, runWorkflowId } from '../src/domain/ids';
 import type { BodyFormat, DeliveryInput } from '../src/domain/types';
 import { connectDatabase, type Models } from '../src/models';
+import { workerMetrics } from '../src/metrics';
+import { SEARCH_ATTRIBUTES } from '../src/domain/search-attributes';
 import { deliveryWorkflow, RUNS_PER_CONTINUATION } from '../workflows/delivery';
 import { withDatabase } from './support/stack';
 
@@ -22,7 +24,8 @@ const taskQueue = 'workflow-tests';
 beforeAll(async () => {
   Runtime.install({ logger: new DefaultLogger('WARN') });
   testEnv = await TestWorkflowEnvironment.createLocal({
-    server: { executable: { type: 'existing-path', path: process.env.TEMPORAL_CLI_BIN! } },
+    // The workflows set these search attributes: a namespace without them refuses the workflow task.
+    server: { executable: { type: 'existing-path', path: process.env.TEMPORAL_CLI_BIN! }, searchAttributes: [...SEARCH_ATTRIBUTES] },
   });
   ({ db, models } = await connectDatabase(withDatabase(process.env.MONGODB_URI!, `w${randomBytes(5).toString('hex')}`)));
 });
@@ -37,7 +40,7 @@ async function withWorker<T>(fn: () => Promise<T>): Promise<T> {
     connection: testEnv.nativeConnection,
     taskQueue,
     workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE! },
-    activities: createActivities({ models }),
+    activities: createActivities({ models, metrics: workerMetrics() }),
   });
   return worker.runUntil(fn);
 }

@@ -2,14 +2,26 @@ import {
   ApplicationFailure,
   ParentClosePolicy,
   continueAsNew,
+  log,
   patched,
   proxyActivities,
   proxyLocalActivities,
+  setCurrentDetails,
   startChild,
+  upsertSearchAttributes,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { runWorkflowId } from '../src/domain/ids';
-import type { DeliveryInput, DeliveryResult, RunInput, RunSeed } from '../src/domain/types';
+import { BODY_FORMAT, DELIVERY_OUTCOME, ROBOT_ID, TRIGGER_IDENTIFIER } from '../src/domain/search-attributes';
+import {
+  UNPARSABLE_BODY,
+  type BodyFormat,
+  type DeliveryInput,
+  type DeliveryResult,
+  type PreparedDelivery,
+  type RunInput,
+  type RunSeed,
+} from '../src/domain/types';
 import { runWorkflow } from './run';
 
 const activities = proxyActivities<Activities>({
@@ -42,11 +54,16 @@ export const CONTINUATION_BYTES = 4 * 1024 * 1024;
 /** 0.2: a failed or dropped delivery's stored body is discarded too (it was kept forever). */
 const PATCH_DISCARD_UNUSED_BODY = 'discard-body-of-failed-and-dropped-deliveries';
 
+/** 0.3: BodyFormat and DeliveryOutcome search attributes, a summary on each run, the delivery's details. */
+const PATCH_SEARCH_ATTRIBUTES = 'search-attributes-and-summaries';
+
 /** Where a fan-out stands, carried across continue-as-new. */
 export interface FanOut {
   runCount: number;
   stepCount: number;
   nextRun: number;
+  /** The body format the delivery was parsed in (search attribute of its runs), since 0.3. */
+  format?: BodyFormat;
 }
 
 /**
@@ -61,8 +78,14 @@ export async function deliveryWorkflow(delivery: DeliveryInput, fanOut?: FanOut)
   if (!fanOut) {
     const prepare = delivery.body.kind === 'inline' ? local.prepareDelivery : activities.prepareDelivery;
     const prepared = await prepare(delivery);
+    if (patched(PATCH_SEARCH_ATTRIBUTES)) showInWebUi(delivery, prepared);
     if (prepared.outcome !== 'processed' && patched(PATCH_DISCARD_UNUSED_BODY)) await discardStoredBody(delivery);
-    if (prepared.outcome === 'failed') throw ApplicationFailure.nonRetryable(prepared.error, 'UnparsableBody');
+    if (prepared.outcome === 'failed') {
+      // The parser's message may quote the body, which no log line holds: its kind only ("invalid JSON").
+      const reason = prepared.error.split(':')[0];
+      log.info('delivery failed: the body does not parse', { ...idsOf(delivery), reason, expectedFailure: UNPARSABLE_BODY });
+      throw ApplicationFailure.nonRetryable(prepared.error, UNPARSABLE_BODY);
+    }
     if (prepared.outcome === 'dropped') return prepared;
     const [only] = prepared.firstRuns;
     if (prepared.runCount === 1 && only) {
@@ -71,7 +94,7 @@ export async function deliveryWorkflow(delivery: DeliveryInput, fanOut?: FanOut)
       await discardStoredBody(delivery);
       return { outcome: 'processed', runCount: 1, runStatus };
     }
-    fanOut = { runCount: prepared.runCount, stepCount: prepared.stepCount, nextRun: 0 };
+    fanOut = { runCount: prepared.runCount, stepCount: prepared.stepCount, nextRun: 0, format: prepared.format };
     seeds = prepared.firstRuns;
   }
 
@@ -81,7 +104,7 @@ export async function deliveryWorkflow(delivery: DeliveryInput, fanOut?: FanOut)
   while (next < end && bytes < CONTINUATION_BYTES) {
     if (seeds.length === 0) seeds = await activities.nextRuns({ delivery, from: next, to: Math.min(end, next + RUN_START_BATCH) });
     const batch = seeds.splice(0, Math.min(RUN_START_BATCH, end - next));
-    await Promise.all(batch.map((seed) => startRun(delivery, seed, fanOut.stepCount)));
+    await Promise.all(batch.map((seed, i) => startRun(delivery, seed, fanOut, next + i)));
     next += batch.length;
     bytes += batch.reduce((sum, seed) => sum + seed.bytes, 0);
   }
@@ -89,6 +112,11 @@ export async function deliveryWorkflow(delivery: DeliveryInput, fanOut?: FanOut)
 
   await discardStoredBody(delivery);
   return { outcome: 'processed', runCount: fanOut.runCount };
+}
+
+/** What every log line about a delivery carries (the SDK adds the workflow's id). */
+function idsOf(delivery: DeliveryInput) {
+  return { deliveryId: delivery.deliveryId, robotId: delivery.robotId, triggerIdentifier: delivery.triggerIdentifier };
 }
 
 async function discardStoredBody(delivery: DeliveryInput): Promise<void> {
@@ -99,11 +127,43 @@ function runInput(delivery: DeliveryInput, seed: RunSeed, stepCount: number): Ru
   return { runId: seed.runId, robotId: delivery.robotId, trigger: seed.trigger, stepCount };
 }
 
-function startRun(delivery: DeliveryInput, seed: RunSeed, stepCount: number) {
+/**
+ * A run of a fan-out as a child workflow. Since 0.3 (a format in the fan-out) it carries the
+ * search attributes and a summary; the options of a child's start are not compared on replay.
+ */
+function startRun(delivery: DeliveryInput, seed: RunSeed, fanOut: FanOut, index: number) {
+  const described = fanOut.format === undefined ? {} : {
+    typedSearchAttributes: [
+      { key: ROBOT_ID, value: delivery.robotId },
+      { key: TRIGGER_IDENTIFIER, value: delivery.triggerIdentifier },
+      { key: BODY_FORMAT, value: fanOut.format },
+    ],
+    staticSummary: `Run ${index + 1} of ${fanOut.runCount} (${fanOut.format} row ${index + 1}) for robot ${robotNameOf(delivery)}`,
+  };
   return startChild(runWorkflow, {
     workflowId: runWorkflowId(seed.runId),
-    args: [runInput(delivery, seed, stepCount)],
+    args: [runInput(delivery, seed, fanOut.stepCount)],
     // Runs go on by themselves: the delivery is done once they have started.
     parentClosePolicy: ParentClosePolicy.ABANDON,
+    ...described,
   });
+}
+
+function robotNameOf(delivery: DeliveryInput): string {
+  return delivery.robotName === undefined ? delivery.robotId : JSON.stringify(delivery.robotName);
+}
+
+/** What an operator sees of a delivery in the Web UI: its format and outcome, searchable, and its details. */
+function showInWebUi(delivery: DeliveryInput, prepared: PreparedDelivery): void {
+  upsertSearchAttributes([
+    { key: DELIVERY_OUTCOME, value: prepared.outcome },
+    ...(prepared.format ? [{ key: BODY_FORMAT, value: prepared.format }] : []),
+  ]);
+  const what =
+    prepared.outcome === 'processed'
+      ? `${prepared.runCount} run${prepared.runCount === 1 ? '' : 's'}`
+      : prepared.outcome === 'dropped'
+        ? `dropped: ${prepared.reason}`
+        : `failed: ${prepared.error}`;
+  setCurrentDetails(`Robot ${robotNameOf(delivery)}, ${prepared.format ?? 'body'} delivery: ${what}`);
 }

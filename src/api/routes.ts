@@ -13,7 +13,18 @@ import { readJson } from '../http';
 import { byId } from '../history/store';
 import { deliveriesPage, robotHistory, runsPage } from '../history/reads';
 import { createAppBody, createConnectionBody, createRobotBody, listQuery, type CreateRobotBody } from './schemas';
-import { appView, connectionView, deliveryView, robotView, runSummaryView, runView, type StepResultText } from './views';
+import { runWorkflowId } from '../domain/ids';
+import {
+  appView,
+  connectionView,
+  deliveryView,
+  robotView,
+  runSummaryView,
+  runView,
+  workflowUrl,
+  type StepResultText,
+  type WebUi,
+} from './views';
 
 export interface ManagementDeps {
   config: Config;
@@ -24,6 +35,7 @@ export interface ManagementDeps {
 export function managementRouter({ config, models, triggers }: ManagementDeps): Router {
   const { App, Connection, Robot, Run, RunOutcome, StepResult, Delivery } = models;
   const router = new Router({ prefix: '/api' });
+  const ui: WebUi = { url: config.temporalUiUrl, namespace: config.temporal.namespace };
 
   router.use(async (ctx: Context, next: Next) => {
     const header = ctx.get('authorization');
@@ -75,7 +87,14 @@ export function managementRouter({ config, models, triggers }: ManagementDeps): 
       results.push({ ...r, outputJson: output && (await loadJson(models, outputBlobId(r.runId, r.index), output)) });
     }
     const triggerJson = await loadJson(models, triggerBlobId(run._id), run.trigger);
-    return runView({ run, triggerJson, steps, results, outcome: outcome ?? undefined });
+    return runView({ run, triggerJson, steps, results, outcome: outcome ?? undefined }, workflowUrl(ui, await runWorkflowIdOf(run)));
+  }
+
+  /** A delivery's single run executes in its delivery workflow; each run of a larger CSV in its own. */
+  async function runWorkflowIdOf(run: RunDoc): Promise<string | null> {
+    const delivery = await byId<DeliveryDoc>(Delivery, run.deliveryId);
+    if (delivery?.runCount === 1) return delivery.workflowId;
+    return delivery ? runWorkflowId(run._id) : null;
   }
 
   router.post('/apps', async (ctx) => {
@@ -162,11 +181,11 @@ export function managementRouter({ config, models, triggers }: ManagementDeps): 
     const { limit, cursor } = listQuery.parse(ctx.query);
     const robot = await found(ctx, 'robot', Robot.findById(ctx.params.id, { _id: 1 }).lean());
     const page = await deliveriesPage(models, robot._id, limit, cursor);
-    ctx.body = { deliveries: page.items.map(deliveryView), nextCursor: page.nextCursor };
+    ctx.body = { deliveries: page.items.map((d) => deliveryView(d, ui)), nextCursor: page.nextCursor };
   });
 
   router.get('/deliveries/:id', async (ctx) => {
-    ctx.body = deliveryView(await found(ctx, 'delivery', byId<DeliveryDoc>(Delivery, ctx.params.id)));
+    ctx.body = deliveryView(await found(ctx, 'delivery', byId<DeliveryDoc>(Delivery, ctx.params.id)), ui);
   });
 
   return router;

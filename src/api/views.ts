@@ -13,6 +13,17 @@ export function connectionView(c: ConnectionDoc) {
   return { id: c._id, provider: c.provider, name: c.name, hasSigningSecret: c.signingSecretSealed !== null, createdAt: c.createdAt };
 }
 
+/** Where an operator sees a workflow in the Temporal Web UI (TEMPORAL_UI_URL): a search for its ID. */
+export interface WebUi {
+  url: string | null;
+  namespace: string;
+}
+
+export function workflowUrl(ui: WebUi, workflowId: string | null): string | null {
+  if (!ui.url || !workflowId) return null;
+  return `${ui.url}/namespaces/${encodeURIComponent(ui.namespace)}/workflows?query=${encodeURIComponent(`WorkflowId="${workflowId}"`)}`;
+}
+
 export function webhookUrl(baseUrl: string, robot: RobotDoc): string | null {
   const { identifier, token } = robot.trigger;
   return identifier && token ? `${baseUrl}/api/webhooks/${identifier}/${token}` : null;
@@ -48,7 +59,7 @@ export interface RunParts {
   outcome: RunOutcomeDoc | undefined;
 }
 
-export function runView({ run, triggerJson, steps, results, outcome }: RunParts) {
+export function runView({ run, triggerJson, steps, results, outcome }: RunParts, workflow: string | null) {
   const byIndex = new Map(results.map((r) => [r.index, r]));
   return {
     id: run._id,
@@ -66,6 +77,7 @@ export function runView({ run, triggerJson, steps, results, outcome }: RunParts)
     verified: run.verified,
     createdAt: run.createdAt,
     finishedAt: outcome?.finishedAt ?? null,
+    workflowUrl: workflow,
   };
 }
 
@@ -85,7 +97,7 @@ export function runSummaryView(r: RunSummary, robotId: string) {
   };
 }
 
-export function deliveryView(d: Pick<DeliveryDoc, Exclude<keyof DeliveryDoc, 'previewsJson' | 'slot' | 'stepCount'>>) {
+export function deliveryView(d: Pick<DeliveryDoc, Exclude<keyof DeliveryDoc, 'previewsJson' | 'slot' | 'stepCount'>>, ui: WebUi) {
   return {
     id: d._id,
     robotId: d.robotId,
@@ -99,5 +111,6 @@ export function deliveryView(d: Pick<DeliveryDoc, Exclude<keyof DeliveryDoc, 'pr
     ...(d.outcome === 'failed' ? { error: d.error } : {}),
     verified: d.verified,
     workflowId: d.workflowId,
+    workflowUrl: workflowUrl(ui, d.workflowId),
   };
 }

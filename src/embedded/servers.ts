@@ -6,6 +6,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { DEV_SERVER_SEARCH_ATTRIBUTE_FLAGS } from '../search-attribute-setup';
 
 export interface ManagedProcess {
   name: string;
@@ -104,6 +105,7 @@ export async function startTemporalDevServer(o: TemporalDevServerOptions): Promi
     '--log-level', 'warn',
     ...TEMPORAL_SQLITE_PRAGMAS.flatMap((p) => ['--sqlite-pragma', p]),
     ...(o.namespace === 'default' ? [] : ['--namespace', o.namespace]),
+    ...DEV_SERVER_SEARCH_ATTRIBUTE_FLAGS,
   ];
   const proc = spawnManaged('temporal', o.bin, args, { logFile: o.logFile });
   await waitForPort(o.port, proc);

@@ -23,7 +23,7 @@ const EMBEDDED_DATABASE = 'webhooks';
 
 runMain('embedded', async () => {
   const config = loadConfig();
-  const log = createLogger('embedded', config.logLevel);
+  const log = createLogger('embedded', config.logLevel, { format: config.logFormat });
   const logDir = path.join(config.dataDir, 'logs');
   fs.mkdirSync(logDir, { recursive: true });
   const servers: ManagedProcess[] = [];
@@ -54,7 +54,8 @@ async function startAll(
   services: Array<{ stop(): Promise<void> }>,
 ): Promise<void> {
   let temporalAddress = config.temporal.address;
-  let webUi = 'the Web UI of your Temporal cluster';
+  let webUi = config.temporalUiUrl ?? 'the Web UI of your Temporal cluster';
+  let webUiUrl: string | null = null;
   if (!temporalAddress) {
     const { temporalPort, temporalUiPort } = config.embedded;
     log.info('starting the Temporal dev server');
@@ -70,7 +71,8 @@ async function startAll(
       }),
     );
     temporalAddress = `127.0.0.1:${temporalPort}`;
-    webUi = `http://localhost:${temporalUiPort}/namespaces/${config.temporal.namespace}/workflows`;
+    webUiUrl = `http://localhost:${temporalUiPort}`;
+    webUi = `${webUiUrl}/namespaces/${config.temporal.namespace}/workflows`;
   }
   let mongodbUri = config.mongodbUri;
   if (!mongodbUri) {
@@ -93,6 +95,9 @@ async function startAll(
     TEMPORAL_ADDRESS: temporalAddress,
     MONGODB_URI: mongodbUri,
     DATA_DIR: config.dataDir,
+    // The receiver's and worker's stderr reach the terminal through the launcher: they log as it does.
+    LOG_FORMAT: config.logFormat,
+    ...(webUiUrl && !config.temporalUiUrl ? { TEMPORAL_UI_URL: webUiUrl } : {}),
     WEBHOOKS_PARENT_PID: String(process.pid),
   };
   const start = (name: 'worker' | 'receiver') =>

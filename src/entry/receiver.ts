@@ -5,19 +5,24 @@ import { KEEP_ALIVE_TIMEOUT_MS } from '../http';
 import { createLogger } from '../log';
 import { connectDatabase } from '../models';
 import { createTemporalClient } from '../temporal';
+import { startBodySweep } from '../receiver/body-sweep';
+import { registerSearchAttributes } from '../search-attribute-setup';
 import { onShutdown, runMain } from './main';
 
 runMain('receiver', async () => {
   const config = loadConfig();
   const { temporalAddress, mongodbUri } = requireServers(config);
-  const log = createLogger('receiver', config.logLevel);
+  const log = createLogger('receiver', config.logLevel, { format: config.logFormat });
   const { db, models } = await connectDatabase(mongodbUri);
   const temporal = createTemporalClient(temporalAddress, config.temporal.namespace);
   const server = createApp({ config, db, models, temporal, log }).listen(config.port);
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   await new Promise<void>((resolve) => server.once('listening', resolve));
   log.info(`listening on port ${config.port}`);
+  const sweep = startBodySweep(models, temporal, log);
+  void registerSearchAttributes(temporal.connection, config.temporal.namespace, log);
   onShutdown(async () => {
+    sweep.stop();
     await new Promise((resolve) => server.close(resolve));
     await db.close();
   });

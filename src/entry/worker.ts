@@ -1,8 +1,11 @@
-/** Worker process: runs the delivery and run workflows and their activities. */
-import { DefaultLogger, NativeConnection, Runtime, type LogLevel } from '@temporalio/worker';
+/** Worker process: runs the delivery and run workflows and their activities, and the history keeper. */
+import { NativeConnection, Runtime } from '@temporalio/worker';
 import { loadConfig, requireServers } from '../config';
 import { createLogger } from '../log';
+import { serveWorkerMetrics, workerMetrics } from '../metrics';
 import { connectDatabase } from '../models';
+import { sdkLogger } from '../sdk-log';
+import { registerSearchAttributes } from '../search-attribute-setup';
 import { createWorker } from '../worker';
 import { startHistoryKeeper } from '../history/keeper';
 import { runMain } from './main';
@@ -10,16 +13,24 @@ import { runMain } from './main';
 runMain('worker', async () => {
   const config = loadConfig();
   const { temporalAddress, mongodbUri } = requireServers(config);
-  const log = createLogger('worker', config.logLevel);
-  Runtime.install({ logger: new DefaultLogger(config.logLevel.toUpperCase() as LogLevel) });
+  const log = createLogger('worker', config.logLevel, { format: config.logFormat });
+  const metrics = workerMetrics();
+  const sdkMetrics = config.workerMetricsPort > 0 ? `127.0.0.1:${config.sdkMetricsPort}` : undefined;
+  Runtime.install({
+    logger: sdkLogger(log),
+    telemetryOptions: sdkMetrics ? { metrics: { prometheus: { bindAddress: sdkMetrics } } } : undefined,
+  });
   const { db, models } = await connectDatabase(mongodbUri);
   const connection = await NativeConnection.connect({ address: temporalAddress });
-  const worker = await createWorker({ connection, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, models });
-  const keeper = startHistoryKeeper({ models, retentionMs: config.historyRetentionMs, log });
-  log.info(`polling task queue ${config.temporal.taskQueue}`);
+  await registerSearchAttributes(connection, config.temporal.namespace, log);
+  const worker = await createWorker({ connection, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, models, metrics });
+  const keeper = config.historyKeeper ? startHistoryKeeper({ models, retentionMs: config.historyRetentionMs, log }) : null;
+  const metricsServer = sdkMetrics ? await serveWorkerMetrics(metrics, config.workerMetricsPort, `http://${sdkMetrics}/metrics`) : null;
+  log.info(`polling task queue ${config.temporal.taskQueue}`, { metricsPort: config.workerMetricsPort || null });
   // The SDK's runtime shuts the worker down gracefully on SIGINT and SIGTERM.
   await worker.run();
-  await keeper.stop();
+  metricsServer?.close();
+  await keeper?.stop();
   await connection.close();
   await db.close();
 });

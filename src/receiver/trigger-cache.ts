@@ -15,6 +15,8 @@ import type { Models } from '../models';
 
 export interface WebhookTrigger {
   robotId: string;
+  /** For the workflow's summary in the Temporal Web UI. */
+  robotName: string;
   identifier: string;
   kind: TriggerKind;
   token: string;
@@ -80,6 +82,7 @@ export class TriggerCache {
     }
     return {
       robotId: robot._id,
+      robotName: robot.name,
       identifier,
       kind: robot.trigger.kind,
       token: robot.trigger.token,

@@ -13,11 +13,14 @@ import { deliveryWorkflowId } from '../domain/ids';
 import { newId, secretsEqual } from '../domain/secrets';
 import { SIGNATURE_HEADER, verifyStripeSignature } from '../domain/stripe-signature';
 import type { DeliveryBody, DeliveryInput } from '../domain/types';
+import { ROBOT_ID, TRIGGER_IDENTIFIER } from '../domain/search-attributes';
 import type { Models } from '../models';
 import type { DeliveryRecorder } from '../history/slots';
 import { bodyBlobId, discardBlob, storeBlob } from '../blobs';
 import type { TriggerCache, WebhookTrigger } from './trigger-cache';
 import { BodyBudget } from './body-budget';
+import { noteUnconfirmedBody, type DeliveryMemo } from './body-sweep';
+import type { Logger } from '../log';
 
 export const WEBHOOK_PATH = '/api/webhooks/:identifier/:token';
 
@@ -27,6 +30,7 @@ export interface ReceiverDeps {
   temporal: Client;
   triggers: TriggerCache;
   deliveries: DeliveryRecorder;
+  log: Logger;
 }
 
 /** 200 with an empty body (the body first: assigning null after the status would make it 204). */
@@ -36,7 +40,7 @@ function acknowledge(ctx: Context): void {
 }
 
 export function webhookRouter(deps: ReceiverDeps): Router {
-  const { config, models, temporal, triggers, deliveries } = deps;
+  const { config, models, temporal, triggers, deliveries, log } = deps;
 
   async function triggerFor(ctx: Context): Promise<WebhookTrigger> {
     const trigger = await triggers.lookup(ctx.params.identifier!);
@@ -49,8 +53,9 @@ export function webhookRouter(deps: ReceiverDeps): Router {
     if (!trigger.signingSecret) return;
     const verdict = verifyStripeSignature(trigger.signingSecret, ctx.get(SIGNATURE_HEADER) || undefined, body, receivedAt.getTime());
     if (verdict.ok) return;
+    const deliveryId = newId();
     await deliveries.record({
-      _id: newId(),
+      _id: deliveryId,
       robotId: trigger.robotId,
       triggerIdentifier: trigger.identifier,
       workflowId: null,
@@ -67,7 +72,9 @@ export function webhookRouter(deps: ReceiverDeps): Router {
       stepCount: 0,
       previewsJson: '[]',
     });
-    ctx.throw(400);
+    // An expected outcome: one info line with the delivery's ids (src/http.ts), and 400 with an empty body.
+    ctx.state.ids = { deliveryId, robotId: trigger.robotId };
+    ctx.throw(400, `signature check failed: ${verdict.reason}`, { expected: true });
   }
 
   async function bodyPayload(deliveryId: string, body: Buffer): Promise<DeliveryBody> {
@@ -90,11 +97,16 @@ export function webhookRouter(deps: ReceiverDeps): Router {
 
   /** Starts the delivery workflow for a body that was read whole, and answers 200. */
   async function accept(ctx: Context, trigger: WebhookTrigger, body: Buffer, receivedAt: Date): Promise<void> {
-    if (body.length === 0) return acknowledge(ctx); // dropped: no run, no error
+    if (body.length === 0) {
+      ctx.state.outcome = 'empty';
+      return acknowledge(ctx); // dropped: no run, no error
+    }
     await rejectForgery(ctx, trigger, body, receivedAt);
 
     const deliveryId = newId();
     const key = dedupKey(trigger.kind, ctx.headers, body);
+    const workflowId = deliveryWorkflowId(trigger.identifier, key);
+    ctx.state.ids = { deliveryId, robotId: trigger.robotId, workflowId };
     const input: DeliveryInput = {
       deliveryId,
       robotId: trigger.robotId,
@@ -105,20 +117,35 @@ export function webhookRouter(deps: ReceiverDeps): Router {
       size: body.length,
       body: await bodyPayload(deliveryId, body),
       verified: trigger.kind === 'stripe' ? trigger.signingSecret !== null : null,
+      robotName: trigger.robotName,
     };
     try {
       await temporal.withDeadline(Date.now() + config.temporal.startTimeoutMs, () =>
         temporal.workflow.start('deliveryWorkflow', {
           taskQueue: config.temporal.taskQueue,
-          workflowId: deliveryWorkflowId(trigger.identifier, key),
+          workflowId,
           args: [input],
+          memo: { deliveryId } satisfies DeliveryMemo,
+          typedSearchAttributes: [
+            { key: ROBOT_ID, value: trigger.robotId },
+            { key: TRIGGER_IDENTIFIER, value: trigger.identifier },
+          ],
+          staticSummary: `Delivery for robot ${JSON.stringify(trigger.robotName)} (${body.length} bytes)`,
           // A delivery that failed (unparsable body) does not block a later genuine one.
           workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
         }),
       );
     } catch (err) {
-      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) {
+        // Maybe started, maybe not: the sweep finds out later (body-sweep.ts).
+        if (input.body.kind === 'stored') {
+          const note = { _id: deliveryId, workflowId, chunks: input.body.chunks, at: new Date() };
+          await noteUnconfirmedBody(models, note, log);
+        }
+        throw err;
+      }
       // A duplicate delivery: answered 200 like the first, and nothing more happens.
+      ctx.state.outcome = 'duplicate';
       if (input.body.kind === 'stored') await discardBlob(models, bodyBlobId(deliveryId), input.body.chunks);
     }
     acknowledge(ctx);

@@ -26,6 +26,8 @@ export interface FaultStack {
   stop(part: Part, signal?: NodeJS.Signals): Promise<void>;
   /** Counts of a robot's deliveries, runs and finished runs, read through the API. */
   counts(robotId: string): Promise<{ deliveries: number; runs: number; succeeded: number; failed: number }>;
+  /** Everything every process of the stack has logged so far. */
+  logs(): string;
   close(): Promise<void>;
 }
 
@@ -39,6 +41,8 @@ export async function startFaultStack(): Promise<FaultStack> {
     TEMPORAL_ADDRESS: `127.0.0.1:${ports.temporal}`,
     MONGODB_URI: `mongodb://127.0.0.1:${ports.mongodb}/webhooks`,
     TEMPORAL_START_TIMEOUT_MS: '3000',
+    WORKER_METRICS_PORT: String(await freePort()),
+    SDK_METRICS_PORT: String(await freePort()),
     LOG_LEVEL: 'warn',
   };
   const running: Partial<Record<Part, ManagedProcess | ChildProcess>> = {};
@@ -92,6 +96,12 @@ export async function startFaultStack(): Promise<FaultStack> {
   return {
     baseUrl,
     dataDir,
+    logs: () =>
+      fs
+        .readdirSync(dataDir)
+        .filter((f) => f.endsWith('.log'))
+        .map((f) => fs.readFileSync(path.join(dataDir, f), 'utf8'))
+        .join('\n'),
     api,
     async robotAtWork(bodyFormat = 'json') {
       const app = await api('POST', '/api/apps', { name: 'A', supportsInboundTrigger: true, bodyFormat });

@@ -22,4 +22,5 @@ it('stores every accepted delivery\'s run exactly once after a 20-second outage,
   expect(new Set(statuses.values())).toEqual(new Set([...statuses.values()].filter((s) => s === 200 || s === 503)));
   expect(accepted.size).toBeGreaterThan(100);
   await expectExactlyOneRunEach(stack, robot.robotId, accepted, new Set(ids));
+  expect(stack.logs()).not.toContain(robot.webhookUrl.split('/').pop()!); // no line holds the URL's token
 });

@@ -26,4 +26,8 @@ it('answers 503 (never 200) while Temporal is down, accepts again once it is bac
   const after = await sendDeliveries(robot.webhookUrl, range(2000, 300), { retryUntil200: true });
   const accepted = new Set([...before.accepted, ...after.accepted]);
   await expectExactlyOneRunEach(stack, robot.robotId, accepted, new Set([...accepted, ...range(1000, 10)]));
+  // Every refused start was logged (with its route and ids), and no line holds the URL's token.
+  const logs = stack.logs();
+  expect(logs).toContain('"route":"/api/webhooks/:identifier/:token"');
+  expect(logs).not.toContain(robot.webhookUrl.split('/').pop()!);
 });

@@ -3,7 +3,7 @@
  * worker, in this process, against the servers of global-setup.ts. Each stack has its own
  * database, task queue and data folder, so test files never see each other's data.
  */
-import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
+import { NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -13,7 +13,10 @@ import path from 'node:path';
 import { createApp } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
 import { KEEP_ALIVE_TIMEOUT_MS } from '../../src/http';
-import { createLogger } from '../../src/log';
+import { createLogger, type LogLevel } from '../../src/log';
+import { receiverMetrics, workerMetrics, type ReceiverMetrics, type WorkerMetrics } from '../../src/metrics';
+import { sdkLogger } from '../../src/sdk-log';
+import { freePort } from './ports';
 import { connectDatabase, type Models } from '../../src/models';
 import { createTemporalClient } from '../../src/temporal';
 import { createWorker } from '../../src/worker';
@@ -35,6 +38,8 @@ export interface Stack {
   models: Models;
   db: Connection;
   temporal: Client;
+  /** The receiver's and the worker's metrics, and where the SDK's exporter of this process answers. */
+  metrics: { receiver: ReceiverMetrics; worker: WorkerMetrics; sdkUrl: string };
   /** A management API call with the admin token; returns status and parsed JSON body. */
   api<T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: T }>;
   /** Sends a raw request (a webhook delivery); returns status, headers and the body as text. */
@@ -51,13 +56,27 @@ export interface Stack {
   close(): Promise<void>;
 }
 
-let runtimeInstalled = false;
+let sdkMetricsUrl: string | undefined;
+/** Where the stacks of this process log (stderr unless installTestRuntime was given another). */
+let logDestination: NodeJS.WritableStream | undefined;
+
+/**
+ * The Temporal SDK's runtime of this test process, installed once: its log lines through the
+ * service's logger (src/sdk-log.ts) at `logLevel` into `destination`, and its Prometheus exporter
+ * on a free loopback port. A test file that wants other than the defaults calls it first.
+ */
+export async function installTestRuntime(opts: { logLevel?: LogLevel; destination?: NodeJS.WritableStream } = {}): Promise<string> {
+  if (sdkMetricsUrl) return sdkMetricsUrl;
+  logDestination = opts.destination;
+  const address = `127.0.0.1:${await freePort()}`;
+  const log = createLogger('worker', opts.logLevel ?? 'warn', { format: 'json', destination: opts.destination });
+  Runtime.install({ logger: sdkLogger(log), telemetryOptions: { metrics: { prometheus: { bindAddress: address } } } });
+  sdkMetricsUrl = `http://${address}/metrics`;
+  return sdkMetricsUrl;
+}
 
 export async function startStack(env: Record<string, string> = {}, { worker: withWorker = true } = {}): Promise<Stack> {
-  if (!runtimeInstalled) {
-    Runtime.install({ logger: new DefaultLogger('WARN') });
-    runtimeInstalled = true;
-  }
+  const sdkMetrics = await installTestRuntime();
   const name = `t${randomBytes(5).toString('hex')}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `webhooks-${name}-`));
   const server = http.createServer({ keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS });
@@ -72,15 +91,17 @@ export async function startStack(env: Record<string, string> = {}, { worker: wit
     LOG_LEVEL: 'warn',
     ...env,
   });
-  const log = createLogger('test', config.logLevel);
+  const log = createLogger('receiver', config.logLevel, { format: 'json', destination: logDestination });
   const { db, models } = await connectDatabase(config.mongodbUri!);
   const temporal = createTemporalClient(config.temporal.address!, config.temporal.namespace);
-  server.on('request', createApp({ config, db, models, temporal, log }).callback());
+  const metrics = { receiver: receiverMetrics(), worker: workerMetrics(), sdkUrl: sdkMetrics };
+  server.on('request', createApp({ config, db, models, temporal, log, metrics: metrics.receiver }).callback());
   const extra: Array<{ server: http.Server; temporal: Client }> = [];
 
   // The embedded FerretDB's lookups by `_id` use the index its launcher adds (docs/storage.md).
   const { FERRETDB_SQLITE_DIR: ferretDir, SQLITE_ID_INDEX_BIN: indexBin } = process.env;
-  if (ferretDir && indexBin) await indexFerretDb(indexBin, path.join(ferretDir, `${name}.sqlite`));
+  const database = new URL(config.mongodbUri!).pathname.slice(1); // the stack's own, or one it was given
+  if (ferretDir && indexBin) await indexFerretDb(indexBin, path.join(ferretDir, `${database}.sqlite`));
   let worker: { worker: Worker; running: Promise<void>; connection: NativeConnection; keeper: HistoryKeeper } | undefined;
   const startWorker = async () => {
     const connection = await NativeConnection.connect({ address: config.temporal.address! });
@@ -89,6 +110,7 @@ export async function startStack(env: Record<string, string> = {}, { worker: wit
       namespace: config.temporal.namespace,
       taskQueue: config.temporal.taskQueue,
       models,
+      metrics: metrics.worker,
       workflowBundlePath: process.env.TEST_WORKFLOW_BUNDLE,
     });
     const keeper = startHistoryKeeper({ models, retentionMs: config.historyRetentionMs, log });
@@ -122,6 +144,7 @@ export async function startStack(env: Record<string, string> = {}, { worker: wit
   return {
     config,
     baseUrl,
+    metrics,
     models,
     db,
     temporal,

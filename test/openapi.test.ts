@@ -4,6 +4,9 @@
  * or forbids gets a 5xx or an answer it does not describe, and the service still answers after.
  */
 import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { routers } from '../src/app';
 import { silentLogger } from '../src/log';
 import {
@@ -68,7 +71,10 @@ function schemathesis(args: string[]): Promise<{ code: number; output: string }>
   const bin = process.env.SCHEMATHESIS_BIN;
   if (!bin) throw new Error('SCHEMATHESIS_BIN is not set: run the tests with `npm test`, which installs it');
   return new Promise((resolve) => {
-    execFile(bin, args, { maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' } }, (err, stdout, stderr) => {
+    // In a folder of its own: schemathesis keeps a cache (`.schemathesis/`) where it runs.
+    const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'schemathesis-'));
+    execFile(bin, args, { cwd, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' } }, (err, stdout, stderr) => {
+      fs.rmSync(cwd, { recursive: true, force: true });
       resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, output: `${stdout}\n${stderr}` });
     });
   });

@@ -24,7 +24,7 @@
  *   BENCH_LOG_LEVEL        LOG_LEVEL of the stack             (default warn)
  *   BENCH_HISTORY_LEVELS   runs per robot at which history reads are timed, 0 to skip (default 1000,10000,100000)
  *   BENCH_HISTORY_SAMPLES  timed requests per read and level  (default 200)
- *   BENCH_CSV_WATCHED      1: the CSV runs again while a client polls the robot every 250 ms (default 1)
+ *   BENCH_CSV_WATCHED      1: the CSV also runs (first) while a client polls the robot every 250 ms (default 1)
  *   BENCH_CSV_NO_KEEPER    1: first the same CSV on a stack whose worker runs no history keeper (default 1)
  *   BENCH_CSV_WARMUP       rows of an unmeasured CSV run on each stack before its first measured one (default 2000)
  *   BENCH_KEEP_DATA=1      keep the stack's data folder and logs (kept anyway on failure)
@@ -513,13 +513,34 @@ async function csvFanOut(ctx: CsvContext, watched = false, rows = ctx.s.csvRows)
 }
 
 /**
- * An unmeasured CSV first: the first CSV on a fresh stack ran about a third slower than the next
- * one (warming caches, SQLite files and the JIT), which would bias whichever was measured first.
+ * An unmeasured CSV first: the first CSV on a fresh stack ran about 15% slower than the next one
+ * (docs/benchmark.md), which would bias whichever was measured first.
  */
 async function warmCsv(ctx: CsvContext): Promise<void> {
   if (ctx.s.csvWarmup === 0) return;
   log(`CSV warm-up: ${ctx.s.csvWarmup} rows, not measured`);
   await csvFanOut(ctx, false, ctx.s.csvWarmup);
+}
+
+/** The bench's own clients of a stack (its database, Temporal, the API); `close` ends them. */
+async function clientsOf(stack: EmbeddedStack, s: Settings): Promise<CsvContext & { close(): Promise<void> }> {
+  const db = mongoose.createConnection(stack.mongodbUri, { autoIndex: false, autoCreate: false, serverSelectionTimeoutMS: 10_000 });
+  await db.asPromise();
+  const connection = await TemporalConnection.connect({ address: stack.temporalAddress }).catch(async (err: unknown) => {
+    await db.close();
+    throw err;
+  });
+  return {
+    api: apiClient(`http://127.0.0.1:${stack.port}`, stack.adminToken),
+    models: createModels(db),
+    stack,
+    temporal: new Client({ connection, namespace: stack.namespace }),
+    s,
+    async close() {
+      await connection.close();
+      await db.close();
+    },
+  };
 }
 
 /** The CSV on a stack of its own whose worker runs no history keeper (HISTORY_KEEPER=0). */
@@ -530,16 +551,12 @@ async function csvWithoutKeeper(s: Settings, cleanups: Array<() => Promise<void>
   cleanups.push(stopStack);
   try {
     await stack.ready;
-    const db = mongoose.createConnection(stack.mongodbUri, { autoIndex: false, autoCreate: false, serverSelectionTimeoutMS: 10_000 });
-    await db.asPromise();
-    const connection = await TemporalConnection.connect({ address: stack.temporalAddress });
+    const ctx = await clientsOf(stack, s);
     try {
-      const ctx = { api: apiClient(`http://127.0.0.1:${stack.port}`, stack.adminToken), models: createModels(db), stack, temporal: new Client({ connection, namespace: stack.namespace }), s };
       await warmCsv(ctx);
       return await csvFanOut(ctx);
     } finally {
-      await connection.close();
-      await db.close();
+      await ctx.close();
     }
   } finally {
     await stopStack();
@@ -705,14 +722,9 @@ async function main(): Promise<number> {
     await stack.ready;
     const koa = await startBareKoa();
     cleanups.push(() => koa.stop());
-    const db = mongoose.createConnection(stack.mongodbUri, { autoIndex: false, autoCreate: false, serverSelectionTimeoutMS: 10_000 });
-    cleanups.push(() => db.close());
-    await db.asPromise();
-    const models = createModels(db);
-    const connection = await TemporalConnection.connect({ address: stack.temporalAddress });
-    cleanups.push(() => connection.close());
-    const temporal = new Client({ connection, namespace: stack.namespace });
-    const api = apiClient(`http://127.0.0.1:${stack.port}`, stack.adminToken);
+    const clients = await clientsOf(stack, s);
+    cleanups.push(() => clients.close());
+    const { api, models, temporal } = clients;
 
     // First, while the store holds nothing else: the baseline of the history reads is an empty store.
     if (s.historyLevels.length > 0) {
@@ -728,11 +740,10 @@ async function main(): Promise<number> {
     }
     if (s.fanOutBaseline > 0) results.fanOutBaseline = await fanOutBaseline(stack, temporal, s);
     if (s.csvRows > 0) {
-      const ctx = { api, models, stack, temporal, s };
-      await warmCsv(ctx);
+      await warmCsv(clients);
       // Watched first: later CSVs on one stack ran faster, so this order can only make watching look worse.
-      if (s.csvWatched) results.csvWatched = await csvFanOut(ctx, true);
-      results.csv = await csvFanOut(ctx);
+      if (s.csvWatched) results.csvWatched = await csvFanOut(clients, true);
+      results.csv = await csvFanOut(clients);
     }
   } catch (err) {
     results.error = (err as Error).message;

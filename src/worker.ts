@@ -30,13 +30,13 @@ export interface WorkerDeps {
 }
 
 export async function createWorker(deps: WorkerDeps): Promise<Worker> {
-  const { connection, namespace, taskQueue, models, workflowBundlePath } = deps;
+  const { connection, namespace, taskQueue, models, metrics = workerMetrics(), workflowBundlePath } = deps;
   return Worker.create({
     connection,
     namespace,
     taskQueue,
     ...workflowCode(workflowBundlePath),
-    activities: createActivities({ models, metrics: deps.metrics ?? workerMetrics() }),
+    activities: createActivities({ models, metrics }),
     maxCachedWorkflows: 2000,
     maxConcurrentWorkflowTaskExecutions: 100,
     maxConcurrentActivityTaskExecutions: 50,

@@ -11,8 +11,8 @@ import {
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { runWorkflowId } from '../src/domain/ids';
-import { BODY_FORMAT, DELIVERY_OUTCOME, ROBOT_ID, TRIGGER_IDENTIFIER } from '../src/domain/search-attributes';
+import { runsInDeliveryWorkflow, runWorkflowId } from '../src/domain/ids';
+import { BODY_FORMAT, DELIVERY_OUTCOME, deliveryAttributes } from '../src/domain/search-attributes';
 import {
   UNPARSABLE_BODY,
   type BodyFormat,
@@ -88,7 +88,7 @@ export async function deliveryWorkflow(delivery: DeliveryInput, fanOut?: FanOut)
     }
     if (prepared.outcome === 'dropped') return prepared;
     const [only] = prepared.firstRuns;
-    if (prepared.runCount === 1 && only) {
+    if (runsInDeliveryWorkflow(prepared.runCount) && only) {
       // One workflow per delivery instead of a parent and a child (README, Benchmark).
       const runStatus = await runWorkflow(runInput(delivery, only, prepared.stepCount));
       await discardStoredBody(delivery);
@@ -134,8 +134,7 @@ function runInput(delivery: DeliveryInput, seed: RunSeed, stepCount: number): Ru
 function startRun(delivery: DeliveryInput, seed: RunSeed, fanOut: FanOut, index: number) {
   const described = fanOut.format === undefined ? {} : {
     typedSearchAttributes: [
-      { key: ROBOT_ID, value: delivery.robotId },
-      { key: TRIGGER_IDENTIFIER, value: delivery.triggerIdentifier },
+      ...deliveryAttributes(delivery.robotId, delivery.triggerIdentifier),
       { key: BODY_FORMAT, value: fanOut.format },
     ],
     staticSummary: `Run ${index + 1} of ${fanOut.runCount} (${fanOut.format} row ${index + 1}) for robot ${robotNameOf(delivery)}`,

@@ -13,7 +13,7 @@ import { readJson } from '../http';
 import { byId } from '../history/store';
 import { deliveriesPage, robotHistory, runsPage } from '../history/reads';
 import { createAppBody, createConnectionBody, createRobotBody, listQuery, type CreateRobotBody } from './schemas';
-import { runWorkflowId } from '../domain/ids';
+import { workflowIdOfRun } from '../domain/ids';
 import {
   appView,
   connectionView,
@@ -87,14 +87,9 @@ export function managementRouter({ config, models, triggers }: ManagementDeps): 
       results.push({ ...r, outputJson: output && (await loadJson(models, outputBlobId(r.runId, r.index), output)) });
     }
     const triggerJson = await loadJson(models, triggerBlobId(run._id), run.trigger);
-    return runView({ run, triggerJson, steps, results, outcome: outcome ?? undefined }, workflowUrl(ui, await runWorkflowIdOf(run)));
-  }
-
-  /** A delivery's single run executes in its delivery workflow; each run of a larger CSV in its own. */
-  async function runWorkflowIdOf(run: RunDoc): Promise<string | null> {
     const delivery = await byId<DeliveryDoc>(Delivery, run.deliveryId);
-    if (delivery?.runCount === 1) return delivery.workflowId;
-    return delivery ? runWorkflowId(run._id) : null;
+    const workflowId = delivery && workflowIdOfRun(run._id, delivery);
+    return runView({ run, triggerJson, steps, results, outcome: outcome ?? undefined }, workflowUrl(ui, workflowId));
   }
 
   router.post('/apps', async (ctx) => {

@@ -21,3 +21,11 @@ export const BODY_FORMAT = defineSearchAttributeKey('BodyFormat', SearchAttribut
 export const DELIVERY_OUTCOME = defineSearchAttributeKey('DeliveryOutcome', SearchAttributeType.KEYWORD);
 
 export const SEARCH_ATTRIBUTES = [ROBOT_ID, TRIGGER_IDENTIFIER, BODY_FORMAT, DELIVERY_OUTCOME] as const;
+
+/** What a delivery's workflows carry from their start: its robot and trigger (and, for runs, the format). */
+export function deliveryAttributes(robotId: string, triggerIdentifier: string) {
+  return [
+    { key: ROBOT_ID, value: robotId },
+    { key: TRIGGER_IDENTIFIER, value: triggerIdentifier },
+  ];
+}

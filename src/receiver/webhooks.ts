@@ -13,7 +13,7 @@ import { deliveryWorkflowId } from '../domain/ids';
 import { newId, secretsEqual } from '../domain/secrets';
 import { SIGNATURE_HEADER, verifyStripeSignature } from '../domain/stripe-signature';
 import type { DeliveryBody, DeliveryInput } from '../domain/types';
-import { ROBOT_ID, TRIGGER_IDENTIFIER } from '../domain/search-attributes';
+import { deliveryAttributes } from '../domain/search-attributes';
 import type { Models } from '../models';
 import type { DeliveryRecorder } from '../history/slots';
 import { bodyBlobId, discardBlob, storeBlob } from '../blobs';
@@ -126,10 +126,7 @@ export function webhookRouter(deps: ReceiverDeps): Router {
           workflowId,
           args: [input],
           memo: { deliveryId } satisfies DeliveryMemo,
-          typedSearchAttributes: [
-            { key: ROBOT_ID, value: trigger.robotId },
-            { key: TRIGGER_IDENTIFIER, value: trigger.identifier },
-          ],
+          typedSearchAttributes: deliveryAttributes(trigger.robotId, trigger.identifier),
           staticSummary: `Delivery for robot ${JSON.stringify(trigger.robotName)} (${body.length} bytes)`,
           // A delivery that failed (unparsable body) does not block a later genuine one.
           workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',

@@ -84,12 +84,16 @@ function droppedEventReason(robot: RobotDoc, data: JsonValue): string | null {
   const events = robot.trigger.events;
   if (robot.trigger.kind !== 'stripe' || !events?.length) return null;
   const type = data !== null && typeof data === 'object' && !Array.isArray(data) ? data.type : undefined;
-  return typeof type === 'string' && events.includes(type) ? null : `event type ${JSON.stringify(type ?? null)} is not selected`;
+  return typeof type === 'string' && events.includes(type)
+    ? null
+    : `event type ${JSON.stringify(type ?? null)} is not selected`;
 }
 
 function seedOf(runId: string, triggerJson: string, data: JsonValue): RunSeed {
   const bytes = Buffer.byteLength(triggerJson);
-  return bytes <= TRIGGER_INLINE_BYTES ? { runId, trigger: { kind: 'inline', data }, bytes } : { runId, trigger: { kind: 'stored' }, bytes: 0 };
+  return bytes <= TRIGGER_INLINE_BYTES
+    ? { runId, trigger: { kind: 'inline', data }, bytes }
+    : { runId, trigger: { kind: 'stored' }, bytes: 0 };
 }
 
 interface StoredRuns {
@@ -100,7 +104,9 @@ interface StoredRuns {
 }
 
 /** What preparing decided, with what the delivery record keeps of its runs. */
-type Prepared = Exclude<PreparedDelivery, { outcome: 'processed' }> | (Extract<PreparedDelivery, { outcome: 'processed' }> & { previewsJson: string });
+type Prepared =
+  | Exclude<PreparedDelivery, { outcome: 'processed' }>
+  | (Extract<PreparedDelivery, { outcome: 'processed' }> & { previewsJson: string });
 
 /** Collects seeds while they fit: at most `max` runs and SEEDS_MAX_BYTES of inline data (always one). */
 class SeedBatch {
@@ -108,7 +114,8 @@ class SeedBatch {
   private bytes = 0;
   constructor(private readonly max: number) {}
   offer(seed: RunSeed): boolean {
-    if (this.seeds.length >= this.max || (this.seeds.length > 0 && this.bytes + seed.bytes > SEEDS_MAX_BYTES)) return false;
+    if (this.seeds.length >= this.max || (this.seeds.length > 0 && this.bytes + seed.bytes > SEEDS_MAX_BYTES))
+      return false;
     this.seeds.push(seed);
     this.bytes += seed.bytes;
     return true;
@@ -191,7 +198,15 @@ export function createActivities({ models, metrics }: ActivityDeps) {
       const triggerJson = JSON.stringify(data);
       if (index >= resumeFrom) {
         const trigger = await storeJson(models, triggerBlobId(runId), triggerJson);
-        batch.push({ _id: runId, robotId: input.robotId, deliveryId: input.deliveryId, index, trigger, verified: input.verified, createdAt });
+        batch.push({
+          _id: runId,
+          robotId: input.robotId,
+          deliveryId: input.deliveryId,
+          index,
+          trigger,
+          verified: input.verified,
+          createdAt,
+        });
       }
       page.push(previewOf(triggerJson));
       if (first.seeds.length === index) first.offer(seedOf(runId, triggerJson, data));
@@ -199,7 +214,8 @@ export function createActivities({ models, metrics }: ActivityDeps) {
       if (index % BLOCK_SIZE === 0) {
         const n = index / BLOCK_SIZE - 1;
         if (n === 0) firstPage = page;
-        else if (index > resumeFrom) previews.push({ _id: previewPageId(input.deliveryId, n), previewsJson: JSON.stringify(page) });
+        else if (index > resumeFrom)
+          previews.push({ _id: previewPageId(input.deliveryId, n), previewsJson: JSON.stringify(page) });
         page = [];
       }
       if (batch.length === RUN_INSERT_BATCH) {
@@ -289,7 +305,10 @@ export function createActivities({ models, metrics }: ActivityDeps) {
         const row = cursor.held ?? (await cursor.rows.next()).value;
         cursor.held = undefined;
         if (!row) break;
-        if (cursor.next >= from && !batch.offer(seedOf(runIdFor(delivery.deliveryId, cursor.next), JSON.stringify(row), row))) {
+        if (
+          cursor.next >= from &&
+          !batch.offer(seedOf(runIdFor(delivery.deliveryId, cursor.next), JSON.stringify(row), row))
+        ) {
           cursor.held = row;
           break;
         }
@@ -312,11 +331,24 @@ export function createActivities({ models, metrics }: ActivityDeps) {
      * When the run ends with this step (`endsRun`, or the step failed), it records the run's
      * outcome as well.
      */
-    async executeStep(input: { runId: string; robotId: string; stepIndex: number; trigger: TriggerRef; endsRun: boolean }): Promise<StepStatus> {
+    async executeStep(input: {
+      runId: string;
+      robotId: string;
+      stepIndex: number;
+      trigger: TriggerRef;
+      endsRun: boolean;
+    }): Promise<StepStatus> {
       const step = (await robotSettings(input.robotId)).steps[input.stepIndex];
-      if (!step) throw ApplicationFailure.nonRetryable(`robot ${input.robotId} has no step ${input.stepIndex}`, 'StepNotFound');
+      if (!step)
+        throw ApplicationFailure.nonRetryable(`robot ${input.robotId} has no step ${input.stepIndex}`, 'StepNotFound');
       const trigger = await triggerOf(input.runId, input.trigger);
-      const result: StepResultDoc = { _id: `${input.runId}:${input.stepIndex}`, runId: input.runId, index: input.stepIndex, name: step.name, status: 'succeeded' };
+      const result: StepResultDoc = {
+        _id: `${input.runId}:${input.stepIndex}`,
+        runId: input.runId,
+        index: input.stepIndex,
+        name: step.name,
+        status: 'succeeded',
+      };
       let outputJson: string | undefined;
       try {
         outputJson = JSON.stringify(resolveTemplate(JSON.parse(step.templateJson) as JsonValue, trigger));
@@ -324,9 +356,11 @@ export function createActivities({ models, metrics }: ActivityDeps) {
         Object.assign(result, { status: 'failed', error: (err as Error).message });
       }
       // Outside the try: a database error is retried, it does not fail the step.
-      if (outputJson !== undefined) result.output = await storeJson(models, outputBlobId(input.runId, input.stepIndex), outputJson);
+      if (outputJson !== undefined)
+        result.output = await storeJson(models, outputBlobId(input.runId, input.stepIndex), outputJson);
       await insert.stepResults([result]);
-      if (input.endsRun || result.status === 'failed') await recordOutcome(input.runId, input.robotId, result.status === 'failed' ? 'failed' : 'succeeded');
+      if (input.endsRun || result.status === 'failed')
+        await recordOutcome(input.runId, input.robotId, result.status === 'failed' ? 'failed' : 'succeeded');
       return result.status;
     },
 

@@ -38,8 +38,24 @@ import os from 'node:os';
 import path from 'node:path';
 import { createModels, type Models } from '../src/models';
 import { HISTORY_READS, historyBench, type HistoryResult } from './history';
-import { httpLoad, percentiles, temporalStarts, type HttpLoad, type HttpLoadSummary, type Percentiles, type StartRateSummary } from './load';
-import { childRunning, launchEmbedded, memoryOf, stackCpuSeconds, startBareKoa, type EmbeddedStack, type StackRole } from './stack';
+import {
+  httpLoad,
+  percentiles,
+  temporalStarts,
+  type HttpLoad,
+  type HttpLoadSummary,
+  type Percentiles,
+  type StartRateSummary,
+} from './load';
+import {
+  childRunning,
+  launchEmbedded,
+  memoryOf,
+  stackCpuSeconds,
+  startBareKoa,
+  type EmbeddedStack,
+  type StackRole,
+} from './stack';
 import type { BenchFanOut } from './workflows';
 
 interface Settings {
@@ -143,17 +159,20 @@ function intSetting(name: string, fallback: number, min = 1): number {
   const raw = process.env[name];
   if (raw === undefined || raw.trim() === '') return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be a whole number of at least ${min} (got "${raw}")`);
+  if (!Number.isInteger(n) || n < min)
+    throw new Error(`${name} must be a whole number of at least ${min} (got "${raw}")`);
   return n;
 }
 
 function readSettings(): Settings {
   const levelsRaw = process.env.BENCH_CONCURRENCY?.trim() || '1,16,64';
   const levels = levelsRaw.split(',').map((s) => Number(s.trim()));
-  if (levels.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`BENCH_CONCURRENCY must be whole numbers separated by commas (got "${levelsRaw}")`);
+  if (levels.some((n) => !Number.isInteger(n) || n < 1))
+    throw new Error(`BENCH_CONCURRENCY must be whole numbers separated by commas (got "${levelsRaw}")`);
   const historyRaw = process.env.BENCH_HISTORY_LEVELS?.trim() || '1000,10000,100000';
   const historyLevels = historyRaw === '0' ? [] : historyRaw.split(',').map((v) => Number(v.trim()));
-  if (historyLevels.some((n) => !Number.isInteger(n) || n < 100)) throw new Error(`BENCH_HISTORY_LEVELS must be whole numbers of at least 100, or 0 (got "${historyRaw}")`);
+  if (historyLevels.some((n) => !Number.isInteger(n) || n < 100))
+    throw new Error(`BENCH_HISTORY_LEVELS must be whole numbers of at least 100, or 0 (got "${historyRaw}")`);
   return {
     levels,
     durationS: intSetting('BENCH_DURATION_S', 10),
@@ -180,7 +199,10 @@ function machineFacts(): Record<string, string | number> {
     totalMemoryGiB: round(os.totalmem() / 1024 ** 3, 1),
     node: process.version,
     os: `${os.type()} ${os.release()} ${os.arch()}`,
-    loadAverageAtStart: os.loadavg().map((l) => l.toFixed(2)).join(' '),
+    loadAverageAtStart: os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' '),
   };
 }
 
@@ -200,17 +222,35 @@ function apiClient(baseUrl: string, token: string) {
 type Api = ReturnType<typeof apiClient>;
 
 /** A robot at work on a new custom app with one compose step; its id and webhook URL (on 127.0.0.1). */
-async function robotAtWork(api: Api, port: number, name: string, bodyFormat: 'json' | 'csv', template: Record<string, string>) {
+async function robotAtWork(
+  api: Api,
+  port: number,
+  name: string,
+  bodyFormat: 'json' | 'csv',
+  template: Record<string, string>,
+) {
   const app = await api<{ id: string }>('POST', '/api/apps', { name, supportsInboundTrigger: true, bodyFormat });
-  const robot = await api<{ id: string }>('POST', '/api/robots', { name, trigger: { appId: app.id }, steps: [{ name: 's', type: 'compose', template }] });
-  const started = await api<{ trigger: { card: { webhookUrl: string | null } } }>('POST', `/api/robots/${robot.id}/start`);
+  const robot = await api<{ id: string }>('POST', '/api/robots', {
+    name,
+    trigger: { appId: app.id },
+    steps: [{ name: 's', type: 'compose', template }],
+  });
+  const started = await api<{ trigger: { card: { webhookUrl: string | null } } }>(
+    'POST',
+    `/api/robots/${robot.id}/start`,
+  );
   const url = started.trigger.card.webhookUrl;
   if (!url) throw new Error(`robot ${robot.id} was started but has no webhook URL`);
   return { robotId: robot.id, url: `http://127.0.0.1:${port}${new URL(url).pathname}` };
 }
 
 /** Polls `read` every `pollS` until it returns a value; fails with `describe()` after `timeoutS`. */
-async function pollUntil<T>(read: () => Promise<T | undefined>, pollS: number, timeoutS: number, describe: () => string): Promise<T> {
+async function pollUntil<T>(
+  read: () => Promise<T | undefined>,
+  pollS: number,
+  timeoutS: number,
+  describe: () => string,
+): Promise<T> {
   const deadline = Date.now() + timeoutS * 1000;
   for (;;) {
     const value = await read();
@@ -221,18 +261,37 @@ async function pollUntil<T>(read: () => Promise<T | undefined>, pollS: number, t
 }
 
 /** A few sequential deliveries whose runs must finish: checks the whole path before measuring. */
-async function warmUp(api: Api, models: Models, stack: EmbeddedStack, koaPort: number, temporal: Client, pollS: number): Promise<void> {
+async function warmUp(
+  api: Api,
+  models: Models,
+  stack: EmbeddedStack,
+  koaPort: number,
+  temporal: Client,
+  pollS: number,
+): Promise<void> {
   const { robotId, url } = await robotAtWork(api, stack.port, 'bench warm-up', 'json', { id: '{{trigger.id}}' });
   const koaUrl = `http://127.0.0.1:${koaPort}${new URL(url).pathname}`;
   for (let i = 0; i < 10; i++) {
     for (const target of [url, koaUrl]) {
-      const res = await fetch(target, { method: 'POST', body: JSON.stringify({ id: `warm-${i}` }), headers: { 'content-type': 'application/json' } });
+      const res = await fetch(target, {
+        method: 'POST',
+        body: JSON.stringify({ id: `warm-${i}` }),
+        headers: { 'content-type': 'application/json' },
+      });
       if (res.status !== 200) throw new Error(`a warm-up delivery to ${target} answered ${res.status}`);
     }
   }
-  await temporal.workflow.start('benchNoop', { taskQueue: 'bench-nobody-polls', workflowId: `bench-warm-${randomBytes(4).toString('hex')}` });
+  await temporal.workflow.start('benchNoop', {
+    taskQueue: 'bench-nobody-polls',
+    workflowId: `bench-warm-${randomBytes(4).toString('hex')}`,
+  });
   let done = 0;
-  await pollUntil(async () => ((done = await models.RunOutcome.countDocuments({ robotId })) >= 10 ? true : undefined), pollS, 120, () => `only ${done} of 10 warm-up runs finished (is the worker running? see ${stack.logFile})`);
+  await pollUntil(
+    async () => ((done = await models.RunOutcome.countDocuments({ robotId })) >= 10 ? true : undefined),
+    pollS,
+    120,
+    () => `only ${done} of 10 warm-up runs finished (is the worker running? see ${stack.logFile})`,
+  );
 }
 
 /**
@@ -257,7 +316,13 @@ function completions(temporal: Client, type: 'deliveryWorkflow' | 'runWorkflow' 
 type Completions = ReturnType<typeof completions>;
 
 /** Joins this level's runs with their outcomes once every acknowledged delivery's run has finished. */
-async function endToEnd(models: Models, robotId: string, load: HttpLoad, deliveries: Completions, s: Settings): Promise<EndToEnd> {
+async function endToEnd(
+  models: Models,
+  robotId: string,
+  load: HttpLoad,
+  deliveries: Completions,
+  s: Settings,
+): Promise<EndToEnd> {
   const acked = load.acks.size;
   let finished = 0;
   const joined = await pollUntil(
@@ -279,11 +344,14 @@ async function endToEnd(models: Models, robotId: string, load: HttpLoad, deliver
         if (outcome.status === 'failed') failed++;
         else latencies.push(outcome.finishedAt.getTime() - ackedAt);
       }
-      return latencies.length + failed >= acked ? { latencies, failed, finishedAt: outcomes.map((o) => o.finishedAt.getTime()) } : undefined;
+      return latencies.length + failed >= acked
+        ? { latencies, failed, finishedAt: outcomes.map((o) => o.finishedAt.getTime()) }
+        : undefined;
     },
     s.pollS,
     s.drainTimeoutS,
-    () => `only ${finished} of the ${acked} acknowledged deliveries' runs at ${load.summary.connections} connections finished (BENCH_DRAIN_TIMEOUT_S)`,
+    () =>
+      `only ${finished} of the ${acked} acknowledged deliveries' runs at ${load.summary.connections} connections finished (BENCH_DRAIN_TIMEOUT_S)`,
   );
   const windowS = (load.endedAt - load.startedAt) / 1000;
   const inWindow = joined.finishedAt.filter((t) => t >= load.startedAt && t <= load.endedAt).length;
@@ -308,7 +376,13 @@ async function measureLevel(connections: number, ctx: LevelContext): Promise<Lev
   log(`${connections} connections: bare Koa for ${s.durationS} s`);
   const bareKoa = (await httpLoad(koaUrl, connections, s.durationS, `koa-${tag}`)).summary;
   log(`${connections} connections: bare Temporal starts for ${s.durationS} s`);
-  const bareTemporal = await temporalStarts(temporal, 'bench-nobody-polls', connections, s.durationS, `bench-noop-${tag}`);
+  const bareTemporal = await temporalStarts(
+    temporal,
+    'bench-nobody-polls',
+    connections,
+    s.durationS,
+    `bench-noop-${tag}`,
+  );
   if (bareTemporal.started === 0) throw new Error(`no bare workflow start succeeded: ${bareTemporal.lastError}`);
   log(`${connections} connections: ack path with the worker paused for ${s.durationS} s`);
   const ackWorkerPaused = await ackWithWorkerPaused(connections, tag, ctx);
@@ -316,7 +390,10 @@ async function measureLevel(connections: number, ctx: LevelContext): Promise<Lev
   const deliveries = completions(temporal, 'deliveryWorkflow');
   await deliveries.start();
   const ack = await httpLoad(url, connections, s.durationS, `ack-${tag}`);
-  if (ack.summary.ok === 0) throw new Error(`no delivery was acknowledged at ${connections} connections (${ack.summary.non2xx} non-2xx, ${ack.summary.errors} errors); see ${stack.logFile}`);
+  if (ack.summary.ok === 0)
+    throw new Error(
+      `no delivery was acknowledged at ${connections} connections (${ack.summary.non2xx} non-2xx, ${ack.summary.errors} errors); see ${stack.logFile}`,
+    );
   log(`${connections} connections: waiting for the ${ack.summary.ok} runs to finish`);
   const e2e = await endToEnd(models, robotId, ack, deliveries, s);
   return {
@@ -339,7 +416,11 @@ type LevelContext = { api: Api; models: Models; stack: EmbeddedStack; koaPort: n
  * as it does for the bare ones; then the worker goes on (SIGCONT) and this phase's runs are
  * drained before the next phase is measured.
  */
-async function ackWithWorkerPaused(connections: number, tag: string, { api, stack, temporal, s }: LevelContext): Promise<HttpLoadSummary> {
+async function ackWithWorkerPaused(
+  connections: number,
+  tag: string,
+  { api, stack, temporal, s }: LevelContext,
+): Promise<HttpLoadSummary> {
   const { url } = await robotAtWork(api, stack.port, `bench ${tag} worker paused`, 'json', { id: '{{trigger.id}}' });
   const deliveries = completions(temporal, 'deliveryWorkflow');
   await deliveries.start();
@@ -372,7 +453,12 @@ async function fanOutBaseline(stack: EmbeddedStack, temporal: Client, s: Setting
   const taskQueue = `bench-fan-out-${randomBytes(3).toString('hex')}`;
   const connection = await NativeConnection.connect({ address: stack.temporalAddress });
   try {
-    const worker = await Worker.create({ connection, namespace: stack.namespace, taskQueue, workflowsPath: require.resolve('./workflows') });
+    const worker = await Worker.create({
+      connection,
+      namespace: stack.namespace,
+      taskQueue,
+      workflowsPath: require.resolve('./workflows'),
+    });
     return await worker.runUntil(async () => {
       log(`fan-out baseline: ${children} children that do nothing`);
       const tag = randomBytes(4).toString('hex');
@@ -396,7 +482,10 @@ async function fanOutBaseline(stack: EmbeddedStack, temporal: Client, s: Setting
         children,
         seconds: round(seconds, 1),
         childrenPerSec: round(children / seconds, 1),
-        cpuMsPerChild: { temporal: round((temporalCpu * 1000) / children, 2), benchWorker: round((benchCpu.user + benchCpu.system) / 1000 / children, 2) },
+        cpuMsPerChild: {
+          temporal: round((temporalCpu * 1000) / children, 2),
+          benchWorker: round((benchCpu.user + benchCpu.system) / 1000 / children, 2),
+        },
       };
     });
   } finally {
@@ -460,7 +549,9 @@ interface CsvContext {
 
 async function csvFanOut(ctx: CsvContext, watched = false, rows = ctx.s.csvRows): Promise<CsvResult> {
   const { api, models, stack, temporal, s } = ctx;
-  const { robotId, url } = await robotAtWork(api, stack.port, watched ? 'bench csv, watched' : 'bench csv', 'csv', { to: '{{trigger.email}}' });
+  const { robotId, url } = await robotAtWork(api, stack.port, watched ? 'bench csv, watched' : 'bench csv', 'csv', {
+    to: '{{trigger.email}}',
+  });
   const stopWatching = watched ? watchRobot(api, robotId) : null;
   const csv = ['n,email', ...Array.from({ length: rows }, (_, i) => `${i},user${i}@example.com`)].join('\n');
   const size = csv.length >= MiB ? `${round(csv.length / MiB, 1)} MiB` : `${round(csv.length / 1024, 1)} KiB`;
@@ -524,12 +615,18 @@ async function warmCsv(ctx: CsvContext): Promise<void> {
 
 /** The bench's own clients of a stack (its database, Temporal, the API); `close` ends them. */
 async function clientsOf(stack: EmbeddedStack, s: Settings): Promise<CsvContext & { close(): Promise<void> }> {
-  const db = mongoose.createConnection(stack.mongodbUri, { autoIndex: false, autoCreate: false, serverSelectionTimeoutMS: 10_000 });
-  await db.asPromise();
-  const connection = await TemporalConnection.connect({ address: stack.temporalAddress }).catch(async (err: unknown) => {
-    await db.close();
-    throw err;
+  const db = mongoose.createConnection(stack.mongodbUri, {
+    autoIndex: false,
+    autoCreate: false,
+    serverSelectionTimeoutMS: 10_000,
   });
+  await db.asPromise();
+  const connection = await TemporalConnection.connect({ address: stack.temporalAddress }).catch(
+    async (err: unknown) => {
+      await db.close();
+      throw err;
+    },
+  );
   return {
     api: apiClient(`http://127.0.0.1:${stack.port}`, stack.adminToken),
     models: createModels(db),
@@ -567,7 +664,8 @@ async function csvWithoutKeeper(s: Settings, cleanups: Array<() => Promise<void>
 function table(headers: string[], rows: Array<Array<string | number>>): string {
   const cells = [headers, ...rows.map((r) => r.map(String))];
   const widths = headers.map((_, i) => Math.max(...cells.map((r) => r[i]!.length)));
-  const line = (r: string[]) => '  ' + r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  const line = (r: string[]) =>
+    '  ' + r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   return [line(cells[0]!), '  ' + widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join('\n');
 }
 
@@ -581,40 +679,86 @@ function report(r: Results): string {
     `Machine: ${m.cpus} × ${m.cpuModel}, ${m.totalMemoryGiB} GiB, Node ${m.node}, load average at start ${m.loadAverageAtStart}`,
     `Load: ${r.settings.durationS} s per level and kind, JSON deliveries with unique keys, one request in flight per connection`,
   ];
-  if (r.levels.length > 0) out.push(
-    '',
-    'Ack path and baselines (per second; latency p50 / p95 / p99 in ms)',
-    table(
-      ['connections', 'acks/s', 'ack latency', 'bare Koa/s', 'Koa latency', 'ack÷Koa', 'bare starts/s', 'start latency', 'ack÷starts', 'non-2xx/err'],
-      r.levels.map((l) => [
-        l.connections, l.ack.perSec, pct(l.ack.latencyMs), l.bareKoa.perSec, pct(l.bareKoa.latencyMs), l.ackVsKoa.toFixed(3),
-        l.bareTemporal.perSec, pct(l.bareTemporal.latencyMs), l.ackVsTemporal.toFixed(3), `${l.ack.non2xx}/${l.ack.errors}`,
-      ]),
-    ),
-    '',
-    'Ack path with the worker paused (SIGSTOP): the server only takes starts, like the bare ones',
-    table(
-      ['connections', 'acks/s', 'ack latency', 'bare starts/s', 'ack÷starts', 'non-2xx/err'],
-      r.levels.map((l) => [
-        l.connections, l.ackWorkerPaused.perSec, pct(l.ackWorkerPaused.latencyMs), l.bareTemporal.perSec,
-        l.ackWorkerPausedVsTemporal.toFixed(3), `${l.ackWorkerPaused.non2xx}/${l.ackWorkerPaused.errors}`,
-      ]),
-    ),
-    '',
-    'End to end (from the delivery\'s 200 to its run\'s outcome, ms)',
-    table(
-      ['connections', 'acked', 'succeeded', 'failed', 'p50', 'p95', 'p99', 'runs/s during load', 'drain after load (s)', 'runs/s until drained'],
-      r.levels.map((l) => {
-        const e = l.endToEnd;
-        return [l.connections, e.acked, e.succeeded, e.failed, e.latencyMs.p50, e.latencyMs.p95, e.latencyMs.p99, e.runsPerSecDuringLoad, e.drainS, e.runsPerSecToDrain];
-      }),
-    ),
-  );
+  if (r.levels.length > 0)
+    out.push(
+      '',
+      'Ack path and baselines (per second; latency p50 / p95 / p99 in ms)',
+      table(
+        [
+          'connections',
+          'acks/s',
+          'ack latency',
+          'bare Koa/s',
+          'Koa latency',
+          'ack÷Koa',
+          'bare starts/s',
+          'start latency',
+          'ack÷starts',
+          'non-2xx/err',
+        ],
+        r.levels.map((l) => [
+          l.connections,
+          l.ack.perSec,
+          pct(l.ack.latencyMs),
+          l.bareKoa.perSec,
+          pct(l.bareKoa.latencyMs),
+          l.ackVsKoa.toFixed(3),
+          l.bareTemporal.perSec,
+          pct(l.bareTemporal.latencyMs),
+          l.ackVsTemporal.toFixed(3),
+          `${l.ack.non2xx}/${l.ack.errors}`,
+        ]),
+      ),
+      '',
+      'Ack path with the worker paused (SIGSTOP): the server only takes starts, like the bare ones',
+      table(
+        ['connections', 'acks/s', 'ack latency', 'bare starts/s', 'ack÷starts', 'non-2xx/err'],
+        r.levels.map((l) => [
+          l.connections,
+          l.ackWorkerPaused.perSec,
+          pct(l.ackWorkerPaused.latencyMs),
+          l.bareTemporal.perSec,
+          l.ackWorkerPausedVsTemporal.toFixed(3),
+          `${l.ackWorkerPaused.non2xx}/${l.ackWorkerPaused.errors}`,
+        ]),
+      ),
+      '',
+      "End to end (from the delivery's 200 to its run's outcome, ms)",
+      table(
+        [
+          'connections',
+          'acked',
+          'succeeded',
+          'failed',
+          'p50',
+          'p95',
+          'p99',
+          'runs/s during load',
+          'drain after load (s)',
+          'runs/s until drained',
+        ],
+        r.levels.map((l) => {
+          const e = l.endToEnd;
+          return [
+            l.connections,
+            e.acked,
+            e.succeeded,
+            e.failed,
+            e.latencyMs.p50,
+            e.latencyMs.p95,
+            e.latencyMs.p99,
+            e.runsPerSecDuringLoad,
+            e.drainS,
+            e.runsPerSecToDrain,
+          ];
+        }),
+      ),
+    );
   if (r.fanOutBaseline) {
     const b = r.fanOutBaseline;
     out.push(
       '',
-      'Fan-out baseline (children that do nothing, started like runs: the engine\'s ceiling)',
+      "Fan-out baseline (children that do nothing, started like runs: the engine's ceiling)",
       table(
         ['children', 'seconds', 'children/s', 'CPU ms per child: Temporal', 'bench worker'],
         [[b.children, b.seconds, b.childrenPerSec, b.cpuMsPerChild.temporal, b.cpuMsPerChild.benchWorker]],
@@ -627,15 +771,37 @@ function report(r: Results): string {
       '',
       'CSV fan-out (one POST; seconds from the POST until the last run finished)',
       table(
-        ['rows', 'ack (ms)', 'seconds', 'runs/s', 'runs/s ÷ baseline', 'failed', 'worker peak RSS (MiB)', 'worker VmHWM (MiB)', 'worker restarts'],
-        [[
-          c.rows, c.ackMs, c.seconds, c.runsPerSec, r.fanOutBaseline ? (c.runsPerSec / r.fanOutBaseline.childrenPerSec).toFixed(2) : 'n/a',
-          c.failed, c.workerPeakRssMiB ?? 'n/a', c.workerHwmMiB ?? 'n/a', c.workerRestarts,
-        ]],
+        [
+          'rows',
+          'ack (ms)',
+          'seconds',
+          'runs/s',
+          'runs/s ÷ baseline',
+          'failed',
+          'worker peak RSS (MiB)',
+          'worker VmHWM (MiB)',
+          'worker restarts',
+        ],
+        [
+          [
+            c.rows,
+            c.ackMs,
+            c.seconds,
+            c.runsPerSec,
+            r.fanOutBaseline ? (c.runsPerSec / r.fanOutBaseline.childrenPerSec).toFixed(2) : 'n/a',
+            c.failed,
+            c.workerPeakRssMiB ?? 'n/a',
+            c.workerHwmMiB ?? 'n/a',
+            c.workerRestarts,
+          ],
+        ],
       ),
       '',
       'CPU milliseconds per run during the CSV fan-out, by process',
-      table(['Temporal', 'worker', 'FerretDB', 'receiver'], [[c.cpuMsPerRun.temporal, c.cpuMsPerRun.worker, c.cpuMsPerRun.ferretdb, c.cpuMsPerRun.receiver]]),
+      table(
+        ['Temporal', 'worker', 'FerretDB', 'receiver'],
+        [[c.cpuMsPerRun.temporal, c.cpuMsPerRun.worker, c.cpuMsPerRun.ferretdb, c.cpuMsPerRun.receiver]],
+      ),
     );
   }
   if (r.csv && r.csvNoKeeper) {
@@ -645,7 +811,17 @@ function report(r: Results): string {
       'The same CSV on a stack whose worker runs no history keeper (the runs without the run history)',
       table(
         ['rows', 'seconds', 'runs/s', 'with keeper ÷ without', 'CPU ms per run: Temporal', 'worker', 'FerretDB'],
-        [[n.rows, n.seconds, n.runsPerSec, (c.runsPerSec / n.runsPerSec).toFixed(2), n.cpuMsPerRun.temporal, n.cpuMsPerRun.worker, n.cpuMsPerRun.ferretdb]],
+        [
+          [
+            n.rows,
+            n.seconds,
+            n.runsPerSec,
+            (c.runsPerSec / n.runsPerSec).toFixed(2),
+            n.cpuMsPerRun.temporal,
+            n.cpuMsPerRun.worker,
+            n.cpuMsPerRun.ferretdb,
+          ],
+        ],
       ),
     );
   }
@@ -655,11 +831,30 @@ function report(r: Results): string {
       '',
       `CSV fan-out while a client reads the robot every ${WATCH_INTERVAL_MS} ms (the same CSV, run just before the unwatched one)`,
       table(
-        ['rows', 'seconds', 'runs/s', 'runs/s ÷ unwatched', 'robot reads', 'read latency', 'CPU ms per run: Temporal', 'worker', 'FerretDB'],
-        [[
-          w.rows, w.seconds, w.runsPerSec, (w.runsPerSec / c.runsPerSec).toFixed(2), w.watcher?.polls ?? 0, w.watcher ? pct(w.watcher.latencyMs) : 'n/a',
-          w.cpuMsPerRun.temporal, w.cpuMsPerRun.worker, w.cpuMsPerRun.ferretdb,
-        ]],
+        [
+          'rows',
+          'seconds',
+          'runs/s',
+          'runs/s ÷ unwatched',
+          'robot reads',
+          'read latency',
+          'CPU ms per run: Temporal',
+          'worker',
+          'FerretDB',
+        ],
+        [
+          [
+            w.rows,
+            w.seconds,
+            w.runsPerSec,
+            (w.runsPerSec / c.runsPerSec).toFixed(2),
+            w.watcher?.polls ?? 0,
+            w.watcher ? pct(w.watcher.latencyMs) : 'n/a',
+            w.cpuMsPerRun.temporal,
+            w.cpuMsPerRun.worker,
+            w.cpuMsPerRun.ferretdb,
+          ],
+        ],
       ),
     );
   }
@@ -678,7 +873,10 @@ function report(r: Results): string {
       table(
         ['runs per robot', ...HISTORY_READS, 'seed s', 'history built s'],
         h.levels.map((l) => [
-          l.runsPerRobot, ...HISTORY_READS.map((k) => (l.readsMs[k].p95 / h.baselineMs[k].p95).toFixed(2)), round(l.seedSeconds, 1), round(l.keeperSeconds, 1),
+          l.runsPerRobot,
+          ...HISTORY_READS.map((k) => (l.readsMs[k].p95 / h.baselineMs[k].p95).toFixed(2)),
+          round(l.seedSeconds, 1),
+          round(l.keeperSeconds, 1),
         ]),
       ),
     );
@@ -698,12 +896,25 @@ function writeResults(r: Results): string {
 async function main(): Promise<number> {
   Runtime.install({ logger: new DefaultLogger('WARN') });
   const s = readSettings();
-  const results: Results = { startedAt: new Date().toISOString(), finishedAt: null, machine: machineFacts(), settings: s, levels: [], fanOutBaseline: null, csv: null, csvWatched: null, csvNoKeeper: null, history: null, error: null };
+  const results: Results = {
+    startedAt: new Date().toISOString(),
+    finishedAt: null,
+    machine: machineFacts(),
+    settings: s,
+    levels: [],
+    fanOutBaseline: null,
+    csv: null,
+    csvWatched: null,
+    csvNoKeeper: null,
+    history: null,
+    error: null,
+  };
   const cleanups: Array<() => Promise<void>> = [];
   let stopping: Promise<void> | undefined;
   const stopAll = () =>
     (stopping ??= (async () => {
-      for (const cleanup of cleanups.slice().reverse()) await cleanup().catch((err: Error) => log(`while stopping: ${err.message}`));
+      for (const cleanup of cleanups.slice().reverse())
+        await cleanup().catch((err: Error) => log(`while stopping: ${err.message}`));
     })());
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
@@ -729,7 +940,12 @@ async function main(): Promise<number> {
     // First, while the store holds nothing else: the baseline of the history reads is an empty store.
     if (s.historyLevels.length > 0) {
       results.history = await historyBench({
-        api, models, samples: s.historySamples, levels: s.historyLevels, pollS: s.pollS, log,
+        api,
+        models,
+        samples: s.historySamples,
+        levels: s.historyLevels,
+        pollS: s.pollS,
+        log,
         newRobot: async (name) => (await robotAtWork(api, stack.port, name, 'json', { n: '{{trigger.n}}' })).robotId,
       });
     }

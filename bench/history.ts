@@ -16,7 +16,14 @@ import { insertOnce, type Models, type RunDoc, type RunOutcomeDoc, type StepResu
 import type { RunPreviewDoc } from '../src/history/documents';
 import { percentiles, type Percentiles } from './load';
 
-export const HISTORY_READS = ['robot', 'runsFirstPage', 'runsLaterPage', 'deliveriesFirstPage', 'run', 'delivery'] as const;
+export const HISTORY_READS = [
+  'robot',
+  'runsFirstPage',
+  'runsLaterPage',
+  'deliveriesFirstPage',
+  'run',
+  'delivery',
+] as const;
 export type HistoryRead = (typeof HISTORY_READS)[number];
 
 export interface HistoryLevel {
@@ -73,19 +80,53 @@ class Seeder {
     for (let i = 0; i < runCount; i++) {
       const runId = runIdFor(deliveryId, i);
       const triggerJson = JSON.stringify({ n: i, email: `user${i}@example.com` });
-      runs.push({ _id: runId, robotId, deliveryId, index: i, trigger: { json: triggerJson }, verified: null, createdAt: receivedAt });
-      results.push({ _id: `${runId}:0`, runId, index: 0, name: 's', status: 'succeeded', output: { json: triggerJson } });
+      runs.push({
+        _id: runId,
+        robotId,
+        deliveryId,
+        index: i,
+        trigger: { json: triggerJson },
+        verified: null,
+        createdAt: receivedAt,
+      });
+      results.push({
+        _id: `${runId}:0`,
+        runId,
+        index: 0,
+        name: 's',
+        status: 'succeeded',
+        output: { json: triggerJson },
+      });
       outcomes.push({ _id: runId, robotId, status: 'succeeded', finishedAt: receivedAt });
       (pages[Math.floor(i / BLOCK_SIZE)] ??= []).push(triggerJson);
       if (i % 1000 === 0) this.runIds.push(runId);
     }
-    const previews: RunPreviewDoc[] = pages.slice(1).map((p, n) => ({ _id: previewPageId(deliveryId, n + 1), previewsJson: JSON.stringify(p) }));
-    await Promise.all([insertOnce(models.Run, runs), insertOnce(models.StepResult, results), insertOnce(models.RunPreview, previews)]);
+    const previews: RunPreviewDoc[] = pages
+      .slice(1)
+      .map((p, n) => ({ _id: previewPageId(deliveryId, n + 1), previewsJson: JSON.stringify(p) }));
+    await Promise.all([
+      insertOnce(models.Run, runs),
+      insertOnce(models.StepResult, results),
+      insertOnce(models.RunPreview, previews),
+    ]);
     await insertOnce(models.RunOutcome, outcomes);
     await this.recorder.record({
-      _id: deliveryId, robotId, triggerIdentifier: `custom:${robotId}`, workflowId: null, dedupKey: `sha256:${deliveryId}`,
-      receivedAt, format: 'csv', contentType: 'text/csv', size: runCount * 30, outcome: 'processed', runCount, reason: null,
-      error: null, verified: null, stepCount: 1, previewsJson: JSON.stringify(pages[0] ?? []),
+      _id: deliveryId,
+      robotId,
+      triggerIdentifier: `custom:${robotId}`,
+      workflowId: null,
+      dedupKey: `sha256:${deliveryId}`,
+      receivedAt,
+      format: 'csv',
+      contentType: 'text/csv',
+      size: runCount * 30,
+      outcome: 'processed',
+      runCount,
+      reason: null,
+      error: null,
+      verified: null,
+      stepCount: 1,
+      previewsJson: JSON.stringify(pages[0] ?? []),
     });
     this.deliveryIds.push(deliveryId);
     this.stored += runCount;
@@ -103,7 +144,8 @@ async function waitForCounts(ctx: Ctx, robotId: string, runs: number): Promise<v
   for (;;) {
     const robot = await ctx.api<{ runCounts: { total: number; succeeded: number } }>('GET', `/api/robots/${robotId}`);
     if (robot.runCounts.total === runs && robot.runCounts.succeeded === runs) return;
-    if (Date.now() > deadline) throw new Error(`the history of robot ${robotId} shows ${JSON.stringify(robot.runCounts)}, not ${runs} runs`);
+    if (Date.now() > deadline)
+      throw new Error(`the history of robot ${robotId} shows ${JSON.stringify(robot.runCounts)}, not ${runs} runs`);
     await new Promise((r) => setTimeout(r, ctx.pollS * 1000));
   }
 }
@@ -116,7 +158,8 @@ async function measureReads(ctx: Ctx, seeded: Seeder): Promise<Record<HistoryRea
     robot: () => `/api/robots/${robotId}`,
     runsFirstPage: () => `/api/robots/${robotId}/runs?limit=50`,
     // A cursor as the API gives it, at a random place in the history.
-    runsLaterPage: () => `/api/robots/${robotId}/runs?limit=50&cursor=${encodeCursor(BLOCK_SIZE + Math.floor(Math.random() * Math.max(1, seeded.stored - BLOCK_SIZE)))}`,
+    runsLaterPage: () =>
+      `/api/robots/${robotId}/runs?limit=50&cursor=${encodeCursor(BLOCK_SIZE + Math.floor(Math.random() * Math.max(1, seeded.stored - BLOCK_SIZE)))}`,
     deliveriesFirstPage: () => `/api/robots/${robotId}/deliveries?limit=50`,
     run: () => `/api/runs/${pick(seeded.runIds)}`,
     delivery: () => `/api/deliveries/${pick(seeded.deliveryIds)}`,
@@ -153,7 +196,12 @@ export async function historyBench(ctx: Ctx): Promise<HistoryResult> {
     await waitForCounts(ctx, measured.robotId, runs);
     const built = Date.now();
     ctx.log(`history: measuring reads at ${runs} runs per robot`);
-    levels.push({ runsPerRobot: runs, seedSeconds: (seeded - seeding) / 1000, keeperSeconds: (built - seeded) / 1000, readsMs: await measureReads(ctx, measured) });
+    levels.push({
+      runsPerRobot: runs,
+      seedSeconds: (seeded - seeding) / 1000,
+      keeperSeconds: (built - seeded) / 1000,
+      readsMs: await measureReads(ctx, measured),
+    });
   }
   return { samples: ctx.samples, baselineMs, levels };
 }

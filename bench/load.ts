@@ -15,7 +15,10 @@ export interface Percentiles {
 /** Nearest-rank percentiles, in the values' unit rounded to 0.01; zeros when there are none. */
 export function percentiles(values: number[]): Percentiles {
   const sorted = Float64Array.from(values).sort();
-  const at = (p: number) => (sorted.length === 0 ? 0 : Math.round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! * 100) / 100);
+  const at = (p: number) =>
+    sorted.length === 0
+      ? 0
+      : Math.round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! * 100) / 100;
   return { p50: at(50), p95: at(95), p99: at(99) };
 }
 
@@ -47,7 +50,12 @@ interface RequestContext {
  * POSTs `{"id":"<idPrefix>-<n>"}` (a new id each time, so every body has its own dedup key)
  * over `connections` keep-alive connections, one request in flight on each, for `durationS`.
  */
-export async function httpLoad(url: string, connections: number, durationS: number, idPrefix: string): Promise<HttpLoad> {
+export async function httpLoad(
+  url: string,
+  connections: number,
+  durationS: number,
+  idPrefix: string,
+): Promise<HttpLoad> {
   const acks = new Map<string, number>();
   const latencies: number[] = [];
   let seq = 0;
@@ -65,7 +73,15 @@ export async function httpLoad(url: string, connections: number, durationS: numb
   const startedAt = Date.now();
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(
-      { url, method: 'POST', headers: { 'content-type': 'application/json' }, connections, pipelining: 1, duration: durationS, requests: [request] },
+      {
+        url,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        connections,
+        pipelining: 1,
+        duration: durationS,
+        requests: [request],
+      },
       (err: Error | null, res: autocannon.Result) => (err ? reject(err) : resolve(res)),
     );
     instance.on('response', (_client, status, _bytes, ms) => {
@@ -105,7 +121,13 @@ export interface StartRateSummary {
  * the data folder is discarded), `concurrency` at a time, for `durationS`: the engine's ceiling
  * for what the receiver does per delivery.
  */
-export async function temporalStarts(client: Client, taskQueue: string, concurrency: number, durationS: number, idPrefix: string): Promise<StartRateSummary> {
+export async function temporalStarts(
+  client: Client,
+  taskQueue: string,
+  concurrency: number,
+  durationS: number,
+  idPrefix: string,
+): Promise<StartRateSummary> {
   const latencies: number[] = [];
   let errors = 0;
   let lastError: string | null = null;

@@ -30,11 +30,15 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Distinct loopback ports nothing listens on right now (held open together, so they differ). */
 async function freePorts(count: number): Promise<number[]> {
   const servers = await Promise.all(
-    Array.from({ length: count }, () => new Promise<net.Server>((resolve, reject) => {
-      const server = net.createServer();
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => resolve(server));
-    })),
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<net.Server>((resolve, reject) => {
+          const server = net.createServer();
+          server.once('error', reject);
+          server.listen(0, '127.0.0.1', () => resolve(server));
+        }),
+    ),
   );
   const ports = servers.map((s) => (s.address() as net.AddressInfo).port);
   await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
@@ -107,7 +111,13 @@ export function descendants(root: number): number[] {
 export function childRunning(launcherPid: number, script: string): number | null {
   for (const pid of descendants(launcherPid)) {
     try {
-      if (fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').some((arg) => arg.endsWith(script))) return pid;
+      if (
+        fs
+          .readFileSync(`/proc/${pid}/cmdline`, 'utf8')
+          .split('\0')
+          .some((arg) => arg.endsWith(script))
+      )
+        return pid;
     } catch {
       // gone
     }
@@ -159,15 +169,27 @@ export function memoryOf(pid: number): { rss: number; hwm: number } | null {
 }
 
 /** Starts the embedded launcher; `stop` works at once, also while it is still starting. */
-export async function launchEmbedded(opts: { logLevel: string; startTimeoutS: number; env?: NodeJS.ProcessEnv }): Promise<EmbeddedStack> {
+export async function launchEmbedded(opts: {
+  logLevel: string;
+  startTimeoutS: number;
+  env?: NodeJS.ProcessEnv;
+}): Promise<EmbeddedStack> {
   const launcher = path.resolve(__dirname, '../src/entry/embedded.js');
   if (!fs.existsSync(launcher)) throw new Error(`${launcher} is missing: run \`npm run bench\`, which builds it`);
   for (const v of ['TEMPORAL_CLI_BIN', 'FERRETDB_BIN']) {
-    if (!process.env[v]) throw new Error(`${v} is not set: run \`npm run bench\`, which builds the binaries and sets it`);
+    if (!process.env[v])
+      throw new Error(`${v} is not set: run \`npm run bench\`, which builds the binaries and sets it`);
   }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'webhooks-bench-'));
   const logFile = path.join(dataDir, 'launcher.log');
-  const [port, temporalPort, uiPort, mongodbPort, metricsPort, sdkMetricsPort] = (await freePorts(6)) as [number, number, number, number, number, number];
+  const [port, temporalPort, uiPort, mongodbPort, metricsPort, sdkMetricsPort] = (await freePorts(6)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const adminToken = randomBytes(24).toString('base64url');
   const namespace = process.env.TEMPORAL_NAMESPACE || 'default';
   // Servers of our own: nothing set for another deployment may leak in.
@@ -191,7 +213,13 @@ export async function launchEmbedded(opts: { logLevel: string; startTimeoutS: nu
   child.stderr.on('data', (chunk: Buffer) => log.write(chunk));
   let banner = '';
   const ready = new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the embedded stack did not start within ${opts.startTimeoutS} s; its log:\n${tail(logFile)}`)), opts.startTimeoutS * 1000);
+    const timer = setTimeout(
+      () =>
+        reject(
+          new Error(`the embedded stack did not start within ${opts.startTimeoutS} s; its log:\n${tail(logFile)}`),
+        ),
+      opts.startTimeoutS * 1000,
+    );
     child.stdout.on('data', (chunk: Buffer) => {
       log.write(chunk);
       if (banner.includes('Ctrl-C')) return;
@@ -204,7 +232,15 @@ export async function launchEmbedded(opts: { logLevel: string; startTimeoutS: nu
     child.once('exit', (code, signal) => {
       clearTimeout(timer);
       // Let the log stream flush what it has before showing its tail.
-      setTimeout(() => reject(new Error(`the embedded launcher exited (${code ?? signal}) before it was ready; its log:\n${tail(logFile)}`)), 200);
+      setTimeout(
+        () =>
+          reject(
+            new Error(
+              `the embedded launcher exited (${code ?? signal}) before it was ready; its log:\n${tail(logFile)}`,
+            ),
+          ),
+        200,
+      );
     });
   });
   ready.catch(() => undefined); // the caller awaits it; no unhandled rejection while it has not yet

@@ -18,7 +18,10 @@ export async function benchFanOut(fanOut: BenchFanOut): Promise<void> {
     const batch = Array.from({ length: Math.min(RUN_START_BATCH, end - next) }, (_, i) => next + i);
     await Promise.all(
       batch.map((i) =>
-        startChild(benchChild, { workflowId: `bench-child:${fanOut.tag}:${i}`, parentClosePolicy: ParentClosePolicy.ABANDON }),
+        startChild(benchChild, {
+          workflowId: `bench-child:${fanOut.tag}:${i}`,
+          parentClosePolicy: ParentClosePolicy.ABANDON,
+        }),
       ),
     );
   }

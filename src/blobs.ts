@@ -29,7 +29,10 @@ export async function readBlob(models: Models, ownerId: string, chunks: number, 
   const parts: Buffer[] = [];
   for (let n = 0; n < chunks; n++) {
     if (n > 0) onChunk?.();
-    const doc = await models.BlobChunk.collection.findOne<{ data: mongo.Binary }>({ _id: chunkId(ownerId, n) as never }, { projection: { data: 1 } });
+    const doc = await models.BlobChunk.collection.findOne<{ data: mongo.Binary }>(
+      { _id: chunkId(ownerId, n) as never },
+      { projection: { data: 1 } },
+    );
     if (!doc) throw new Error(`blob ${ownerId} is missing chunk ${n} of ${chunks}`);
     parts.push(Buffer.from(doc.data.read(0, doc.data.length())));
   }

@@ -24,7 +24,10 @@ const envSchema = z.object({
   TEMPORAL_ADDRESS: z.string().min(1).optional(),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('webhook-triggers'),
-  MONGODB_URI: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://').optional(),
+  MONGODB_URI: z
+    .string()
+    .regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://')
+    .optional(),
   ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   SECRETS_KEY: z
     .string()
@@ -106,7 +109,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const { code } = err as NodeJS.ErrnoException;
     if (!code) throw err;
     const who = process.getuid ? ` by this user (uid ${process.getuid()})` : '';
-    throw new ConfigError(`DATA_DIR: ${dataDir} cannot be written${who} (${code}); make it writable, or point DATA_DIR elsewhere`);
+    throw new ConfigError(
+      `DATA_DIR: ${dataDir} cannot be written${who} (${code}); make it writable, or point DATA_DIR elsewhere`,
+    );
   }
   return {
     port: e.PORT,

@@ -35,7 +35,11 @@ export function errorHandler(log: Logger): Middleware {
       ctx.state.error = raw; // for the webhook metrics, outside this handler
       const err = raw instanceof ZodError ? fromZod(raw) : (raw as HttpErrorLike);
       let status = err.status && err.status >= 400 && err.status < 600 ? err.status : 500;
-      const where = { method: ctx.method, route: routeOf(ctx), ...(ctx.state.ids as Record<string, string> | undefined) };
+      const where = {
+        method: ctx.method,
+        route: routeOf(ctx),
+        ...(ctx.state.ids as Record<string, string> | undefined),
+      };
       if ((raw as { expected?: boolean })?.expected) log.info(`refused: ${err.message}`, { ...where, status });
       else if (status >= 500) log.error('request failed', { ...where, error: String((raw as Error)?.stack ?? raw) });
       if (ctx.state.bareErrors && status === 500) status = 503;

@@ -43,7 +43,13 @@ export function createLogger(name: string, level: LogLevel = 'info', opts: Logge
   const destination = opts.destination ?? process.stderr;
   const stream =
     format === 'pretty'
-      ? PinoPretty({ destination, sync: true, colorize: process.stderr.isTTY, ignore: 'pid,hostname', translateTime: 'SYS:HH:MM:ss.l' })
+      ? PinoPretty({
+          destination,
+          sync: true,
+          colorize: process.stderr.isTTY,
+          ignore: 'pid,hostname',
+          translateTime: 'SYS:HH:MM:ss.l',
+        })
       : destination;
   const root = pino(
     {
@@ -60,7 +66,8 @@ export function createLogger(name: string, level: LogLevel = 'info', opts: Logge
 }
 
 function wrap(p: pino.Logger): Logger {
-  const at = (level: LogLevel) => (message: string, fields?: LogFields) => (fields ? p[level](fields, message) : p[level](message));
+  const at = (level: LogLevel) => (message: string, fields?: LogFields) =>
+    fields ? p[level](fields, message) : p[level](message);
   return {
     debug: at('debug'),
     info: at('info'),

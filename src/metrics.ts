@@ -88,7 +88,12 @@ export function workerMetrics(): WorkerMetrics {
     labelNames: ['outcome'],
     registers: [registry],
   });
-  const runs = new Counter({ name: 'runs_total', help: 'Runs that ended, by status', labelNames: ['status'], registers: [registry] });
+  const runs = new Counter({
+    name: 'runs_total',
+    help: 'Runs that ended, by status',
+    labelNames: ['status'],
+    registers: [registry],
+  });
   for (const outcome of PREPARED_OUTCOMES) deliveriesPrepared.inc({ outcome }, 0);
   for (const status of RUN_STATUSES) runs.inc({ status }, 0);
   return {

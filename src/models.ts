@@ -156,7 +156,11 @@ const connectionSchema = new Schema<ConnectionDoc>(
 );
 
 const stepDefinitionSchema = new Schema<StepDefinition>(
-  { name: { type: String, required: true }, type: { type: String, required: true }, templateJson: { type: String, required: true } },
+  {
+    name: { type: String, required: true },
+    type: { type: String, required: true },
+    templateJson: { type: String, required: true },
+  },
   opts,
 );
 
@@ -335,10 +339,14 @@ export async function insertOnce<T extends { _id: string }>(model: mongoose.Mode
     const writeErrors = (err as { writeErrors?: unknown[] }).writeErrors ?? [err];
     if (!writeErrors.every(isDuplicateKeyError)) throw err;
     // One read per id: `{ _id: value }` is the only filter FerretDB hands to SQLite.
-    const found = await Promise.all(docs.map((d) => collection.findOne({ _id: d._id } as mongo.Filter<T>, { projection: { _id: 1 } })));
+    const found = await Promise.all(
+      docs.map((d) => collection.findOne({ _id: d._id } as mongo.Filter<T>, { projection: { _id: 1 } })),
+    );
     const missing = found.filter((doc) => doc === null).length;
     if (missing > 0) {
-      throw new Error(`${model.collection.name}: ${missing} insert(s) answered "duplicate key" but are not stored; retrying`);
+      throw new Error(
+        `${model.collection.name}: ${missing} insert(s) answered "duplicate key" but are not stored; retrying`,
+      );
     }
   }
 }
@@ -361,7 +369,9 @@ export function groupInserts<T extends { _id: string }>(model: mongoose.Model<T>
 
   async function writeGroup(group: Waiter[]): Promise<void> {
     try {
-      await rawCollection(model).insertMany(group.flatMap((w) => w.docs) as mongo.OptionalUnlessRequiredId<T>[], { ordered: false });
+      await rawCollection(model).insertMany(group.flatMap((w) => w.docs) as mongo.OptionalUnlessRequiredId<T>[], {
+        ordered: false,
+      });
       for (const w of group) w.resolve();
     } catch {
       await Promise.all(group.map((w) => insertOnce(model, w.docs).then(w.resolve, w.reject)));

@@ -38,7 +38,11 @@ export function sdkLogger(log: Logger): SdkLogger {
   const write = (level: SdkLevel, message: string, meta: LogMetadata = {}) => {
     const { error, ...fields } = meta as LogMetadata & { error?: unknown };
     const workflowId = typeof fields.workflowId === 'string' ? fields.workflowId : undefined;
-    if (workflowId && typeof fields.expectedFailure === 'string' && EXPECTED_FAILURE_TYPES.includes(fields.expectedFailure)) {
+    if (
+      workflowId &&
+      typeof fields.expectedFailure === 'string' &&
+      EXPECTED_FAILURE_TYPES.includes(fields.expectedFailure)
+    ) {
       expectedFailures.add(workflowId);
       if (expectedFailures.size > EXPECTED_REMEMBERED) expectedFailures.delete(expectedFailures.values().next().value!);
     }

@@ -17,12 +17,21 @@ const REGISTER_RETRY_MS = 5000;
 const NOT_ANSWERING = new Set([14, 4]);
 
 /** The dev server's flags that create them at its start. */
-export const DEV_SERVER_SEARCH_ATTRIBUTE_FLAGS = SEARCH_ATTRIBUTES.flatMap((k) => ['--search-attribute', `${k.name}=Keyword`]);
+export const DEV_SERVER_SEARCH_ATTRIBUTE_FLAGS = SEARCH_ATTRIBUTES.flatMap((k) => [
+  '--search-attribute',
+  `${k.name}=Keyword`,
+]);
 
 /** What an operator runs to add them by hand. */
-const BY_HAND = SEARCH_ATTRIBUTES.map((k) => `temporal operator search-attribute create --name ${k.name} --type Keyword`).join('; ');
+const BY_HAND = SEARCH_ATTRIBUTES.map(
+  (k) => `temporal operator search-attribute create --name ${k.name} --type Keyword`,
+).join('; ');
 
-export async function ensureSearchAttributes(connection: Pick<ConnectionLike, 'operatorService'>, namespace: string, log: Logger): Promise<void> {
+export async function ensureSearchAttributes(
+  connection: Pick<ConnectionLike, 'operatorService'>,
+  namespace: string,
+  log: Logger,
+): Promise<void> {
   const { customAttributes } = await connection.operatorService.listSearchAttributes({ namespace });
   const missing = SEARCH_ATTRIBUTES.filter((k) => !customAttributes?.[k.name]);
   if (missing.length === 0) return;
@@ -42,13 +51,20 @@ export async function ensureSearchAttributes(connection: Pick<ConnectionLike, 'o
  * Registers them, asking again while Temporal does not answer (the receiver starts, and answers
  * 503, while it is down). Any other refusal is logged once with what to run by hand.
  */
-export async function registerSearchAttributes(connection: Pick<ConnectionLike, 'operatorService'>, namespace: string, log: Logger): Promise<void> {
+export async function registerSearchAttributes(
+  connection: Pick<ConnectionLike, 'operatorService'>,
+  namespace: string,
+  log: Logger,
+): Promise<void> {
   for (;;) {
     try {
       return await ensureSearchAttributes(connection, namespace, log);
     } catch (err) {
       if (!NOT_ANSWERING.has((err as { code?: number }).code ?? -1)) {
-        log.error(`could not add the search attributes; add them by hand: ${BY_HAND}`, { namespace, error: String(err) });
+        log.error(`could not add the search attributes; add them by hand: ${BY_HAND}`, {
+          namespace,
+          error: String(err),
+        });
         return;
       }
       log.debug('Temporal does not answer yet; the search attributes are added once it does', { namespace });

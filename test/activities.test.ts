@@ -16,7 +16,9 @@ let db: Connection;
 let models: Models;
 let activities: Activities;
 beforeAll(async () => {
-  ({ db, models } = await connectDatabase(withDatabase(process.env.MONGODB_URI!, `a${randomBytes(5).toString('hex')}`)));
+  ({ db, models } = await connectDatabase(
+    withDatabase(process.env.MONGODB_URI!, `a${randomBytes(5).toString('hex')}`),
+  ));
   activities = createActivities({ models, metrics: workerMetrics() });
 });
 afterAll(async () => {
@@ -80,7 +82,10 @@ describe('prepareDelivery', () => {
     const input = delivery(await robotWith('json'), '{"id":');
     const prepared = await env().run(activities.prepareDelivery, input);
     expect(prepared).toEqual({ outcome: 'failed', error: expect.stringMatching(/^invalid JSON/), format: 'json' });
-    expect(await models.Delivery.findById(input.deliveryId).lean()).toMatchObject({ outcome: 'failed', error: (prepared as { error: string }).error });
+    expect(await models.Delivery.findById(input.deliveryId).lean()).toMatchObject({
+      outcome: 'failed',
+      error: (prepared as { error: string }).error,
+    });
     expect(await models.Run.countDocuments({ deliveryId: input.deliveryId })).toBe(0);
   });
 
@@ -98,14 +103,21 @@ describe('prepareDelivery', () => {
     // An earlier attempt stored the first 1,000 runs, said so by heartbeat, and died.
     await models.Run.insertMany(
       Array.from({ length: 1000 }, (_, i) => ({
-        _id: runIdFor(input.deliveryId, i), robotId: input.robotId, deliveryId: input.deliveryId, index: i,
-        trigger: { json: JSON.stringify({ n: String(i), email: `user${i}@example.com` }) }, verified: null, createdAt: new Date(),
+        _id: runIdFor(input.deliveryId, i),
+        robotId: input.robotId,
+        deliveryId: input.deliveryId,
+        index: i,
+        trigger: { json: JSON.stringify({ n: String(i), email: `user${i}@example.com` }) },
+        verified: null,
+        createdAt: new Date(),
       })),
     );
     const prepared = await env(1000).run(activities.prepareDelivery, input);
     expect(prepared).toMatchObject({ outcome: 'processed', runCount: 2500, stepCount: 1 });
     expect((prepared as { firstRuns: unknown[] }).firstRuns).toHaveLength(1000);
-    const runs = await models.Run.find({ deliveryId: input.deliveryId }, { index: 1, trigger: 1 }).sort({ index: 1 }).lean();
+    const runs = await models.Run.find({ deliveryId: input.deliveryId }, { index: 1, trigger: 1 })
+      .sort({ index: 1 })
+      .lean();
     expect(runs).toHaveLength(2500);
     expect(runs.map((r) => r.index)).toEqual(rows.map((_, i) => i));
     expect(runs[2499]!.trigger).toEqual({ json: JSON.stringify({ n: '2499', email: 'user2499@example.com' }) });
@@ -134,20 +146,37 @@ describe('executeStep and finishRun', () => {
   it('records the resolved output and the outcome of the step that ends the run once, however often it is retried', async () => {
     const robotId = await robotWith('json', { greeting: 'Hi {{trigger.name}}' });
     const runId = `${randomUUID()}-00000000`;
-    const step = { runId, robotId, stepIndex: 0, trigger: { kind: 'inline' as const, data: { name: 'Ann' } }, endsRun: true };
+    const step = {
+      runId,
+      robotId,
+      stepIndex: 0,
+      trigger: { kind: 'inline' as const, data: { name: 'Ann' } },
+      endsRun: true,
+    };
     expect(await env().run(activities.executeStep, step)).toBe('succeeded');
     expect(await env().run(activities.executeStep, step)).toBe('succeeded');
     expect(await models.StepResult.find({ runId }).lean()).toEqual([
-      { _id: `${runId}:0`, runId, index: 0, name: 'compose', status: 'succeeded', output: { json: '{"greeting":"Hi Ann"}' } },
+      {
+        _id: `${runId}:0`,
+        runId,
+        index: 0,
+        name: 'compose',
+        status: 'succeeded',
+        output: { json: '{"greeting":"Hi Ann"}' },
+      },
     ]);
-    expect(await models.RunOutcome.find({ _id: runId }).lean()).toEqual([{ _id: runId, robotId, status: 'succeeded', finishedAt: expect.any(Date) }]);
+    expect(await models.RunOutcome.find({ _id: runId }).lean()).toEqual([
+      { _id: runId, robotId, status: 'succeeded', finishedAt: expect.any(Date) },
+    ]);
   });
 
   it('leaves the run running after a step that does not end it', async () => {
     const robotId = await robotWith('json', { ok: '{{trigger.name}}' });
     const runId = `${randomUUID()}-00000000`;
     const trigger = { kind: 'inline' as const, data: { name: 'Ann' } };
-    expect(await env().run(activities.executeStep, { runId, robotId, stepIndex: 0, trigger, endsRun: false })).toBe('succeeded');
+    expect(await env().run(activities.executeStep, { runId, robotId, stepIndex: 0, trigger, endsRun: false })).toBe(
+      'succeeded',
+    );
     expect(await models.StepResult.countDocuments({ runId })).toBe(1);
     expect(await models.RunOutcome.countDocuments({ _id: runId })).toBe(0);
   });
@@ -159,7 +188,10 @@ describe('executeStep and finishRun', () => {
     const runId = `${randomUUID()}-00000000`;
     const step = { runId, robotId, stepIndex: 0, trigger: { kind: 'inline' as const, data: {} }, endsRun: false };
     expect(await env().run(activities.executeStep, step)).toBe('failed');
-    expect(await models.StepResult.findById(`${runId}:0`).lean()).toMatchObject({ status: 'failed', error: expect.any(String) });
+    expect(await models.StepResult.findById(`${runId}:0`).lean()).toMatchObject({
+      status: 'failed',
+      error: expect.any(String),
+    });
     expect(await models.RunOutcome.findById(runId).lean()).toMatchObject({ status: 'failed' });
   });
 
@@ -167,15 +199,26 @@ describe('executeStep and finishRun', () => {
     const runId = `${randomUUID()}-00000000`;
     await env().run(activities.finishRun, { runId, robotId: 'r', status: 'succeeded' as const });
     await env().run(activities.finishRun, { runId, robotId: 'r', status: 'succeeded' as const });
-    expect(await models.RunOutcome.find({ _id: runId }).lean()).toEqual([{ _id: runId, robotId: 'r', status: 'succeeded', finishedAt: expect.any(Date) }]);
+    expect(await models.RunOutcome.find({ _id: runId }).lean()).toEqual([
+      { _id: runId, robotId: 'r', status: 'succeeded', finishedAt: expect.any(Date) },
+    ]);
   });
 
   it('reads trigger data that did not travel inline from the stored run', async () => {
-    const input = delivery(await robotWith('json', { size: '{{trigger.pad}}' }), JSON.stringify({ pad: 'y'.repeat(20_000) }));
+    const input = delivery(
+      await robotWith('json', { size: '{{trigger.pad}}' }),
+      JSON.stringify({ pad: 'y'.repeat(20_000) }),
+    );
     const prepared = await env().run(activities.prepareDelivery, input);
     const [seed] = (prepared as { firstRuns: Array<{ runId: string; trigger: { kind: 'stored' } }> }).firstRuns;
     expect(seed!.trigger).toEqual({ kind: 'stored' });
-    await env().run(activities.executeStep, { runId: seed!.runId, robotId: input.robotId, stepIndex: 0, trigger: seed!.trigger, endsRun: true });
+    await env().run(activities.executeStep, {
+      runId: seed!.runId,
+      robotId: input.robotId,
+      stepIndex: 0,
+      trigger: seed!.trigger,
+      endsRun: true,
+    });
     const [result] = await models.StepResult.find({ runId: seed!.runId }).lean();
     expect(result!.output).toEqual({ json: JSON.stringify({ size: 'y'.repeat(20_000) }) });
   });

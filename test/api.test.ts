@@ -26,7 +26,12 @@ describe('apps', () => {
   it('creates an app with json as the default body format', async () => {
     const res = await stack.api('POST', '/api/apps', { name: 'Shop', supportsInboundTrigger: true });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ id: expect.any(String), name: 'Shop', supportsInboundTrigger: true, bodyFormat: 'json' });
+    expect(res.body).toMatchObject({
+      id: expect.any(String),
+      name: 'Shop',
+      supportsInboundTrigger: true,
+      bodyFormat: 'json',
+    });
     expect((await stack.api('GET', `/api/apps/${res.body.id}`)).body.id).toBe(res.body.id);
   });
 
@@ -84,7 +89,11 @@ describe('robots', () => {
 
   it('rejects a step of an unknown type with 400 naming the field', async () => {
     const app = await stack.api('POST', '/api/apps', { name: 'A', supportsInboundTrigger: true });
-    const res = await stack.api('POST', '/api/robots', { name: 'R', trigger: { appId: app.body.id }, steps: [{ name: 's', type: 'email', template: 1 }] });
+    const res = await stack.api('POST', '/api/robots', {
+      name: 'R',
+      trigger: { appId: app.body.id },
+      steps: [{ name: 's', type: 'email', template: 1 }],
+    });
     expect(res.status).toBe(400);
     expect(res.body.field).toBe('steps.0.type');
   });
@@ -128,7 +137,10 @@ describe('runs', () => {
     for (const n of [1, 2, 3]) {
       expect((await stack.send('POST', robot.webhookUrl, JSON.stringify({ n }))).status).toBe(200);
       // One at a time, so that creation order is the order sent.
-      await waitFor(() => stack.api('GET', `/api/robots/${robot.robotId}`), (r) => r.body.runCounts.succeeded === n);
+      await waitFor(
+        () => stack.api('GET', `/api/robots/${robot.robotId}`),
+        (r) => r.body.runCounts.succeeded === n,
+      );
     }
     const first = await stack.api('GET', `/api/robots/${robot.robotId}/runs?limit=2`);
     expect(first.body.runs.map((r: any) => r.trigger.n)).toEqual([3, 2]);
@@ -151,7 +163,12 @@ describe('runs', () => {
     const whole = (await stack.api('GET', `/api/runs/${run.id}`)).body;
     expect(whole).toMatchObject({ ...run, steps: [{ name: 'compose', status: 'succeeded', output: { n: 3 } }] });
     const delivery = (await stack.api('GET', `/api/deliveries/${run.deliveryId}`)).body;
-    expect(delivery).toMatchObject({ id: run.deliveryId, outcome: 'processed', runCount: 1, receivedAt: run.createdAt });
+    expect(delivery).toMatchObject({
+      id: run.deliveryId,
+      outcome: 'processed',
+      runCount: 1,
+      receivedAt: run.createdAt,
+    });
     const counts = (await stack.api('GET', `/api/robots/${robot.robotId}`)).body.runCounts;
     expect(counts).toEqual({ total: 3, running: 0, succeeded: 3, failed: 0 });
   });

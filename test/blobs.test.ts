@@ -14,8 +14,14 @@ const bodyChunk = (deliveryId: string) => stack.models.BlobChunk.findById(`body:
 
 async function deliveredOnce(robotId: string, url: string, body: string) {
   expect((await stack.send('POST', url, body)).status).toBe(200);
-  const [delivery] = await waitFor(() => stack.deliveries(robotId), (d) => d.length === 1);
-  await stack.temporal.workflow.getHandle(delivery.workflowId).result().catch(() => undefined);
+  const [delivery] = await waitFor(
+    () => stack.deliveries(robotId),
+    (d) => d.length === 1,
+  );
+  await stack.temporal.workflow
+    .getHandle(delivery.workflowId)
+    .result()
+    .catch(() => undefined);
   return delivery;
 }
 
@@ -31,7 +37,13 @@ it.each([
 
 it('discards the stored body of a dropped delivery', async () => {
   const connection = (await stack.api('POST', '/api/connections', { provider: 'stripe', name: 'S' })).body;
-  const robot = (await stack.api('POST', '/api/robots', { name: 'R', trigger: { connectionId: connection.id, events: ['charge.succeeded'] }, steps: [] })).body;
+  const robot = (
+    await stack.api('POST', '/api/robots', {
+      name: 'R',
+      trigger: { connectionId: connection.id, events: ['charge.succeeded'] },
+      steps: [],
+    })
+  ).body;
   const started = (await stack.api('POST', `/api/robots/${robot.id}/start`)).body;
   const event = { id: 'evt_big', type: 'charge.refunded', data: { object: { pad: 'x'.repeat(4096) } } };
   const delivery = await deliveredOnce(robot.id, started.trigger.card.webhookUrl, JSON.stringify(event));

@@ -30,9 +30,14 @@ afterAll(() => new Promise((resolve) => server.close(resolve)));
 
 it('refuses a body past the cap, and takes it once the bytes are given back', async () => {
   const held = http.request(url, { method: 'POST', headers: { 'content-length': String(48 * 1024) } });
-  const heldAnswer = new Promise<number>((resolve) => held.on('response', (res) => (res.resume(), resolve(res.statusCode!))));
+  const heldAnswer = new Promise<number>((resolve) =>
+    held.on('response', (res) => (res.resume(), resolve(res.statusCode!))),
+  );
   held.write(Buffer.alloc(24 * 1024));
-  await waitFor(async () => budget.bytesInFlight, (n) => n === 48 * 1024);
+  await waitFor(
+    async () => budget.bytesInFlight,
+    (n) => n === 48 * 1024,
+  );
   const refused = await fetch(url, { method: 'POST', body: Buffer.alloc(32 * 1024) });
   expect(refused.status).toBe(new BodyBudgetExceeded().status);
   held.end(Buffer.alloc(24 * 1024));

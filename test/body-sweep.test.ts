@@ -13,7 +13,15 @@ let down: Stack;
 beforeAll(async () => {
   stack = await startStack({ INLINE_BODY_BYTES: '1024' });
   // The same database, with Temporal unreachable: every start fails.
-  down = await startStack({ INLINE_BODY_BYTES: '1024', TEMPORAL_ADDRESS: '127.0.0.1:1', TEMPORAL_START_TIMEOUT_MS: '300', MONGODB_URI: stack.config.mongodbUri! }, { worker: false });
+  down = await startStack(
+    {
+      INLINE_BODY_BYTES: '1024',
+      TEMPORAL_ADDRESS: '127.0.0.1:1',
+      TEMPORAL_START_TIMEOUT_MS: '300',
+      MONGODB_URI: stack.config.mongodbUri!,
+    },
+    { worker: false },
+  );
 });
 afterAll(async () => {
   await down.close();
@@ -42,7 +50,10 @@ it('discards the body of a start that never happened', async () => {
 it("keeps a body its delivery's workflow owns, and discards a duplicate's", async () => {
   const robot = await stack.robotAtWork();
   expect((await stack.send('POST', robot.webhookUrl, large)).status).toBe(200);
-  const [delivery] = await waitFor(() => stack.deliveries(robot.robotId), (d) => d.length === 1);
+  const [delivery] = await waitFor(
+    () => stack.deliveries(robot.robotId),
+    (d) => d.length === 1,
+  );
   const duplicateId = newId();
   // As if both starts had failed without an answer, though the first one did start.
   for (const id of [delivery.id, duplicateId]) {

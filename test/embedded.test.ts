@@ -42,11 +42,18 @@ afterAll(async () => {
 async function start(): Promise<string> {
   fs.writeFileSync(log, '');
   launcher = startProcess('embedded', env, log);
-  return waitFor(async () => fs.readFileSync(log, 'utf8'), (out) => out.includes('Ctrl-C stops everything') || launcher!.exitCode !== null, 120_000);
+  return waitFor(
+    async () => fs.readFileSync(log, 'utf8'),
+    (out) => out.includes('Ctrl-C stops everything') || launcher!.exitCode !== null,
+    120_000,
+  );
 }
 
 async function stop(): Promise<number | null> {
-  const pids = execFileSync('ps', ['-o', 'pid=', '--ppid', String(launcher!.pid)], { encoding: 'utf8' }).trim().split(/\s+/).map(Number);
+  const pids = execFileSync('ps', ['-o', 'pid=', '--ppid', String(launcher!.pid)], { encoding: 'utf8' })
+    .trim()
+    .split(/\s+/)
+    .map(Number);
   expect(pids.length).toBe(4); // Temporal, FerretDB, worker, receiver
   launcher!.kill('SIGINT');
   const code = await exited(launcher!);
@@ -68,7 +75,9 @@ it('starts everything, serves a delivery end to end, stops on Ctrl-C without orp
   const base = `http://localhost:${env.PORT}`;
   const token = fs.readFileSync(path.join(dataDir, 'admin-token'), 'utf8').trim();
   expect(printed).toContain(`Service (webhooks and API): ${base}`);
-  expect(printed).toContain(`Temporal Web UI:            http://localhost:${env.EMBEDDED_TEMPORAL_UI_PORT}/namespaces/default/workflows`);
+  expect(printed).toContain(
+    `Temporal Web UI:            http://localhost:${env.EMBEDDED_TEMPORAL_UI_PORT}/namespaces/default/workflows`,
+  );
   expect(printed).toContain(`Admin token:                ${token}`);
 
   expect((await fetch(`${base}/healthz`)).status).toBe(200);
@@ -76,12 +85,25 @@ it('starts everything, serves a delivery end to end, stops on Ctrl-C without orp
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const api = async (method: string, p: string, body?: unknown): Promise<any> =>
-    (await fetch(`${base}${p}`, { method, headers: { authorization: `Bearer ${token}` }, body: body === undefined ? undefined : JSON.stringify(body) })).json();
+    (
+      await fetch(`${base}${p}`, {
+        method,
+        headers: { authorization: `Bearer ${token}` },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      })
+    ).json();
   const app = await api('POST', '/api/apps', { name: 'Shop', supportsInboundTrigger: true });
-  const robot = await api('POST', '/api/robots', { name: 'R', trigger: { appId: app.id }, steps: [{ name: 's', type: 'compose', template: { hi: 'Hi {{trigger.name}}' } }] });
+  const robot = await api('POST', '/api/robots', {
+    name: 'R',
+    trigger: { appId: app.id },
+    steps: [{ name: 's', type: 'compose', template: { hi: 'Hi {{trigger.name}}' } }],
+  });
   const started = await api('POST', `/api/robots/${robot.id}/start`);
   expect((await fetch(started.trigger.card.webhookUrl, { method: 'POST', body: '{"name":"Ann"}' })).status).toBe(200);
-  const runs = await waitFor(() => api('GET', `/api/robots/${robot.id}/runs`), (r) => r.runs[0]?.status === 'succeeded');
+  const runs = await waitFor(
+    () => api('GET', `/api/robots/${robot.id}/runs`),
+    (r) => r.runs[0]?.status === 'succeeded',
+  );
   expect((await api('GET', `/api/runs/${runs.runs[0].id}`)).steps[0].output).toEqual({ hi: 'Hi Ann' });
 
   expect(await stop()).toBe(0);
@@ -92,7 +114,10 @@ it('starts everything, serves a delivery end to end, stops on Ctrl-C without orp
   expect(again.trigger.card.webhookUrl).toBe(started.trigger.card.webhookUrl);
   expect(again.runCounts).toEqual({ total: 1, running: 0, succeeded: 1, failed: 0 });
   expect((await fetch(started.trigger.card.webhookUrl, { method: 'PUT', body: '{"name":"Bob"}' })).status).toBe(200);
-  await waitFor(() => api('GET', `/api/robots/${robot.id}`), (r) => r.runCounts.succeeded === 2);
+  await waitFor(
+    () => api('GET', `/api/robots/${robot.id}`),
+    (r) => r.runCounts.succeeded === 2,
+  );
   expect(await stop()).toBe(0);
 }, 300_000);
 
@@ -101,4 +126,3 @@ it('refuses to start with a bad setting, naming the variable', async () => {
   expect(await exited(bad)).toBe(1);
   expect(fs.readFileSync(log, 'utf8')).toContain('PORT: Expected number');
 });
-

@@ -7,31 +7,59 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-const settled = (robotId: string) => waitFor(() => stack.deliveries(robotId), (d) => d.length > 0);
+const settled = (robotId: string) =>
+  waitFor(
+    () => stack.deliveries(robotId),
+    (d) => d.length > 0,
+  );
 
 /** Posts a body and waits until its delivery is recorded and every run it made has ended. */
-async function deliver(bodyFormat: string, body: string, template: unknown = { data: '{{trigger}}' }, contentType = 'application/json') {
+async function deliver(
+  bodyFormat: string,
+  body: string,
+  template: unknown = { data: '{{trigger}}' },
+  contentType = 'application/json',
+) {
   const robot = await stack.robotAtWork({ bodyFormat, template });
   const res = await stack.send('POST', robot.webhookUrl, body, { 'content-type': contentType });
   expect(res.status).toBe(200);
   const [delivery] = await settled(robot.robotId);
-  const runs = await waitFor(() => stack.runs(robot.robotId), (r) => r.length === (delivery.runCount ?? 0) && r.every((x) => x.status !== 'running'));
+  const runs = await waitFor(
+    () => stack.runs(robot.robotId),
+    (r) => r.length === (delivery.runCount ?? 0) && r.every((x) => x.status !== 'running'),
+  );
   return { robot, delivery, runs: runs.reverse() };
 }
 
 describe('xml', () => {
   it('makes the root element the top key, keeps text as sent, attributes under @, repeats as arrays', async () => {
-    const xml = '<?xml version="1.0"?><order currency="EUR"><id>007</id><item sku="A">Pen</item><item sku="B">Ink</item><note/></order>';
-    const { runs } = await deliver('xml', xml, { id: '{{trigger.order.id}}', currency: '{{trigger.order.@currency}}', second: '{{trigger.order.item[1].#text}}' });
+    const xml =
+      '<?xml version="1.0"?><order currency="EUR"><id>007</id><item sku="A">Pen</item><item sku="B">Ink</item><note/></order>';
+    const { runs } = await deliver('xml', xml, {
+      id: '{{trigger.order.id}}',
+      currency: '{{trigger.order.@currency}}',
+      second: '{{trigger.order.item[1].#text}}',
+    });
     expect(runs).toHaveLength(1);
     expect(runs[0].trigger).toEqual({
-      order: { '@currency': 'EUR', id: '007', item: [{ '@sku': 'A', '#text': 'Pen' }, { '@sku': 'B', '#text': 'Ink' }], note: '' },
+      order: {
+        '@currency': 'EUR',
+        id: '007',
+        item: [
+          { '@sku': 'A', '#text': 'Pen' },
+          { '@sku': 'B', '#text': 'Ink' },
+        ],
+        note: '',
+      },
     });
     expect(runs[0].steps[0].output).toEqual({ id: '007', currency: 'EUR', second: 'Ink' });
   });
 
   it.each([
-    ['billion laughs', '<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">]><lolz>&lol2;</lolz>'],
+    [
+      'billion laughs',
+      '<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">]><lolz>&lol2;</lolz>',
+    ],
     ['an external entity', '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><x>&xxe;</x>'],
   ])('refuses %s: no run, the delivery failed, and the service still answers', async (_what, xml) => {
     const { delivery, runs } = await deliver('xml', xml);
@@ -43,7 +71,12 @@ describe('xml', () => {
 
 describe('csv', () => {
   it('makes one run per row, the columns as trigger data', async () => {
-    const { delivery, runs } = await deliver('csv', 'email,name\nann@example.com,Ann\nbob@example.com,Bob\n', { to: '{{trigger.email}}' }, 'application/json');
+    const { delivery, runs } = await deliver(
+      'csv',
+      'email,name\nann@example.com,Ann\nbob@example.com,Bob\n',
+      { to: '{{trigger.email}}' },
+      'application/json',
+    );
     expect(delivery).toMatchObject({ outcome: 'processed', runCount: 2, format: 'csv' });
     expect(runs.map((r) => r.trigger)).toEqual([
       { email: 'ann@example.com', name: 'Ann' },
@@ -96,7 +129,10 @@ describe('bodies that do not parse', () => {
     // The worker still processes the next delivery.
     const ok = format === 'xml' ? '<a>1</a>' : '{"a":1}';
     await stack.send('POST', robot.webhookUrl, ok);
-    const runs = await waitFor(() => stack.runs(robot.robotId), (r) => r[0]?.status === 'succeeded');
+    const runs = await waitFor(
+      () => stack.runs(robot.robotId),
+      (r) => r[0]?.status === 'succeeded',
+    );
     expect(runs).toHaveLength(1);
   });
 });
@@ -105,16 +141,37 @@ describe('deliveries', () => {
   it('lists deliveries newest first with format, size, outcome and workflow ID, in pages', async () => {
     const robot = await stack.robotAtWork();
     await stack.send('POST', robot.webhookUrl, '{"n":1}', { 'content-type': 'text/csv' });
-    await waitFor(() => stack.deliveries(robot.robotId), (d) => d.length === 1);
+    await waitFor(
+      () => stack.deliveries(robot.robotId),
+      (d) => d.length === 1,
+    );
     await stack.send('POST', robot.webhookUrl, '{"n":');
-    await waitFor(() => stack.deliveries(robot.robotId), (d) => d.length === 2);
+    await waitFor(
+      () => stack.deliveries(robot.robotId),
+      (d) => d.length === 2,
+    );
     const first = await stack.api('GET', `/api/robots/${robot.robotId}/deliveries?limit=1`);
     expect(first.body.deliveries).toEqual([
-      expect.objectContaining({ outcome: 'failed', error: expect.stringMatching(/^invalid JSON/), size: 5, format: 'json', verified: null }),
+      expect.objectContaining({
+        outcome: 'failed',
+        error: expect.stringMatching(/^invalid JSON/),
+        size: 5,
+        format: 'json',
+        verified: null,
+      }),
     ]);
-    const second = await stack.api('GET', `/api/robots/${robot.robotId}/deliveries?limit=1&cursor=${first.body.nextCursor}`);
+    const second = await stack.api(
+      'GET',
+      `/api/robots/${robot.robotId}/deliveries?limit=1&cursor=${first.body.nextCursor}`,
+    );
     expect(second.body.deliveries).toEqual([
-      expect.objectContaining({ outcome: 'processed', runCount: 1, size: 7, contentType: 'text/csv', workflowId: expect.stringMatching(/^delivery:custom:/) }),
+      expect.objectContaining({
+        outcome: 'processed',
+        runCount: 1,
+        size: 7,
+        contentType: 'text/csv',
+        workflowId: expect.stringMatching(/^delivery:custom:/),
+      }),
     ]);
     expect(second.body.nextCursor).toBeNull();
   });

@@ -32,9 +32,23 @@ const robotOf = (robotId: string) => stack.api('GET', `/api/robots/${robotId}`).
 
 function delivery(robotId: string, fields: Partial<NewDelivery> = {}): NewDelivery {
   return {
-    _id: newId(), robotId, triggerIdentifier: 'custom:x', workflowId: null, dedupKey: `k:${newId()}`, receivedAt: new Date(),
-    format: 'json', contentType: null, size: 1, outcome: 'dropped', runCount: 0, reason: 'test', error: null, verified: null,
-    stepCount: 0, previewsJson: '[]', ...fields,
+    _id: newId(),
+    robotId,
+    triggerIdentifier: 'custom:x',
+    workflowId: null,
+    dedupKey: `k:${newId()}`,
+    receivedAt: new Date(),
+    format: 'json',
+    contentType: null,
+    size: 1,
+    outcome: 'dropped',
+    runCount: 0,
+    reason: 'test',
+    error: null,
+    verified: null,
+    stepCount: 0,
+    previewsJson: '[]',
+    ...fields,
   };
 }
 
@@ -42,12 +56,18 @@ it('lists a 120-row CSV in pages of 50 across blocks, newest row first, each run
   const robot = await stack.robotAtWork({ bodyFormat: 'csv', template: { n: '{{trigger.n}}' } });
   const csv = ['n', ...Array.from({ length: 120 }, (_, i) => String(i))].join('\n');
   expect((await stack.send('POST', robot.webhookUrl, csv)).status).toBe(200);
-  const done = await waitFor(() => robotOf(robot.robotId), (r) => r.runCounts.succeeded === 120);
+  const done = await waitFor(
+    () => robotOf(robot.robotId),
+    (r) => r.runCounts.succeeded === 120,
+  );
   expect(done.runCounts).toEqual({ total: 120, running: 0, succeeded: 120, failed: 0 });
   expect(done.deliveryCounts).toEqual({ processed: 1, dropped: 0, rejected: 0, failed: 0 });
   expect(done.lastDeliveryAt).toEqual(expect.any(String));
 
-  const runPages = await pages<{ id: string; trigger: { n: string }; status: string }>(`/api/robots/${robot.robotId}/runs`, 50);
+  const runPages = await pages<{ id: string; trigger: { n: string }; status: string }>(
+    `/api/robots/${robot.robotId}/runs`,
+    50,
+  );
   expect(runPages.map((p) => p.length)).toEqual([50, 50, 20]);
   const runs = runPages.flat();
   expect(runs.map((r) => Number(r.trigger.n))).toEqual(Array.from({ length: 120 }, (_, i) => 119 - i));
@@ -63,17 +83,40 @@ it('lists a 120-row CSV in pages of 50 across blocks, newest row first, each run
 it('counts failed runs and shows each run as it ended', async () => {
   const robot = await stack.robotAtWork();
   const recorder = new DeliveryRecorder(stack.models);
-  const d = delivery(robot.robotId, { outcome: 'processed', runCount: 3, reason: null, previewsJson: JSON.stringify(['{"i":0}', '{"i":1}', null]) });
-  const outcome = (i: number, status: 'succeeded' | 'failed'): RunOutcomeDoc => ({ _id: runIdFor(d._id, i), robotId: robot.robotId, status, finishedAt: new Date() });
+  const d = delivery(robot.robotId, {
+    outcome: 'processed',
+    runCount: 3,
+    reason: null,
+    previewsJson: JSON.stringify(['{"i":0}', '{"i":1}', null]),
+  });
+  const outcome = (i: number, status: 'succeeded' | 'failed'): RunOutcomeDoc => ({
+    _id: runIdFor(d._id, i),
+    robotId: robot.robotId,
+    status,
+    finishedAt: new Date(),
+  });
   await insertOnce(stack.models.RunOutcome, [outcome(0, 'succeeded'), outcome(1, 'failed')]);
   await recorder.record(d);
-  const seen = await waitFor(() => robotOf(robot.robotId), (r) => r.runCounts.total === 3 && r.runCounts.failed === 1);
+  const seen = await waitFor(
+    () => robotOf(robot.robotId),
+    (r) => r.runCounts.total === 3 && r.runCounts.failed === 1,
+  );
   expect(seen.runCounts).toEqual({ total: 3, running: 1, succeeded: 1, failed: 1 });
-  const [runs] = await pages<{ status: string; trigger?: unknown; triggerTruncated?: boolean }>(`/api/robots/${robot.robotId}/runs`, 50);
-  expect(runs!.map((r) => [r.status, r.trigger ?? r.triggerTruncated])).toEqual([['running', true], ['failed', { i: 1 }], ['succeeded', { i: 0 }]]);
+  const [runs] = await pages<{ status: string; trigger?: unknown; triggerTruncated?: boolean }>(
+    `/api/robots/${robot.robotId}/runs`,
+    50,
+  );
+  expect(runs!.map((r) => [r.status, r.trigger ?? r.triggerTruncated])).toEqual([
+    ['running', true],
+    ['failed', { i: 1 }],
+    ['succeeded', { i: 0 }],
+  ]);
   // The last run ends later: the keeper sees it.
   await insertOnce(stack.models.RunOutcome, [outcome(2, 'succeeded')]);
-  const ended = await waitFor(() => robotOf(robot.robotId), (r) => r.runCounts.running === 0);
+  const ended = await waitFor(
+    () => robotOf(robot.robotId),
+    (r) => r.runCounts.running === 0,
+  );
   expect(ended.runCounts).toEqual({ total: 3, running: 0, succeeded: 2, failed: 1 });
 });
 
@@ -82,7 +125,10 @@ it('gives every delivery one place when two processes record at once', async () 
   const [a, b] = [new DeliveryRecorder(stack.models), new DeliveryRecorder(stack.models)];
   const records = Array.from({ length: 200 }, () => delivery(robot.robotId));
   await Promise.all(records.map((d, i) => (i % 2 ? a : b).record(d)));
-  await waitFor(() => robotOf(robot.robotId), (r) => r.deliveryCounts.dropped === 200);
+  await waitFor(
+    () => robotOf(robot.robotId),
+    (r) => r.deliveryCounts.dropped === 200,
+  );
   const listed = (await pages<{ id: string }>(`/api/robots/${robot.robotId}/deliveries`, 1000)).flat();
   expect(listed.map((d) => d.id).sort()).toEqual(records.map((d) => d._id).sort());
 });
@@ -91,7 +137,10 @@ it("skips a retry's extra slot, and takes a slot whose record comes later", asyn
   const robot = await stack.robotAtWork();
   const recorder = new DeliveryRecorder(stack.models);
   await recorder.record(delivery(robot.robotId)); // slot 0
-  await waitFor(() => robotOf(robot.robotId), (r) => r.deliveryCounts.dropped === 1);
+  await waitFor(
+    () => robotOf(robot.robotId),
+    (r) => r.deliveryCounts.dropped === 1,
+  );
   const slots = rawCollection(stack.models.HistorySlot);
   // Slot 1: claimed by an attempt that died; its retry claimed slot 2 and wrote the record there.
   const retried = delivery(robot.robotId);
@@ -101,13 +150,22 @@ it("skips a retry's extra slot, and takes a slot whose record comes later", asyn
   // Slot 3: claimed, and its record is written only after the keeper has seen the slot.
   const late = delivery(robot.robotId);
   await slots.insertOne({ _id: `${robot.robotId}:3`, robotId: robot.robotId, slot: 3, deliveryId: late._id });
-  await waitFor(() => robotOf(robot.robotId), (r) => r.deliveryCounts.dropped === 2);
+  await waitFor(
+    () => robotOf(robot.robotId),
+    (r) => r.deliveryCounts.dropped === 2,
+  );
   await insertOnce(stack.models.Delivery, [{ ...late, slot: 3 }]);
-  await waitFor(() => robotOf(robot.robotId), (r) => r.deliveryCounts.dropped === 3);
+  await waitFor(
+    () => robotOf(robot.robotId),
+    (r) => r.deliveryCounts.dropped === 3,
+  );
   const listed = (await pages<{ id: string }>(`/api/robots/${robot.robotId}/deliveries`, 50)).flat();
   expect(listed).toHaveLength(3);
   expect(listed.map((d) => d.id)).toEqual([late._id, retried._id, expect.any(String)]);
-  await waitFor(() => slots.findOne({ _id: `${robot.robotId}:1` }), (doc) => doc === null);
+  await waitFor(
+    () => slots.findOne({ _id: `${robot.robotId}:1` }),
+    (doc) => doc === null,
+  );
 });
 
 it('closes a slot left empty before a claimed one, and goes on', async () => {
@@ -117,19 +175,28 @@ it('closes a slot left empty before a claimed one, and goes on', async () => {
   // Slot 0 was never written (a claim that failed half way); slot 1 was.
   await slots.insertOne({ _id: `${robot.robotId}:1`, robotId: robot.robotId, slot: 1, deliveryId: after._id });
   await insertOnce(stack.models.Delivery, [{ ...after, slot: 1 }]);
-  await waitFor(() => robotOf(robot.robotId), (r) => r.deliveryCounts.dropped === 1);
+  await waitFor(
+    () => robotOf(robot.robotId),
+    (r) => r.deliveryCounts.dropped === 1,
+  );
   expect(await slots.findOne({ _id: `${robot.robotId}:0` })).toMatchObject({ deliveryId: '' });
   // A claim that comes late finds the slot taken and records its delivery after.
   const late = delivery(robot.robotId);
   await new DeliveryRecorder(stack.models).record(late);
-  await waitFor(() => robotOf(robot.robotId), (r) => r.deliveryCounts.dropped === 2);
+  await waitFor(
+    () => robotOf(robot.robotId),
+    (r) => r.deliveryCounts.dropped === 2,
+  );
   expect((await stack.models.Delivery.findById(late._id).lean())?.slot).toBe(2);
 });
 
-(process.env.FERRETDB_SQLITE_DIR ? it : it.skip)('reads by _id through the index on the embedded FerretDB', async () => {
-  const plan = await stack.models.Run.collection.find({ _id: 'any' as never }).explain();
-  expect(JSON.stringify(plan)).toMatch(/SEARCH \S+ USING INDEX \S+_id_lookup/);
-});
+(process.env.FERRETDB_SQLITE_DIR ? it : it.skip)(
+  'reads by _id through the index on the embedded FerretDB',
+  async () => {
+    const plan = await stack.models.Run.collection.find({ _id: 'any' as never }).explain();
+    expect(JSON.stringify(plan)).toMatch(/SEARCH \S+ USING INDEX \S+_id_lookup/);
+  },
+);
 
 describe('retention', () => {
   let short: Stack;
@@ -148,7 +215,10 @@ describe('retention', () => {
     const gone = await waitFor(robotNow, (r) => r.runCounts.total === 0 && r.deliveryCounts.processed === 0, 60_000);
     expect(gone.runCounts).toEqual({ total: 0, running: 0, succeeded: 0, failed: 0 });
     expect((await short.api('GET', `/api/robots/${robot.robotId}/runs`)).body).toEqual({ runs: [], nextCursor: null });
-    expect((await short.api('GET', `/api/robots/${robot.robotId}/deliveries`)).body).toEqual({ deliveries: [], nextCursor: null });
+    expect((await short.api('GET', `/api/robots/${robot.robotId}/deliveries`)).body).toEqual({
+      deliveries: [],
+      nextCursor: null,
+    });
     expect((await short.api('GET', `/api/runs/${run.id}`)).status).toBe(404);
     expect((await short.api('GET', `/api/deliveries/${run.deliveryId}`)).status).toBe(404);
     expect(await short.models.StepResult.findById(`${run.id}:0`).lean()).toBeNull();

@@ -26,7 +26,10 @@ it('logs a body that does not parse as one info line with its ids, and no stack 
   const token = robot.webhookUrl.split('/').pop()!;
   const body = 'card-4242-4242'; // V8's message quotes it: "Unexpected token 'c', "card-4242-4242" is not valid JSON"
   expect((await stack.send('POST', robot.webhookUrl, body)).status).toBe(200);
-  const [delivery] = await waitFor(() => stack.deliveries(robot.robotId), (d) => d.length === 1 && d[0].outcome === 'failed');
+  const [delivery] = await waitFor(
+    () => stack.deliveries(robot.robotId),
+    (d) => d.length === 1 && d[0].outcome === 'failed',
+  );
   const about = await waitFor(
     async () => lines.filter((l) => l.deliveryId === delivery.id),
     (found) => found.length > 0,
@@ -57,10 +60,17 @@ it('logs a body that does not parse as one info line with its ids, and no stack 
 it('logs a rejected signature as one info line with the delivery and robot, and no secret', async () => {
   const signingSecret = 'whsec_' + 'logged'.repeat(4);
   const connection = await stack.api('POST', '/api/connections', { provider: 'stripe', name: 'P', signingSecret });
-  const robot = await stack.api('POST', '/api/robots', { name: 'R', trigger: { connectionId: connection.body.id }, steps: [] });
+  const robot = await stack.api('POST', '/api/robots', {
+    name: 'R',
+    trigger: { connectionId: connection.body.id },
+    steps: [],
+  });
   const url: string = (await stack.api('POST', `/api/robots/${robot.body.id}/start`)).body.trigger.card.webhookUrl;
   expect((await stack.send('POST', url, JSON.stringify({ id: 'evt_1', type: 'charge.succeeded' }))).status).toBe(400);
-  const [delivery] = await waitFor(() => stack.deliveries(robot.body.id), (d) => d.length === 1);
+  const [delivery] = await waitFor(
+    () => stack.deliveries(robot.body.id),
+    (d) => d.length === 1,
+  );
   const about = lines.filter((l) => l.deliveryId === delivery.id);
   expect(about).toEqual([
     expect.objectContaining({

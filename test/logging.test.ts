@@ -4,7 +4,10 @@ import { startStack, type Stack } from './support/stack';
 let stack: Stack;
 beforeAll(async () => {
   // Temporal is not there: every delivery's start fails and is answered 503.
-  stack = await startStack({ TEMPORAL_ADDRESS: '127.0.0.1:1', TEMPORAL_START_TIMEOUT_MS: '300', LOG_LEVEL: 'error' }, { worker: false });
+  stack = await startStack(
+    { TEMPORAL_ADDRESS: '127.0.0.1:1', TEMPORAL_START_TIMEOUT_MS: '300', LOG_LEVEL: 'error' },
+    { worker: false },
+  );
 });
 afterAll(() => stack.close());
 
@@ -13,10 +16,12 @@ it('logs a failed delivery with its route and never its token', async () => {
   const token = robot.webhookUrl.split('/').pop()!;
   const lines: string[] = [];
   const write = process.stderr.write.bind(process.stderr);
-  const spy = jest.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array, ...rest: unknown[]) => {
-    lines.push(String(chunk));
-    return write(chunk, ...(rest as []));
-  });
+  const spy = jest
+    .spyOn(process.stderr, 'write')
+    .mockImplementation((chunk: string | Uint8Array, ...rest: unknown[]) => {
+      lines.push(String(chunk));
+      return write(chunk, ...(rest as []));
+    });
   try {
     const res = await stack.send('POST', robot.webhookUrl, JSON.stringify({ a: 1 }));
     expect(res.status).toBe(503);

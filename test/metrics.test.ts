@@ -47,7 +47,10 @@ it('counts what the receiver did with each request, its status and how long it t
   // The management API's own calls are not webhook answers.
   expect(sample(after, 'webhook_responses_total{status="201"}')).toBe(0);
   // Its one run ends before the next test counts runs.
-  await waitFor(() => stack.runs(robot.robotId), (r) => r.length === 1 && r[0].status === 'succeeded');
+  await waitFor(
+    () => stack.runs(robot.robotId),
+    (r) => r.length === 1 && r[0].status === 'succeeded',
+  );
 });
 
 describe("the worker's metrics port", () => {
@@ -64,12 +67,18 @@ describe("the worker's metrics port", () => {
     const before = await scrape();
     const robot = await stack.robotAtWork({ bodyFormat: 'csv', template: { n: '{{trigger.n}}' } });
     expect((await stack.send('POST', robot.webhookUrl, 'n\n1\n2\n3')).status).toBe(200);
-    await waitFor(() => stack.runs(robot.robotId), (r) => r.length === 3 && r.every((run) => run.status === 'succeeded'));
+    await waitFor(
+      () => stack.runs(robot.robotId),
+      (r) => r.length === 3 && r.every((run) => run.status === 'succeeded'),
+    );
     const after = await scrape();
 
     expect(sample(after, 'runs_total{status="succeeded"}') - sample(before, 'runs_total{status="succeeded"}')).toBe(3);
     expect(sample(after, 'csv_rows_total') - sample(before, 'csv_rows_total')).toBe(3);
-    expect(sample(after, 'deliveries_prepared_total{outcome="processed"}') - sample(before, 'deliveries_prepared_total{outcome="processed"}')).toBe(1);
+    expect(
+      sample(after, 'deliveries_prepared_total{outcome="processed"}') -
+        sample(before, 'deliveries_prepared_total{outcome="processed"}'),
+    ).toBe(1);
     expect(after).toMatch(/^temporal_\w+/m); // the SDK's own (task slots, poll latencies, …)
     expect((await fetch(url.replace('/metrics', '/other'))).status).toBe(404);
   });
@@ -79,9 +88,15 @@ it('never carries an id, a token or a path in a label', async () => {
   const robot = await stack.robotAtWork();
   expect((await stack.send('POST', robot.webhookUrl, JSON.stringify({ secretish: 'x' }))).status).toBe(200);
   const [, identifier, token] = /\/api\/webhooks\/([^/]+)\/([^/]+)$/.exec(robot.webhookUrl)!;
-  const [deliveries] = [await waitFor(() => stack.deliveries(robot.robotId), (d) => d.length === 1)];
+  const [deliveries] = [
+    await waitFor(
+      () => stack.deliveries(robot.robotId),
+      (d) => d.length === 1,
+    ),
+  ];
   const text = (await receiverScrape()) + (await stack.metrics.worker.registry.metrics());
-  for (const secret of [robot.robotId, identifier!, token!, deliveries[0].id, stack.config.adminToken]) expect(text).not.toContain(secret);
+  for (const secret of [robot.robotId, identifier!, token!, deliveries[0].id, stack.config.adminToken])
+    expect(text).not.toContain(secret);
   const labelValues = [...text.matchAll(/\w+="([^"]*)"/g)].map(([, v]) => v);
   expect(labelValues.every((v) => /^[\w.+-]*$/.test(v!) && v!.length < 40)).toBe(true);
 });

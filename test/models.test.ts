@@ -7,7 +7,9 @@ import { withDatabase } from './support/stack';
 let db: Connection;
 let models: Models;
 beforeAll(async () => {
-  ({ db, models } = await connectDatabase(withDatabase(process.env.MONGODB_URI!, `m${randomBytes(5).toString('hex')}`)));
+  ({ db, models } = await connectDatabase(
+    withDatabase(process.env.MONGODB_URI!, `m${randomBytes(5).toString('hex')}`),
+  ));
 });
 afterAll(async () => {
   await db.dropDatabase();
@@ -19,7 +21,7 @@ const outcome = (id: string): RunOutcomeDoc => ({ _id: id, robotId: 'r', status:
 const ids = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}-${i}`);
 
 describe('groupInserts', () => {
-  it('stores every caller\'s documents once, in fewer insertMany calls than callers', async () => {
+  it("stores every caller's documents once, in fewer insertMany calls than callers", async () => {
     const insertMany = jest.spyOn(rawCollection(models.RunOutcome), 'insertMany');
     const insert = groupInserts(models.RunOutcome);
     const callers = ids('group', 200).map((id) => [outcome(id), outcome(`${id}-b`)]);
@@ -42,15 +44,27 @@ describe('groupInserts', () => {
   it('treats a document that is already stored as written (a retried activity), and stores the rest of its group', async () => {
     await models.RunOutcome.create(outcome('dup-0'));
     const insert = groupInserts(models.RunOutcome);
-    await Promise.all([insert([outcome('dup-first')]), insert([outcome('dup-0')]), insert([outcome('dup-1')]), insert([outcome('dup-2')])]);
+    await Promise.all([
+      insert([outcome('dup-first')]),
+      insert([outcome('dup-0')]),
+      insert([outcome('dup-1')]),
+      insert([outcome('dup-2')]),
+    ]);
     expect(await models.RunOutcome.countDocuments({ _id: { $in: ['dup-0', 'dup-1', 'dup-2', 'dup-first'] } })).toBe(4);
   });
 
   it('fails only the caller whose documents cannot be stored', async () => {
     const insert = groupInserts(models.Delivery);
     const huge = { _id: 'huge', note: 'x'.repeat(17 * 1024 * 1024) } as never;
-    const results = await Promise.allSettled([insert([outcome('first') as never]), insert([outcome('ok-1') as never]), insert([huge]), insert([outcome('ok-2') as never])]);
+    const results = await Promise.allSettled([
+      insert([outcome('first') as never]),
+      insert([outcome('ok-1') as never]),
+      insert([huge]),
+      insert([outcome('ok-2') as never]),
+    ]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
-    expect(await rawCollection(models.Delivery).countDocuments({ _id: { $in: ['first', 'ok-1', 'ok-2', 'huge'] } })).toBe(3);
+    expect(
+      await rawCollection(models.Delivery).countDocuments({ _id: { $in: ['first', 'ok-1', 'ok-2', 'huge'] } }),
+    ).toBe(3);
   });
 });

@@ -30,35 +30,58 @@ afterAll(() => stack.close());
 const document = async () => {
   const res = await fetch(`${stack.baseUrl}/api/openapi.json`);
   expect(res.status).toBe(200);
-  return (await res.json()) as { openapi: string; paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, unknown> } };
+  return (await res.json()) as {
+    openapi: string;
+    paths: Record<string, Record<string, unknown>>;
+    components: { schemas: Record<string, unknown> };
+  };
 };
 
 it('is served without a token and names exactly the routes the service has', async () => {
   const doc = await document();
   expect(doc.openapi).toBe('3.1.0');
-  const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
+  const documented = Object.entries(doc.paths).flatMap(([path, ops]) =>
+    Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`),
+  );
   const served = routers({ ...stack, log: silentLogger, metrics: stack.metrics.receiver })
     .flatMap((r) => r.stack)
     // The webhook URL's catch-all (`router.all`: every method, answered 405) is not an operation.
     .filter((layer) => !layer.methods.includes('ACL'))
-    .flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${String(layer.path).replace(/:(\w+)/g, '{$1}')}`));
+    .flatMap((layer) =>
+      layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${String(layer.path).replace(/:(\w+)/g, '{$1}')}`),
+    );
   expect(documented.sort()).toEqual([...new Set(served)].sort());
-  expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(['Robot', 'Run', 'Delivery', 'CreateRobot', 'Error']));
+  expect(Object.keys(doc.components.schemas)).toEqual(
+    expect.arrayContaining(['Robot', 'Run', 'Delivery', 'CreateRobot', 'Error']),
+  );
 });
 
 it('describes real answers exactly', async () => {
   const app = await stack.api('POST', '/api/apps', { name: 'A', supportsInboundTrigger: true, bodyFormat: 'json' });
   appAnswer.parse(app.body);
   appAnswer.parse((await stack.api('GET', `/api/apps/${app.body.id}`)).body);
-  connectionAnswer.parse((await stack.api('POST', '/api/connections', { provider: 'stripe', name: 'P', signingSecret: 'whsec_x' })).body);
-  const robot = await stack.api('POST', '/api/robots', { name: 'R', trigger: { appId: app.body.id }, steps: [{ name: 's', type: 'compose', template: { a: 1 } }] });
+  connectionAnswer.parse(
+    (await stack.api('POST', '/api/connections', { provider: 'stripe', name: 'P', signingSecret: 'whsec_x' })).body,
+  );
+  const robot = await stack.api('POST', '/api/robots', {
+    name: 'R',
+    trigger: { appId: app.body.id },
+    steps: [{ name: 's', type: 'compose', template: { a: 1 } }],
+  });
   robotAnswer.parse(robot.body);
   const started = robotAnswer.parse((await stack.api('POST', `/api/robots/${robot.body.id}/start`)).body);
-  expect((await stack.send('POST', started.trigger.card.webhookUrl!, JSON.stringify({ big: 'x'.repeat(2000) }))).status).toBe(200);
-  const runs = await waitFor(() => stack.api('GET', `/api/robots/${robot.body.id}/runs`), (r) => r.body.runs[0]?.status === 'succeeded');
+  expect(
+    (await stack.send('POST', started.trigger.card.webhookUrl!, JSON.stringify({ big: 'x'.repeat(2000) }))).status,
+  ).toBe(200);
+  const runs = await waitFor(
+    () => stack.api('GET', `/api/robots/${robot.body.id}/runs`),
+    (r) => r.body.runs[0]?.status === 'succeeded',
+  );
   expect(runsPageAnswer.parse(runs.body).runs[0]).toMatchObject({ triggerTruncated: true });
   runAnswer.parse((await stack.api('GET', `/api/runs/${runs.body.runs[0].id}`)).body);
-  const deliveries = deliveriesPageAnswer.parse((await stack.api('GET', `/api/robots/${robot.body.id}/deliveries`)).body);
+  const deliveries = deliveriesPageAnswer.parse(
+    (await stack.api('GET', `/api/robots/${robot.body.id}/deliveries`)).body,
+  );
   deliveryAnswer.parse((await stack.api('GET', `/api/deliveries/${deliveries.deliveries[0]!.id}`)).body);
   robotAnswer.parse((await stack.api('GET', `/api/robots/${robot.body.id}`)).body);
   robotAnswer.parse((await stack.api('POST', `/api/robots/${robot.body.id}/stop`)).body);
@@ -73,10 +96,15 @@ function schemathesis(args: string[]): Promise<{ code: number; output: string }>
   return new Promise((resolve) => {
     // In a folder of its own: schemathesis keeps a cache (`.schemathesis/`) where it runs.
     const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'schemathesis-'));
-    execFile(bin, args, { cwd, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' } }, (err, stdout, stderr) => {
-      fs.rmSync(cwd, { recursive: true, force: true });
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, output: `${stdout}\n${stderr}` });
-    });
+    execFile(
+      bin,
+      args,
+      { cwd, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' } },
+      (err, stdout, stderr) => {
+        fs.rmSync(cwd, { recursive: true, force: true });
+        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, output: `${stdout}\n${stderr}` });
+      },
+    );
   });
 }
 

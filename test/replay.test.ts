@@ -15,7 +15,8 @@ import path from 'node:path';
 import { startStack, waitFor, type Stack } from './support/stack';
 
 const DIR = path.join(__dirname, 'replay');
-const VERSION = (JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version: string }).version;
+const VERSION = (JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version: string })
+  .version;
 
 /** The deliveries recorded: each kind of path through the delivery workflow. */
 const KINDS: Array<{ name: string; format: string; body: string }> = [
@@ -23,7 +24,11 @@ const KINDS: Array<{ name: string; format: string; body: string }> = [
   { name: 'json-unparsable', format: 'json', body: '{"not json' },
   { name: 'csv-three-runs', format: 'csv', body: 'email\na@example.com\nb@example.com\nc@example.com' },
   // Over INLINE_BODY_BYTES: the body is stored before the start and discarded by the workflow.
-  { name: 'json-stored-body', format: 'json', body: JSON.stringify({ email: 'big@example.com', pad: 'x'.repeat(200_000) }) },
+  {
+    name: 'json-stored-body',
+    format: 'json',
+    body: JSON.stringify({ email: 'big@example.com', pad: 'x'.repeat(200_000) }),
+  },
   { name: 'json-stored-unparsable', format: 'json', body: `{${'x'.repeat(200_000)}` },
 ];
 
@@ -31,17 +36,32 @@ async function record(stack: Stack): Promise<void> {
   for (const kind of KINDS) {
     const robot = await stack.robotAtWork({ bodyFormat: kind.format, template: { to: '{{trigger.email}}' } });
     expect((await stack.send('POST', robot.webhookUrl, kind.body)).status).toBe(200);
-    const [delivery] = await waitFor(() => stack.deliveries(robot.robotId), (d) => d.length === 1);
+    const [delivery] = await waitFor(
+      () => stack.deliveries(robot.robotId),
+      (d) => d.length === 1,
+    );
     const handle = stack.temporal.workflow.getHandle(delivery.workflowId);
     await handle.result().catch(() => undefined); // a failed delivery is a failed workflow
     const ids = [delivery.workflowId];
     if (kind.format === 'csv') {
-      const runs = await waitFor(() => stack.runs(robot.robotId), (r) => r.length === 3 && r.every((x) => x.status === 'succeeded'));
+      const runs = await waitFor(
+        () => stack.runs(robot.robotId),
+        (r) => r.length === 3 && r.every((x) => x.status === 'succeeded'),
+      );
       ids.push(`run:${runs[0].id}`);
     }
     for (const [i, id] of ids.entries()) {
       // The Temporal CLI's JSON, the form Worker.runReplayHistory reads.
-      const json = execFileSync(process.env.TEMPORAL_CLI_BIN!, ['workflow', 'show', '-w', id, '--address', stack.config.temporal.address!, '-o', 'json']);
+      const json = execFileSync(process.env.TEMPORAL_CLI_BIN!, [
+        'workflow',
+        'show',
+        '-w',
+        id,
+        '--address',
+        stack.config.temporal.address!,
+        '-o',
+        'json',
+      ]);
       const file = `${kind.name}${i === 0 ? '' : '-child'}.${VERSION}.json`;
       fs.writeFileSync(path.join(DIR, file), json);
     }

@@ -20,7 +20,10 @@ async function allRuns(s: Stack, robotId: string): Promise<any[]> {
   const runs: any[] = [];
   let cursor: string | null = null;
   do {
-    const page: { body: { runs: any[]; nextCursor: string | null } } = await s.api('GET', `/api/robots/${robotId}/runs?limit=1000${cursor ? `&cursor=${cursor}` : ''}`);
+    const page: { body: { runs: any[]; nextCursor: string | null } } = await s.api(
+      'GET',
+      `/api/robots/${robotId}/runs?limit=1000${cursor ? `&cursor=${cursor}` : ''}`,
+    );
     runs.push(...page.body.runs);
     cursor = page.body.nextCursor;
   } while (cursor);
@@ -31,7 +34,11 @@ async function allRuns(s: Stack, robotId: string): Promise<any[]> {
 async function wholeRuns(s: Stack, summaries: any[]): Promise<any[]> {
   const runs: any[] = [];
   for (let i = 0; i < summaries.length; i += 16) {
-    runs.push(...(await Promise.all(summaries.slice(i, i + 16).map(async (r) => (await s.api('GET', `/api/runs/${r.id}`)).body))));
+    runs.push(
+      ...(await Promise.all(
+        summaries.slice(i, i + 16).map(async (r) => (await s.api('GET', `/api/runs/${r.id}`)).body),
+      )),
+    );
   }
   return runs;
 }
@@ -50,88 +57,132 @@ function expectOneRunPerRow(runs: any[], rows: number) {
   }
 }
 
-const csvOf = (rows: number) => ['n,email', ...Array.from({ length: rows }, (_, i) => `${i},user${i}@example.com`)].join('\n');
+const csvOf = (rows: number) =>
+  ['n,email', ...Array.from({ length: rows }, (_, i) => `${i},user${i}@example.com`)].join('\n');
 
-it('makes exactly 10,000 runs from a 10,000-row CSV, counted run by run', async () => {
-  const robot = await stack.robotAtWork({ bodyFormat: 'csv', template: { to: '{{trigger.email}}' } });
-  expect((await stack.send('POST', robot.webhookUrl, csvOf(10_000), { 'content-type': 'text/csv' })).status).toBe(200);
-  const done = await waitFor(() => robotOf(stack, robot.robotId), (r) => r.runCounts.succeeded === 10_000, LONG);
-  expect(done.runCounts).toEqual({ total: 10_000, running: 0, succeeded: 10_000, failed: 0 });
-  expectOneRunPerRow(await wholeRuns(stack, await allRuns(stack, robot.robotId)), 10_000);
-}, LONG + 60_000);
+it(
+  'makes exactly 10,000 runs from a 10,000-row CSV, counted run by run',
+  async () => {
+    const robot = await stack.robotAtWork({ bodyFormat: 'csv', template: { to: '{{trigger.email}}' } });
+    expect((await stack.send('POST', robot.webhookUrl, csvOf(10_000), { 'content-type': 'text/csv' })).status).toBe(
+      200,
+    );
+    const done = await waitFor(
+      () => robotOf(stack, robot.robotId),
+      (r) => r.runCounts.succeeded === 10_000,
+      LONG,
+    );
+    expect(done.runCounts).toEqual({ total: 10_000, running: 0, succeeded: 10_000, failed: 0 });
+    expectOneRunPerRow(await wholeRuns(stack, await allRuns(stack, robot.robotId)), 10_000);
+  },
+  LONG + 60_000,
+);
 
-it('keeps a 24 MiB JSON body exactly: its trigger data is stored in chunks, out of the workflow history', async () => {
-  const robot = await stack.robotAtWork({ template: { id: '{{trigger.id}}', echo: '{{trigger}}' } });
-  const data = { id: 'big-1', blob: 'ab'.repeat(12 * 1024 * 1024), 'key.with.dots': [[1]] };
-  const body = JSON.stringify(data);
-  expect((await stack.send('POST', robot.webhookUrl, body)).status).toBe(200);
-  const [summary] = await waitFor(() => allRuns(stack, robot.robotId), (r) => r[0]?.status === 'succeeded', LONG);
-  expect(summary.triggerTruncated).toBe(true);
-  const [run] = await wholeRuns(stack, [summary]);
-  const sha = (v: unknown) => createHash('sha256').update(JSON.stringify(v)).digest('hex');
-  expect(sha(run.trigger)).toBe(sha(data));
-  expect(run.steps[0].output.id).toBe('big-1');
-  expect(sha(run.steps[0].output.echo)).toBe(sha(data));
-}, LONG + 60_000);
+it(
+  'keeps a 24 MiB JSON body exactly: its trigger data is stored in chunks, out of the workflow history',
+  async () => {
+    const robot = await stack.robotAtWork({ template: { id: '{{trigger.id}}', echo: '{{trigger}}' } });
+    const data = { id: 'big-1', blob: 'ab'.repeat(12 * 1024 * 1024), 'key.with.dots': [[1]] };
+    const body = JSON.stringify(data);
+    expect((await stack.send('POST', robot.webhookUrl, body)).status).toBe(200);
+    const [summary] = await waitFor(
+      () => allRuns(stack, robot.robotId),
+      (r) => r[0]?.status === 'succeeded',
+      LONG,
+    );
+    expect(summary.triggerTruncated).toBe(true);
+    const [run] = await wholeRuns(stack, [summary]);
+    const sha = (v: unknown) => createHash('sha256').update(JSON.stringify(v)).digest('hex');
+    expect(sha(run.trigger)).toBe(sha(data));
+    expect(run.steps[0].output.id).toBe('big-1');
+    expect(sha(run.steps[0].output.echo)).toBe(sha(data));
+  },
+  LONG + 60_000,
+);
 
-it('fans out a 16 MB CSV whose rows are large, continuing as new by history size', async () => {
-  const robot = await stack.robotAtWork({ bodyFormat: 'csv', template: { n: '{{trigger.n}}' } });
-  const pad = 'p'.repeat(8000);
-  const rows = 2000;
-  const csv = ['n,pad', ...Array.from({ length: rows }, (_, i) => `${i},${pad}`)].join('\n');
-  expect(csv.length).toBeGreaterThan(16_000_000);
-  expect((await stack.send('POST', robot.webhookUrl, csv)).status).toBe(200);
-  const done = await waitFor(() => robotOf(stack, robot.robotId), (r) => r.runCounts.succeeded === rows, LONG);
-  expect(done.runCounts.total).toBe(rows);
-  const [delivery] = (await stack.api('GET', `/api/robots/${robot.robotId}/deliveries`)).body.deliveries;
-  // The delivery workflow ends after its last runs started (and its stored body is discarded),
-  // which can be after those runs finished: wait for it, across its continue-as-new chain.
-  await stack.temporal.workflow.getHandle(delivery.workflowId).result();
-  // About 520 rows (4 MiB of row data) per workflow run: three continue-as-new, where the
-  // count of 1,000 runs alone would have made one.
-  const executions = [];
-  for await (const e of stack.temporal.workflow.list({ query: `WorkflowId = '${delivery.workflowId}'` })) executions.push(e.status.name);
-  expect(executions.filter((s) => s === 'CONTINUED_AS_NEW').length).toBe(3);
-  expect(executions).toContain('COMPLETED');
-}, LONG + 60_000);
+it(
+  'fans out a 16 MB CSV whose rows are large, continuing as new by history size',
+  async () => {
+    const robot = await stack.robotAtWork({ bodyFormat: 'csv', template: { n: '{{trigger.n}}' } });
+    const pad = 'p'.repeat(8000);
+    const rows = 2000;
+    const csv = ['n,pad', ...Array.from({ length: rows }, (_, i) => `${i},${pad}`)].join('\n');
+    expect(csv.length).toBeGreaterThan(16_000_000);
+    expect((await stack.send('POST', robot.webhookUrl, csv)).status).toBe(200);
+    const done = await waitFor(
+      () => robotOf(stack, robot.robotId),
+      (r) => r.runCounts.succeeded === rows,
+      LONG,
+    );
+    expect(done.runCounts.total).toBe(rows);
+    const [delivery] = (await stack.api('GET', `/api/robots/${robot.robotId}/deliveries`)).body.deliveries;
+    // The delivery workflow ends after its last runs started (and its stored body is discarded),
+    // which can be after those runs finished: wait for it, across its continue-as-new chain.
+    await stack.temporal.workflow.getHandle(delivery.workflowId).result();
+    // About 520 rows (4 MiB of row data) per workflow run: three continue-as-new, where the
+    // count of 1,000 runs alone would have made one.
+    const executions = [];
+    for await (const e of stack.temporal.workflow.list({ query: `WorkflowId = '${delivery.workflowId}'` }))
+      executions.push(e.status.name);
+    expect(executions.filter((s) => s === 'CONTINUED_AS_NEW').length).toBe(3);
+    expect(executions).toContain('COMPLETED');
+  },
+  LONG + 60_000,
+);
 
-it('answers 413 for a body over the default 32 MiB limit', async () => {
-  const robot = await stack.robotAtWork();
-  const res = await stack.send('POST', robot.webhookUrl, Buffer.alloc(32 * 1024 * 1024 + 1, 0x20));
-  expect(res.status).toBe(413);
-}, LONG + 60_000);
+it(
+  'answers 413 for a body over the default 32 MiB limit',
+  async () => {
+    const robot = await stack.robotAtWork();
+    const res = await stack.send('POST', robot.webhookUrl, Buffer.alloc(32 * 1024 * 1024 + 1, 0x20));
+    expect(res.status).toBe(413);
+  },
+  LONG + 60_000,
+);
 
-it('finishes a CSV after its worker is killed half way and restarted: no run missing, none doubled', async () => {
-  const rows = 3000;
-  const own = await startStack({}, { worker: false });
-  const env = {
-    ...process.env,
-    TEMPORAL_ADDRESS: own.config.temporal.address,
-    MONGODB_URI: own.config.mongodbUri,
-    TEMPORAL_TASK_QUEUE: own.config.temporal.taskQueue,
-    DATA_DIR: own.config.dataDir,
-    LOG_LEVEL: 'warn',
-  };
-  const log = path.join(own.config.dataDir, 'worker.log');
-  let worker = startProcess('worker', env, log);
-  try {
-    const robot = await own.robotAtWork({ bodyFormat: 'csv', template: { to: '{{trigger.email}}' } });
-    expect((await own.send('POST', robot.webhookUrl, csvOf(rows))).status).toBe(200);
-    await waitFor(() => robotOf(own, robot.robotId), (r) => r.runCounts.succeeded >= 300, LONG);
-    worker.kill('SIGKILL');
-    await exited(worker);
-    const atKill = (await robotOf(own, robot.robotId)).runCounts;
-    expect(atKill.succeeded).toBeLessThan(rows);
+it(
+  'finishes a CSV after its worker is killed half way and restarted: no run missing, none doubled',
+  async () => {
+    const rows = 3000;
+    const own = await startStack({}, { worker: false });
+    const env = {
+      ...process.env,
+      TEMPORAL_ADDRESS: own.config.temporal.address,
+      MONGODB_URI: own.config.mongodbUri,
+      TEMPORAL_TASK_QUEUE: own.config.temporal.taskQueue,
+      DATA_DIR: own.config.dataDir,
+      LOG_LEVEL: 'warn',
+    };
+    const log = path.join(own.config.dataDir, 'worker.log');
+    let worker = startProcess('worker', env, log);
+    try {
+      const robot = await own.robotAtWork({ bodyFormat: 'csv', template: { to: '{{trigger.email}}' } });
+      expect((await own.send('POST', robot.webhookUrl, csvOf(rows))).status).toBe(200);
+      await waitFor(
+        () => robotOf(own, robot.robotId),
+        (r) => r.runCounts.succeeded >= 300,
+        LONG,
+      );
+      worker.kill('SIGKILL');
+      await exited(worker);
+      const atKill = (await robotOf(own, robot.robotId)).runCounts;
+      expect(atKill.succeeded).toBeLessThan(rows);
 
-    worker = startProcess('worker', env, log);
-    const done = await waitFor(() => robotOf(own, robot.robotId), (r) => r.runCounts.succeeded === rows, LONG);
-    expect(done.runCounts).toEqual({ total: rows, running: 0, succeeded: rows, failed: 0 });
-    expectOneRunPerRow(await wholeRuns(own, await allRuns(own, robot.robotId)), rows);
-    expect(await own.models.StepResult.countDocuments()).toBe(rows);
-    expect(await own.models.RunOutcome.countDocuments()).toBe(rows);
-  } finally {
-    worker.kill('SIGKILL');
-    await exited(worker);
-    await own.close();
-  }
-}, LONG + 60_000);
+      worker = startProcess('worker', env, log);
+      const done = await waitFor(
+        () => robotOf(own, robot.robotId),
+        (r) => r.runCounts.succeeded === rows,
+        LONG,
+      );
+      expect(done.runCounts).toEqual({ total: rows, running: 0, succeeded: rows, failed: 0 });
+      expectOneRunPerRow(await wholeRuns(own, await allRuns(own, robot.robotId)), rows);
+      expect(await own.models.StepResult.countDocuments()).toBe(rows);
+      expect(await own.models.RunOutcome.countDocuments()).toBe(rows);
+    } finally {
+      worker.kill('SIGKILL');
+      await exited(worker);
+      await own.close();
+    }
+  },
+  LONG + 60_000,
+);

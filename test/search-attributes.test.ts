@@ -54,13 +54,20 @@ it('searches failed deliveries, and links deliveries and runs to their workflows
     () => workflowsOf(`RobotId="${robot.robotId}" AND DeliveryOutcome="failed" AND BodyFormat="xml"`),
     (ws) => ws.length === 1,
   );
-  const [delivery] = await waitFor(() => stack.deliveries(robot.robotId), (d) => d.length === 1);
-  const search = (id: string) => `http://localhost:8233/namespaces/default/workflows?query=${encodeURIComponent(`WorkflowId="${id}"`)}`;
+  const [delivery] = await waitFor(
+    () => stack.deliveries(robot.robotId),
+    (d) => d.length === 1,
+  );
+  const search = (id: string) =>
+    `http://localhost:8233/namespaces/default/workflows?query=${encodeURIComponent(`WorkflowId="${id}"`)}`;
   expect(delivery.workflowUrl).toBe(search(failed!.workflowId));
 
   const json = await stack.robotAtWork();
   expect((await stack.send('POST', json.webhookUrl, '{"a":1}')).status).toBe(200);
-  const [run] = await waitFor(() => stack.runs(json.robotId), (r) => r.length === 1 && r[0].status === 'succeeded');
+  const [run] = await waitFor(
+    () => stack.runs(json.robotId),
+    (r) => r.length === 1 && r[0].status === 'succeeded',
+  );
   const [one] = await stack.deliveries(json.robotId);
   expect(run.workflowUrl).toBe(search(one.workflowId)); // a single run executes in its delivery's workflow
 });

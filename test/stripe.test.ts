@@ -12,31 +12,58 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-
 async function stripeRobot(opts: { signingSecret?: string; events?: string[] } = {}) {
-  const connection = await stack.api('POST', '/api/connections', { provider: 'stripe', name: 'Payments', ...(opts.signingSecret ? { signingSecret: opts.signingSecret } : {}) });
+  const connection = await stack.api('POST', '/api/connections', {
+    provider: 'stripe',
+    name: 'Payments',
+    ...(opts.signingSecret ? { signingSecret: opts.signingSecret } : {}),
+  });
   expect(connection.status).toBe(201);
   const robot = await stack.api('POST', '/api/robots', {
     name: 'On payment',
     trigger: { connectionId: connection.body.id, ...(opts.events ? { events: opts.events } : {}) },
-    steps: [{ name: 'receipt', type: 'compose', template: { amount: '{{trigger.data.object.amount}}', type: '{{trigger.type}}' } }],
+    steps: [
+      {
+        name: 'receipt',
+        type: 'compose',
+        template: { amount: '{{trigger.data.object.amount}}', type: '{{trigger.type}}' },
+      },
+    ],
   });
   const started = await stack.api('POST', `/api/robots/${robot.body.id}/start`);
-  return { connection: connection.body, robotId: robot.body.id as string, webhookUrl: started.body.trigger.card.webhookUrl as string };
+  return {
+    connection: connection.body,
+    robotId: robot.body.id as string,
+    webhookUrl: started.body.trigger.card.webhookUrl as string,
+  };
 }
 
 const event = (id: string, type = 'payment_intent.succeeded', amount = 1999) =>
   JSON.stringify({ id, object: 'event', type, data: { object: { id: 'pi_1', object: 'payment_intent', amount } } });
 const signed = (payload: string, opts: { secret?: string; timestamp?: number } = {}) => ({
   'content-type': 'application/json',
-  'stripe-signature': stripe.webhooks.generateTestHeaderString({ payload, secret: opts.secret ?? secret, ...(opts.timestamp ? { timestamp: opts.timestamp } : {}) }),
+  'stripe-signature': stripe.webhooks.generateTestHeaderString({
+    payload,
+    secret: opts.secret ?? secret,
+    ...(opts.timestamp ? { timestamp: opts.timestamp } : {}),
+  }),
 });
 
 describe('connections', () => {
   it('stores the signing secret encrypted and never returns it', async () => {
-    const res = await stack.api('POST', '/api/connections', { provider: 'stripe', name: 'Payments', signingSecret: secret });
+    const res = await stack.api('POST', '/api/connections', {
+      provider: 'stripe',
+      name: 'Payments',
+      signingSecret: secret,
+    });
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ id: expect.any(String), provider: 'stripe', name: 'Payments', hasSigningSecret: true, createdAt: expect.any(String) });
+    expect(res.body).toEqual({
+      id: expect.any(String),
+      provider: 'stripe',
+      name: 'Payments',
+      hasSigningSecret: true,
+      createdAt: expect.any(String),
+    });
     const read = await stack.api('GET', `/api/connections/${res.body.id}`);
     expect(JSON.stringify(read.body)).not.toContain(secret);
     const stored = await stack.models.Connection.findById(res.body.id).lean();
@@ -57,25 +84,43 @@ describe('with a signing secret', () => {
     expect(robot.webhookUrl).toMatch(/\/api\/webhooks\/stripe:[0-9a-f-]{36}\/[A-Za-z0-9_-]{43}$/);
     const payload = event('evt_ok_1');
     expect((await stack.send('POST', robot.webhookUrl, payload, signed(payload))).status).toBe(200);
-    const [run] = await waitFor(() => stack.runs(robot.robotId), (r) => r[0]?.status === 'succeeded');
+    const [run] = await waitFor(
+      () => stack.runs(robot.robotId),
+      (r) => r[0]?.status === 'succeeded',
+    );
     expect(run.trigger).toEqual(JSON.parse(payload));
     expect(run.verified).toBe(true);
     expect(run.steps[0].output).toEqual({ amount: 1999, type: 'payment_intent.succeeded' });
     const [delivery] = await stack.deliveries(robot.robotId);
-    expect(delivery).toMatchObject({ outcome: 'processed', verified: true, workflowId: expect.stringMatching(/:event:evt_ok_1$/) });
+    expect(delivery).toMatchObject({
+      outcome: 'processed',
+      verified: true,
+      workflowId: expect.stringMatching(/:event:evt_ok_1$/),
+    });
   });
 
   it.each([
-    ['a wrong secret', (p: string) => signed(p, { secret: 'whsec_' + 'wrong'.repeat(6) }), 'signature does not match the signing secret'],
+    [
+      'a wrong secret',
+      (p: string) => signed(p, { secret: 'whsec_' + 'wrong'.repeat(6) }),
+      'signature does not match the signing secret',
+    ],
     ['no signature header', () => ({}), 'missing Stripe-Signature header'],
-    ['a timestamp 6 minutes old', (p: string) => signed(p, { timestamp: Math.floor(Date.now() / 1000) - 360 }), 'timestamp outside the 300-second tolerance'],
+    [
+      'a timestamp 6 minutes old',
+      (p: string) => signed(p, { timestamp: Math.floor(Date.now() / 1000) - 360 }),
+      'timestamp outside the 300-second tolerance',
+    ],
   ])('rejects %s: 400, no run, the delivery recorded with the reason', async (_what, headers, reason) => {
     const robot = await stripeRobot({ signingSecret: secret });
     const payload = event('evt_bad');
     const res = await stack.send('POST', robot.webhookUrl, payload, headers(payload));
     expect(res.status).toBe(400);
     expect(res.text).toBe('');
-    const [delivery] = await waitFor(() => stack.deliveries(robot.robotId), (d) => d.length === 1);
+    const [delivery] = await waitFor(
+      () => stack.deliveries(robot.robotId),
+      (d) => d.length === 1,
+    );
     expect(delivery).toMatchObject({ outcome: 'rejected', reason, verified: false, workflowId: null });
     expect(await stack.runs(robot.robotId)).toEqual([]);
   });
@@ -83,21 +128,35 @@ describe('with a signing secret', () => {
   it('does not let a forged event carrying a real event id, sent first, cost the real one its run', async () => {
     const robot = await stripeRobot({ signingSecret: secret });
     const forged = event('evt_real_1', 'payment_intent.succeeded', 1);
-    expect((await stack.send('POST', robot.webhookUrl, forged, signed(forged, { secret: 'whsec_' + 'forger'.repeat(5) }))).status).toBe(400);
+    expect(
+      (await stack.send('POST', robot.webhookUrl, forged, signed(forged, { secret: 'whsec_' + 'forger'.repeat(5) })))
+        .status,
+    ).toBe(400);
     const real = event('evt_real_1');
     expect((await stack.send('POST', robot.webhookUrl, real, signed(real))).status).toBe(200);
-    const runs = await waitFor(() => stack.runs(robot.robotId), (r) => r[0]?.status === 'succeeded');
+    const runs = await waitFor(
+      () => stack.runs(robot.robotId),
+      (r) => r[0]?.status === 'succeeded',
+    );
     expect(runs.map((r) => r.trigger.data.object.amount)).toEqual([1999]);
   });
 
   it('makes one run when the provider sends the same event again, with a fresh signature', async () => {
     const robot = await stripeRobot({ signingSecret: secret });
     const payload = event('evt_twice');
-    await stack.send('POST', robot.webhookUrl, payload, signed(payload, { timestamp: Math.floor(Date.now() / 1000) - 60 }));
+    await stack.send(
+      'POST',
+      robot.webhookUrl,
+      payload,
+      signed(payload, { timestamp: Math.floor(Date.now() / 1000) - 60 }),
+    );
     await stack.send('POST', robot.webhookUrl, payload, signed(payload));
     const other = event('evt_other');
     await stack.send('POST', robot.webhookUrl, other, signed(other));
-    const runs = await waitFor(() => stack.runs(robot.robotId), (r) => r.length === 2 && r.every((x) => x.status === 'succeeded'));
+    const runs = await waitFor(
+      () => stack.runs(robot.robotId),
+      (r) => r.length === 2 && r.every((x) => x.status === 'succeeded'),
+    );
     expect(runs.map((r) => r.trigger.id).sort()).toEqual(['evt_other', 'evt_twice']);
     expect(await stack.deliveries(robot.robotId)).toHaveLength(2);
   });
@@ -108,7 +167,10 @@ describe('without a signing secret', () => {
     const robot = await stripeRobot();
     const payload = event('evt_unsigned');
     expect((await stack.send('POST', robot.webhookUrl, payload)).status).toBe(200);
-    const [run] = await waitFor(() => stack.runs(robot.robotId), (r) => r[0]?.status === 'succeeded');
+    const [run] = await waitFor(
+      () => stack.runs(robot.robotId),
+      (r) => r[0]?.status === 'succeeded',
+    );
     expect(run.verified).toBe(false);
     const [delivery] = await stack.deliveries(robot.robotId);
     expect(delivery.verified).toBe(false);
@@ -120,15 +182,27 @@ describe('event filter', () => {
     const robot = await stripeRobot({ events: ['payment_intent.succeeded'] });
     await stack.send('POST', robot.webhookUrl, event('evt_refund', 'charge.refunded'));
     await stack.send('POST', robot.webhookUrl, event('evt_paid'));
-    const runs = await waitFor(() => stack.runs(robot.robotId), (r) => r[0]?.status === 'succeeded');
-    const deliveries = await waitFor(() => stack.deliveries(robot.robotId), (d) => d.length === 2);
+    const runs = await waitFor(
+      () => stack.runs(robot.robotId),
+      (r) => r[0]?.status === 'succeeded',
+    );
+    const deliveries = await waitFor(
+      () => stack.deliveries(robot.robotId),
+      (d) => d.length === 2,
+    );
     expect(runs.map((r) => r.trigger.id)).toEqual(['evt_paid']);
-    expect(deliveries.find((d) => d.outcome === 'dropped')).toMatchObject({ reason: 'event type "charge.refunded" is not selected' });
+    expect(deliveries.find((d) => d.outcome === 'dropped')).toMatchObject({
+      reason: 'event type "charge.refunded" is not selected',
+    });
   });
 
   it('rejects events on a robot whose trigger is a custom app', async () => {
     const app = await stack.api('POST', '/api/apps', { name: 'A', supportsInboundTrigger: true });
-    const res = await stack.api('POST', '/api/robots', { name: 'R', trigger: { appId: app.body.id, events: ['x'] }, steps: [] });
+    const res = await stack.api('POST', '/api/robots', {
+      name: 'R',
+      trigger: { appId: app.body.id, events: ['x'] },
+      steps: [],
+    });
     expect(res.status).toBe(400);
     expect(res.body.field).toBe('trigger.events');
   });

@@ -9,7 +9,6 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-
 const template = {
   sku: '{{trigger.items[0].sku}}',
   quantity: '{{trigger.items[0].qty}}',
@@ -19,27 +18,38 @@ const template = {
 };
 const order = { customer: { name: 'Ann' }, items: [{ sku: 'A-1', qty: 2 }] };
 
-it.each(['POST', 'PUT'])('%s with a misleading Content-Type answers 200 with an empty body and makes a run with resolved values', async (method) => {
-  const robot = await stack.robotAtWork({ template });
-  const res = await stack.send(method, robot.webhookUrl, JSON.stringify(order), { 'content-type': 'application/xml' });
-  expect(res.status).toBe(200);
-  expect(res.text).toBe('');
+it.each(['POST', 'PUT'])(
+  '%s with a misleading Content-Type answers 200 with an empty body and makes a run with resolved values',
+  async (method) => {
+    const robot = await stack.robotAtWork({ template });
+    const res = await stack.send(method, robot.webhookUrl, JSON.stringify(order), {
+      'content-type': 'application/xml',
+    });
+    expect(res.status).toBe(200);
+    expect(res.text).toBe('');
 
-  const [run] = await waitFor(() => stack.runs(robot.robotId), (runs) => runs[0]?.status === 'succeeded');
-  expect(run.trigger).toEqual(order);
-  expect(run.steps).toEqual([
-    {
-      name: 'compose',
-      status: 'succeeded',
-      output: { sku: 'A-1', quantity: 2, greeting: 'Hello Ann, 2 item(s)', missing: '', whole: order },
-    },
-  ]);
-});
+    const [run] = await waitFor(
+      () => stack.runs(robot.robotId),
+      (runs) => runs[0]?.status === 'succeeded',
+    );
+    expect(run.trigger).toEqual(order);
+    expect(run.steps).toEqual([
+      {
+        name: 'compose',
+        status: 'succeeded',
+        output: { sku: 'A-1', quantity: 2, greeting: 'Hello Ann, 2 item(s)', missing: '', whole: order },
+      },
+    ]);
+  },
+);
 
 it('runs a single-run delivery inside its delivery workflow, under a readable workflow ID', async () => {
   const robot = await stack.robotAtWork();
   await stack.send('POST', robot.webhookUrl, '{"a":1}');
-  const [run] = await waitFor(() => stack.runs(robot.robotId), (runs) => runs[0]?.status === 'succeeded');
+  const [run] = await waitFor(
+    () => stack.runs(robot.robotId),
+    (runs) => runs[0]?.status === 'succeeded',
+  );
   const [delivery] = await stack.deliveries(robot.robotId);
   const identifier = new URL(robot.webhookUrl).pathname.split('/')[3];
   expect(delivery.workflowId).toMatch(new RegExp(`^delivery:${identifier}:sha256:[0-9a-f]{64}$`));
@@ -51,19 +61,29 @@ it('runs a single-run delivery inside its delivery workflow, under a readable wo
 it('starts a child workflow run:<runId> for each row of a multi-row CSV', async () => {
   const robot = await stack.robotAtWork({ bodyFormat: 'csv' });
   await stack.send('POST', robot.webhookUrl, 'a\n1\n2\n');
-  const runs = await waitFor(() => stack.runs(robot.robotId), (r) => r.length === 2 && r.every((x) => x.status === 'succeeded'));
+  const runs = await waitFor(
+    () => stack.runs(robot.robotId),
+    (r) => r.length === 2 && r.every((x) => x.status === 'succeeded'),
+  );
   const [delivery] = await stack.deliveries(robot.robotId);
-  expect(await stack.temporal.workflow.getHandle(delivery.workflowId).result()).toEqual({ outcome: 'processed', runCount: 2 });
+  expect(await stack.temporal.workflow.getHandle(delivery.workflowId).result()).toEqual({
+    outcome: 'processed',
+    runCount: 2,
+  });
   for (const run of runs) {
     const child = await stack.temporal.workflow.getHandle(`run:${run.id}`).describe();
-    expect(child).toMatchObject({ type: 'runWorkflow', status: { name: 'COMPLETED' }, parentExecution: { workflowId: delivery.workflowId } });
+    expect(child).toMatchObject({
+      type: 'runWorkflow',
+      status: { name: 'COMPLETED' },
+      parentExecution: { workflowId: delivery.workflowId },
+    });
   }
 });
 
 it('keeps any JSON exactly as sent: dotted and $ keys, nested arrays, long strings, unicode', async () => {
   const robot = await stack.robotAtWork();
   const data = {
-    'a.b': { $where: 1, '$set': [[1, [2, [3]]], []] },
+    'a.b': { $where: 1, $set: [[1, [2, [3]]], []] },
     $: null,
     '': 'empty key',
     long: 'x'.repeat(300_000),
@@ -72,7 +92,10 @@ it('keeps any JSON exactly as sent: dotted and $ keys, nested arrays, long strin
     nested: [[[{ 'k.k': [[true]] }]]],
   };
   expect((await stack.send('POST', robot.webhookUrl, JSON.stringify(data))).status).toBe(200);
-  const [run] = await waitFor(() => stack.runs(robot.robotId), (runs) => runs[0]?.status === 'succeeded');
+  const [run] = await waitFor(
+    () => stack.runs(robot.robotId),
+    (runs) => runs[0]?.status === 'succeeded',
+  );
   expect(run.trigger).toEqual(data);
   expect(run.steps[0].output).toEqual({ data });
 });
@@ -80,7 +103,10 @@ it('keeps any JSON exactly as sent: dotted and $ keys, nested arrays, long strin
 it('accepts a JSON body that is not an object', async () => {
   const robot = await stack.robotAtWork({ template: { value: '{{trigger}}', first: '{{trigger[0]}}' } });
   await stack.send('POST', robot.webhookUrl, '[5, "x"]');
-  const [run] = await waitFor(() => stack.runs(robot.robotId), (runs) => runs[0]?.status === 'succeeded');
+  const [run] = await waitFor(
+    () => stack.runs(robot.robotId),
+    (runs) => runs[0]?.status === 'succeeded',
+  );
   expect(run.steps[0].output).toEqual({ value: [5, 'x'], first: 5 });
 });
 
@@ -91,7 +117,10 @@ it('drops an empty body: 200, and no delivery or run', async () => {
   expect(empty.text).toBe('');
   // A later delivery is processed; by then the empty one would have shown up too.
   await stack.send('POST', robot.webhookUrl, '{"later":true}');
-  const runs = await waitFor(() => stack.runs(robot.robotId), (r) => r[0]?.status === 'succeeded');
+  const runs = await waitFor(
+    () => stack.runs(robot.robotId),
+    (r) => r[0]?.status === 'succeeded',
+  );
   expect(runs.map((r) => r.trigger)).toEqual([{ later: true }]);
   expect(await stack.deliveries(robot.robotId)).toHaveLength(1);
 });
@@ -107,7 +136,10 @@ describe('URLs that are not a working trigger answer 404 with an empty body', ()
     ['a wrong token', () => withToken('A'.repeat(43))],
     ['a short token', () => withToken('abc')],
     ['an overlong token', () => withToken('A'.repeat(5000))],
-    ['an unknown identifier', () => url.href.replace(/custom:[0-9a-f-]+/, 'custom:00000000-0000-4000-8000-000000000000')],
+    [
+      'an unknown identifier',
+      () => url.href.replace(/custom:[0-9a-f-]+/, 'custom:00000000-0000-4000-8000-000000000000'),
+    ],
     ['a malformed identifier', () => url.href.replace(/custom:[0-9a-f-]+/, 'nope')],
   ])('%s', async (_what, make) => {
     const res = await stack.send('POST', make(), '{"a":1}');
@@ -148,7 +180,10 @@ it('answers 413 for a body over MAX_BODY_BYTES and starts nothing', async () => 
 });
 
 it('answers 503 with Retry-After, never 200, while Temporal is unreachable', async () => {
-  const down = await startStack({ TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}`, TEMPORAL_START_TIMEOUT_MS: '1500' }, { worker: false });
+  const down = await startStack(
+    { TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}`, TEMPORAL_START_TIMEOUT_MS: '1500' },
+    { worker: false },
+  );
   try {
     const robot = await down.robotAtWork();
     const res = await down.send('POST', robot.webhookUrl, '{"a":1}');

@@ -25,9 +25,14 @@ beforeAll(async () => {
   Runtime.install({ logger: new DefaultLogger('WARN') });
   testEnv = await TestWorkflowEnvironment.createLocal({
     // The workflows set these search attributes: a namespace without them refuses the workflow task.
-    server: { executable: { type: 'existing-path', path: process.env.TEMPORAL_CLI_BIN! }, searchAttributes: [...SEARCH_ATTRIBUTES] },
+    server: {
+      executable: { type: 'existing-path', path: process.env.TEMPORAL_CLI_BIN! },
+      searchAttributes: [...SEARCH_ATTRIBUTES],
+    },
   });
-  ({ db, models } = await connectDatabase(withDatabase(process.env.MONGODB_URI!, `w${randomBytes(5).toString('hex')}`)));
+  ({ db, models } = await connectDatabase(
+    withDatabase(process.env.MONGODB_URI!, `w${randomBytes(5).toString('hex')}`),
+  ));
 });
 afterAll(async () => {
   await db?.dropDatabase();
@@ -50,24 +55,39 @@ async function deliveryFor(bodyFormat: BodyFormat, body: string): Promise<Delive
   const robotId = randomUUID();
   await models.App.create({ _id: appId, name: 'A', supportsInboundTrigger: true, bodyFormat, createdAt: new Date() });
   await models.Robot.create({
-    _id: robotId, name: 'R', state: 'at_work',
+    _id: robotId,
+    name: 'R',
+    state: 'at_work',
     trigger: { kind: 'custom', appId, connectionId: null, identifier: `custom:${randomUUID()}`, token: 't' },
     steps: [{ name: 'compose', type: 'compose', templateJson: JSON.stringify({ email: '{{trigger.email}}' }) }],
     createdAt: new Date(),
   });
   return {
-    deliveryId: randomUUID(), robotId, triggerIdentifier: 'custom:x', receivedAt: new Date().toISOString(), dedupKey: 'k',
-    contentType: null, size: body.length, body: { kind: 'inline', encoding: 'utf8', data: body }, verified: null,
+    deliveryId: randomUUID(),
+    robotId,
+    triggerIdentifier: 'custom:x',
+    receivedAt: new Date().toISOString(),
+    dedupKey: 'k',
+    contentType: null,
+    size: body.length,
+    body: { kind: 'inline', encoding: 'utf8', data: body },
+    verified: null,
   };
 }
 
 it('executes the one run of a json delivery in the delivery workflow itself', async () => {
   const input = await deliveryFor('json', '{"email":"ann@example.com"}');
   const result = await withWorker(() =>
-    testEnv.client.workflow.execute(deliveryWorkflow, { taskQueue, workflowId: `delivery:${input.deliveryId}`, args: [input] }),
+    testEnv.client.workflow.execute(deliveryWorkflow, {
+      taskQueue,
+      workflowId: `delivery:${input.deliveryId}`,
+      args: [input],
+    }),
   );
   expect(result).toEqual({ outcome: 'processed', runCount: 1, runStatus: 'succeeded' });
-  await expect(testEnv.client.workflow.getHandle(runWorkflowId(runIdFor(input.deliveryId, 0))).describe()).rejects.toThrow(WorkflowNotFoundError);
+  await expect(
+    testEnv.client.workflow.getHandle(runWorkflowId(runIdFor(input.deliveryId, 0))).describe(),
+  ).rejects.toThrow(WorkflowNotFoundError);
   const [step] = await models.StepResult.find({ runId: runIdFor(input.deliveryId, 0) }).lean();
   expect(step!.output).toEqual({ json: '{"email":"ann@example.com"}' });
   expect(await models.RunOutcome.findById(runIdFor(input.deliveryId, 0)).lean()).toMatchObject({ status: 'succeeded' });
@@ -77,13 +97,21 @@ it('fails the delivery workflow for a body that does not parse, so its ID can be
   const input = await deliveryFor('xml', '<order><id>1</order>');
   const workflowId = `delivery:${input.deliveryId}`;
   const error = await withWorker(() =>
-    testEnv.client.workflow.execute(deliveryWorkflow, { taskQueue, workflowId, args: [input] }).catch((e: unknown) => e),
+    testEnv.client.workflow
+      .execute(deliveryWorkflow, { taskQueue, workflowId, args: [input] })
+      .catch((e: unknown) => e),
   );
   expect(error).toBeInstanceOf(WorkflowFailedError);
-  expect((error as WorkflowFailedError).cause).toMatchObject({ type: 'UnparsableBody', message: expect.stringMatching(/^invalid XML/) });
+  expect((error as WorkflowFailedError).cause).toMatchObject({
+    type: 'UnparsableBody',
+    message: expect.stringMatching(/^invalid XML/),
+  });
   // The same ID starts again under the reuse policy the receiver uses.
   const again = await testEnv.client.workflow.start(deliveryWorkflow, {
-    taskQueue: 'nobody-polls-this', workflowId, args: [input], workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
+    taskQueue: 'nobody-polls-this',
+    workflowId,
+    args: [input],
+    workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
   });
   await again.terminate();
 });
@@ -102,8 +130,11 @@ it('fans a csv out to one run per row across continue-as-new, each run once', as
     // Wait for every run workflow to finish, a hundred at a time.
     for (let from = 0; from < rows; from += 100) {
       const to = Math.min(rows, from + 100);
-      await Promise.all(Array.from({ length: to - from }, (_, i) =>
-        testEnv.client.workflow.getHandle(runWorkflowId(runIdFor(input.deliveryId, from + i))).result()));
+      await Promise.all(
+        Array.from({ length: to - from }, (_, i) =>
+          testEnv.client.workflow.getHandle(runWorkflowId(runIdFor(input.deliveryId, from + i))).result(),
+        ),
+      );
     }
     return result;
   });

@@ -83,7 +83,11 @@ export async function deliveryWorkflow(delivery: DeliveryInput, fanOut?: FanOut)
     if (prepared.outcome === 'failed') {
       // The parser's message may quote the body, which no log line holds: its kind only ("invalid JSON").
       const reason = prepared.error.split(':')[0];
-      log.info('delivery failed: the body does not parse', { ...idsOf(delivery), reason, expectedFailure: UNPARSABLE_BODY });
+      log.info('delivery failed: the body does not parse', {
+        ...idsOf(delivery),
+        reason,
+        expectedFailure: UNPARSABLE_BODY,
+      });
       throw ApplicationFailure.nonRetryable(prepared.error, UNPARSABLE_BODY);
     }
     if (prepared.outcome === 'dropped') return prepared;
@@ -102,7 +106,8 @@ export async function deliveryWorkflow(delivery: DeliveryInput, fanOut?: FanOut)
   let next = fanOut.nextRun;
   let bytes = 0;
   while (next < end && bytes < CONTINUATION_BYTES) {
-    if (seeds.length === 0) seeds = await activities.nextRuns({ delivery, from: next, to: Math.min(end, next + RUN_START_BATCH) });
+    if (seeds.length === 0)
+      seeds = await activities.nextRuns({ delivery, from: next, to: Math.min(end, next + RUN_START_BATCH) });
     const batch = seeds.splice(0, Math.min(RUN_START_BATCH, end - next));
     await Promise.all(batch.map((seed, i) => startRun(delivery, seed, fanOut, next + i)));
     next += batch.length;
@@ -120,7 +125,8 @@ function idsOf(delivery: DeliveryInput) {
 }
 
 async function discardStoredBody(delivery: DeliveryInput): Promise<void> {
-  if (delivery.body.kind === 'stored') await activities.discardBody({ deliveryId: delivery.deliveryId, chunks: delivery.body.chunks });
+  if (delivery.body.kind === 'stored')
+    await activities.discardBody({ deliveryId: delivery.deliveryId, chunks: delivery.body.chunks });
 }
 
 function runInput(delivery: DeliveryInput, seed: RunSeed, stepCount: number): RunInput {
@@ -132,13 +138,16 @@ function runInput(delivery: DeliveryInput, seed: RunSeed, stepCount: number): Ru
  * search attributes and a summary; the options of a child's start are not compared on replay.
  */
 function startRun(delivery: DeliveryInput, seed: RunSeed, fanOut: FanOut, index: number) {
-  const described = fanOut.format === undefined ? {} : {
-    typedSearchAttributes: [
-      ...deliveryAttributes(delivery.robotId, delivery.triggerIdentifier),
-      { key: BODY_FORMAT, value: fanOut.format },
-    ],
-    staticSummary: `Run ${index + 1} of ${fanOut.runCount} (${fanOut.format} row ${index + 1}) for robot ${robotNameOf(delivery)}`,
-  };
+  const described =
+    fanOut.format === undefined
+      ? {}
+      : {
+          typedSearchAttributes: [
+            ...deliveryAttributes(delivery.robotId, delivery.triggerIdentifier),
+            { key: BODY_FORMAT, value: fanOut.format },
+          ],
+          staticSummary: `Run ${index + 1} of ${fanOut.runCount} (${fanOut.format} row ${index + 1}) for robot ${robotNameOf(delivery)}`,
+        };
   return startChild(runWorkflow, {
     workflowId: runWorkflowId(seed.runId),
     args: [runInput(delivery, seed, fanOut.stepCount)],

@@ -16,7 +16,8 @@ const { executeStep, finishRun } = proxyLocalActivities<Activities>({
 export async function runWorkflow(run: RunInput): Promise<RunOutcomeStatus> {
   const { runId, robotId, trigger, stepCount } = run;
   for (let stepIndex = 0; stepIndex < stepCount; stepIndex++) {
-    if ((await executeStep({ runId, robotId, stepIndex, trigger, endsRun: stepIndex === stepCount - 1 })) === 'failed') return 'failed';
+    if ((await executeStep({ runId, robotId, stepIndex, trigger, endsRun: stepIndex === stepCount - 1 })) === 'failed')
+      return 'failed';
   }
   if (stepCount === 0) await finishRun({ runId, robotId, status: 'succeeded' });
   return 'succeeded';

@@ -37,7 +37,11 @@ const ANSWERS = {
   Health: healthAnswer,
 } satisfies Record<string, ZodTypeAny>;
 /** Request bodies' schemas, likewise (described as the sender writes them: defaults may be left out). */
-const BODIES = { CreateApp: createAppBody, CreateConnection: createConnectionBody, CreateRobot: createRobotBody } satisfies Record<string, ZodTypeAny>;
+const BODIES = {
+  CreateApp: createAppBody,
+  CreateConnection: createConnectionBody,
+  CreateRobot: createRobotBody,
+} satisfies Record<string, ZodTypeAny>;
 
 type AnswerName = keyof typeof ANSWERS;
 type BodyName = keyof typeof BODIES;
@@ -66,12 +70,31 @@ const webhook = (method: 'post' | 'put'): Operation => ({
 
 /** Every route of the service. */
 export const OPERATIONS: Operation[] = [
-  { method: 'get', path: '/healthz', summary: 'Whether Temporal and MongoDB answer', admin: false, answers: { 200: 'Health', 503: 'Health' } },
-  { method: 'get', path: '/metrics', summary: 'Prometheus metrics of this receiver', admin: false, answers: { 200: 'text' } },
+  {
+    method: 'get',
+    path: '/healthz',
+    summary: 'Whether Temporal and MongoDB answer',
+    admin: false,
+    answers: { 200: 'Health', 503: 'Health' },
+  },
+  {
+    method: 'get',
+    path: '/metrics',
+    summary: 'Prometheus metrics of this receiver',
+    admin: false,
+    answers: { 200: 'text' },
+  },
   { method: 'get', path: '/api/openapi.json', summary: 'This document', admin: false, answers: { 200: 'document' } },
   webhook('post'),
   webhook('put'),
-  { method: 'post', path: '/api/apps', summary: 'Create a custom app', admin: true, body: 'CreateApp', answers: { 201: 'App', 400: 'Error' } },
+  {
+    method: 'post',
+    path: '/api/apps',
+    summary: 'Create a custom app',
+    admin: true,
+    body: 'CreateApp',
+    answers: { 201: 'App', 400: 'Error' },
+  },
   { method: 'get', path: '/api/apps/:id', summary: 'A custom app', admin: true, answers: { 200: 'App', 404: 'Error' } },
   {
     method: 'post',
@@ -81,9 +104,28 @@ export const OPERATIONS: Operation[] = [
     body: 'CreateConnection',
     answers: { 201: 'Connection', 400: 'Error' },
   },
-  { method: 'get', path: '/api/connections/:id', summary: 'A payment provider connection', admin: true, answers: { 200: 'Connection', 404: 'Error' } },
-  { method: 'post', path: '/api/robots', summary: 'Create a robot (not yet at work)', admin: true, body: 'CreateRobot', answers: { 201: 'Robot', 400: 'Error' } },
-  { method: 'get', path: '/api/robots/:id', summary: 'A robot with its card and run counts', admin: true, answers: { 200: 'Robot', 404: 'Error' } },
+  {
+    method: 'get',
+    path: '/api/connections/:id',
+    summary: 'A payment provider connection',
+    admin: true,
+    answers: { 200: 'Connection', 404: 'Error' },
+  },
+  {
+    method: 'post',
+    path: '/api/robots',
+    summary: 'Create a robot (not yet at work)',
+    admin: true,
+    body: 'CreateRobot',
+    answers: { 201: 'Robot', 400: 'Error' },
+  },
+  {
+    method: 'get',
+    path: '/api/robots/:id',
+    summary: 'A robot with its card and run counts',
+    admin: true,
+    answers: { 200: 'Robot', 404: 'Error' },
+  },
   {
     method: 'post',
     path: '/api/robots/:id/start',
@@ -91,7 +133,13 @@ export const OPERATIONS: Operation[] = [
     admin: true,
     answers: { 200: 'Robot', 404: 'Error' },
   },
-  { method: 'post', path: '/api/robots/:id/stop', summary: 'Stop the robot: its URL answers 404', admin: true, answers: { 200: 'Robot', 404: 'Error' } },
+  {
+    method: 'post',
+    path: '/api/robots/:id/stop',
+    summary: 'Stop the robot: its URL answers 404',
+    admin: true,
+    answers: { 200: 'Robot', 404: 'Error' },
+  },
   {
     method: 'get',
     path: '/api/robots/:id/runs',
@@ -100,7 +148,13 @@ export const OPERATIONS: Operation[] = [
     query: listQuery,
     answers: { 200: 'RunsPage', 400: 'Error', 404: 'Error' },
   },
-  { method: 'get', path: '/api/runs/:id', summary: 'One run with its steps', admin: true, answers: { 200: 'Run', 404: 'Error' } },
+  {
+    method: 'get',
+    path: '/api/runs/:id',
+    summary: 'One run with its steps',
+    admin: true,
+    answers: { 200: 'Run', 404: 'Error' },
+  },
   {
     method: 'get',
     path: '/api/robots/:id/deliveries',
@@ -109,14 +163,23 @@ export const OPERATIONS: Operation[] = [
     query: listQuery,
     answers: { 200: 'DeliveriesPage', 400: 'Error', 404: 'Error' },
   },
-  { method: 'get', path: '/api/deliveries/:id', summary: 'One delivery', admin: true, answers: { 200: 'Delivery', 404: 'Error' } },
+  {
+    method: 'get',
+    path: '/api/deliveries/:id',
+    summary: 'One delivery',
+    admin: true,
+    answers: { 200: 'Delivery', 404: 'Error' },
+  },
 ];
 
 /**
  * zod-to-json-schema, typed by what it returns here: its own return type (every JSON Schema 7
  * form, per target) is more than the checker can instantiate next to the recursive JsonValue.
  */
-const toJsonSchema = zodToJsonSchema as unknown as (schema: ZodTypeAny, options: Partial<Options>) => Record<string, unknown>;
+const toJsonSchema = zodToJsonSchema as unknown as (
+  schema: ZodTypeAny,
+  options: Partial<Options>,
+) => Record<string, unknown>;
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
@@ -139,26 +202,39 @@ function schemas(named: Record<string, ZodTypeAny>, pipes: 'input' | 'output'): 
 
 function answer(kind: Operation['answers'][number]) {
   if (kind === 'empty') return { description: 'Empty body' };
-  if (kind === 'text') return { description: 'Prometheus text format', content: { 'text/plain': { schema: { type: 'string' } } } };
-  if (kind === 'document') return { description: 'OpenAPI 3.1', content: { 'application/json': { schema: { type: 'object' } } } };
+  if (kind === 'text')
+    return { description: 'Prometheus text format', content: { 'text/plain': { schema: { type: 'string' } } } };
+  if (kind === 'document')
+    return { description: 'OpenAPI 3.1', content: { 'application/json': { schema: { type: 'object' } } } };
   return { description: kind, content: { 'application/json': { schema: ref(kind) } } };
 }
 
 function operation(op: Operation) {
-  const params = [...op.path.matchAll(/:(\w+)/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+  const params = [...op.path.matchAll(/:(\w+)/g)].map(([, name]) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+  }));
   const query = Object.entries(op.query?.shape ?? {}).map(([name, schema]) => ({
     name,
     in: 'query',
     required: !schema.isOptional(),
     // An optional parameter is described by its type; `required: false` says it may be left out.
-    schema: toJsonSchema(schema instanceof z.ZodOptional ? (schema.unwrap() as ZodTypeAny) : schema, { $refStrategy: 'none' }),
+    schema: toJsonSchema(schema instanceof z.ZodOptional ? (schema.unwrap() as ZodTypeAny) : schema, {
+      $refStrategy: 'none',
+    }),
   }));
-  const answers: Record<string, unknown> = Object.fromEntries(Object.entries(op.answers).map(([status, kind]) => [status, answer(kind)]));
+  const answers: Record<string, unknown> = Object.fromEntries(
+    Object.entries(op.answers).map(([status, kind]) => [status, answer(kind)]),
+  );
   if (op.admin) answers[401] = answer('Error');
   return {
     summary: op.summary,
     ...(op.admin ? { security: [{ adminToken: [] }] } : {}),
-    ...(params.length + query.length > 0 ? { parameters: [...params, ...query].map(({ schema, ...p }) => ({ ...p, schema: bare(schema) })) } : {}),
+    ...(params.length + query.length > 0
+      ? { parameters: [...params, ...query].map(({ schema, ...p }) => ({ ...p, schema: bare(schema) })) }
+      : {}),
     ...(op.body === 'raw'
       ? { requestBody: { content: { '*/*': { schema: { type: 'string', format: 'binary' } } } } }
       : op.body

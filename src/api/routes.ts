@@ -65,7 +65,14 @@ export function managementRouter({ config, models, triggers }: ManagementDeps): 
     if (!(await Connection.exists({ _id: trigger.connectionId }))) {
       ctx.throw(400, 'trigger.connectionId: no such connection', { field: 'trigger.connectionId' });
     }
-    return { kind: 'stripe', appId: null, connectionId: trigger.connectionId!, events: trigger.events, identifier: null, token: null };
+    return {
+      kind: 'stripe',
+      appId: null,
+      connectionId: trigger.connectionId!,
+      events: trigger.events,
+      identifier: null,
+      token: null,
+    };
   }
 
   /**
@@ -155,7 +162,11 @@ export function managementRouter({ config, models, triggers }: ManagementDeps): 
   });
 
   router.post('/robots/:id/stop', async (ctx) => {
-    const robot = await found(ctx, 'robot', Robot.findByIdAndUpdate(ctx.params.id, { $set: { state: 'stopped' } }, { new: true }).lean());
+    const robot = await found(
+      ctx,
+      'robot',
+      Robot.findByIdAndUpdate(ctx.params.id, { $set: { state: 'stopped' } }, { new: true }).lean(),
+    );
     triggers.forget(robot.trigger.identifier);
     ctx.body = robotView(robot, config.baseUrl);
   });

@@ -45,7 +45,11 @@ const trigger = z
   .strict()
   .superRefine((t, ctx) => {
     if (!t.appId === !t.connectionId) {
-      ctx.addIssue({ code: 'custom', path: ['appId'], message: 'set exactly one of appId (custom app) or connectionId (payment provider)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['appId'],
+        message: 'set exactly one of appId (custom app) or connectionId (payment provider)',
+      });
     }
     if (t.events && !t.connectionId) {
       ctx.addIssue({ code: 'custom', path: ['events'], message: 'events applies to a payment provider trigger only' });
@@ -101,8 +105,18 @@ export const connectionAnswer = answer({
 /** The trigger step's card: the webhook URL once the robot has been put to work (spec 1.8), else null. */
 const card = answer({ webhookUrl: z.string().url().nullable() });
 
-const runCounts = answer({ total: z.number().int(), running: z.number().int(), succeeded: z.number().int(), failed: z.number().int() });
-const deliveryCounts = answer({ processed: z.number().int(), dropped: z.number().int(), rejected: z.number().int(), failed: z.number().int() });
+const runCounts = answer({
+  total: z.number().int(),
+  running: z.number().int(),
+  succeeded: z.number().int(),
+  failed: z.number().int(),
+});
+const deliveryCounts = answer({
+  processed: z.number().int(),
+  dropped: z.number().int(),
+  rejected: z.number().int(),
+  failed: z.number().int(),
+});
 
 export const robotAnswer = answer({
   id: z.string(),

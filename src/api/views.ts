@@ -10,7 +10,13 @@ export function appView(app: AppDoc) {
 }
 
 export function connectionView(c: ConnectionDoc) {
-  return { id: c._id, provider: c.provider, name: c.name, hasSigningSecret: c.signingSecretSealed !== null, createdAt: c.createdAt };
+  return {
+    id: c._id,
+    provider: c.provider,
+    name: c.name,
+    hasSigningSecret: c.signingSecretSealed !== null,
+    createdAt: c.createdAt,
+  };
 }
 
 /** Where an operator sees a workflow in the Temporal Web UI (TEMPORAL_UI_URL): a search for its ID. */
@@ -97,7 +103,10 @@ export function runSummaryView(r: RunSummary, robotId: string) {
   };
 }
 
-export function deliveryView(d: Pick<DeliveryDoc, Exclude<keyof DeliveryDoc, 'previewsJson' | 'slot' | 'stepCount'>>, ui: WebUi) {
+export function deliveryView(
+  d: Pick<DeliveryDoc, Exclude<keyof DeliveryDoc, 'previewsJson' | 'slot' | 'stepCount'>>,
+  ui: WebUi,
+) {
   return {
     id: d._id,
     robotId: d.robotId,

@@ -20,7 +20,10 @@ export function runsInDeliveryWorkflow(runCount: number): boolean {
 }
 
 /** The workflow a run executes in, given its delivery's workflow and run count. */
-export function workflowIdOfRun(runId: string, delivery: { workflowId: string | null; runCount: number }): string | null {
+export function workflowIdOfRun(
+  runId: string,
+  delivery: { workflowId: string | null; runCount: number },
+): string | null {
   return runsInDeliveryWorkflow(delivery.runCount) ? delivery.workflowId : runWorkflowId(runId);
 }
 

@@ -35,7 +35,8 @@ export function lookup(data: JsonValue, path: Segment[]): JsonValue | typeof MIS
   let current: JsonValue = data;
   for (const segment of path) {
     if (current === null || typeof current !== 'object') return MISSING;
-    const key = Array.isArray(current) && typeof segment === 'string' && /^\d+$/.test(segment) ? Number(segment) : segment;
+    const key =
+      Array.isArray(current) && typeof segment === 'string' && /^\d+$/.test(segment) ? Number(segment) : segment;
     if (!Object.prototype.hasOwnProperty.call(current, key)) return MISSING;
     current = (current as Record<string | number, JsonValue>)[key] as JsonValue;
   }

@@ -29,7 +29,8 @@ export interface StepDefinition {
  * input (as text when they are valid UTF-8, so operators can read them in the Web UI); larger
  * ones are stored in MongoDB before the workflow starts and only referenced.
  */
-export type DeliveryBody = { kind: 'inline'; encoding: 'utf8' | 'base64'; data: string } | { kind: 'stored'; chunks: number };
+export type DeliveryBody =
+  { kind: 'inline'; encoding: 'utf8' | 'base64'; data: string } | { kind: 'stored'; chunks: number };
 
 /** Input of the delivery workflow; the receiver builds it. */
 export interface DeliveryInput {
@@ -81,8 +82,7 @@ export type RunOutcomeStatus = Exclude<RunStatus, 'running'>;
  * the delivery's one run executed in the delivery workflow itself.
  */
 export type DeliveryResult =
-  | { outcome: 'processed'; runCount: number; runStatus?: RunOutcomeStatus }
-  | { outcome: 'dropped'; reason: string };
+  { outcome: 'processed'; runCount: number; runStatus?: RunOutcomeStatus } | { outcome: 'dropped'; reason: string };
 
 export interface RunInput {
   runId: string;

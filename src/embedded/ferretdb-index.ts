@@ -20,7 +20,9 @@ export function ferretDbFile(dataDir: string, dbName: string): string {
 export async function indexFerretDb(bin: string, file: string): Promise<void> {
   if (!fs.existsSync(file)) throw new Error(`no FerretDB database at ${file}`);
   await new Promise<void>((resolve, reject) =>
-    execFile(bin, [file], (err, _out, stderr) => (err ? reject(new Error(`sqlite-id-index: ${stderr || err.message}`)) : resolve())),
+    execFile(bin, [file], (err, _out, stderr) =>
+      err ? reject(new Error(`sqlite-id-index: ${stderr || err.message}`)) : resolve(),
+    ),
   );
 }
 
@@ -28,7 +30,10 @@ export async function indexFerretDb(bin: string, file: string): Promise<void> {
  * Creates the service's collections in the embedded FerretDB (through the driver, as the service
  * would) and then indexes them: the launcher does this before it starts the receiver and worker.
  */
-export async function prepareEmbeddedStore(uri: string, o: { indexBin: string; dataDir: string; dbName: string }): Promise<void> {
+export async function prepareEmbeddedStore(
+  uri: string,
+  o: { indexBin: string; dataDir: string; dbName: string },
+): Promise<void> {
   const { db } = await connectDatabase(uri);
   await db.close();
   await indexFerretDb(o.indexBin, ferretDbFile(o.dataDir, o.dbName));

@@ -54,7 +54,8 @@ export function spawnManaged(name: string, command: string, args: string[], opts
 export async function waitForPort(port: number, proc: ManagedProcess, timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (proc.child.exitCode !== null) throw new Error(`${proc.name} exited with code ${proc.child.exitCode} while starting`);
+    if (proc.child.exitCode !== null)
+      throw new Error(`${proc.name} exited with code ${proc.child.exitCode} while starting`);
     const open = await new Promise<boolean>((resolve) => {
       const socket = net.connect({ port, host: '127.0.0.1' });
       socket.once('connect', () => {
@@ -97,12 +98,17 @@ export const TEMPORAL_SQLITE_PRAGMAS = ['journal_mode=wal', 'synchronous=normal'
 export async function startTemporalDevServer(o: TemporalDevServerOptions): Promise<ManagedProcess> {
   fs.mkdirSync(o.dataDir, { recursive: true });
   const args = [
-    'server', 'start-dev',
-    '--db-filename', path.join(o.dataDir, 'temporal.db'),
-    '--ip', '127.0.0.1',
-    '--port', String(o.port),
+    'server',
+    'start-dev',
+    '--db-filename',
+    path.join(o.dataDir, 'temporal.db'),
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(o.port),
     ...(o.uiPort === undefined ? ['--headless'] : ['--ui-port', String(o.uiPort)]),
-    '--log-level', 'warn',
+    '--log-level',
+    'warn',
     ...TEMPORAL_SQLITE_PRAGMAS.flatMap((p) => ['--sqlite-pragma', p]),
     ...(o.namespace === 'default' ? [] : ['--namespace', o.namespace]),
     ...DEV_SERVER_SEARCH_ATTRIBUTE_FLAGS,
@@ -115,7 +121,17 @@ export async function startTemporalDevServer(o: TemporalDevServerOptions): Promi
 
 /** Retried briefly: the namespace may not be registered yet when the port opens. */
 async function setRetention(o: TemporalDevServerOptions, retention: string): Promise<void> {
-  const args = ['operator', 'namespace', 'update', '--address', `127.0.0.1:${o.port}`, '-n', o.namespace, '--retention', retention];
+  const args = [
+    'operator',
+    'namespace',
+    'update',
+    '--address',
+    `127.0.0.1:${o.port}`,
+    '-n',
+    o.namespace,
+    '--retention',
+    retention,
+  ];
   for (let attempt = 1; ; attempt++) {
     try {
       await new Promise<void>((resolve, reject) => execFile(o.bin, args, (err) => (err ? reject(err) : resolve())));

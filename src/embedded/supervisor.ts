@@ -24,7 +24,13 @@ export function restartDelay(failures: number): number {
   return Math.min(RESTART_MAX_MS, RESTART_FIRST_MS * 2 ** Math.max(0, failures - 1));
 }
 
-export function supervise(name: string, command: string, args: string[], env: NodeJS.ProcessEnv, log: Logger): Supervised {
+export function supervise(
+  name: string,
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  log: Logger,
+): Supervised {
   let current: ManagedProcess;
   let stopping = false;
   let failures = 0;
@@ -35,14 +41,23 @@ export function supervise(name: string, command: string, args: string[], env: No
     current = spawnManaged(name, command, args, {
       env,
       onStderr: (chunk) => {
-        tail = [...tail, ...chunk.toString('utf8').split('\n').filter((l) => l.trim() !== '')].slice(-LAST_WORDS);
+        tail = [
+          ...tail,
+          ...chunk
+            .toString('utf8')
+            .split('\n')
+            .filter((l) => l.trim() !== ''),
+        ].slice(-LAST_WORDS);
       },
     });
     current.child.once('exit', (code, signal) => {
       if (stopping) return;
       failures = Date.now() - startedAt >= STABLE_MS ? 1 : failures + 1;
       const delay = restartDelay(failures);
-      log.warn(`${name} exited (${code ?? signal}); restarting in ${delay / 1000} s`, { failuresInARow: failures, lastWords: tail });
+      log.warn(`${name} exited (${code ?? signal}); restarting in ${delay / 1000} s`, {
+        failuresInARow: failures,
+        lastWords: tail,
+      });
       timer = setTimeout(launch, delay);
     });
   };

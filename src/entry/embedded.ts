@@ -7,14 +7,23 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError, loadConfig, type Config } from '../config';
 import { supervise } from '../embedded/supervisor';
-import { EMBEDDED_RETENTION, startFerretDb, startTemporalDevServer, waitForPort, type ManagedProcess } from '../embedded/servers';
+import {
+  EMBEDDED_RETENTION,
+  startFerretDb,
+  startTemporalDevServer,
+  waitForPort,
+  type ManagedProcess,
+} from '../embedded/servers';
 import { createLogger, type Logger } from '../log';
 import { prepareEmbeddedStore } from '../embedded/ferretdb-index';
 import { onShutdown, runMain } from './main';
 
 function binary(variable: string): string {
   const bin = process.env[variable];
-  if (!bin || !fs.existsSync(bin)) throw new ConfigError(`${variable} must name the binary built by scripts/binaries.sh (got ${bin ?? 'nothing'}); start with \`npm start\`, which builds it`);
+  if (!bin || !fs.existsSync(bin))
+    throw new ConfigError(
+      `${variable} must name the binary built by scripts/binaries.sh (got ${bin ?? 'nothing'}); start with \`npm start\`, which builds it`,
+    );
   return bin;
 }
 
@@ -87,7 +96,11 @@ async function startAll(
     );
     mongodbUri = `mongodb://127.0.0.1:${config.embedded.mongodbPort}/${EMBEDDED_DATABASE}`;
     // Collections made, then the `_id` index FerretDB's own lookups can use (docs/storage.md).
-    await prepareEmbeddedStore(mongodbUri, { indexBin: binary('SQLITE_ID_INDEX_BIN'), dataDir: config.dataDir, dbName: EMBEDDED_DATABASE });
+    await prepareEmbeddedStore(mongodbUri, {
+      indexBin: binary('SQLITE_ID_INDEX_BIN'),
+      dataDir: config.dataDir,
+      dbName: EMBEDDED_DATABASE,
+    });
   }
 
   const env = {

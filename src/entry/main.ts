@@ -18,7 +18,9 @@ export function runMain(name: string, main: () => Promise<void>): void {
     }, 1000).unref();
   }
   main().catch((err: unknown) => {
-    process.stderr.write(`${name}: ${err instanceof ConfigError ? err.message : (err as Error)?.stack ?? String(err)}\n`);
+    process.stderr.write(
+      `${name}: ${err instanceof ConfigError ? err.message : ((err as Error)?.stack ?? String(err))}\n`,
+    );
     process.exit(1);
   });
 }

@@ -23,9 +23,19 @@ runMain('worker', async () => {
   const { db, models } = await connectDatabase(mongodbUri);
   const connection = await NativeConnection.connect({ address: temporalAddress });
   await registerSearchAttributes(connection, config.temporal.namespace, log);
-  const worker = await createWorker({ connection, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, models, metrics });
-  const keeper = config.historyKeeper ? startHistoryKeeper({ models, retentionMs: config.historyRetentionMs, log }) : null;
-  const metricsServer = sdkMetrics ? await serveWorkerMetrics(metrics, config.workerMetricsPort, `http://${sdkMetrics}/metrics`) : null;
+  const worker = await createWorker({
+    connection,
+    namespace: config.temporal.namespace,
+    taskQueue: config.temporal.taskQueue,
+    models,
+    metrics,
+  });
+  const keeper = config.historyKeeper
+    ? startHistoryKeeper({ models, retentionMs: config.historyRetentionMs, log })
+    : null;
+  const metricsServer = sdkMetrics
+    ? await serveWorkerMetrics(metrics, config.workerMetricsPort, `http://${sdkMetrics}/metrics`)
+    : null;
   log.info(`polling task queue ${config.temporal.taskQueue}`, { metricsPort: config.workerMetricsPort || null });
   // The SDK's runtime shuts the worker down gracefully on SIGINT and SIGTERM.
   await worker.run();

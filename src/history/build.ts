@@ -58,7 +58,9 @@ export async function takeSlots(models: Models, t: LiveTally): Promise<number> {
     const numbers = Array.from({ length: batch }, (_, i) => st.nextSlot + i);
     const claims = await Promise.all(numbers.map((n) => byId<SlotDoc>(models.HistorySlot, slotId(t.robotId, n))));
     const found = claims.slice(0, claims.indexOf(null) === -1 ? claims.length : claims.indexOf(null)) as SlotDoc[];
-    const records = await Promise.all(found.map((c) => (c.deliveryId ? byId<DeliveryDoc>(models.Delivery, c.deliveryId) : null)));
+    const records = await Promise.all(
+      found.map((c) => (c.deliveryId ? byId<DeliveryDoc>(models.Delivery, c.deliveryId) : null)),
+    );
     for (const [i, claim] of found.entries()) {
       const record = records[i];
       if (!claim.deliveryId) continue; // a hole the keeper closed
@@ -100,7 +102,12 @@ async function closeHole(models: Models, t: LiveTally): Promise<boolean> {
   if (Date.now() - since < HOLE_GRACE_MS) return false;
   t.holes.delete(slot);
   try {
-    await rawCollection<SlotDoc>(models.HistorySlot).insertOne({ _id: slotId(t.robotId, slot), robotId: t.robotId, slot, deliveryId: '' });
+    await rawCollection<SlotDoc>(models.HistorySlot).insertOne({
+      _id: slotId(t.robotId, slot),
+      robotId: t.robotId,
+      slot,
+      deliveryId: '',
+    });
     t.state.nextSlot++;
   } catch (err) {
     if (!isDuplicateKeyError(err)) throw err; // claimed after all: taken as usual on the next pass
@@ -118,7 +125,14 @@ async function take(t: LiveTally, record: DeliveryDoc): Promise<number> {
   const at = new Date(record.receivedAt).toISOString();
   if (!st.lastDeliveryAt || at > st.lastDeliveryAt) st.lastDeliveryAt = at;
   if (record.runCount > 0) {
-    st.open.push({ deliveryId: record._id, entry, base: st.ordinals, runCount: record.runCount, placed: 0, unfinished: [] });
+    st.open.push({
+      deliveryId: record._id,
+      entry,
+      base: st.ordinals,
+      runCount: record.runCount,
+      placed: 0,
+      unfinished: [],
+    });
     st.ordinals += record.runCount;
     t.deliveryDocs.set(record._id, record);
   }
@@ -186,7 +200,11 @@ export async function pollOutcomes(models: Models, t: LiveTally): Promise<number
       hits++;
       t.pauses.delete(ordinal);
       const run = (await t.item<RunSummary>('runs', ordinal))!;
-      await t.setItem('runs', ordinal, { ...run, status: outcome.status, finishedAt: new Date(outcome.finishedAt).toISOString() });
+      await t.setItem('runs', ordinal, {
+        ...run,
+        status: outcome.status,
+        finishedAt: new Date(outcome.finishedAt).toISOString(),
+      });
       t.state[outcome.status]++;
       removeIndex(o.unfinished, i);
     }

@@ -124,13 +124,16 @@ export class LiveTally {
   /** Full, and (runs) every run finished: nothing in it will change again but removal. */
   private isFinal(block: HeldBlock): boolean {
     if (block.items.length < BLOCK_SIZE || block.items.some((i) => i === undefined)) return false;
-    return block.kind === 'deliveries' || block.items.every((i) => i === null || (i as RunSummary).status !== 'running');
+    return (
+      block.kind === 'deliveries' || block.items.every((i) => i === null || (i as RunSummary).status !== 'running')
+    );
   }
 
   /** Forgets blocks below the given ones (removed by retention, or final and not needed). */
   forgetBlocks(kind: BlockKind, below: number): void {
     for (const [id, block] of this.blocks) {
-      if (block.kind === kind && !block.dirty && Number(id.slice(id.lastIndexOf(':') + 1)) < below) this.blocks.delete(id);
+      if (block.kind === kind && !block.dirty && Number(id.slice(id.lastIndexOf(':') + 1)) < below)
+        this.blocks.delete(id);
     }
   }
 

@@ -63,12 +63,21 @@ async function itemsDown<T>(models: Models, kind: BlockKind, robotId: string, fr
   return items;
 }
 
-async function page<T>(models: Models, kind: BlockKind, robotId: string, limit: number, cursor: string | undefined): Promise<Page<T>> {
+async function page<T>(
+  models: Models,
+  kind: BlockKind,
+  robotId: string,
+  limit: number,
+  cursor: string | undefined,
+): Promise<Page<T>> {
   const { state } = await readTally(models, robotId);
   const [first, end] = kind === 'runs' ? [state.firstRun, state.placedThrough] : [state.firstEntry, state.entries];
   const to = cursor === undefined ? end : Math.min(decodeCursor(cursor), end);
   const from = Math.max(first, to - limit);
-  return { items: await itemsDown<T>(models, kind, robotId, from, to), nextCursor: from > first ? encodeCursor(from) : null };
+  return {
+    items: await itemsDown<T>(models, kind, robotId, from, to),
+    nextCursor: from > first ? encodeCursor(from) : null,
+  };
 }
 
 export const runsPage = (models: Models, robotId: string, limit: number, cursor?: string) =>

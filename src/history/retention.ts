@@ -15,12 +15,19 @@ export const REMOVE_PER_STEP_BUSY = 20;
 export const REMOVE_PER_STEP_IDLE = 200;
 
 /** Removes what a run stored: its trigger data, step results (with large outputs), outcome and preview page. */
-async function removeRun(models: Models, run: RunSummary, index: number, stepCount: number, lastOfDelivery: boolean): Promise<void> {
+async function removeRun(
+  models: Models,
+  run: RunSummary,
+  index: number,
+  stepCount: number,
+  lastOfDelivery: boolean,
+): Promise<void> {
   const stored = await byId<RunDoc>(models.Run, run.id);
   if (stored && 'chunks' in stored.trigger) await discardBlob(models, triggerBlobId(run.id), stored.trigger.chunks);
   for (let step = 0; step < stepCount; step++) {
     const result = await byId<StepResultDoc>(models.StepResult, `${run.id}:${step}`);
-    if (result?.output && 'chunks' in result.output) await discardBlob(models, outputBlobId(run.id, step), result.output.chunks);
+    if (result?.output && 'chunks' in result.output)
+      await discardBlob(models, outputBlobId(run.id, step), result.output.chunks);
     if (result) await deleteById(models.StepResult, result._id);
   }
   await deleteById(models.RunOutcome, run.id);
@@ -65,11 +72,19 @@ export async function removeExpired(models: Models, t: LiveTally, retentionMs: n
 }
 
 /** Deletes the stored blocks wholly below the first kept item (walking down until one is gone). */
-async function dropBlocksBelow(models: Models, t: LiveTally, kind: 'runs' | 'deliveries', below: number): Promise<void> {
+async function dropBlocksBelow(
+  models: Models,
+  t: LiveTally,
+  kind: 'runs' | 'deliveries',
+  below: number,
+): Promise<void> {
   t.forgetBlocks(kind, below);
   for (let b = below - 1; b >= 0; b--) {
     const id = blockId(kind, t.robotId, b);
-    const [final, live] = await Promise.all([byId(models.HistoryBlock, finalBlockId(id)), byId(models.HistoryBlock, id)]);
+    const [final, live] = await Promise.all([
+      byId(models.HistoryBlock, finalBlockId(id)),
+      byId(models.HistoryBlock, id),
+    ]);
     if (!final && !live) break;
     await deleteById(models.HistoryBlock, finalBlockId(id));
     await deleteById(models.HistoryBlock, id);

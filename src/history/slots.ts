@@ -27,7 +27,8 @@ export class DeliveryRecorder {
 
   constructor(
     private readonly models: Models,
-    private readonly insertDelivery: (docs: DeliveryDoc[]) => Promise<void> = (docs) => insertOnce(models.Delivery, docs),
+    private readonly insertDelivery: (docs: DeliveryDoc[]) => Promise<void> = (docs) =>
+      insertOnce(models.Delivery, docs),
   ) {}
 
   /** Claims the delivery's slot and stores its record; a record already stored is kept as it is. */
@@ -54,7 +55,12 @@ export class DeliveryRecorder {
       while (queue.length > 0) {
         batch = queue.splice(0, 500);
         const first = this.next.get(robotId) ?? (await this.firstFree(robotId));
-        const docs: SlotDoc[] = batch.map((w, i) => ({ _id: slotId(robotId, first + i), robotId, slot: first + i, deliveryId: w.deliveryId }));
+        const docs: SlotDoc[] = batch.map((w, i) => ({
+          _id: slotId(robotId, first + i),
+          robotId,
+          slot: first + i,
+          deliveryId: w.deliveryId,
+        }));
         this.next.set(robotId, first + batch.length);
         const failed = await this.insertSlots(docs);
         for (const [i, w] of batch.entries()) {

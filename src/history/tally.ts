@@ -117,4 +117,3 @@ export function removeIndex(ranges: Ranges, i: number): void {
   if (i + 1 < to) parts.push([i + 1, to]);
   ranges.splice(at, 1, ...parts);
 }
-

@@ -35,12 +35,19 @@ export async function noteUnconfirmedBody(models: Models, note: UnconfirmedBodyD
   try {
     await rawCollection(models.UnconfirmedBody).insertOne(note);
   } catch (err) {
-    log.warn('a stored body of a failed start could not be noted; it stays stored', { deliveryId: note._id, error: String(err) });
+    log.warn('a stored body of a failed start could not be noted; it stays stored', {
+      deliveryId: note._id,
+      error: String(err),
+    });
   }
 }
 
 /** One sweep; returns how many bodies it discarded. */
-export async function sweepUnconfirmedBodies(models: Models, temporal: Client, olderThanMs = SWEEP_AFTER_MS): Promise<number> {
+export async function sweepUnconfirmedBodies(
+  models: Models,
+  temporal: Client,
+  olderThanMs = SWEEP_AFTER_MS,
+): Promise<number> {
   const before = new Date(Date.now() - olderThanMs);
   const notes = (await models.UnconfirmedBody.find({}).limit(SWEEP_BATCH).lean()).filter((n) => n.at <= before);
   let discarded = 0;

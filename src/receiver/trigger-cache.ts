@@ -62,7 +62,10 @@ export class TriggerCache {
     if (this.known.expires > Date.now()) return this.known.ids;
     this.reading ??= (async () => {
       try {
-        const robots = await this.models.Robot.find({ 'trigger.identifier': { $ne: null } }, { 'trigger.identifier': 1 }).lean();
+        const robots = await this.models.Robot.find(
+          { 'trigger.identifier': { $ne: null } },
+          { 'trigger.identifier': 1 },
+        ).lean();
         this.known = { ids: new Set(robots.map((r) => r.trigger.identifier!)), expires: Date.now() + this.ttlMs };
         return this.known.ids;
       } finally {
@@ -78,7 +81,8 @@ export class TriggerCache {
     let signingSecret: string | null = null;
     if (robot.trigger.kind === 'stripe' && robot.trigger.connectionId) {
       const connection = await this.models.Connection.findById(robot.trigger.connectionId).lean();
-      if (connection?.signingSecretSealed) signingSecret = decryptSecret(this.secretsKey, connection.signingSecretSealed);
+      if (connection?.signingSecretSealed)
+        signingSecret = decryptSecret(this.secretsKey, connection.signingSecretSealed);
     }
     return {
       robotId: robot._id,

@@ -51,7 +51,12 @@ export function webhookRouter(deps: ReceiverDeps): Router {
   /** The signature is checked before the start, so a forged event never holds a real event's key. */
   async function rejectForgery(ctx: Context, trigger: WebhookTrigger, body: Buffer, receivedAt: Date): Promise<void> {
     if (!trigger.signingSecret) return;
-    const verdict = verifyStripeSignature(trigger.signingSecret, ctx.get(SIGNATURE_HEADER) || undefined, body, receivedAt.getTime());
+    const verdict = verifyStripeSignature(
+      trigger.signingSecret,
+      ctx.get(SIGNATURE_HEADER) || undefined,
+      body,
+      receivedAt.getTime(),
+    );
     if (verdict.ok) return;
     const deliveryId = newId();
     await deliveries.record({

@@ -52,11 +52,20 @@ export async function startFaultStack(): Promise<FaultStack> {
     switch (part) {
       case 'temporal':
         running.temporal = await startTemporalDevServer({
-          bin: process.env.TEMPORAL_CLI_BIN!, dataDir, port: ports.temporal, namespace: 'default', logFile: log('temporal'),
+          bin: process.env.TEMPORAL_CLI_BIN!,
+          dataDir,
+          port: ports.temporal,
+          namespace: 'default',
+          logFile: log('temporal'),
         });
         return;
       case 'mongodb':
-        running.mongodb = await startFerretDb({ bin: process.env.FERRETDB_BIN!, dataDir, port: ports.mongodb, logFile: log('ferretdb') });
+        running.mongodb = await startFerretDb({
+          bin: process.env.FERRETDB_BIN!,
+          dataDir,
+          port: ports.mongodb,
+          logFile: log('ferretdb'),
+        });
         return;
       case 'receiver': {
         const child = startProcess('receiver', env, log('receiver'));
@@ -82,13 +91,21 @@ export async function startFaultStack(): Promise<FaultStack> {
     await start(part);
     if (part === 'mongodb') {
       // As the embedded launcher does: collections made, then the `_id` index (docs/storage.md).
-      await prepareEmbeddedStore(env.MONGODB_URI!, { indexBin: process.env.SQLITE_ID_INDEX_BIN!, dataDir, dbName: 'webhooks' });
+      await prepareEmbeddedStore(env.MONGODB_URI!, {
+        indexBin: process.env.SQLITE_ID_INDEX_BIN!,
+        dataDir,
+        dbName: 'webhooks',
+      });
     }
   }
   const baseUrl = `http://127.0.0.1:${ports.http}`;
   const token = fs.readFileSync(path.join(dataDir, 'admin-token'), 'utf8').trim();
   const api = async <T = any>(method: string, p: string, body?: unknown): Promise<T> => {
-    const res = await fetch(`${baseUrl}${p}`, { method, headers: { authorization: `Bearer ${token}` }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${baseUrl}${p}`, {
+      method,
+      headers: { authorization: `Bearer ${token}` },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${await res.text()}`);
     return (await res.json()) as T;
   };
@@ -105,7 +122,11 @@ export async function startFaultStack(): Promise<FaultStack> {
     api,
     async robotAtWork(bodyFormat = 'json') {
       const app = await api('POST', '/api/apps', { name: 'A', supportsInboundTrigger: true, bodyFormat });
-      const robot = await api('POST', '/api/robots', { name: 'R', trigger: { appId: app.id }, steps: [{ name: 's', type: 'compose', template: { id: '{{trigger.id}}' } }] });
+      const robot = await api('POST', '/api/robots', {
+        name: 'R',
+        trigger: { appId: app.id },
+        steps: [{ name: 's', type: 'compose', template: { id: '{{trigger.id}}' } }],
+      });
       const started = await api('POST', `/api/robots/${robot.id}/start`);
       return { robotId: robot.id, webhookUrl: started.trigger.card.webhookUrl };
     },
@@ -114,7 +135,12 @@ export async function startFaultStack(): Promise<FaultStack> {
     async counts(robotId) {
       const robot = await api('GET', `/api/robots/${robotId}`);
       const deliveries = Object.values(robot.deliveryCounts as Record<string, number>).reduce((a, b) => a + b, 0);
-      return { deliveries, runs: robot.runCounts.total, succeeded: robot.runCounts.succeeded, failed: robot.runCounts.failed };
+      return {
+        deliveries,
+        runs: robot.runCounts.total,
+        succeeded: robot.runCounts.succeeded,
+        failed: robot.runCounts.failed,
+      };
     },
     async close() {
       for (const part of ['receiver', 'worker', 'mongodb', 'temporal'] as const) await stop(part, 'SIGKILL');
@@ -129,7 +155,10 @@ async function allPages<T>(stack: FaultStack, robotId: string, list: 'runs' | 'd
   const items: T[] = [];
   let cursor: string | null = null;
   do {
-    const page: Record<string, unknown> & { nextCursor: string | null } = await stack.api('GET', `/api/robots/${robotId}/${list}?limit=1000${cursor ? `&cursor=${cursor}` : ''}`);
+    const page: Record<string, unknown> & { nextCursor: string | null } = await stack.api(
+      'GET',
+      `/api/robots/${robotId}/${list}?limit=1000${cursor ? `&cursor=${cursor}` : ''}`,
+    );
     items.push(...(page[list] as T[]));
     cursor = page.nextCursor;
   } while (cursor);
@@ -151,7 +180,11 @@ export interface SendResult {
  * a sender retries a delivery (same body, so the same dedup key) until it gets a 200, as a
  * webhook sender does; otherwise each delivery is sent once and its answer recorded.
  */
-export async function sendDeliveries(url: string, ids: number[], { concurrency = 16, retryUntil200 = false } = {}): Promise<SendResult> {
+export async function sendDeliveries(
+  url: string,
+  ids: number[],
+  { concurrency = 16, retryUntil200 = false } = {},
+): Promise<SendResult> {
   const accepted = new Set<number>();
   const statuses = new Map<number, number>();
   const queue = [...ids];
@@ -186,8 +219,17 @@ export async function sendDeliveries(url: string, ids: number[], { concurrency =
  * one run (the start can succeed after the receiver gave up waiting): its sender would retry,
  * and the retry is a duplicate.
  */
-export async function expectExactlyOneRunEach(stack: FaultStack, robotId: string, accepted: Set<number>, sent: Set<number> = accepted): Promise<void> {
-  await waitFor(() => stack.counts(robotId), (c) => c.succeeded + c.failed >= accepted.size && c.runs === c.succeeded + c.failed, 15 * 60_000);
+export async function expectExactlyOneRunEach(
+  stack: FaultStack,
+  robotId: string,
+  accepted: Set<number>,
+  sent: Set<number> = accepted,
+): Promise<void> {
+  await waitFor(
+    () => stack.counts(robotId),
+    (c) => c.succeeded + c.failed >= accepted.size && c.runs === c.succeeded + c.failed,
+    15 * 60_000,
+  );
   const runs = await allRuns(stack, robotId);
   const ids = runs.map((r) => r.trigger.id as number);
   const doubled = ids.filter((id, i) => ids.indexOf(id) !== i);
@@ -219,6 +261,7 @@ export async function expectCountsMatchPages(stack: FaultStack, robotId: string)
 }
 
 /** Every delivery of a robot, page by page. */
-export const allDeliveries = (stack: FaultStack, robotId: string) => allPages<{ id: string; outcome: string }>(stack, robotId, 'deliveries');
+export const allDeliveries = (stack: FaultStack, robotId: string) =>
+  allPages<{ id: string; outcome: string }>(stack, robotId, 'deliveries');
 
 export const range = (from: number, count: number) => Array.from({ length: count }, (_, i) => from + i);

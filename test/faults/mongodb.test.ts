@@ -8,11 +8,14 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-it('stores every accepted delivery\'s run exactly once after a 20-second outage, and answers only 200 or 503 during it', async () => {
+it("stores every accepted delivery's run exactly once after a 20-second outage, and answers only 200 or 503 during it", async () => {
   const robot = await stack.robotAtWork();
   const ids = range(0, 1500);
   const sending = sendDeliveries(robot.webhookUrl, ids, { concurrency: 8 });
-  await waitFor(() => stack.counts(robot.robotId), (c) => c.succeeded >= 100);
+  await waitFor(
+    () => stack.counts(robot.robotId),
+    (c) => c.succeeded >= 100,
+  );
   await stack.stop('mongodb', 'SIGKILL');
   // The outage itself: the scenario is "down for 20 seconds", not a wait for a condition.
   await new Promise((resolve) => setTimeout(resolve, 20_000));

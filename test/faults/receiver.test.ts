@@ -11,7 +11,10 @@ afterAll(() => stack.close());
 it('ends with exactly one run per distinct delivery', async () => {
   const robot = await stack.robotAtWork();
   const sending = sendDeliveries(robot.webhookUrl, range(0, 1000), { retryUntil200: true });
-  await waitFor(() => stack.counts(robot.robotId), (c) => c.deliveries >= 100);
+  await waitFor(
+    () => stack.counts(robot.robotId),
+    (c) => c.deliveries >= 100,
+  );
   await stack.stop('receiver', 'SIGKILL');
   await stack.start('receiver');
   const { accepted } = await sending;

@@ -15,14 +15,19 @@ it('answers 503 (never 200) while Temporal is down, accepts again once it is bac
 
   // Killed, not stopped cleanly: the dev server must find everything in its SQLite file.
   await stack.stop('temporal', 'SIGKILL');
-  const during = await Promise.all(range(1000, 10).map((id) => fetch(robot.webhookUrl, { method: 'POST', body: JSON.stringify({ id }) })));
+  const during = await Promise.all(
+    range(1000, 10).map((id) => fetch(robot.webhookUrl, { method: 'POST', body: JSON.stringify({ id }) })),
+  );
   expect(during.map((r) => r.status)).toEqual(Array(10).fill(503));
   expect(during.map((r) => r.headers.get('retry-after'))).toEqual(Array(10).fill('5'));
   const health = await fetch(`${stack.baseUrl}/healthz`);
   expect(await health.json()).toEqual({ temporal: 'unreachable', mongodb: 'ok' });
 
   await stack.start('temporal');
-  await waitFor(() => fetch(`${stack.baseUrl}/healthz`).then((r) => r.status), (s) => s === 200);
+  await waitFor(
+    () => fetch(`${stack.baseUrl}/healthz`).then((r) => r.status),
+    (s) => s === 200,
+  );
   const after = await sendDeliveries(robot.webhookUrl, range(2000, 300), { retryUntil200: true });
   const accepted = new Set([...before.accepted, ...after.accepted]);
   await expectExactlyOneRunEach(stack, robot.robotId, accepted, new Set([...accepted, ...range(1000, 10)]));

@@ -1,6 +1,14 @@
 /** The worker is killed with SIGKILL and restarted: every accepted delivery has exactly its runs. */
 import { waitFor } from '../support/stack';
-import { allRuns, expectCountsMatchPages, expectExactlyOneRunEach, range, sendDeliveries, startFaultStack, type FaultStack } from './fault-stack';
+import {
+  allRuns,
+  expectCountsMatchPages,
+  expectExactlyOneRunEach,
+  range,
+  sendDeliveries,
+  startFaultStack,
+  type FaultStack,
+} from './fault-stack';
 
 let stack: FaultStack;
 beforeAll(async () => {
@@ -11,7 +19,10 @@ afterAll(() => stack.close());
 it('during a burst of 1,000 deliveries', async () => {
   const robot = await stack.robotAtWork();
   const sending = sendDeliveries(robot.webhookUrl, range(0, 1000));
-  await waitFor(() => stack.counts(robot.robotId), (c) => c.succeeded >= 100);
+  await waitFor(
+    () => stack.counts(robot.robotId),
+    (c) => c.succeeded >= 100,
+  );
   await stack.stop('worker', 'SIGKILL');
   const { accepted } = await sending;
   // The receiver does not need the worker: every delivery was stored.
@@ -26,11 +37,19 @@ it('during a 10,000-row CSV', async () => {
   const robot = await stack.robotAtWork('csv');
   const csv = ['id', ...range(0, rows)].join('\n');
   expect((await fetch(robot.webhookUrl, { method: 'POST', body: csv })).status).toBe(200);
-  await waitFor(() => stack.counts(robot.robotId), (c) => c.succeeded >= 1000, 10 * 60_000);
+  await waitFor(
+    () => stack.counts(robot.robotId),
+    (c) => c.succeeded >= 1000,
+    10 * 60_000,
+  );
   await stack.stop('worker', 'SIGKILL');
   expect((await stack.counts(robot.robotId)).succeeded).toBeLessThan(rows);
   await stack.start('worker');
-  await waitFor(() => stack.counts(robot.robotId), (c) => c.succeeded === rows, 15 * 60_000);
+  await waitFor(
+    () => stack.counts(robot.robotId),
+    (c) => c.succeeded === rows,
+    15 * 60_000,
+  );
   // One run per row, none doubled (CSV values are text, hence Number).
   const ids = (await allRuns(stack, robot.robotId)).map((r) => Number(r.trigger.id)).sort((a, b) => a - b);
   expect(ids).toEqual(range(0, rows));

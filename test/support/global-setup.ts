@@ -21,7 +21,10 @@ declare global {
 /** TEMPORAL_CLI_BIN and FERRETDB_BIN, built by scripts/binaries.sh when the test command did not set them. */
 export function ensureBinaries(): void {
   if (process.env.TEMPORAL_CLI_BIN && process.env.FERRETDB_BIN && process.env.SQLITE_ID_INDEX_BIN) return;
-  const out = execFileSync(path.resolve(__dirname, '../../scripts/binaries.sh'), { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const out = execFileSync(path.resolve(__dirname, '../../scripts/binaries.sh'), {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   for (const line of out.trim().split('\n')) {
     const [name, value] = line.split('=', 2) as [string, string];
     process.env[name] = value;
@@ -40,7 +43,13 @@ export default async function globalSetup(): Promise<void> {
       (async () => {
         const port = await freePort();
         servers.push(
-          await startTemporalDevServer({ bin: process.env.TEMPORAL_CLI_BIN!, dataDir: dir, port, namespace: 'default', logFile: path.join(dir, 'temporal.log') }),
+          await startTemporalDevServer({
+            bin: process.env.TEMPORAL_CLI_BIN!,
+            dataDir: dir,
+            port,
+            namespace: 'default',
+            logFile: path.join(dir, 'temporal.log'),
+          }),
         );
         process.env.TEMPORAL_ADDRESS = `127.0.0.1:${port}`;
       })(),
@@ -50,14 +59,25 @@ export default async function globalSetup(): Promise<void> {
     starting.push(
       (async () => {
         const port = await freePort();
-        servers.push(await startFerretDb({ bin: process.env.FERRETDB_BIN!, dataDir: dir, port, logFile: path.join(dir, 'ferretdb.log') }));
+        servers.push(
+          await startFerretDb({
+            bin: process.env.FERRETDB_BIN!,
+            dataDir: dir,
+            port,
+            logFile: path.join(dir, 'ferretdb.log'),
+          }),
+        );
         process.env.MONGODB_URI = `mongodb://127.0.0.1:${port}/`;
         process.env.FERRETDB_SQLITE_DIR = path.join(dir, 'ferretdb');
       })(),
     );
   }
   const bundle = path.join(dir, 'workflow-bundle.js');
-  starting.push(bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: new DefaultLogger('WARN') }).then(({ code }) => fs.writeFileSync(bundle, code)));
+  starting.push(
+    bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: new DefaultLogger('WARN') }).then(({ code }) =>
+      fs.writeFileSync(bundle, code),
+    ),
+  );
   await Promise.all(starting);
   process.env.TEST_WORKFLOW_BUNDLE = bundle;
 }

@@ -12,7 +12,11 @@ export function entryPoint(name: 'worker' | 'receiver' | 'embedded'): string {
 }
 
 /** Starts an entry point with the given environment; its output goes to `logFile`. */
-export function startProcess(name: 'worker' | 'receiver' | 'embedded', env: NodeJS.ProcessEnv, logFile: string): ChildProcess {
+export function startProcess(
+  name: 'worker' | 'receiver' | 'embedded',
+  env: NodeJS.ProcessEnv,
+  logFile: string,
+): ChildProcess {
   const out = fs.openSync(logFile, 'a');
   const child = spawn(process.execPath, [entryPoint(name)], { env, stdio: ['ignore', out, out] });
   fs.closeSync(out);

@@ -41,14 +41,27 @@ export interface Stack {
   /** The receiver's and the worker's metrics, and where the SDK's exporter of this process answers. */
   metrics: { receiver: ReceiverMetrics; worker: WorkerMetrics; sdkUrl: string };
   /** A management API call with the admin token; returns status and parsed JSON body. */
-  api<T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: T }>;
+  api<T = any>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: T }>;
   /** Sends a raw request (a webhook delivery); returns status, headers and the body as text. */
-  send(method: string, url: string, body?: string | Buffer, headers?: Record<string, string>): Promise<{ status: number; headers: Headers; text: string }>;
+  send(
+    method: string,
+    url: string,
+    body?: string | Buffer,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; headers: Headers; text: string }>;
   /** A robot's newest runs (one page of up to 1000) and deliveries, through the API. */
   runs(robotId: string): Promise<any[]>;
   deliveries(robotId: string): Promise<any[]>;
   /** Starts a robot with one compose step on a new custom app; returns its ids and webhook URL. */
-  robotAtWork(opts?: { bodyFormat?: string; template?: unknown }): Promise<{ appId: string; robotId: string; webhookUrl: string }>;
+  robotAtWork(opts?: {
+    bodyFormat?: string;
+    template?: unknown;
+  }): Promise<{ appId: string; robotId: string; webhookUrl: string }>;
   /** Another receiver on the same database and Temporal, with its own client and trigger cache. */
   addReceiver(): Promise<string>;
   stopWorker(): Promise<void>;
@@ -65,7 +78,9 @@ let logDestination: NodeJS.WritableStream | undefined;
  * service's logger (src/sdk-log.ts) at `logLevel` into `destination`, and its Prometheus exporter
  * on a free loopback port. A test file that wants other than the defaults calls it first.
  */
-export async function installTestRuntime(opts: { logLevel?: LogLevel; destination?: NodeJS.WritableStream } = {}): Promise<string> {
+export async function installTestRuntime(
+  opts: { logLevel?: LogLevel; destination?: NodeJS.WritableStream } = {},
+): Promise<string> {
   if (sdkMetricsUrl) return sdkMetricsUrl;
   logDestination = opts.destination;
   const address = `127.0.0.1:${await freePort()}`;
@@ -102,7 +117,8 @@ export async function startStack(env: Record<string, string> = {}, { worker: wit
   const { FERRETDB_SQLITE_DIR: ferretDir, SQLITE_ID_INDEX_BIN: indexBin } = process.env;
   const database = new URL(config.mongodbUri!).pathname.slice(1); // the stack's own, or one it was given
   if (ferretDir && indexBin) await indexFerretDb(indexBin, path.join(ferretDir, `${database}.sqlite`));
-  let worker: { worker: Worker; running: Promise<void>; connection: NativeConnection; keeper: HistoryKeeper } | undefined;
+  let worker:
+    { worker: Worker; running: Promise<void>; connection: NativeConnection; keeper: HistoryKeeper } | undefined;
   const startWorker = async () => {
     const connection = await NativeConnection.connect({ address: config.temporal.address! });
     const w = await createWorker({
@@ -204,7 +220,8 @@ export async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boo
   for (;;) {
     const value = await read();
     if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms; last value: ${JSON.stringify(value)?.slice(0, 2000)}`);
+    if (Date.now() > deadline)
+      throw new Error(`condition not met within ${timeoutMs} ms; last value: ${JSON.stringify(value)?.slice(0, 2000)}`);
     await new Promise((r) => setTimeout(r, intervalMs));
   }
 }

@@ -1,5 +1,13 @@
 import fc from 'fast-check';
-import { BodyParseError, csvRows, MAX_NESTING_DEPTH, nestingDepth, parseOne, XML_ATTRIBUTE_PREFIX, XML_TEXT_KEY } from '../../src/domain/body-formats';
+import {
+  BodyParseError,
+  csvRows,
+  MAX_NESTING_DEPTH,
+  nestingDepth,
+  parseOne,
+  XML_ATTRIBUTE_PREFIX,
+  XML_TEXT_KEY,
+} from '../../src/domain/body-formats';
 
 const bytes = (text: string): Buffer => Buffer.from(text, 'utf8');
 const INVALID_UTF8 = Buffer.from([0xff, 0xfe, 0x41]);
@@ -53,11 +61,14 @@ describe('parseOne json', () => {
     expect(nestingDepth(parseOne('json', bytes(nested(MAX_NESTING_DEPTH, '[', ']', '')))!)).toBe(MAX_NESTING_DEPTH);
   });
 
-  test.each([MAX_NESTING_DEPTH + 1, 100_000])('%i levels are refused with BodyParseError, not a stack overflow', (depth) => {
-    expect(() => parseOne('json', bytes(nested(depth, '{"a":', '}', '1')))).toThrow(
-      new BodyParseError(`invalid JSON: nested deeper than ${MAX_NESTING_DEPTH} levels`),
-    );
-  });
+  test.each([MAX_NESTING_DEPTH + 1, 100_000])(
+    '%i levels are refused with BodyParseError, not a stack overflow',
+    (depth) => {
+      expect(() => parseOne('json', bytes(nested(depth, '{"a":', '}', '1')))).toThrow(
+        new BodyParseError(`invalid JSON: nested deeper than ${MAX_NESTING_DEPTH} levels`),
+      );
+    },
+  );
 
   test('a __proto__ key stays an own key', () => {
     const parsed = parseOne('json', bytes('{"__proto__":{"polluted":"yes"}}')) as Record<string, unknown>;
@@ -106,7 +117,9 @@ describe('parseOne xml', () => {
   });
 
   test('predefined entities are decoded', () => {
-    expect(parseOne('xml', bytes('<a>&lt;b&gt; &amp; &quot;c&quot; &apos;d&apos;</a>'))).toEqual({ a: '<b> & "c" \'d\'' });
+    expect(parseOne('xml', bytes('<a>&lt;b&gt; &amp; &quot;c&quot; &apos;d&apos;</a>'))).toEqual({
+      a: '<b> & "c" \'d\'',
+    });
   });
 
   test('character references are decoded', () => {
@@ -159,13 +172,18 @@ describe('parseOne xml', () => {
   });
 
   test('attribute names such as __proto__ stay prefixed own keys', () => {
-    const parsed = parseOne('xml', bytes('<a __proto__="x" constructor="y"/>')) as Record<string, Record<string, unknown>>;
+    const parsed = parseOne('xml', bytes('<a __proto__="x" constructor="y"/>')) as Record<
+      string,
+      Record<string, unknown>
+    >;
     expect(parsed.a).toEqual({ '@__proto__': 'x', '@constructor': 'y' });
   });
 
   // Element names that the XML parser refuses must be reported like any other unreadable body.
   test.each(['__proto__', 'constructor', 'prototype'])('an element named %s throws BodyParseError', (name) => {
-    expect(() => parseOne('xml', bytes(`<root><${name}><polluted>yes</polluted></${name}></root>`))).toThrow(BodyParseError);
+    expect(() => parseOne('xml', bytes(`<root><${name}><polluted>yes</polluted></${name}></root>`))).toThrow(
+      BodyParseError,
+    );
   });
 });
 
@@ -303,13 +321,21 @@ describe('properties', () => {
     }
   }
 
-  test.each(['json', 'xml', 'text'] as const)('parseOne %s throws nothing but BodyParseError for arbitrary bytes', (format) => {
-    fc.assert(fc.property(fc.uint8Array(), (body) => onlyBodyParseError(() => parseOne(format, body))));
-  });
+  test.each(['json', 'xml', 'text'] as const)(
+    'parseOne %s throws nothing but BodyParseError for arbitrary bytes',
+    (format) => {
+      fc.assert(fc.property(fc.uint8Array(), (body) => onlyBodyParseError(() => parseOne(format, body))));
+    },
+  );
 
-  test.each(['json', 'xml', 'text'] as const)('parseOne %s throws nothing but BodyParseError for arbitrary text', (format) => {
-    fc.assert(fc.property(fc.string({ unit: 'binary' }), (text) => onlyBodyParseError(() => parseOne(format, bytes(text)))));
-  });
+  test.each(['json', 'xml', 'text'] as const)(
+    'parseOne %s throws nothing but BodyParseError for arbitrary text',
+    (format) => {
+      fc.assert(
+        fc.property(fc.string({ unit: 'binary' }), (text) => onlyBodyParseError(() => parseOne(format, bytes(text)))),
+      );
+    },
+  );
 
   test('parseOne xml throws nothing but BodyParseError for XML-like text', () => {
     const name = fc.constantFrom('a', 'b', 'item', 'x:y', '__proto__', 'constructor', 'toString');
@@ -318,7 +344,11 @@ describe('properties', () => {
         { depthSize: 'small', withCrossShrink: true },
         fc.constantFrom('text', '7', '&amp;', '&#65;', '<![CDATA[x]]>', '<!-- c -->', ''),
         fc
-          .tuple(name, fc.constantFrom('', ' id="1"', ' __proto__="p"', ' a="1" a="2"'), fc.array(tie('node'), { maxLength: 3 }))
+          .tuple(
+            name,
+            fc.constantFrom('', ' id="1"', ' __proto__="p"', ' a="1" a="2"'),
+            fc.array(tie('node'), { maxLength: 3 }),
+          )
           .map(([tag, attrs, children]) => `<${tag}${attrs}>${children.join('')}</${tag}>`),
       ),
     })).node;
@@ -338,7 +368,9 @@ describe('properties', () => {
 });
 
 it('decodes each reference once: &amp;lt; stays the text &lt;', () => {
-  expect(parseOne('xml', Buffer.from('<a><b>&amp;lt; &#65; &lt; &amp;#65;</b></a>'))).toEqual({ a: { b: '&lt; A < &#65;' } });
+  expect(parseOne('xml', Buffer.from('<a><b>&amp;lt; &#65; &lt; &amp;#65;</b></a>'))).toEqual({
+    a: { b: '&lt; A < &#65;' },
+  });
 });
 
 describe('csvRows on large bodies', () => {

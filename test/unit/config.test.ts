@@ -57,7 +57,9 @@ describe('loadConfig defaults', () => {
 
 describe('loadConfig values', () => {
   test('a trailing slash on BASE_URL is stripped', () => {
-    expect(loadConfig({ DATA_DIR: dataDir, BASE_URL: 'https://hooks.example.com/' }).baseUrl).toBe('https://hooks.example.com');
+    expect(loadConfig({ DATA_DIR: dataDir, BASE_URL: 'https://hooks.example.com/' }).baseUrl).toBe(
+      'https://hooks.example.com',
+    );
   });
 
   test('several trailing slashes on BASE_URL are stripped', () => {

@@ -73,17 +73,23 @@ describe('dedupKey: custom app', () => {
 
   test('a header value with spaces is hashed', () => {
     const value = 'order 7';
-    expect(dedupKey('custom', { 'idempotency-key': value }, body('{}'))).toBe(`idempotency-key-sha256:${sha256(value)}`);
+    expect(dedupKey('custom', { 'idempotency-key': value }, body('{}'))).toBe(
+      `idempotency-key-sha256:${sha256(value)}`,
+    );
   });
 
   test('a header value with non-printable characters is hashed', () => {
     const value = 'order\u00077';
-    expect(dedupKey('custom', { 'idempotency-key': value }, body('{}'))).toBe(`idempotency-key-sha256:${sha256(value)}`);
+    expect(dedupKey('custom', { 'idempotency-key': value }, body('{}'))).toBe(
+      `idempotency-key-sha256:${sha256(value)}`,
+    );
   });
 
   test('a header value with non-ASCII characters is hashed', () => {
     const value = 'bestellung-ä';
-    expect(dedupKey('custom', { 'idempotency-key': value }, body('{}'))).toBe(`idempotency-key-sha256:${sha256(value)}`);
+    expect(dedupKey('custom', { 'idempotency-key': value }, body('{}'))).toBe(
+      `idempotency-key-sha256:${sha256(value)}`,
+    );
   });
 
   test('a 200-character header value is used as it is', () => {
@@ -93,7 +99,9 @@ describe('dedupKey: custom app', () => {
 
   test('a header value over 200 characters is hashed', () => {
     const value = 'k'.repeat(201);
-    expect(dedupKey('custom', { 'idempotency-key': value }, body('{}'))).toBe(`idempotency-key-sha256:${sha256(value)}`);
+    expect(dedupKey('custom', { 'idempotency-key': value }, body('{}'))).toBe(
+      `idempotency-key-sha256:${sha256(value)}`,
+    );
   });
 
   test('a long webhook-id is hashed under its own prefix', () => {

@@ -32,7 +32,14 @@ it('gives DATA_DIR to the user the processes run as, before switching to it', ()
   const loadAs = (dataDir: string) =>
     spawnSync(
       'setpriv',
-      [`--reuid=${nobody}`, `--regid=${nobody}`, '--clear-groups', process.execPath, '-e', `require(${JSON.stringify(configModule)}).loadConfig({ DATA_DIR: ${JSON.stringify(dataDir)} })`],
+      [
+        `--reuid=${nobody}`,
+        `--regid=${nobody}`,
+        '--clear-groups',
+        process.execPath,
+        '-e',
+        `require(${JSON.stringify(configModule)}).loadConfig({ DATA_DIR: ${JSON.stringify(dataDir)} })`,
+      ],
       { encoding: 'utf8' },
     );
 

@@ -1,5 +1,13 @@
 /** The tally's pure parts: unfinished-run ranges, counts and previews. */
-import { addRange, emptyTally, PREVIEW_BYTES, previewOf, removeIndex, runCountsOf, type Ranges } from '../../src/history/tally';
+import {
+  addRange,
+  emptyTally,
+  PREVIEW_BYTES,
+  previewOf,
+  removeIndex,
+  runCountsOf,
+  type Ranges,
+} from '../../src/history/tally';
 
 describe('ranges of unfinished runs', () => {
   it('merges a range that starts where the last one ends', () => {
@@ -8,17 +16,26 @@ describe('ranges of unfinished runs', () => {
     addRange(r, 50, 100);
     addRange(r, 120, 130);
     addRange(r, 5, 5);
-    expect(r).toEqual([[0, 100], [120, 130]]);
+    expect(r).toEqual([
+      [0, 100],
+      [120, 130],
+    ]);
   });
 
   it('removes an index from the start, the middle and the end of a range, and the last of one', () => {
-    const r: Ranges = [[0, 10], [20, 21]];
+    const r: Ranges = [
+      [0, 10],
+      [20, 21],
+    ];
     removeIndex(r, 0);
     removeIndex(r, 5);
     removeIndex(r, 9);
     removeIndex(r, 20);
     removeIndex(r, 99); // not there: nothing happens
-    expect(r).toEqual([[1, 5], [6, 9]]);
+    expect(r).toEqual([
+      [1, 5],
+      [6, 9],
+    ]);
   });
 });
 

@@ -9,7 +9,8 @@ function captured(level: LogLevel = 'debug') {
   const out = new PassThrough();
   const lines: Array<Record<string, unknown>> = [];
   out.on('data', (chunk: Buffer) => {
-    for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) lines.push(JSON.parse(line) as Record<string, unknown>);
+    for (const line of chunk.toString('utf8').split('\n'))
+      if (line.trim()) lines.push(JSON.parse(line) as Record<string, unknown>);
   });
   return { log: createLogger('worker', level, { format: 'json', destination: out }), lines };
 }
@@ -19,13 +20,26 @@ it('writes one JSON object per line with level, time, name, message and fields; 
   log.debug('not shown');
   log.child({ deliveryId: 'd1', robotId: 'r1' }).info('taken', { runCount: 3 });
   expect(lines).toEqual([
-    { level: 'info', time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), name: 'worker', deliveryId: 'd1', robotId: 'r1', runCount: 3, msg: 'taken' },
+    {
+      level: 'info',
+      time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      name: 'worker',
+      deliveryId: 'd1',
+      robotId: 'r1',
+      runCount: 3,
+      msg: 'taken',
+    },
   ]);
 });
 
 it('never writes a field named like a secret or a body, at the top or one level down', () => {
   const { log, lines } = captured();
-  log.warn('oops', { token: 't0k3n', signingSecret: 'whsec_1', body: '{"card":1}', request: { authorization: 'Bearer x', token: 'y' } });
+  log.warn('oops', {
+    token: 't0k3n',
+    signingSecret: 'whsec_1',
+    body: '{"card":1}',
+    request: { authorization: 'Bearer x', token: 'y' },
+  });
   const text = JSON.stringify(lines);
   for (const secret of ['t0k3n', 'whsec_1', 'card', 'Bearer x', '"y"']) expect(text).not.toContain(secret);
   expect(lines[0]).toMatchObject({ token: '[redacted]', request: { authorization: '[redacted]' } });
@@ -40,7 +54,9 @@ it("lowers the SDK's warning for an expected failure to debug, without its messa
 
   const debug = captured('debug');
   sdkLogger(debug.log).warn('Workflow failed', { workflowId: 'delivery:x', error: parse });
-  expect(debug.lines).toEqual([expect.objectContaining({ level: 'debug', msg: 'Workflow failed', error: { type: UNPARSABLE_BODY } })]);
+  expect(debug.lines).toEqual([
+    expect.objectContaining({ level: 'debug', msg: 'Workflow failed', error: { type: UNPARSABLE_BODY } }),
+  ]);
   expect(JSON.stringify(debug.lines)).not.toContain('card-4242');
 });
 
@@ -49,7 +65,15 @@ it('keeps the level, message and stack of anything unexpected', () => {
   sdkLogger(log).error('Activity failed', { activityType: 'prepareDelivery', error: new Error('connection lost') });
   sdkLogger(log).info('Worker state changed', { state: 'RUNNING' });
   expect(lines).toEqual([
-    expect.objectContaining({ level: 'error', msg: 'Activity failed', activityType: 'prepareDelivery', error: expect.objectContaining({ message: 'connection lost', stack: expect.stringContaining('Error: connection lost') }) }),
+    expect.objectContaining({
+      level: 'error',
+      msg: 'Activity failed',
+      activityType: 'prepareDelivery',
+      error: expect.objectContaining({
+        message: 'connection lost',
+        stack: expect.stringContaining('Error: connection lost'),
+      }),
+    }),
     expect.objectContaining({ level: 'info', msg: 'Worker state changed', state: 'RUNNING' }),
   ]);
 });
@@ -57,9 +81,16 @@ it('keeps the level, message and stack of anything unexpected', () => {
 it("lowers the SDK's warning for a workflow that logged its expected failure, though the error arrives as a bare copy", () => {
   const { log, lines } = captured('info');
   const sdk = sdkLogger(log);
-  sdk.info('delivery failed: the body does not parse', { workflowId: 'delivery:a', reason: 'invalid JSON', expectedFailure: UNPARSABLE_BODY });
+  sdk.info('delivery failed: the body does not parse', {
+    workflowId: 'delivery:a',
+    reason: 'invalid JSON',
+    expectedFailure: UNPARSABLE_BODY,
+  });
   // From the workflow's thread: a structured-clone copy, with its message (quoting the body) but no type.
-  sdk.warn('Workflow failed', { workflowId: 'delivery:a', error: new Error(`Unexpected token 'c', "card-4242" is not valid JSON`) });
+  sdk.warn('Workflow failed', {
+    workflowId: 'delivery:a',
+    error: new Error(`Unexpected token 'c', "card-4242" is not valid JSON`),
+  });
   sdk.warn('Workflow failed', { workflowId: 'delivery:b', error: new Error('robot r1 no longer exists') });
   expect(lines.map((l) => [l.level, l.msg, l.workflowId])).toEqual([
     ['info', 'delivery failed: the body does not parse', 'delivery:a'],

@@ -47,7 +47,9 @@ describe('resolveTemplate: placeholders inside text', () => {
   });
 
   test('objects are written as JSON', () => {
-    expect(resolveTemplate('customer: {{trigger.customer}}', order)).toBe('customer: {"name":"Ada","tags":["vip","eu"]}');
+    expect(resolveTemplate('customer: {{trigger.customer}}', order)).toBe(
+      'customer: {"name":"Ada","tags":["vip","eu"]}',
+    );
   });
 
   test('arrays are written as JSON', () => {
@@ -180,8 +182,13 @@ describe('resolveTemplate: prototype keys', () => {
   });
 
   test('resolving a __proto__ path into __proto__-shaped data does not pollute Object.prototype', () => {
-    const data = JSON.parse('{"__proto__": {"polluted": "yes"}, "constructor": {"prototype": {"polluted": "yes"}}}') as JsonValue;
-    resolveTemplate({ a: '{{trigger.__proto__}}', b: '{{trigger.constructor.prototype}}', c: 'x {{trigger.__proto__.polluted}}' }, data);
+    const data = JSON.parse(
+      '{"__proto__": {"polluted": "yes"}, "constructor": {"prototype": {"polluted": "yes"}}}',
+    ) as JsonValue;
+    resolveTemplate(
+      { a: '{{trigger.__proto__}}', b: '{{trigger.constructor.prototype}}', c: 'x {{trigger.__proto__.polluted}}' },
+      data,
+    );
   });
 });
 
@@ -227,7 +234,13 @@ describe('resolveTemplate: properties', () => {
       .map((key) => `["${key}"]`),
   );
   const placeholderish = fc
-    .tuple(fc.string(), fc.constantFrom('{{', '{{ '), fc.array(segment, { maxLength: 4 }), fc.constantFrom('}}', ' }}'), fc.string())
+    .tuple(
+      fc.string(),
+      fc.constantFrom('{{', '{{ '),
+      fc.array(segment, { maxLength: 4 }),
+      fc.constantFrom('}}', ' }}'),
+      fc.string(),
+    )
     .map(([before, open, segments, close, after]) => `${before}${open}trigger${segments.join('')}${close}${after}`);
 
   test('never throws for arbitrary strings as templates', () => {

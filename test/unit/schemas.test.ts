@@ -14,7 +14,9 @@ describe('createAppBody', () => {
   });
 
   test('an unknown bodyFormat is rejected', () => {
-    expect(createAppBody.safeParse({ name: 'Shop', supportsInboundTrigger: true, bodyFormat: 'yaml' }).success).toBe(false);
+    expect(createAppBody.safeParse({ name: 'Shop', supportsInboundTrigger: true, bodyFormat: 'yaml' }).success).toBe(
+      false,
+    );
   });
 
   test('extra fields are rejected', () => {
@@ -42,7 +44,9 @@ describe('createRobotBody', () => {
   });
 
   test('a trigger with both appId and connectionId is rejected', () => {
-    expect(createRobotBody.safeParse({ name: 'Robot', trigger: { appId: 'app1', connectionId: 'conn1' } }).success).toBe(false);
+    expect(
+      createRobotBody.safeParse({ name: 'Robot', trigger: { appId: 'app1', connectionId: 'conn1' } }).success,
+    ).toBe(false);
   });
 
   test('a trigger with neither appId nor connectionId is rejected', () => {
@@ -50,12 +54,18 @@ describe('createRobotBody', () => {
   });
 
   test('events with a connectionId are accepted', () => {
-    const parsed = createRobotBody.parse({ name: 'Robot', trigger: { connectionId: 'conn1', events: ['charge.succeeded'] } });
+    const parsed = createRobotBody.parse({
+      name: 'Robot',
+      trigger: { connectionId: 'conn1', events: ['charge.succeeded'] },
+    });
     expect(parsed.trigger.events).toEqual(['charge.succeeded']);
   });
 
   test('events with an appId are rejected', () => {
-    const result = createRobotBody.safeParse({ name: 'Robot', trigger: { appId: 'app1', events: ['charge.succeeded'] } });
+    const result = createRobotBody.safeParse({
+      name: 'Robot',
+      trigger: { appId: 'app1', events: ['charge.succeeded'] },
+    });
     expect(result.success).toBe(false);
     expect(result.error?.issues.map((i) => i.path.join('.'))).toContain('trigger.events');
   });
@@ -65,7 +75,9 @@ describe('createRobotBody', () => {
   });
 
   test('a compose step with a JSON template is accepted', () => {
-    const steps = [{ name: 'Compose', type: 'compose', template: { id: '{{trigger.id}}', tags: ['a', 1, null, true] } }];
+    const steps = [
+      { name: 'Compose', type: 'compose', template: { id: '{{trigger.id}}', tags: ['a', 1, null, true] } },
+    ];
     expect(createRobotBody.parse({ name: 'Robot', trigger: { appId: 'app1' }, steps }).steps).toEqual(steps);
   });
 

@@ -58,11 +58,15 @@ describe('verifyStripeSignature', () => {
   });
 
   test('a timestamp 4 minutes before receipt is accepted', () => {
-    expect(verifyStripeSignature(secret, header({ timestamp: timestamp - 4 * 60 }), rawBody, receivedAtMs)).toEqual({ ok: true });
+    expect(verifyStripeSignature(secret, header({ timestamp: timestamp - 4 * 60 }), rawBody, receivedAtMs)).toEqual({
+      ok: true,
+    });
   });
 
   test('a timestamp 6 minutes after receipt is rejected', () => {
-    expect(verifyStripeSignature(secret, header({ timestamp: timestamp + 6 * 60 }), rawBody, receivedAtMs).ok).toBe(false);
+    expect(verifyStripeSignature(secret, header({ timestamp: timestamp + 6 * 60 }), rawBody, receivedAtMs).ok).toBe(
+      false,
+    );
   });
 
   test('a custom tolerance is honoured', () => {

@@ -4,7 +4,15 @@ import { restartDelay, RESTART_MAX_MS, supervise } from '../../src/embedded/supe
 import { waitFor } from '../support/stack';
 
 it('waits 1, 2, 4… seconds between restarts in a row, up to a minute', () => {
-  expect([1, 2, 3, 4, 7, 8, 20].map(restartDelay)).toEqual([1000, 2000, 4000, 8000, RESTART_MAX_MS, RESTART_MAX_MS, RESTART_MAX_MS]);
+  expect([1, 2, 3, 4, 7, 8, 20].map(restartDelay)).toEqual([
+    1000,
+    2000,
+    4000,
+    8000,
+    RESTART_MAX_MS,
+    RESTART_MAX_MS,
+    RESTART_MAX_MS,
+  ]);
 });
 
 it('logs each death with its exit code and last words, and restarts later each time', async () => {
@@ -17,13 +25,26 @@ it('logs each death with its exit code and last words, and restarts later each t
     child: () => log,
   };
   const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
-  const crashing = supervise('worker', process.execPath, ['-e', 'console.error("cannot reach MongoDB"); process.exit(3)'], process.env, log);
+  const crashing = supervise(
+    'worker',
+    process.execPath,
+    ['-e', 'console.error("cannot reach MongoDB"); process.exit(3)'],
+    process.env,
+    log,
+  );
   try {
-    await waitFor(async () => warnings.length, (n) => n >= 2, 10_000);
+    await waitFor(
+      async () => warnings.length,
+      (n) => n >= 2,
+      10_000,
+    );
   } finally {
     await crashing.stop();
     stderr.mockRestore();
   }
-  expect(warnings[0]).toEqual({ message: 'worker exited (3); restarting in 1 s', fields: { failuresInARow: 1, lastWords: ['cannot reach MongoDB'] } });
+  expect(warnings[0]).toEqual({
+    message: 'worker exited (3); restarting in 1 s',
+    fields: { failuresInARow: 1, lastWords: ['cannot reach MongoDB'] },
+  });
   expect(warnings[1]!.message).toBe('worker exited (3); restarting in 2 s');
 });

@@ -72,7 +72,7 @@ function bodyBytes(input: DeliveryInput, models: Models): Promise<Buffer> | Buff
 
 /** Where the last nextRuns of a delivery left its CSV, so the next batch goes on from there. */
 interface CsvCursor {
-  rows: AsyncGenerator<Record<string, string>>;
+  rows: AsyncGenerator<Record<string, string>, void, undefined>;
   /** Index of the next row `rows` (or `held`) gives. */
   next: number;
   /** A row read but not used: it did not fit in the last batch. */
@@ -239,7 +239,7 @@ export function createActivities({ models, metrics }: ActivityDeps) {
       // A first pass reads the whole body, so a bad row half way makes no run at all.
       const progress = Context.current().info.heartbeatDetails as unknown;
       let rows = 0;
-      for await (const _row of csvRows(body)) if (++rows % HEARTBEAT_ROWS === 0) heartbeat(progress); // eslint-disable-line @typescript-eslint/no-unused-vars
+      for await (const _row of csvRows(body)) if (++rows % HEARTBEAT_ROWS === 0) heartbeat(progress);
       const stored = await storeRuns(input, csvRows(body));
       metrics.csvRows.inc(stored.runCount);
       return { outcome: 'processed', stepCount: settings.steps.length, ...stored };

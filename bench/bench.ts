@@ -512,7 +512,7 @@ function sampleWorker(launcherPid: number) {
       sample();
       const pid = childRunning(launcherPid, 'entry/worker.js');
       const hwm = pid === null ? null : (memoryOf(pid)?.hwm ?? null);
-      return { peakRss: peak as number | null, hwm, restarts: Math.max(0, pids.size - 1) };
+      return { peakRss: peak, hwm, restarts: Math.max(0, pids.size - 1) };
     },
   };
 }
@@ -663,10 +663,10 @@ async function csvWithoutKeeper(s: Settings, cleanups: Array<() => Promise<void>
 
 function table(headers: string[], rows: Array<Array<string | number>>): string {
   const cells = [headers, ...rows.map((r) => r.map(String))];
-  const widths = headers.map((_, i) => Math.max(...cells.map((r) => r[i]!.length)));
+  const widths = headers.map((_, i) => Math.max(...cells.map((r) => r[i].length)));
   const line = (r: string[]) =>
-    '  ' + r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
-  return [line(cells[0]!), '  ' + widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join('\n');
+    '  ' + r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  return [line(cells[0]), '  ' + widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join('\n');
 }
 
 const pct = (p: Percentiles) => `${p.p50} / ${p.p95} / ${p.p99}`;

@@ -18,7 +18,7 @@ export function percentiles(values: number[]): Percentiles {
   const at = (p: number) =>
     sorted.length === 0
       ? 0
-      : Math.round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! * 100) / 100;
+      : Math.round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] * 100) / 100;
   return { p50: at(50), p95: at(95), p99: at(99) };
 }
 

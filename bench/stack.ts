@@ -79,7 +79,7 @@ function isAlive(pid: number): boolean {
 /** Every process below `root`, from the parent ids in /proc/<pid>/stat (empty where /proc is missing). */
 export function descendants(root: number): number[] {
   const parentOf = new Map<number, number>();
-  let entries: string[] = [];
+  let entries: string[];
   try {
     entries = fs.readdirSync('/proc').filter((e) => /^\d+$/.test(e));
   } catch {

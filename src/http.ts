@@ -67,9 +67,9 @@ export function routeOf(ctx: Context): string {
 }
 
 function fromZod(err: ZodError): HttpErrorLike {
-  const issue = err.issues[0]!;
+  const issue = err.issues[0];
   // An unknown field is named itself, not by the object that holds it.
-  const path = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0]!] : issue.path;
+  const path = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0]] : issue.path;
   const field = path.join('.');
   return { status: 400, message: `${field || 'body'}: ${issue.message}`, field: field || 'body' };
 }
@@ -83,5 +83,5 @@ export async function readJson<S extends ZodTypeAny>(ctx: Context, schema: S): P
   } catch {
     ctx.throw(400, 'body: invalid JSON', { field: 'body' });
   }
-  return schema.parse(value);
+  return schema.parse(value) as output<S>;
 }

@@ -346,6 +346,7 @@ export async function insertOnce<T extends { _id: string }>(model: mongoose.Mode
     if (missing > 0) {
       throw new Error(
         `${model.collection.name}: ${missing} insert(s) answered "duplicate key" but are not stored; retrying`,
+        { cause: err },
       );
     }
   }

@@ -120,7 +120,7 @@ describe('prepareDelivery', () => {
       .lean();
     expect(runs).toHaveLength(2500);
     expect(runs.map((r) => r.index)).toEqual(rows.map((_, i) => i));
-    expect(runs[2499]!.trigger).toEqual({ json: JSON.stringify({ n: '2499', email: 'user2499@example.com' }) });
+    expect(runs[2499].trigger).toEqual({ json: JSON.stringify({ n: '2499', email: 'user2499@example.com' }) });
   });
 });
 
@@ -211,15 +211,15 @@ describe('executeStep and finishRun', () => {
     );
     const prepared = await env().run(activities.prepareDelivery, input);
     const [seed] = (prepared as { firstRuns: Array<{ runId: string; trigger: { kind: 'stored' } }> }).firstRuns;
-    expect(seed!.trigger).toEqual({ kind: 'stored' });
+    expect(seed.trigger).toEqual({ kind: 'stored' });
     await env().run(activities.executeStep, {
-      runId: seed!.runId,
+      runId: seed.runId,
       robotId: input.robotId,
       stepIndex: 0,
-      trigger: seed!.trigger,
+      trigger: seed.trigger,
       endsRun: true,
     });
-    const [result] = await models.StepResult.find({ runId: seed!.runId }).lean();
-    expect(result!.output).toEqual({ json: JSON.stringify({ size: 'y'.repeat(20_000) }) });
+    const [result] = await models.StepResult.find({ runId: seed.runId }).lean();
+    expect(result.output).toEqual({ json: JSON.stringify({ size: 'y'.repeat(20_000) }) });
   });
 });

@@ -106,7 +106,7 @@ describe('robots', () => {
     const url: string = started.body.trigger.card.webhookUrl;
     const m = new RegExp(`^${stack.baseUrl}/api/webhooks/(custom:[0-9a-f-]{36})/([A-Za-z0-9_-]+)$`).exec(url);
     expect(m).not.toBeNull();
-    expect(m![2]!.length).toBeGreaterThanOrEqual(43); // 32 bytes, base64url
+    expect(m![2].length).toBeGreaterThanOrEqual(43); // 32 bytes, base64url
 
     const stopped = await stack.api('POST', `/api/robots/${robot.body.id}/stop`);
     expect(stopped.body.state).toBe('stopped');

@@ -15,9 +15,7 @@ let url: string;
 beforeAll(async () => {
   server = http.createServer((req, res) => {
     budget
-      .withBody(req, 64 * 1024, async (body) => {
-        res.end(String(body.length));
-      })
+      .withBody(req, 64 * 1024, (body) => new Promise<void>((done) => res.end(String(body.length), done)))
       .catch((err: { status?: number }) => {
         res.statusCode = err.status ?? 500;
         res.end();
@@ -35,7 +33,7 @@ it('refuses a body past the cap, and takes it once the bytes are given back', as
   );
   held.write(Buffer.alloc(24 * 1024));
   await waitFor(
-    async () => budget.bytesInFlight,
+    () => budget.bytesInFlight,
     (n) => n === 48 * 1024,
   );
   const refused = await fetch(url, { method: 'POST', body: Buffer.alloc(32 * 1024) });

@@ -37,13 +37,13 @@ it('discards the body of a start that never happened', async () => {
   expect((await down.send('POST', url, large)).status).toBe(503);
   const [note] = await stack.models.UnconfirmedBody.find({}).lean();
   expect(note).toMatchObject({ workflowId: expect.stringMatching(/^delivery:custom:/), chunks: 1 });
-  expect(await chunk(note!._id)).not.toBeNull();
+  expect(await chunk(note._id)).not.toBeNull();
 
   expect(await sweepUnconfirmedBodies(stack.models, down.temporal, 0)).toBe(0); // Temporal does not answer: kept
   expect(await stack.models.UnconfirmedBody.countDocuments()).toBe(1);
   expect(await sweepUnconfirmedBodies(stack.models, stack.temporal, 60_000)).toBe(0); // too recent to ask
   expect(await sweepUnconfirmedBodies(stack.models, stack.temporal, 0)).toBe(1);
-  expect(await chunk(note!._id)).toBeNull();
+  expect(await chunk(note._id)).toBeNull();
   expect(await stack.models.UnconfirmedBody.countDocuments()).toBe(0);
 });
 

@@ -43,7 +43,7 @@ async function start(): Promise<string> {
   fs.writeFileSync(log, '');
   launcher = startProcess('embedded', env, log);
   return waitFor(
-    async () => fs.readFileSync(log, 'utf8'),
+    () => fs.readFileSync(log, 'utf8'),
     (out) => out.includes('Ctrl-C stops everything') || launcher!.exitCode !== null,
     120_000,
   );
@@ -83,7 +83,6 @@ it('starts everything, serves a delivery end to end, stops on Ctrl-C without orp
   expect((await fetch(`${base}/healthz`)).status).toBe(200);
   expect((await fetch(`http://localhost:${env.EMBEDDED_TEMPORAL_UI_PORT}/`)).status).toBe(200);
 
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const api = async (method: string, p: string, body?: unknown): Promise<any> =>
     (
       await fetch(`${base}${p}`, {

@@ -76,7 +76,7 @@ it('lists a 120-row CSV in pages of 50 across blocks, newest row first, each run
 
   const [deliveries] = await pages<{ id: string; runCount: number }>(`/api/robots/${robot.robotId}/deliveries`, 50);
   expect(deliveries).toEqual([expect.objectContaining({ outcome: 'processed', runCount: 120, format: 'csv' })]);
-  expect((await stack.api('GET', `/api/deliveries/${deliveries![0]!.id}`)).body).toEqual(deliveries![0]);
+  expect((await stack.api('GET', `/api/deliveries/${deliveries[0].id}`)).body).toEqual(deliveries[0]);
   expect((await stack.api('GET', '/api/deliveries/nope')).status).toBe(404);
 });
 
@@ -106,7 +106,7 @@ it('counts failed runs and shows each run as it ended', async () => {
     `/api/robots/${robot.robotId}/runs`,
     50,
   );
-  expect(runs!.map((r) => [r.status, r.trigger ?? r.triggerTruncated])).toEqual([
+  expect(runs.map((r) => [r.status, r.trigger ?? r.triggerTruncated])).toEqual([
     ['running', true],
     ['failed', { i: 1 }],
     ['succeeded', { i: 0 }],

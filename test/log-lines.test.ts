@@ -31,7 +31,7 @@ it('logs a body that does not parse as one info line with its ids, and no stack 
     (d) => d.length === 1 && d[0].outcome === 'failed',
   );
   const about = await waitFor(
-    async () => lines.filter((l) => l.deliveryId === delivery.id),
+    () => lines.filter((l) => l.deliveryId === delivery.id),
     (found) => found.length > 0,
   );
 

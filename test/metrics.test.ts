@@ -95,8 +95,8 @@ it('never carries an id, a token or a path in a label', async () => {
     ),
   ];
   const text = (await receiverScrape()) + (await stack.metrics.worker.registry.metrics());
-  for (const secret of [robot.robotId, identifier!, token!, deliveries[0].id, stack.config.adminToken])
+  for (const secret of [robot.robotId, identifier, token, deliveries[0].id, stack.config.adminToken])
     expect(text).not.toContain(secret);
   const labelValues = [...text.matchAll(/\w+="([^"]*)"/g)].map(([, v]) => v);
-  expect(labelValues.every((v) => /^[\w.+-]*$/.test(v!) && v!.length < 40)).toBe(true);
+  expect(labelValues.every((v) => /^[\w.+-]*$/.test(v) && v.length < 40)).toBe(true);
 });

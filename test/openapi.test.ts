@@ -82,7 +82,7 @@ it('describes real answers exactly', async () => {
   const deliveries = deliveriesPageAnswer.parse(
     (await stack.api('GET', `/api/robots/${robot.body.id}/deliveries`)).body,
   );
-  deliveryAnswer.parse((await stack.api('GET', `/api/deliveries/${deliveries.deliveries[0]!.id}`)).body);
+  deliveryAnswer.parse((await stack.api('GET', `/api/deliveries/${deliveries.deliveries[0].id}`)).body);
   robotAnswer.parse((await stack.api('GET', `/api/robots/${robot.body.id}`)).body);
   robotAnswer.parse((await stack.api('POST', `/api/robots/${robot.body.id}/stop`)).body);
   errorAnswer.parse((await stack.api('GET', '/api/robots/nope')).body);

@@ -31,8 +31,8 @@ it('finds every delivery and run of a robot by RobotId, with its format and outc
   const [delivery] = mine.filter((w) => w.workflowId.startsWith('delivery:'));
   const runs = mine.filter((w) => w.workflowId.startsWith('run:'));
   expect(runs).toHaveLength(3);
-  expect(delivery!.typedSearchAttributes.get(ROBOT_ID)).toBe(robot.robotId);
-  const described = await stack.temporal.workflow.getHandle(delivery!.workflowId).describe();
+  expect(delivery.typedSearchAttributes.get(ROBOT_ID)).toBe(robot.robotId);
+  const described = await stack.temporal.workflow.getHandle(delivery.workflowId).describe();
   expect(described.searchAttributes).toMatchObject({
     RobotId: [robot.robotId],
     TriggerIdentifier: [expect.stringMatching(/^custom:/)],
@@ -40,7 +40,7 @@ it('finds every delivery and run of a robot by RobotId, with its format and outc
     DeliveryOutcome: ['processed'],
   });
   expect(await described.staticSummary()).toBe(`Delivery for robot "Robot" (${'n\n1\n2\n3'.length} bytes)`);
-  const run = await stack.temporal.workflow.getHandle(runs[0]!.workflowId).describe();
+  const run = await stack.temporal.workflow.getHandle(runs[0].workflowId).describe();
   expect(run.searchAttributes).toMatchObject({ RobotId: [robot.robotId], BodyFormat: ['csv'] });
   expect(await run.staticSummary()).toMatch(/^Run (\d) of 3 \(csv row \1\) for robot "Robot"$/);
 
@@ -60,7 +60,7 @@ it('searches failed deliveries, and links deliveries and runs to their workflows
   );
   const search = (id: string) =>
     `http://localhost:8233/namespaces/default/workflows?query=${encodeURIComponent(`WorkflowId="${id}"`)}`;
-  expect(delivery.workflowUrl).toBe(search(failed!.workflowId));
+  expect(delivery.workflowUrl).toBe(search(failed.workflowId));
 
   const json = await stack.robotAtWork();
   expect((await stack.send('POST', json.webhookUrl, '{"a":1}')).status).toBe(200);

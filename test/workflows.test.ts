@@ -89,7 +89,7 @@ it('executes the one run of a json delivery in the delivery workflow itself', as
     testEnv.client.workflow.getHandle(runWorkflowId(runIdFor(input.deliveryId, 0))).describe(),
   ).rejects.toThrow(WorkflowNotFoundError);
   const [step] = await models.StepResult.find({ runId: runIdFor(input.deliveryId, 0) }).lean();
-  expect(step!.output).toEqual({ json: '{"email":"ann@example.com"}' });
+  expect(step.output).toEqual({ json: '{"email":"ann@example.com"}' });
   expect(await models.RunOutcome.findById(runIdFor(input.deliveryId, 0)).lean()).toMatchObject({ status: 'succeeded' });
 });
 
@@ -144,5 +144,5 @@ it('fans a csv out to one run per row across continue-as-new, each run once', as
   expect(outcomes).toHaveLength(rows);
   expect(outcomes.every((o) => o.status === 'succeeded')).toBe(true);
   const [last] = await models.StepResult.find({ runId: runIdFor(input.deliveryId, rows - 1) }).lean();
-  expect(last!.output).toEqual({ json: JSON.stringify({ email: `u${rows - 1}@example.com` }) });
+  expect(last.output).toEqual({ json: JSON.stringify({ email: `u${rows - 1}@example.com` }) });
 }, 900_000); // a hang guard: on 2 busy cores (CI) the thousand runs took over 300 s

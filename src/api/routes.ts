@@ -5,7 +5,6 @@ import Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import type { Config } from '../config';
 import { encryptSecret, newId, newToken, secretsEqual } from '../domain/secrets';
-import type { StepDefinition } from '../domain/types';
 import type { DeliveryDoc, Models, RobotDoc, RunDoc, RunOutcomeDoc, StepResultDoc } from '../models';
 import type { TriggerCache } from '../receiver/trigger-cache';
 import { loadJson, outputBlobId, triggerBlobId } from '../blobs';
@@ -82,7 +81,7 @@ export function managementRouter({ config, models, triggers }: ManagementDeps): 
    */
   async function runWithSteps(run: RunDoc) {
     const robot = await byId<RobotDoc>(Robot, run.robotId);
-    const steps = (robot?.steps ?? []) as StepDefinition[];
+    const steps = robot?.steps ?? [];
     const [outcome, stored] = await Promise.all([
       byId<RunOutcomeDoc>(RunOutcome, run._id),
       Promise.all(steps.map((_, i) => byId<StepResultDoc>(StepResult, `${run._id}:${i}`))),

@@ -129,7 +129,7 @@ const CSV_SLICE_BYTES = 64 * 1024;
  * The body is fed to the parser in slices with backpressure, so memory stays bounded by the
  * caller's batch and the event loop is never held for the whole body.
  */
-export async function* csvRows(body: Uint8Array): AsyncGenerator<Record<string, string>> {
+export async function* csvRows(body: Uint8Array): AsyncGenerator<Record<string, string>, void, undefined> {
   // The whole body must be UTF-8, or no row is read (checked without decoding it to a string).
   if (!isUtf8(body)) throw new BodyParseError('body is not valid UTF-8');
   const parser = parseCsv({ bom: true, skip_empty_lines: true, relax_column_count: true });

@@ -24,7 +24,7 @@ function parsePath(expression: string): Segment[] {
   for (const m of expression.slice('trigger'.length).matchAll(SEGMENT)) {
     if (m[1] !== undefined) segments.push(m[1]);
     else if (m[2] !== undefined) segments.push(Number(m[2]));
-    else segments.push(JSON.parse(m[3]!) as string);
+    else segments.push(JSON.parse(m[3]) as string);
   }
   return segments;
 }
@@ -38,7 +38,7 @@ export function lookup(data: JsonValue, path: Segment[]): JsonValue | typeof MIS
     const key =
       Array.isArray(current) && typeof segment === 'string' && /^\d+$/.test(segment) ? Number(segment) : segment;
     if (!Object.prototype.hasOwnProperty.call(current, key)) return MISSING;
-    current = (current as Record<string | number, JsonValue>)[key] as JsonValue;
+    current = (current as Record<string | number, JsonValue>)[key];
   }
   return current;
 }
@@ -51,7 +51,7 @@ function asText(value: JsonValue | typeof MISSING): string {
 function resolveString(text: string, trigger: JsonValue): JsonValue {
   const whole = WHOLE.exec(text);
   if (whole) {
-    const value = lookup(trigger, parsePath(whole[1]!));
+    const value = lookup(trigger, parsePath(whole[1]));
     return value === MISSING ? '' : value;
   }
   return text.replace(PLACEHOLDER, (_match, expression: string) => asText(lookup(trigger, parsePath(expression))));

@@ -134,10 +134,13 @@ async function setRetention(o: TemporalDevServerOptions, retention: string): Pro
   ];
   for (let attempt = 1; ; attempt++) {
     try {
-      await new Promise<void>((resolve, reject) => execFile(o.bin, args, (err) => (err ? reject(err) : resolve())));
+      await new Promise<void>((resolve, reject) =>
+        execFile(o.bin, args, (err: Error | null) => (err ? reject(err) : resolve())),
+      );
       return;
     } catch (err) {
-      if (attempt >= 30) throw new Error(`could not set the namespace retention: ${(err as Error).message}`);
+      if (attempt >= 30)
+        throw new Error(`could not set the namespace retention: ${(err as Error).message}`, { cause: err });
       await new Promise((r) => setTimeout(r, 200));
     }
   }

@@ -59,7 +59,7 @@ export async function takeSlots(models: Models, t: LiveTally): Promise<number> {
     const claims = await Promise.all(numbers.map((n) => byId<SlotDoc>(models.HistorySlot, slotId(t.robotId, n))));
     const found = claims.slice(0, claims.indexOf(null) === -1 ? claims.length : claims.indexOf(null)) as SlotDoc[];
     const records = await Promise.all(
-      found.map((c) => (c.deliveryId ? byId<DeliveryDoc>(models.Delivery, c.deliveryId) : null)),
+      found.map((c) => (c.deliveryId ? byId<DeliveryDoc>(models.Delivery, c.deliveryId) : Promise.resolve(null))),
     );
     for (const [i, claim] of found.entries()) {
       const record = records[i];
@@ -190,7 +190,7 @@ export async function pollOutcomes(models: Models, t: LiveTally): Promise<number
     );
     let hits = 0;
     for (const [n, outcome] of outcomes.entries()) {
-      const [o, i] = candidates[n]!;
+      const [o, i] = candidates[n];
       const ordinal = o.base + i;
       if (!outcome) {
         const pause = Math.min(POLL_PAUSE_MAX_MS, (t.pauses.get(ordinal)?.pause ?? POLL_PAUSE_FIRST_MS / 2) * 2);

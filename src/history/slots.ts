@@ -72,10 +72,10 @@ export class DeliveryRecorder {
         // restart): such a slot is still free, and it is tried again, so no slot is left empty.
         let free: number | undefined;
         for (const i of failed) {
-          const taken = await byId<SlotDoc>(this.models.HistorySlot, docs[i]!._id);
-          if (taken?.deliveryId === batch[i]!.deliveryId) batch[i]!.resolve(taken.slot);
-          else queue.push(batch[i]!);
-          if (!taken) free = Math.min(free ?? Infinity, docs[i]!.slot);
+          const taken = await byId<SlotDoc>(this.models.HistorySlot, docs[i]._id);
+          if (taken?.deliveryId === batch[i].deliveryId) batch[i].resolve(taken.slot);
+          else queue.push(batch[i]);
+          if (!taken) free = Math.min(free ?? Infinity, docs[i].slot);
         }
         if (free === undefined) this.next.delete(robotId);
         else this.next.set(robotId, free);

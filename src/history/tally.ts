@@ -111,7 +111,7 @@ export function addRange(ranges: Ranges, from: number, to: number): void {
 export function removeIndex(ranges: Ranges, i: number): void {
   const at = ranges.findIndex(([from, to]) => i >= from && i < to);
   if (at === -1) return;
-  const [from, to] = ranges[at]!;
+  const [from, to] = ranges[at];
   const parts: Ranges = [];
   if (from < i) parts.push([from, i]);
   if (i + 1 < to) parts.push([i + 1, to]);

@@ -43,8 +43,9 @@ export function webhookRouter(deps: ReceiverDeps): Router {
   const { config, models, temporal, triggers, deliveries, log } = deps;
 
   async function triggerFor(ctx: Context): Promise<WebhookTrigger> {
-    const trigger = await triggers.lookup(ctx.params.identifier!);
-    if (!trigger || !trigger.atWork || !secretsEqual(trigger.token, ctx.params.token!)) ctx.throw(404);
+    const { identifier, token } = ctx.params as { identifier: string; token: string };
+    const trigger = await triggers.lookup(identifier);
+    if (!trigger || !trigger.atWork || !secretsEqual(trigger.token, token)) ctx.throw(404);
     return trigger;
   }
 

@@ -70,7 +70,7 @@ export async function startFaultStack(): Promise<FaultStack> {
       case 'receiver': {
         const child = startProcess('receiver', env, log('receiver'));
         running.receiver = child;
-        await waitForPort(ports.http, { name: 'receiver', child, stop: async () => undefined });
+        await waitForPort(ports.http, { name: 'receiver', child, stop: () => Promise.resolve() });
         return;
       }
       case 'worker':
@@ -251,12 +251,12 @@ export async function expectCountsMatchPages(stack: FaultStack, robotId: string)
   const runs = await allRuns(stack, robotId);
   const deliveries = await allDeliveries(stack, robotId);
   const statuses = { running: 0, succeeded: 0, failed: 0 } as Record<string, number>;
-  for (const r of runs) statuses[r.status]! += 1;
+  for (const r of runs) statuses[r.status] += 1;
   expect({ total: runs.length, ...statuses }).toEqual(robot.runCounts);
   expect(new Set(runs.map((r) => r.id)).size).toBe(runs.length);
   expect(new Set(deliveries.map((d) => d.id)).size).toBe(deliveries.length);
   const byOutcome = { processed: 0, dropped: 0, rejected: 0, failed: 0 } as Record<string, number>;
-  for (const d of deliveries) byOutcome[d.outcome]! += 1;
+  for (const d of deliveries) byOutcome[d.outcome] += 1;
   expect(byOutcome).toEqual(robot.deliveryCounts);
 }
 

@@ -1,6 +1,6 @@
 /** Fault tests start their own servers (they stop and kill them); only the binaries are shared. */
 import { ensureBinaries } from '../support/global-setup';
 
-export default async function globalSetup(): Promise<void> {
+export default function globalSetup(): void {
   ensureBinaries();
 }

@@ -14,7 +14,6 @@ import { WORKFLOWS_PATH } from '../../src/worker';
 import { freePort } from './ports';
 
 declare global {
-  // eslint-disable-next-line no-var
   var __testServers: { servers: ManagedProcess[]; dir: string } | undefined;
 }
 

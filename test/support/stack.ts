@@ -110,7 +110,8 @@ export async function startStack(env: Record<string, string> = {}, { worker: wit
   const { db, models } = await connectDatabase(config.mongodbUri!);
   const temporal = createTemporalClient(config.temporal.address!, config.temporal.namespace);
   const metrics = { receiver: receiverMetrics(), worker: workerMetrics(), sdkUrl: sdkMetrics };
-  server.on('request', createApp({ config, db, models, temporal, log, metrics: metrics.receiver }).callback());
+  const handle = createApp({ config, db, models, temporal, log, metrics: metrics.receiver }).callback();
+  server.on('request', (req, res) => void handle(req, res));
   const extra: Array<{ server: http.Server; temporal: Client }> = [];
 
   // The embedded FerretDB's lookups by `_id` use the index its launcher adds (docs/storage.md).
@@ -185,7 +186,8 @@ export async function startStack(env: Record<string, string> = {}, { worker: wit
     },
     async addReceiver() {
       const other = createTemporalClient(config.temporal.address!, config.temporal.namespace);
-      const otherServer = http.createServer(createApp({ config, db, models, temporal: other, log }).callback());
+      const handle = createApp({ config, db, models, temporal: other, log }).callback();
+      const otherServer = http.createServer((req, res) => void handle(req, res));
       await new Promise<void>((resolve) => otherServer.listen(0, '127.0.0.1', resolve));
       extra.push({ server: otherServer, temporal: other });
       return `http://127.0.0.1:${(otherServer.address() as AddressInfo).port}`;
@@ -214,7 +216,11 @@ export async function startStack(env: Record<string, string> = {}, { worker: wit
  * condition, not a sleep: fails with the last value seen if it does not hold within `timeoutMs`.
  * Long waits poll once a second, so that counting runs does not slow the runs down.
  */
-export async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
+export async function waitFor<T>(
+  read: () => T | Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs = 60_000,
+): Promise<T> {
   const intervalMs = timeoutMs > 60_000 ? 1000 : 100;
   const deadline = Date.now() + timeoutMs;
   for (;;) {

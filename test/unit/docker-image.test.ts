@@ -13,8 +13,8 @@ const dockerfile = fs.readFileSync(path.join(__dirname, '../../Dockerfile'), 'ut
 
 it('gives DATA_DIR to the user the processes run as, before switching to it', () => {
   const at = (re: RegExp) => dockerfile.findIndex((l) => re.test(l));
-  const dataDir = /ENV .*DATA_DIR=(\S+)/.exec(dockerfile[at(/^ENV .*DATA_DIR=/)]!)![1]!;
-  const user = /^USER (\S+)/.exec(dockerfile[at(/^USER /)]!)![1]!;
+  const dataDir = /ENV .*DATA_DIR=(\S+)/.exec(dockerfile[at(/^ENV .*DATA_DIR=/)])![1];
+  const user = /^USER (\S+)/.exec(dockerfile[at(/^USER /)])![1];
   const chown = at(new RegExp(`chown ${user}:${user} ${dataDir}(\\s|$)`));
   expect(chown).toBeGreaterThan(-1);
   expect(chown).toBeLessThan(at(/^USER /));

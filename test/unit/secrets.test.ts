@@ -61,14 +61,14 @@ describe('encryptSecret / decryptSecret', () => {
   test('tampered ciphertext throws', () => {
     const [version, iv, tag, data] = encryptSecret(key, 'secret value').split(':') as [string, string, string, string];
     const bytes = Buffer.from(data, 'base64');
-    bytes[0] = bytes[0]! ^ 0x01;
+    bytes[0] = bytes[0] ^ 0x01;
     expect(() => decryptSecret(key, [version, iv, tag, bytes.toString('base64')].join(':'))).toThrow();
   });
 
   test('a tampered tag throws', () => {
     const [version, iv, tag, data] = encryptSecret(key, 'secret value').split(':') as [string, string, string, string];
     const bytes = Buffer.from(tag, 'base64');
-    bytes[0] = bytes[0]! ^ 0x01;
+    bytes[0] = bytes[0] ^ 0x01;
     expect(() => decryptSecret(key, [version, iv, bytes.toString('base64'), data].join(':'))).toThrow();
   });
 

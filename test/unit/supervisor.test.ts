@@ -34,7 +34,7 @@ it('logs each death with its exit code and last words, and restarts later each t
   );
   try {
     await waitFor(
-      async () => warnings.length,
+      () => warnings.length,
       (n) => n >= 2,
       10_000,
     );
@@ -46,5 +46,5 @@ it('logs each death with its exit code and last words, and restarts later each t
     message: 'worker exited (3); restarting in 1 s',
     fields: { failuresInARow: 1, lastWords: ['cannot reach MongoDB'] },
   });
-  expect(warnings[1]!.message).toBe('worker exited (3); restarting in 2 s');
+  expect(warnings[1].message).toBe('worker exited (3); restarting in 2 s');
 });

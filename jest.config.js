@@ -1,12 +1,30 @@
-/** Every test runs against real servers: see test/support/global-setup.ts. */
+/**
+ * Three jest projects (README, docs/testing.md):
+ * - unit: no servers, seconds (`npm run test:unit`);
+ * - integration: the real servers that test/support/global-setup.ts starts once (`npm test` runs unit and this);
+ * - faults: each scenario starts its own servers and kills parts of them (`npm run test:faults`, one at a time).
+ */
+const shared = { testEnvironment: 'node', transform: { '^.+\\.ts$': ['@swc/jest'] }, testMatch: ['**/*.test.ts'] };
+
 module.exports = {
-  testEnvironment: 'node',
-  transform: { '^.+\\.ts$': ['@swc/jest'] },
-  roots: ['<rootDir>/test'],
-  testMatch: ['**/*.test.ts'],
-  testPathIgnorePatterns: ['/node_modules/', '/test/faults/'],
-  globalSetup: '<rootDir>/test/support/global-setup.ts',
-  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+  // The default for integration; the fault scenarios get 20 minutes from `npm run test:faults`.
   testTimeout: 300_000,
   maxWorkers: 2,
+  projects: [
+    { ...shared, displayName: 'unit', roots: ['<rootDir>/test/unit'] },
+    {
+      ...shared,
+      displayName: 'integration',
+      roots: ['<rootDir>/test'],
+      testPathIgnorePatterns: ['/node_modules/', '/test/unit/', '/test/faults/'],
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+    },
+    {
+      ...shared,
+      displayName: 'faults',
+      roots: ['<rootDir>/test/faults'],
+      globalSetup: '<rootDir>/test/faults/global-setup.ts',
+    },
+  ],
 };

@@ -2,7 +2,7 @@
  * Every side effect of the workflows: reading bodies, parsing them, storing deliveries and runs,
  * executing steps. Built from their dependencies, as in Temporal's dependency-injection sample.
  *
- * Writes are inserts with deterministic ids (see src/models.ts), so any activity can be retried
+ * Writes are inserts with deterministic ids (see src/storage/writes.ts), so any activity can be retried
  * after a crash and stores nothing twice; and no activity on a run's path reads a large collection.
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
@@ -20,11 +20,21 @@ import type {
   StepStatus,
   TriggerRef,
 } from '../src/domain/types';
-import { bodyBlobId, discardBlob, loadJson, outputBlobId, readBlob, storeJson, triggerBlobId } from '../src/blobs';
+import {
+  bodyBlobId,
+  discardBlob,
+  loadJson,
+  outputBlobId,
+  readBlob,
+  storeJson,
+  triggerBlobId,
+} from '../src/storage/blobs';
 import { DeliveryRecorder, type NewDelivery } from '../src/history/slots';
 import { BLOCK_SIZE, previewOf } from '../src/history/tally';
 import { previewPageId } from '../src/history/store';
-import { groupInserts, type Models, type RobotDoc, type RunDoc, type StepResultDoc } from '../src/models';
+import { groupInserts } from '../src/storage/writes';
+import { type Models } from '../src/storage/models';
+import { type RobotDoc, type RunDoc, type StepResultDoc } from '../src/storage/documents';
 import type { RunPreviewDoc } from '../src/history/documents';
 import type { WorkerMetrics } from '../src/metrics';
 

@@ -36,7 +36,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createModels, type Models } from '../src/models';
+import { createModels, type Models } from '../src/storage/models';
 import { HISTORY_READS, historyBench, type HistoryResult } from './history';
 import {
   httpLoad,

@@ -9,7 +9,7 @@ import type { Config } from './config';
 import { errorHandler } from './http';
 import type { Logger } from './log';
 import { receiverMetrics, type ReceiverMetrics } from './metrics';
-import type { Models } from './models';
+import type { Models } from './storage/models';
 import { DeliveryRecorder } from './history/slots';
 import { TriggerCache } from './receiver/trigger-cache';
 import { countWebhookAnswers } from './receiver/webhook-metrics';

@@ -3,7 +3,7 @@ import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker
 import fs from 'node:fs';
 import path from 'node:path';
 import { createActivities } from '../activities';
-import type { Models } from './models';
+import type { Models } from './storage/models';
 import { workerMetrics, type WorkerMetrics } from './metrics';
 
 /** Pre-built by `npm run build`; without it (tests from source) the workflows are bundled at start. */

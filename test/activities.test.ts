@@ -8,7 +8,7 @@ import type { Connection } from 'mongoose';
 import { createActivities, type Activities } from '../activities';
 import { runIdFor } from '../src/domain/ids';
 import type { BodyFormat, DeliveryInput, RunSeed } from '../src/domain/types';
-import { connectDatabase, type Models } from '../src/models';
+import { connectDatabase, type Models } from '../src/storage/models';
 import { workerMetrics } from '../src/metrics';
 import { withDatabase } from './support/stack';
 

@@ -2,7 +2,7 @@
  * A stored body whose start failed without a clear answer is noted, and the sweep
  * (src/receiver/body-sweep.ts) discards it unless its workflow exists and is its delivery's.
  */
-import { bodyBlobId, storeBlob } from '../src/blobs';
+import { bodyBlobId, storeBlob } from '../src/storage/blobs';
 import { newId } from '../src/domain/secrets';
 import { sweepUnconfirmedBodies } from '../src/receiver/body-sweep';
 import { createTemporalClient } from '../src/temporal';

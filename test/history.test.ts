@@ -6,7 +6,8 @@
 import { newId } from '../src/domain/secrets';
 import { runIdFor } from '../src/domain/ids';
 import { DeliveryRecorder, type NewDelivery } from '../src/history/slots';
-import { insertOnce, rawCollection, type RunOutcomeDoc } from '../src/models';
+import { insertOnce, rawCollection } from '../src/storage/writes';
+import { type RunOutcomeDoc } from '../src/storage/documents';
 import { startStack, waitFor, type Stack } from './support/stack';
 
 let stack: Stack;

@@ -10,7 +10,7 @@ import type { Connection } from 'mongoose';
 import { createActivities } from '../activities';
 import { runIdFor, runWorkflowId } from '../src/domain/ids';
 import type { BodyFormat, DeliveryInput } from '../src/domain/types';
-import { connectDatabase, type Models } from '../src/models';
+import { connectDatabase, type Models } from '../src/storage/models';
 import { workerMetrics } from '../src/metrics';
 import { SEARCH_ATTRIBUTES } from '../src/domain/search-attributes';
 import { deliveryWorkflow, RUNS_PER_CONTINUATION } from '../workflows/delivery';

@@ -1,6 +1,14 @@
 /** What the management API returns for each stored document. */
 import type { JsonValue, RunStatus, StepDefinition, StepStatus } from '../domain/types';
-import type { AppDoc, ConnectionDoc, DeliveryDoc, RobotDoc, RunDoc, RunOutcomeDoc, StepResultDoc } from '../models';
+import type {
+  AppDoc,
+  ConnectionDoc,
+  DeliveryDoc,
+  RobotDoc,
+  RunDoc,
+  RunOutcomeDoc,
+  StepResultDoc,
+} from '../storage/documents';
 import type { RobotHistory } from '../history/reads';
 import type { RunSummary } from '../history/tally';
 

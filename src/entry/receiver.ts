@@ -3,7 +3,7 @@ import { createApp } from '../app';
 import { loadConfig, requireServers } from '../config';
 import { KEEP_ALIVE_TIMEOUT_MS } from '../http';
 import { createLogger } from '../log';
-import { connectDatabase } from '../models';
+import { connectDatabase } from '../storage/models';
 import { createTemporalClient } from '../temporal';
 import { startBodySweep } from '../receiver/body-sweep';
 import { registerSearchAttributes } from '../search-attribute-setup';

@@ -3,7 +3,7 @@ import { NativeConnection, Runtime } from '@temporalio/worker';
 import { loadConfig, requireServers } from '../config';
 import { createLogger } from '../log';
 import { serveWorkerMetrics, workerMetrics } from '../metrics';
-import { connectDatabase } from '../models';
+import { connectDatabase } from '../storage/models';
 import { sdkLogger } from '../sdk-log';
 import { registerSearchAttributes } from '../search-attribute-setup';
 import { createWorker } from '../worker';

@@ -13,7 +13,9 @@
  * likely to find something: an idle robot costs one read per step, a finished run about one.
  */
 import { runIdFor } from '../domain/ids';
-import { isDuplicateKeyError, rawCollection, type DeliveryDoc, type Models, type RunOutcomeDoc } from '../models';
+import { isDuplicateKeyError, rawCollection } from '../storage/writes';
+import { type DeliveryDoc, type RunOutcomeDoc } from '../storage/documents';
+import { type Models } from '../storage/models';
 import type { SlotDoc } from './documents';
 import type { DeliveryEntry, LiveTally } from './live-tally';
 import { byId, deleteById, previewPageId, slotId } from './store';

@@ -10,7 +10,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../log';
-import { isDuplicateKeyError, rawCollection, type Models } from '../models';
+import { isDuplicateKeyError, rawCollection } from '../storage/writes';
+import { type Models } from '../storage/models';
 import { placeRuns, pollOutcomes, takeSlots } from './build';
 import type { LeaseDoc } from './documents';
 import { LiveTally } from './live-tally';

@@ -3,8 +3,9 @@
  * changed, and `commit`, which stores them: blocks first, then the next tally version. Readers
  * list only what a tally version covers, so they never see half of a step.
  */
-import type { DeliveryDoc, Models } from '../models';
-import { insertOnce, isDuplicateKeyError, rawCollection } from '../models';
+import type { DeliveryDoc } from '../storage/documents';
+import type { Models } from '../storage/models';
+import { insertOnce, isDuplicateKeyError, rawCollection } from '../storage/writes';
 import type { BlockDoc, HeadDoc, TallyDoc } from './documents';
 import { blockId, byId, deleteById, finalBlockId, readBlocks, readTally, tallyId, type BlockKind } from './store';
 import { BLOCK_SIZE, blockOf, type RunSummary, type TallyState } from './tally';

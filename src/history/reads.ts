@@ -6,7 +6,7 @@
  * A cursor names the item after which the next page starts (its ordinal or entry number), so a
  * page never repeats or skips an item while new ones arrive.
  */
-import type { Models } from '../models';
+import type { Models } from '../storage/models';
 import type { DeliveryEntry } from './live-tally';
 import { blockId, readBlocks, readTally, type BlockKind } from './store';
 import { BLOCK_SIZE, blockOf, runCountsOf, type RunCounts, type RunSummary, type TallyState } from './tally';

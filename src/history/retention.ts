@@ -4,8 +4,9 @@
  * The robot's counts drop with what is removed, so they always describe what is kept. A delivery
  * whose runs have not all finished is kept until they have.
  */
-import { discardBlob, outputBlobId, triggerBlobId } from '../blobs';
-import type { Models, RunDoc, StepResultDoc } from '../models';
+import { discardBlob, outputBlobId, triggerBlobId } from '../storage/blobs';
+import type { Models } from '../storage/models';
+import type { RunDoc, StepResultDoc } from '../storage/documents';
 import { slotId, byId, deleteById, blockId, finalBlockId, previewPageId } from './store';
 import type { DeliveryEntry, LiveTally } from './live-tally';
 import { BLOCK_SIZE, blockOf, type RunSummary } from './tally';

@@ -8,7 +8,9 @@
  * claim a second slot before its record is written; the record names the slot that counts, and the
  * keeper skips (and removes) a slot whose delivery's record names another.
  */
-import { insertOnce, isDuplicateKeyError, rawCollection, type DeliveryDoc, type Models } from '../models';
+import { insertOnce, isDuplicateKeyError, rawCollection } from '../storage/writes';
+import { type DeliveryDoc } from '../storage/documents';
+import { type Models } from '../storage/models';
 import { byId, readTally, slotId } from './store';
 import type { SlotDoc } from './documents';
 

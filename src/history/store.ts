@@ -3,7 +3,7 @@
  * filter FerretDB hands to SQLite, and so an index search whatever the collection's size.
  */
 import type { mongo } from 'mongoose';
-import type { Models } from '../models';
+import type { Models } from '../storage/models';
 import { emptyTally, type TallyState } from './tally';
 
 export const slotId = (robotId: string, slot: number) => `${robotId}:${slot}`;

@@ -13,9 +13,11 @@
  * - Temporal does not answer: asked again at the next sweep.
  */
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { bodyBlobId, discardBlob } from '../blobs';
+import { bodyBlobId, discardBlob } from '../storage/blobs';
 import type { Logger } from '../log';
-import { rawCollection, type Models, type UnconfirmedBodyDoc } from '../models';
+import { rawCollection } from '../storage/writes';
+import { type Models } from '../storage/models';
+import { type UnconfirmedBodyDoc } from '../storage/documents';
 import { deleteById } from '../history/store';
 
 export const SWEEP_EVERY_MS = 60_000;

@@ -11,7 +11,7 @@
  */
 import { decryptSecret } from '../domain/secrets';
 import type { TriggerKind } from '../domain/types';
-import type { Models } from '../models';
+import type { Models } from '../storage/models';
 
 export interface WebhookTrigger {
   robotId: string;

@@ -17,7 +17,7 @@ import { createLogger, type LogLevel } from '../../src/log';
 import { receiverMetrics, workerMetrics, type ReceiverMetrics, type WorkerMetrics } from '../../src/metrics';
 import { sdkLogger } from '../../src/sdk-log';
 import { freePort } from './ports';
-import { connectDatabase, type Models } from '../../src/models';
+import { connectDatabase, type Models } from '../../src/storage/models';
 import { createTemporalClient } from '../../src/temporal';
 import { createWorker } from '../../src/worker';
 import { startHistoryKeeper, type HistoryKeeper } from '../../src/history/keeper';

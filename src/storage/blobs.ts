@@ -5,7 +5,9 @@
  * Chunks are read by their exact `_id`, the one filter FerretDB hands to SQLite.
  */
 import type { mongo } from 'mongoose';
-import { insertOnce, type Models } from './models';
+import type { StoredJson } from './documents';
+import type { Models } from './models';
+import { insertOnce } from './writes';
 
 /** Below the 16 MiB document limit with room to spare. */
 export const BLOB_CHUNK_BYTES = 4 * 1024 * 1024;
@@ -43,9 +45,6 @@ export async function discardBlob(models: Models, ownerId: string, chunks: numbe
   // One delete per chunk: `{ _id: value }` is the only filter FerretDB hands to SQLite.
   for (let n = 0; n < chunks; n++) await models.BlobChunk.collection.deleteOne({ _id: chunkId(ownerId, n) as never });
 }
-
-/** JSON text as a document keeps it: inline, or the number of chunks under the owner id. */
-export type StoredJson = { json: string } | { chunks: number };
 
 export async function storeJson(models: Models, ownerId: string, json: string): Promise<StoredJson> {
   if (Buffer.byteLength(json) <= INLINE_JSON_BYTES) return { json };

@@ -1,0 +1,124 @@
+/**
+ * The stored documents' types (MongoDB through mongoose; the schemas are in ./models). Everything
+ * stored works on real MongoDB and on FerretDB v1: no transactions, and sender-controlled JSON
+ * (trigger data, step templates and outputs) is stored as JSON text, because FerretDB refuses keys
+ * with `.` or a leading `$` and nested arrays in documents.
+ */
+import {
+  type BodyFormat,
+  type DeliveryOutcome,
+  type RobotState,
+  type RunOutcomeStatus,
+  type StepDefinition,
+  type StepStatus,
+  type TriggerKind,
+} from '../domain/types';
+
+/** JSON text as a document keeps it: inline, or the number of chunks under the owner id. */
+export type StoredJson = { json: string } | { chunks: number };
+
+export interface AppDoc {
+  _id: string;
+  name: string;
+  supportsInboundTrigger: boolean;
+  bodyFormat: BodyFormat;
+  createdAt: Date;
+}
+
+export interface ConnectionDoc {
+  _id: string;
+  provider: 'stripe';
+  name: string;
+  signingSecretSealed: string | null;
+  createdAt: Date;
+}
+
+export interface RobotDoc {
+  _id: string;
+  name: string;
+  state: RobotState;
+  trigger: {
+    kind: TriggerKind;
+    appId: string | null;
+    connectionId: string | null;
+    events?: string[];
+    identifier: string | null;
+    token: string | null;
+  };
+  steps: StepDefinition[];
+  createdAt: Date;
+}
+
+export interface DeliveryDoc {
+  _id: string;
+  robotId: string;
+  triggerIdentifier: string;
+  workflowId: string | null;
+  dedupKey: string;
+  receivedAt: Date;
+  format: BodyFormat;
+  contentType: string | null;
+  size: number;
+  outcome: DeliveryOutcome;
+  runCount: number;
+  reason: string | null;
+  error: string | null;
+  verified: boolean | null;
+  /** The delivery's place in its robot's history (src/history/slots.ts). */
+  slot: number;
+  /** Steps the robot had when the delivery was prepared: its runs' step results are `<runId>:<0…stepCount-1>`. */
+  stepCount: number;
+  /** Trigger previews of its first runs (the first page), as JSON text of `(string | null)[]`. */
+  previewsJson: string;
+}
+
+/** A run as it starts: what triggered it. Never changed after it is written. */
+export interface RunDoc {
+  _id: string;
+  robotId: string;
+  deliveryId: string;
+  index: number;
+  /** The trigger data as JSON text (large data in blob chunks under triggerBlobId). */
+  trigger: StoredJson;
+  verified: boolean | null;
+  createdAt: Date;
+}
+
+/** The result of one step of a run; `_id` is `<runId>:<step index>`. */
+export interface StepResultDoc {
+  _id: string;
+  runId: string;
+  index: number;
+  name: string;
+  status: Exclude<StepStatus, 'pending'>;
+  /** The output as JSON text (large output in blob chunks under outputBlobId), when it succeeded. */
+  output?: StoredJson;
+  error?: string;
+}
+
+/** How a run ended; `_id` is the run's id. A run without one is still running. */
+export interface RunOutcomeDoc {
+  _id: string;
+  robotId: string;
+  status: RunOutcomeStatus;
+  finishedAt: Date;
+}
+
+/** One chunk of a blob (./blobs); `_id` is `<owner id>:<n>`. */
+export interface BlobChunkDoc {
+  _id: string;
+  ownerId: string;
+  n: number;
+  data: Buffer;
+}
+
+/**
+ * A stored body whose delivery's start failed without a clear answer (src/receiver/body-sweep.ts):
+ * the workflow may or may not exist. `_id` is the delivery's id.
+ */
+export interface UnconfirmedBodyDoc {
+  _id: string;
+  workflowId: string;
+  chunks: number;
+  at: Date;
+}

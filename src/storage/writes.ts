@@ -1,0 +1,93 @@
+/**
+ * Writes that a retry can repeat: inserts with deterministic ids, where a duplicate key is the
+ * expected answer to a retry, and group commit of inserts for one collection.
+ */
+import type mongoose from 'mongoose';
+import type { mongo } from 'mongoose';
+
+export function isDuplicateKeyError(err: unknown): boolean {
+  return (err as { code?: number })?.code === 11000;
+}
+
+/**
+ * Inserts documents with deterministic ids; those an earlier attempt already wrote are kept as
+ * they are (a duplicate key is the expected answer to a retry, not an error).
+ *
+ * A duplicate counts only once the documents are found: FerretDB v1 can answer "duplicate key"
+ * for an insert it never stored (seen right after it restarts), and trusting that answer lost
+ * runs in the fault tests. The check is a read, but only on this rare path.
+ */
+export async function insertOnce<T extends { _id: string }>(model: mongoose.Model<T>, docs: T[]): Promise<void> {
+  if (docs.length === 0) return;
+  const collection = rawCollection(model);
+  try {
+    await collection.insertMany(docs as mongo.OptionalUnlessRequiredId<T>[], { ordered: false });
+  } catch (err) {
+    const writeErrors = (err as { writeErrors?: unknown[] }).writeErrors ?? [err];
+    if (!writeErrors.every(isDuplicateKeyError)) throw err;
+    // One read per id: `{ _id: value }` is the only filter FerretDB hands to SQLite.
+    const found = await Promise.all(
+      docs.map((d) => collection.findOne({ _id: d._id } as mongo.Filter<T>, { projection: { _id: 1 } })),
+    );
+    const missing = found.filter((doc) => doc === null).length;
+    if (missing > 0) {
+      throw new Error(
+        `${model.collection.name}: ${missing} insert(s) answered "duplicate key" but are not stored; retrying`,
+        { cause: err },
+      );
+    }
+  }
+}
+
+/** Inserts of one collection, written together: see groupInserts. */
+export type GroupedInsert<T> = (docs: T[]) => Promise<void>;
+
+/**
+ * Group commit for one collection: an insert goes out at once when none is in flight; those
+ * that arrive meanwhile wait and go out together in one `insertMany` (up to `maxDocs`
+ * documents), so concurrent runs share database round trips and, on FerretDB, SQLite
+ * transactions. Each caller's promise settles once its own documents are stored. If a grouped
+ * write fails (a retry meeting its earlier insert, a lost connection), every caller's documents
+ * go through insertOnce on their own, so one caller's error never becomes another's.
+ */
+export function groupInserts<T extends { _id: string }>(model: mongoose.Model<T>, maxDocs = 500): GroupedInsert<T> {
+  type Waiter = { docs: T[]; resolve: () => void; reject: (err: unknown) => void };
+  const waiting: Waiter[] = [];
+  let writing = false;
+
+  async function writeGroup(group: Waiter[]): Promise<void> {
+    try {
+      await rawCollection(model).insertMany(group.flatMap((w) => w.docs) as mongo.OptionalUnlessRequiredId<T>[], {
+        ordered: false,
+      });
+      for (const w of group) w.resolve();
+    } catch {
+      await Promise.all(group.map((w) => insertOnce(model, w.docs).then(w.resolve, w.reject)));
+    }
+  }
+
+  async function writeAll(): Promise<void> {
+    writing = true;
+    try {
+      while (waiting.length > 0) {
+        let count = 0;
+        const over = waiting.findIndex((w) => (count += w.docs.length) > maxDocs);
+        await writeGroup(waiting.splice(0, Math.max(1, over === -1 ? waiting.length : over)));
+      }
+    } finally {
+      writing = false;
+    }
+  }
+
+  return (docs) => {
+    if (docs.length === 0) return Promise.resolve();
+    const stored = new Promise<void>((resolve, reject) => waiting.push({ docs, resolve, reject }));
+    if (!writing) void writeAll();
+    return stored;
+  };
+}
+
+/** The driver's collection under a model, typed with its stored document (for bulk writes). */
+export function rawCollection<T extends { _id: string }>(model: mongoose.Model<T>): mongo.Collection<T> {
+  return model.collection as unknown as mongo.Collection<T>;
+}

@@ -30,27 +30,27 @@ import {
   triggerBlobId,
 } from '../src/storage/blobs';
 import { DeliveryRecorder, type NewDelivery } from '../src/history/slots';
-import { BLOCK_SIZE, previewOf } from '../src/history/tally';
+import { previewOf } from '../src/history/tally';
 import { previewPageId } from '../src/history/store';
 import { groupInserts } from '../src/storage/writes';
 import { type Models } from '../src/storage/models';
 import { type RobotDoc, type RunDoc, type StepResultDoc } from '../src/storage/documents';
 import type { RunPreviewDoc } from '../src/history/documents';
 import type { WorkerMetrics } from '../src/metrics';
+import {
+  BLOCK_SIZE,
+  CSV_CURSORS,
+  HEARTBEAT_ROWS,
+  RUN_INSERT_BATCH,
+  SEEDS_MAX_BYTES,
+  TRIGGER_INLINE_BYTES,
+} from '../src/domain/limits';
 
 export interface ActivityDeps {
   models: Models;
   metrics: WorkerMetrics;
 }
 
-/** Trigger data up to this size travels in the run workflow's input; larger is read from the stored run. */
-export const TRIGGER_INLINE_BYTES = 16 * 1024;
-/** Runs stored per insert while fanning a CSV out. */
-export const RUN_INSERT_BATCH = 1000;
-/** Inline trigger data in one answer of prepareDelivery or nextRuns: Temporal warns above 512 KiB and fails at 2 MB. */
-export const SEEDS_MAX_BYTES = 512 * 1024;
-/** CSV deliveries whose place a worker keeps between batches (each holds its body: up to MAX_BODY_BYTES). */
-const CSV_CURSORS = 2;
 /** How long a worker trusts what it read of a robot (its steps, body format and event filter). */
 const ROBOT_CACHE_MS = 60_000;
 
@@ -62,9 +62,6 @@ interface RobotSettings {
 
 /** Parsed trigger data for runs, in row order. */
 type TriggerSource = Iterable<JsonValue> | AsyncIterable<JsonValue>;
-
-/** How often (in CSV rows) long passes over a body report a heartbeat. */
-const HEARTBEAT_ROWS = 1000;
 
 /** Reports progress of a regular activity (a local one, for a small body, has no heartbeat). */
 function heartbeat(details?: unknown): void {

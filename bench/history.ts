@@ -11,12 +11,12 @@ import { runIdFor } from '../src/domain/ids';
 import { DeliveryRecorder } from '../src/history/slots';
 import { encodeCursor } from '../src/history/reads';
 import { previewPageId } from '../src/history/store';
-import { BLOCK_SIZE } from '../src/history/tally';
 import { insertOnce } from '../src/storage/writes';
 import { type Models } from '../src/storage/models';
 import { type RunDoc, type RunOutcomeDoc, type StepResultDoc } from '../src/storage/documents';
 import type { RunPreviewDoc } from '../src/history/documents';
 import { percentiles, type Percentiles } from './load';
+import { BLOCK_SIZE } from '../src/domain/limits';
 
 export const HISTORY_READS = [
   'robot',

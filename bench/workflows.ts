@@ -4,7 +4,7 @@
  * starts runs (same batch size, same continue-as-new, ABANDON), and the children do nothing.
  */
 import { ParentClosePolicy, continueAsNew, startChild } from '@temporalio/workflow';
-import { RUN_START_BATCH, RUNS_PER_CONTINUATION } from '../workflows/delivery';
+import { RUNS_PER_CONTINUATION, RUN_START_BATCH } from '../src/domain/limits';
 
 export interface BenchFanOut {
   tag: string;

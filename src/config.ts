@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { LogFormat, LogLevel } from './log';
+import { DEFAULT_INLINE_BODY_BYTES, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_INFLIGHT_BODY_BYTES } from './domain/limits';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().positive();
@@ -33,9 +34,9 @@ const envSchema = z.object({
     .string()
     .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded')
     .optional(),
-  MAX_BODY_BYTES: positiveInt.default(32 * 1024 * 1024),
-  INLINE_BODY_BYTES: positiveInt.default(128 * 1024),
-  MAX_INFLIGHT_BODY_BYTES: positiveInt.default(256 * 1024 * 1024),
+  MAX_BODY_BYTES: positiveInt.default(DEFAULT_MAX_BODY_BYTES),
+  INLINE_BODY_BYTES: positiveInt.default(DEFAULT_INLINE_BODY_BYTES),
+  MAX_INFLIGHT_BODY_BYTES: positiveInt.default(DEFAULT_MAX_INFLIGHT_BODY_BYTES),
   TRIGGER_CACHE_TTL_MS: z.coerce.number().int().min(0).default(5000),
   TEMPORAL_START_TIMEOUT_MS: positiveInt.default(10_000),
   EMBEDDED_TEMPORAL_PORT: port.default(7233),

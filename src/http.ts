@@ -3,6 +3,7 @@ import getRawBody from 'raw-body';
 import type { Context, Middleware } from 'koa';
 import { ZodError, type ZodTypeAny, type output } from 'zod';
 import type { Logger } from './log';
+import { API_BODY_BYTES } from './domain/limits';
 
 interface HttpErrorLike {
   status?: number;
@@ -76,7 +77,7 @@ function fromZod(err: ZodError): HttpErrorLike {
 
 /** Reads and validates a JSON request body (1 MiB at most). */
 export async function readJson<S extends ZodTypeAny>(ctx: Context, schema: S): Promise<output<S>> {
-  const raw = await getRawBody(ctx.req, { limit: '1mb', encoding: 'utf8' });
+  const raw = await getRawBody(ctx.req, { limit: API_BODY_BYTES, encoding: 'utf8' });
   let value: unknown;
   try {
     value = raw.length === 0 ? {} : JSON.parse(raw);

@@ -12,6 +12,7 @@
 import type { LogLevel as SdkLevel, LogMetadata, Logger as SdkLogger } from '@temporalio/common';
 import { UNPARSABLE_BODY } from './domain/types';
 import type { Logger } from './log';
+import { EXPECTED_FAILURES_REMEMBERED } from './domain/limits';
 
 export const EXPECTED_FAILURE_TYPES: readonly string[] = [UNPARSABLE_BODY];
 
@@ -30,9 +31,6 @@ function errorField(error: unknown, expected: boolean): unknown {
   return expected ? { type } : { type, message: e.message, stack: e.stack };
 }
 
-/** Workflows whose expected failure was logged and whose "Workflow failed" line is still to come. */
-const EXPECTED_REMEMBERED = 1000;
-
 export function sdkLogger(log: Logger): SdkLogger {
   const expectedFailures = new Set<string>();
   const write = (level: SdkLevel, message: string, meta: LogMetadata = {}) => {
@@ -44,7 +42,8 @@ export function sdkLogger(log: Logger): SdkLogger {
       EXPECTED_FAILURE_TYPES.includes(fields.expectedFailure)
     ) {
       expectedFailures.add(workflowId);
-      if (expectedFailures.size > EXPECTED_REMEMBERED) expectedFailures.delete(expectedFailures.values().next().value!);
+      if (expectedFailures.size > EXPECTED_FAILURES_REMEMBERED)
+        expectedFailures.delete(expectedFailures.values().next().value!);
     }
     let expected = error !== undefined && EXPECTED_FAILURE_TYPES.includes(failureType(error) ?? '');
     if (message === 'Workflow failed' && workflowId && expectedFailures.delete(workflowId)) expected = true;

@@ -4,8 +4,8 @@
  * formats.test.ts; 413 and wrong, short and overlong tokens in webhooks.test.ts.)
  */
 import net from 'node:net';
-import { MAX_NESTING_DEPTH } from '../src/domain/body-formats';
 import { startStack, waitFor, type Stack } from './support/stack';
+import { MAX_NESTING_DEPTH } from '../src/domain/limits';
 
 let stack: Stack;
 beforeAll(async () => {

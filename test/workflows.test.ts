@@ -13,8 +13,9 @@ import type { BodyFormat, DeliveryInput } from '../src/domain/types';
 import { connectDatabase, type Models } from '../src/storage/models';
 import { workerMetrics } from '../src/metrics';
 import { SEARCH_ATTRIBUTES } from '../src/domain/search-attributes';
-import { deliveryWorkflow, RUNS_PER_CONTINUATION } from '../workflows/delivery';
+import { deliveryWorkflow } from '../workflows/delivery';
 import { withDatabase } from './support/stack';
+import { RUNS_PER_CONTINUATION } from '../src/domain/limits';
 
 let testEnv: TestWorkflowEnvironment;
 let db: Connection;

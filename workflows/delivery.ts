@@ -23,6 +23,7 @@ import {
   type RunSeed,
 } from '../src/domain/types';
 import { runWorkflow } from './run';
+import { CONTINUATION_BYTES, RUN_START_BATCH, RUNS_PER_CONTINUATION } from '../src/domain/limits';
 
 const activities = proxyActivities<Activities>({
   startToCloseTimeout: '30 minutes',
@@ -34,16 +35,6 @@ const local = proxyLocalActivities<Activities>({
   startToCloseTimeout: '2 minutes',
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
 });
-
-/** Runs started together. */
-export const RUN_START_BATCH = 500;
-/**
- * Runs started by one workflow run before it continues as new: its history stays far below
- * 51,200 events and it never has 2,000 children pending. It also continues once the trigger
- * data it has passed to children reaches CONTINUATION_BYTES.
- */
-export const RUNS_PER_CONTINUATION = 1000;
-export const CONTINUATION_BYTES = 4 * 1024 * 1024;
 
 /**
  * Workflow versions (Temporal's `patched()`): a change that would make an open workflow of an

@@ -6,6 +6,7 @@ import { isUtf8 } from 'node:buffer';
 import { parse as parseCsv } from 'csv-parse';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { BodyFormat, JsonValue } from './types';
+import { CSV_SLICE_BYTES, MAX_NESTING_DEPTH } from './limits';
 
 /** The body cannot be read in the app's format; the delivery is recorded as failed with this message. */
 export class BodyParseError extends Error {
@@ -26,12 +27,6 @@ export function decodeUtf8(body: Uint8Array): string {
     throw new BodyParseError('body is not valid UTF-8');
   }
 }
-
-/**
- * Trigger data nested deeper than this is refused: deeper values cannot be written back as
- * JSON (JSON.stringify recurses) for the run, the engine's payloads or the step outputs.
- */
-export const MAX_NESTING_DEPTH = 512;
 
 /** How deeply arrays and objects nest in a parsed value (a scalar is 0), counted without recursion. */
 export function nestingDepth(value: JsonValue): number {
@@ -118,9 +113,6 @@ export function parseOne(format: Exclude<BodyFormat, 'csv'>, body: Uint8Array): 
       return parseText(text);
   }
 }
-
-/** Bytes handed to the CSV parser at a time: the parser's output is consumed between slices. */
-const CSV_SLICE_BYTES = 64 * 1024;
 
 /**
  * The data rows of a CSV body as objects keyed by the header row. Quoted fields, embedded

@@ -19,20 +19,18 @@ import { type Models } from '../storage/models';
 import type { SlotDoc } from './documents';
 import type { DeliveryEntry, LiveTally } from './live-tally';
 import { byId, deleteById, previewPageId, slotId } from './store';
-import { addRange, BLOCK_SIZE, removeIndex, type OpenDelivery, type RunSummary } from './tally';
+import { addRange, removeIndex, type OpenDelivery, type RunSummary } from './tally';
+import {
+  BLOCK_SIZE,
+  PLACE_PER_STEP,
+  POLL_MAX,
+  POLL_MIN,
+  POLL_ROUNDS,
+  POLL_SCAN,
+  SLOT_BATCH,
+  TAKE_PER_STEP,
+} from '../domain/limits';
 
-/** Slots read at once while new deliveries keep coming (the first read of a step is one slot). */
-const SLOT_BATCH = 64;
-/** At most this many deliveries are taken per step. */
-const TAKE_PER_STEP = 1024;
-/** Runs placed per step: 40 preview pages. */
-const PLACE_PER_STEP = 2000;
-/** Bounds of how many unfinished runs are looked up per round, and the rounds per step. */
-const POLL_MIN = 8;
-const POLL_MAX = 512;
-const POLL_ROUNDS = 4;
-/** Unfinished runs looked at per round for one that is due (runs in their pause are passed over). */
-const POLL_SCAN = 4096;
 /** The pause after a run is found unfinished: it doubles from the first to the last. */
 const POLL_PAUSE_FIRST_MS = 250;
 export const POLL_PAUSE_MAX_MS = 4000;

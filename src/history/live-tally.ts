@@ -8,7 +8,8 @@ import type { Models } from '../storage/models';
 import { insertOnce, isDuplicateKeyError, rawCollection } from '../storage/writes';
 import type { BlockDoc, HeadDoc, TallyDoc } from './documents';
 import { blockId, byId, deleteById, finalBlockId, readBlocks, readTally, tallyId, type BlockKind } from './store';
-import { BLOCK_SIZE, blockOf, type RunSummary, type TallyState } from './tally';
+import { blockOf, type RunSummary, type TallyState } from './tally';
+import { BLOCK_SIZE } from '../domain/limits';
 
 /** A delivery as the deliveries log lists it (one item of a deliveries block). */
 export type DeliveryEntry = Omit<DeliveryDoc, 'previewsJson'> & {

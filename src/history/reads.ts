@@ -9,7 +9,8 @@
 import type { Models } from '../storage/models';
 import type { DeliveryEntry } from './live-tally';
 import { blockId, readBlocks, readTally, type BlockKind } from './store';
-import { BLOCK_SIZE, blockOf, runCountsOf, type RunCounts, type RunSummary, type TallyState } from './tally';
+import { blockOf, runCountsOf, type RunCounts, type RunSummary, type TallyState } from './tally';
+import { BLOCK_SIZE } from '../domain/limits';
 
 export class BadCursor extends Error {
   readonly status = 400;

@@ -9,11 +9,8 @@ import type { Models } from '../storage/models';
 import type { RunDoc, StepResultDoc } from '../storage/documents';
 import { slotId, byId, deleteById, blockId, finalBlockId, previewPageId } from './store';
 import type { DeliveryEntry, LiveTally } from './live-tally';
-import { BLOCK_SIZE, blockOf, type RunSummary } from './tally';
-
-/** Runs removed per step while the robot has runs going, and while it is idle. */
-export const REMOVE_PER_STEP_BUSY = 20;
-export const REMOVE_PER_STEP_IDLE = 200;
+import { blockOf, type RunSummary } from './tally';
+import { BLOCK_SIZE, REMOVE_PER_STEP_BUSY, REMOVE_PER_STEP_IDLE } from '../domain/limits';
 
 /** Removes what a run stored: its trigger data, step results (with large outputs), outcome and preview page. */
 async function removeRun(

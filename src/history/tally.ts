@@ -9,9 +9,7 @@
  * exactly those runs, so a robot's counts always equal the runs its pages list.
  */
 import type { DeliveryOutcome, RunStatus } from '../domain/types';
-
-/** Items per block: one page of the API's default size. */
-export const BLOCK_SIZE = 50;
+import { BLOCK_SIZE, PREVIEW_BYTES } from '../domain/limits';
 
 /** Index ranges `[from, to)` of a delivery's runs. */
 export type Ranges = Array<[number, number]>;
@@ -89,9 +87,6 @@ export interface RunSummary {
   /** The trigger data as JSON text when it is at most PREVIEW_BYTES, else null. */
   trigger: string | null;
 }
-
-/** Trigger data up to this size is shown in run lists; larger is read with the run. */
-export const PREVIEW_BYTES = 1024;
 
 export function previewOf(triggerJson: string): string | null {
   return Buffer.byteLength(triggerJson) <= PREVIEW_BYTES ? triggerJson : null;

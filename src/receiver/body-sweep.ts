@@ -19,11 +19,10 @@ import { rawCollection } from '../storage/writes';
 import { type Models } from '../storage/models';
 import { type UnconfirmedBodyDoc } from '../storage/documents';
 import { deleteById } from '../history/store';
+import { SWEEP_BATCH } from '../domain/limits';
 
 export const SWEEP_EVERY_MS = 60_000;
 export const SWEEP_AFTER_MS = 60_000;
-/** Notes looked at per sweep. */
-const SWEEP_BATCH = 100;
 /** How long one question to Temporal may take before the note waits for the next sweep. */
 const ASK_TIMEOUT_MS = 10_000;
 

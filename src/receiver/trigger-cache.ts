@@ -12,6 +12,7 @@
 import { decryptSecret } from '../domain/secrets';
 import type { TriggerKind } from '../domain/types';
 import type { Models } from '../storage/models';
+import { TRIGGER_CACHE_ENTRIES } from '../domain/limits';
 
 export interface WebhookTrigger {
   robotId: string;
@@ -26,7 +27,6 @@ export interface WebhookTrigger {
 }
 
 const IDENTIFIER = /^(custom|stripe):[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const MAX_ENTRIES = 10_000;
 
 export class TriggerCache {
   private readonly entries = new Map<string, { trigger: WebhookTrigger | null; expires: number }>();
@@ -45,7 +45,7 @@ export class TriggerCache {
     if (hit && hit.expires > Date.now()) return hit.trigger;
     if (!(await this.knownIdentifiers()).has(identifier)) return null;
     const trigger = await this.load(identifier);
-    if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
+    if (this.entries.size >= TRIGGER_CACHE_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(identifier, { trigger, expires: Date.now() + this.ttlMs });
     return trigger;
   }

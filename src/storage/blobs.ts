@@ -8,11 +8,7 @@ import type { mongo } from 'mongoose';
 import type { StoredJson } from './documents';
 import type { Models } from './models';
 import { insertOnce } from './writes';
-
-/** Below the 16 MiB document limit with room to spare. */
-export const BLOB_CHUNK_BYTES = 4 * 1024 * 1024;
-/** JSON text up to this size is kept on its document; larger goes to chunks. */
-export const INLINE_JSON_BYTES = 1024 * 1024;
+import { BLOB_CHUNK_BYTES, INLINE_JSON_BYTES } from '../domain/limits';
 
 const chunkId = (ownerId: string, n: number) => `${ownerId}:${n}`;
 

@@ -2,12 +2,12 @@ import fc from 'fast-check';
 import {
   BodyParseError,
   csvRows,
-  MAX_NESTING_DEPTH,
   nestingDepth,
   parseOne,
   XML_ATTRIBUTE_PREFIX,
   XML_TEXT_KEY,
 } from '../../src/domain/body-formats';
+import { MAX_NESTING_DEPTH } from '../../src/domain/limits';
 
 const bytes = (text: string): Buffer => Buffer.from(text, 'utf8');
 const INVALID_UTF8 = Buffer.from([0xff, 0xfe, 0x41]);

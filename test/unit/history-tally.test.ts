@@ -1,13 +1,6 @@
 /** The tally's pure parts: unfinished-run ranges, counts and previews. */
-import {
-  addRange,
-  emptyTally,
-  PREVIEW_BYTES,
-  previewOf,
-  removeIndex,
-  runCountsOf,
-  type Ranges,
-} from '../../src/history/tally';
+import { addRange, emptyTally, previewOf, removeIndex, runCountsOf, type Ranges } from '../../src/history/tally';
+import { PREVIEW_BYTES } from '../../src/domain/limits';
 
 describe('ranges of unfinished runs', () => {
   it('merges a range that starts where the last one ends', () => {

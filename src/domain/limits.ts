@@ -1,0 +1,107 @@
+/**
+ * Every size and batch limit of the service, each with why it has its value. Timing constants
+ * (pauses, ticks, time-outs) stay at the top of the module that waits. Imports nothing: the
+ * workflow bundle, the bench and the tests read limits from here.
+ *
+ * The hard limits they are sized against (not settings: the engines refuse past them) are the
+ * first four constants.
+ */
+
+const KiB = 1024;
+const MiB = 1024 * KiB;
+
+// ---- What the engines refuse ------------------------------------------------------------------
+
+/** Temporal fails a payload (an activity's answer, a workflow's input) over 2 MB; it warns from 512 KiB. */
+export const TEMPORAL_PAYLOAD_FAILS_BYTES = 2 * 1000 * 1000;
+/** Temporal terminates a workflow run whose history reaches 51,200 events. */
+export const TEMPORAL_HISTORY_EVENTS = 51_200;
+/** Temporal refuses to start a child while a workflow run has 2,000 children pending. */
+export const TEMPORAL_PENDING_CHILDREN = 2000;
+/** MongoDB and FerretDB refuse a document over 16 MiB. */
+export const DOCUMENT_BYTES = 16 * MiB;
+
+// ---- Request bodies (defaults of the settings MAX_BODY_BYTES, INLINE_BODY_BYTES, MAX_INFLIGHT_BODY_BYTES) ----
+
+/** Largest body a sender may post: a large CSV export fits; past it the receiver answers 413. */
+export const DEFAULT_MAX_BODY_BYTES = 32 * MiB;
+/**
+ * Bodies up to this size travel inside the delivery workflow's input (and are prepared in a local
+ * activity); larger ones are stored in chunks first. Far below the payload limit.
+ */
+export const DEFAULT_INLINE_BODY_BYTES = 128 * KiB;
+/** Body bytes one receiver holds in memory at once; past it the receiver answers 503 with Retry-After. */
+export const DEFAULT_MAX_INFLIGHT_BODY_BYTES = 256 * MiB;
+
+/** A management API request's JSON body: robots and apps are small; past it the API answers 413. */
+export const API_BODY_BYTES = 1 * MiB;
+
+// ---- Parsing ------------------------------------------------------------------------------------
+
+/**
+ * Trigger data nested deeper than this is refused: deeper values cannot be written back as JSON
+ * (JSON.stringify recurses) for the run, the engine's payloads or the step outputs.
+ */
+export const MAX_NESTING_DEPTH = 512;
+/** Bytes handed to the CSV parser at a time: the parser's output is consumed between slices. */
+export const CSV_SLICE_BYTES = 64 * KiB;
+/** How often (in CSV rows) long passes over a body report a heartbeat. */
+export const HEARTBEAT_ROWS = 1000;
+
+// ---- Stored bytes -------------------------------------------------------------------------------
+
+/** Chunks of a stored body or large JSON: below the document limit with room to spare. */
+export const BLOB_CHUNK_BYTES = 4 * MiB;
+/** JSON text (trigger data, a step's output) up to this size is kept on its document; larger goes to chunks. */
+export const INLINE_JSON_BYTES = 1 * MiB;
+
+// ---- Fanning a delivery out to runs ---------------------------------------------------------------
+
+/** Trigger data up to this size travels in the run workflow's input; larger is read from the stored run. */
+export const TRIGGER_INLINE_BYTES = 16 * KiB;
+/** Runs stored per insert while fanning a CSV out. */
+export const RUN_INSERT_BATCH = 1000;
+/** Inline trigger data in one answer of prepareDelivery or nextRuns: where Temporal starts warning. */
+export const SEEDS_MAX_BYTES = 512 * KiB;
+/** CSV deliveries whose place a worker keeps between batches (each holds its body: up to MAX_BODY_BYTES). */
+export const CSV_CURSORS = 2;
+/** Runs the delivery workflow starts together. */
+export const RUN_START_BATCH = 500;
+/**
+ * Runs started by one workflow run before it continues as new: its history (a few events per
+ * child) stays far below TEMPORAL_HISTORY_EVENTS and it never has TEMPORAL_PENDING_CHILDREN pending.
+ */
+export const RUNS_PER_CONTINUATION = 1000;
+/** A workflow run also continues as new once the trigger data it passed to children reaches this. */
+export const CONTINUATION_BYTES = 4 * MiB;
+
+// ---- The run history (docs/storage.md) ------------------------------------------------------------
+
+/** Items per history block: one page of the API's default size. */
+export const BLOCK_SIZE = 50;
+/** Trigger data up to this size is shown in run lists; larger is read with the run. */
+export const PREVIEW_BYTES = 1 * KiB;
+/** Slots the keeper reads at once while new deliveries keep coming (the first read of a step is one slot). */
+export const SLOT_BATCH = 64;
+/** Deliveries the keeper takes per step at most. */
+export const TAKE_PER_STEP = 1024;
+/** Runs the keeper places per step: 40 preview pages. */
+export const PLACE_PER_STEP = 2000;
+/** Bounds of how many unfinished runs the keeper looks up per round, and its rounds per step. */
+export const POLL_MIN = 8;
+export const POLL_MAX = 512;
+export const POLL_ROUNDS = 4;
+/** Unfinished runs looked at per round for one that is due (runs in their pause are passed over). */
+export const POLL_SCAN = 4096;
+/** Runs retention removes per step while the robot has runs going, and while it is idle. */
+export const REMOVE_PER_STEP_BUSY = 20;
+export const REMOVE_PER_STEP_IDLE = 200;
+
+// ---- Receiver memory ------------------------------------------------------------------------------
+
+/** Triggers a receiver keeps in memory; the oldest goes first. */
+export const TRIGGER_CACHE_ENTRIES = 10_000;
+/** Notes of unconfirmed bodies looked at per sweep. */
+export const SWEEP_BATCH = 100;
+/** Workflows whose expected failure was logged and whose SDK "Workflow failed" line is still to come. */
+export const EXPECTED_FAILURES_REMEMBERED = 1000;

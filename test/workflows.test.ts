@@ -9,6 +9,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Connection } from 'mongoose';
 import { createActivities } from '../activities';
 import { runIdFor, runWorkflowId } from '../src/domain/ids';
+import { DELIVERY_ID_REUSE_POLICY } from '../src/domain/dedup';
 import type { BodyFormat, DeliveryInput } from '../src/domain/types';
 import { connectDatabase, type Models } from '../src/storage/models';
 import { workerMetrics } from '../src/metrics';
@@ -112,7 +113,7 @@ it('fails the delivery workflow for a body that does not parse, so its ID can be
     taskQueue: 'nobody-polls-this',
     workflowId,
     args: [input],
-    workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
+    workflowIdReusePolicy: DELIVERY_ID_REUSE_POLICY,
   });
   await again.terminate();
 });

@@ -1,7 +1,10 @@
 /**
- * The dedup key of a delivery, and the delivery workflow ID derived from it. Temporal refuses
- * a second workflow with the same ID (see README, Deduplication), so repeats make no run.
+ * Spec rule: duplicate deliveries make one run. Its one home: the dedup key of a delivery, the
+ * delivery workflow ID derived from it, the reuse policy its start uses and how long a repeat is
+ * recognised. Temporal itself refuses a second workflow with the same ID (docs/api.md,
+ * Deduplication), so a repeat is answered 200 and makes no run.
  *
+ * The key:
  * - payment provider: the event's `id`;
  * - custom app: the `Idempotency-Key` header, else `webhook-id` (Standard Webhooks), else the
  *   SHA-256 of the raw body;
@@ -9,6 +12,24 @@
  */
 import { sha256Hex } from './secrets';
 import type { TriggerKind } from './types';
+
+/** The delivery workflow's ID: one per trigger and key, so the engine refuses a repeat. */
+export function deliveryWorkflowId(triggerIdentifier: string, key: string): string {
+  return `delivery:${triggerIdentifier}:${key}`;
+}
+
+/**
+ * The start's ID reuse policy: a delivery whose body did not parse failed its workflow, and a
+ * later genuine delivery with the same key may start again; one that ran or is running may not.
+ */
+export const DELIVERY_ID_REUSE_POLICY = 'ALLOW_DUPLICATE_FAILED_ONLY' as const;
+
+/**
+ * How long a repeat is recognised: as long as the namespace keeps closed workflows (its
+ * retention), three days, as long as Stripe retries a delivery. The embedded server's namespace
+ * is made with it; docker-compose.yml sets the same for production (DEFAULT_NAMESPACE_RETENTION).
+ */
+export const DEDUP_WINDOW = '72h';
 
 type Headers = Record<string, string | string[] | undefined>;
 

@@ -1,11 +1,7 @@
 /**
- * Workflow IDs and run ids. Readable for operators in the Temporal Web UI, deterministic so
+ * Workflow IDs and run ids (a delivery's workflow ID is derived from its dedup key: ./dedup). Readable for operators in the Temporal Web UI, deterministic so
  * that a retried step never makes a second workflow or a second run. Pure: workflows import it.
  */
-
-export function deliveryWorkflowId(triggerIdentifier: string, key: string): string {
-  return `delivery:${triggerIdentifier}:${key}`;
-}
 
 export function runWorkflowId(runId: string): string {
   return `run:${runId}`;

@@ -97,6 +97,13 @@ export const POLL_SCAN = 4096;
 export const REMOVE_PER_STEP_BUSY = 20;
 export const REMOVE_PER_STEP_IDLE = 200;
 
+// ---- Worker memory --------------------------------------------------------------------------------
+
+/** Robots whose settings a worker keeps (src/robots/settings.ts); the oldest goes first. */
+export const ROBOTS_KEPT = 1000;
+/** Large trigger data a worker keeps for a run's next steps (src/runs/steps.ts); the oldest goes first. */
+export const STORED_TRIGGERS_KEPT = 16;
+
 // ---- Receiver memory ------------------------------------------------------------------------------
 
 /** Triggers a receiver keeps in memory; the oldest goes first. */

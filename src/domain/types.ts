@@ -14,6 +14,28 @@ export type RobotState = 'draft' | 'at_work' | 'stopped';
 export type RunStatus = 'running' | 'succeeded' | 'failed';
 export type StepStatus = 'pending' | 'succeeded' | 'failed';
 export type DeliveryOutcome = 'processed' | 'dropped' | 'rejected' | 'failed';
+/** A delivery as its robot's history records it (stored with its place: src/storage/documents.ts). */
+export interface DeliveryRecord {
+  _id: string;
+  robotId: string;
+  triggerIdentifier: string;
+  workflowId: string | null;
+  dedupKey: string;
+  receivedAt: Date;
+  format: BodyFormat;
+  contentType: string | null;
+  size: number;
+  outcome: DeliveryOutcome;
+  runCount: number;
+  reason: string | null;
+  error: string | null;
+  verified: boolean | null;
+  /** Steps the robot had when the delivery was prepared: its runs' step results are `<runId>:<0…stepCount-1>`. */
+  stepCount: number;
+  /** Trigger previews of its first runs (the first page), as JSON text of `(string | null)[]`. */
+  previewsJson: string;
+}
+
 /** The failure type of a delivery workflow whose body does not parse in the app's body format. */
 export const UNPARSABLE_BODY = 'UnparsableBody';
 

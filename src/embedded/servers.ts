@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { DEV_SERVER_SEARCH_ATTRIBUTE_FLAGS } from '../search-attribute-setup';
+import { DEDUP_WINDOW } from '../domain/dedup';
 
 export interface ManagedProcess {
   name: string;
@@ -85,8 +86,8 @@ export interface TemporalDevServerOptions {
   logFile?: string;
 }
 
-/** The dedup window of the embedded server: three days, as long as Stripe retries a delivery. */
-export const EMBEDDED_RETENTION = '72h';
+/** The embedded server's namespace keeps closed workflows for the dedup window. */
+export const EMBEDDED_RETENTION = DEDUP_WINDOW;
 
 /**
  * SQLite in WAL mode with synchronous=NORMAL: the dev server has a single history shard, and

@@ -8,8 +8,8 @@ import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/c
 import type { Context } from 'koa';
 import { isUtf8 } from 'node:buffer';
 import type { Config } from '../config';
-import { dedupKey } from '../domain/dedup';
-import { deliveryWorkflowId } from '../domain/ids';
+import { DELIVERY_ID_REUSE_POLICY, dedupKey, deliveryWorkflowId } from '../domain/dedup';
+import { deliveryRecord, isEmptyBody, type ReceivedDelivery } from '../domain/deliveries';
 import { newId, secretsEqual } from '../domain/secrets';
 import { SIGNATURE_HEADER, verifyStripeSignature } from '../domain/stripe-signature';
 import type { DeliveryBody, DeliveryInput } from '../domain/types';
@@ -60,24 +60,18 @@ export function webhookRouter(deps: ReceiverDeps): Router {
     );
     if (verdict.ok) return;
     const deliveryId = newId();
-    await deliveries.record({
-      _id: deliveryId,
+    const received: ReceivedDelivery = {
+      deliveryId,
       robotId: trigger.robotId,
       triggerIdentifier: trigger.identifier,
       workflowId: null,
       dedupKey: dedupKey(trigger.kind, ctx.headers, body),
       receivedAt,
-      format: 'json',
       contentType: ctx.get('content-type') || null,
       size: body.length,
-      outcome: 'rejected',
-      runCount: 0,
-      reason: verdict.reason,
-      error: null,
       verified: false,
-      stepCount: 0,
-      previewsJson: '[]',
-    });
+    };
+    await deliveries.record(deliveryRecord(received, { outcome: 'rejected', reason: verdict.reason }));
     // An expected outcome: one info line with the delivery's ids (src/http.ts), and 400 with an empty body.
     ctx.state.ids = { deliveryId, robotId: trigger.robotId };
     ctx.throw(400, `signature check failed: ${verdict.reason}`, { expected: true });
@@ -103,7 +97,7 @@ export function webhookRouter(deps: ReceiverDeps): Router {
 
   /** Starts the delivery workflow for a body that was read whole, and answers 200. */
   async function accept(ctx: Context, trigger: WebhookTrigger, body: Buffer, receivedAt: Date): Promise<void> {
-    if (body.length === 0) {
+    if (isEmptyBody(body.length)) {
       ctx.state.outcome = 'empty';
       return acknowledge(ctx); // dropped: no run, no error
     }
@@ -134,8 +128,7 @@ export function webhookRouter(deps: ReceiverDeps): Router {
           memo: { deliveryId } satisfies DeliveryMemo,
           typedSearchAttributes: deliveryAttributes(trigger.robotId, trigger.identifier),
           staticSummary: `Delivery for robot ${JSON.stringify(trigger.robotName)} (${body.length} bytes)`,
-          // A delivery that failed (unparsable body) does not block a later genuine one.
-          workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
+          workflowIdReusePolicy: DELIVERY_ID_REUSE_POLICY,
         }),
       );
     } catch (err) {

@@ -6,7 +6,7 @@
  */
 import {
   type BodyFormat,
-  type DeliveryOutcome,
+  type DeliveryRecord,
   type RobotState,
   type RunOutcomeStatus,
   type StepDefinition,
@@ -49,27 +49,9 @@ export interface RobotDoc {
   createdAt: Date;
 }
 
-export interface DeliveryDoc {
-  _id: string;
-  robotId: string;
-  triggerIdentifier: string;
-  workflowId: string | null;
-  dedupKey: string;
-  receivedAt: Date;
-  format: BodyFormat;
-  contentType: string | null;
-  size: number;
-  outcome: DeliveryOutcome;
-  runCount: number;
-  reason: string | null;
-  error: string | null;
-  verified: boolean | null;
+export interface DeliveryDoc extends DeliveryRecord {
   /** The delivery's place in its robot's history (src/history/slots.ts). */
   slot: number;
-  /** Steps the robot had when the delivery was prepared: its runs' step results are `<runId>:<0…stepCount-1>`. */
-  stepCount: number;
-  /** Trigger previews of its first runs (the first page), as JSON text of `(string | null)[]`. */
-  previewsJson: string;
 }
 
 /** A run as it starts: what triggered it. Never changed after it is written. */

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { dedupKey } from '../../src/domain/dedup';
-import { deliveryWorkflowId } from '../../src/domain/ids';
+import { dedupKey, deliveryWorkflowId } from '../../src/domain/dedup';
 
 const sha256 = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
 const body = (text: string): Buffer => Buffer.from(text, 'utf8');

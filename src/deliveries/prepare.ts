@@ -1,0 +1,84 @@
+/**
+ * Preparing a delivery (the rules: src/domain/deliveries.ts): parse the body in the robot's body
+ * format (never by Content-Type), store one run per trigger data value (csv: per row), then record
+ * the delivery with its outcome. A body that does not parse makes no run and is recorded as failed.
+ */
+import { droppedEventReason, deliveryRecord, type DeliveryVerdict } from '../domain/deliveries';
+import { BodyParseError, csvRows, parseOne } from '../domain/body-formats';
+import { HEARTBEAT_ROWS } from '../domain/limits';
+import type { DeliveryInput, PreparedDelivery } from '../domain/types';
+import type { DeliveryRecorder } from '../history/slots';
+import type { WorkerMetrics } from '../metrics';
+import type { RobotSettings, RobotSettingsCache } from '../robots/settings';
+import { bodyBytes } from './body';
+import type { Progress } from './progress';
+import { storeRuns, type RunWrites } from './store-runs';
+
+/** Where the delivery runs: its workflow, and whether this is a retried attempt. */
+export interface PreparationContext {
+  progress: Progress;
+  workflowId: string | null;
+  retry: boolean;
+}
+
+export class DeliveryPreparer {
+  constructor(
+    private readonly writes: RunWrites,
+    private readonly robots: RobotSettingsCache,
+    private readonly deliveries: DeliveryRecorder,
+    private readonly metrics: WorkerMetrics,
+  ) {}
+
+  async prepare(input: DeliveryInput, at: PreparationContext): Promise<PreparedDelivery> {
+    const settings = await this.robots.get(input.robotId);
+    const body = await bodyBytes(input, this.writes.models, at.progress);
+    const { format, steps } = settings;
+    let verdict: DeliveryVerdict;
+    let prepared: PreparedDelivery;
+    try {
+      ({ verdict, prepared } = await this.decide(input, settings, body, at.progress));
+    } catch (err) {
+      if (!(err instanceof BodyParseError)) throw err;
+      verdict = { outcome: 'failed', format, stepCount: steps.length, error: err.message };
+      prepared = { outcome: 'failed', error: err.message };
+    }
+    const received = { ...input, receivedAt: new Date(input.receivedAt), workflowId: at.workflowId };
+    await this.deliveries.record(deliveryRecord(received, verdict), { retry: at.retry });
+    this.metrics.deliveriesPrepared.inc({ outcome: prepared.outcome });
+    return { ...prepared, format };
+  }
+
+  /** What the body makes: runs of one trigger data value, or (csv) one per row; or dropped. */
+  private async decide(
+    input: DeliveryInput,
+    { robot, format, steps }: RobotSettings,
+    body: Buffer,
+    progress: Progress,
+  ): Promise<{ verdict: DeliveryVerdict; prepared: PreparedDelivery }> {
+    const stepCount = steps.length;
+    if (format === 'csv') {
+      // A first pass reads the whole body, so a bad row half way makes no run at all.
+      let rows = 0;
+      for await (const _row of csvRows(body)) if (++rows % HEARTBEAT_ROWS === 0) progress.beat(progress.resumed);
+      const stored = await storeRuns(this.writes, input, csvRows(body), progress);
+      this.metrics.csvRows.inc(stored.runCount);
+      return processed(format, stepCount, stored);
+    }
+    const data = parseOne(format, body);
+    const reason = droppedEventReason(robot.trigger, data);
+    if (reason)
+      return { verdict: { outcome: 'dropped', format, stepCount, reason }, prepared: { outcome: 'dropped', reason } };
+    return processed(format, stepCount, await storeRuns(this.writes, input, [data], progress));
+  }
+}
+
+function processed(
+  format: RobotSettings['format'],
+  stepCount: number,
+  { runCount, firstRuns, previewsJson }: Awaited<ReturnType<typeof storeRuns>>,
+): { verdict: DeliveryVerdict; prepared: PreparedDelivery } {
+  return {
+    verdict: { outcome: 'processed', format, stepCount, runCount, previewsJson },
+    prepared: { outcome: 'processed', stepCount, runCount, firstRuns },
+  };
+}

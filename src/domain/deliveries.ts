@@ -1,0 +1,81 @@
+/**
+ * Spec rules for a delivery (one request to a trigger's URL), in one place:
+ *
+ * - **Answered at once.** POST and PUT answer 200 with an empty body once the delivery is durable;
+ *   the work happens in the background (src/receiver/webhooks.ts).
+ * - **Empty body: dropped.** No run, no record, still 200 (`isEmptyBody`).
+ * - **Body format.** The body is parsed in the custom app's body format (json, xml, csv, text),
+ *   never by its Content-Type (./body-formats).
+ * - **CSV: one run per row.** The whole CSV is read before any run is stored, so a bad row half
+ *   way makes no run at all (src/deliveries/prepare.ts).
+ * - **Filtered: dropped.** A payment provider trigger with an `events` list drops other event
+ *   types: recorded as dropped with the reason, no run (`droppedEventReason`).
+ * - **Unparsable: failed.** A body that does not parse makes no run; the delivery is recorded as
+ *   failed with the parser's error, and its workflow fails, which frees its ID for a later genuine
+ *   delivery (workflows/delivery.ts).
+ * - **Forged: rejected.** A payment provider delivery whose signature does not verify, when the
+ *   trigger has a signing secret, is recorded as rejected and answered 400 (./stripe-signature).
+ * - **Duplicate: one run.** See ./dedup.
+ *
+ * Every one of these outcomes is recorded by the same function, `deliveryRecord`.
+ */
+import type { BodyFormat, DeliveryRecord, JsonValue, TriggerKind } from './types';
+
+/** An empty body is dropped before anything is stored or started. */
+export function isEmptyBody(size: number): boolean {
+  return size === 0;
+}
+
+/** Why a payment provider event is dropped by the trigger's `events` list, or null when it is kept. */
+export function droppedEventReason(trigger: { kind: TriggerKind; events?: string[] }, data: JsonValue): string | null {
+  const events = trigger.events;
+  if (trigger.kind !== 'stripe' || !events?.length) return null;
+  const type = data !== null && typeof data === 'object' && !Array.isArray(data) ? data.type : undefined;
+  return typeof type === 'string' && events.includes(type)
+    ? null
+    : `event type ${JSON.stringify(type ?? null)} is not selected`;
+}
+
+/** What is known of a delivery as it arrived. */
+export interface ReceivedDelivery {
+  deliveryId: string;
+  robotId: string;
+  triggerIdentifier: string;
+  workflowId: string | null;
+  dedupKey: string;
+  receivedAt: Date;
+  contentType: string | null;
+  size: number;
+  verified: boolean | null;
+}
+
+/** What became of a delivery. */
+export type DeliveryVerdict =
+  | { outcome: 'processed'; format: BodyFormat; stepCount: number; runCount: number; previewsJson: string }
+  | { outcome: 'dropped'; format: BodyFormat; stepCount: number; reason: string }
+  | { outcome: 'failed'; format: BodyFormat; stepCount: number; error: string }
+  /** Refused by the receiver before any workflow: nothing was parsed. */
+  | { outcome: 'rejected'; reason: string };
+
+/** The record of a delivery in its robot's history, whatever its outcome. */
+export function deliveryRecord(received: ReceivedDelivery, verdict: DeliveryVerdict): DeliveryRecord {
+  const rejected = verdict.outcome === 'rejected';
+  return {
+    _id: received.deliveryId,
+    robotId: received.robotId,
+    triggerIdentifier: received.triggerIdentifier,
+    workflowId: received.workflowId,
+    dedupKey: received.dedupKey,
+    receivedAt: received.receivedAt,
+    format: rejected ? 'json' : verdict.format,
+    contentType: received.contentType,
+    size: received.size,
+    outcome: verdict.outcome,
+    runCount: verdict.outcome === 'processed' ? verdict.runCount : 0,
+    reason: verdict.outcome === 'dropped' || rejected ? verdict.reason : null,
+    error: verdict.outcome === 'failed' ? verdict.error : null,
+    verified: rejected ? false : received.verified,
+    stepCount: rejected ? 0 : verdict.stepCount,
+    previewsJson: verdict.outcome === 'processed' ? verdict.previewsJson : '[]',
+  };
+}

@@ -1,0 +1,89 @@
+/**
+ * Executing a run's steps: each step's template is resolved against the run's trigger data
+ * (`{{trigger.*}}`) and its result stored; a retry keeps the first stored result. The step that
+ * ends the run (the last, or one that failed) records the run's outcome too.
+ */
+import { ApplicationFailure } from '@temporalio/common';
+import { STORED_TRIGGERS_KEPT } from '../domain/limits';
+import { resolveTemplate } from '../domain/placeholders';
+import type { JsonValue, RunOutcomeStatus, StepStatus, TriggerRef } from '../domain/types';
+import type { WorkerMetrics } from '../metrics';
+import type { RobotSettingsCache } from '../robots/settings';
+import { loadJson, outputBlobId, storeJson, triggerBlobId } from '../storage/blobs';
+import type { RunOutcomeDoc, StepResultDoc } from '../storage/documents';
+import type { Models } from '../storage/models';
+import type { GroupedInsert } from '../storage/writes';
+
+export interface StepInput {
+  runId: string;
+  robotId: string;
+  stepIndex: number;
+  trigger: TriggerRef;
+  endsRun: boolean;
+}
+
+export interface StepWrites {
+  models: Models;
+  stepResults: GroupedInsert<StepResultDoc>;
+  runOutcomes: GroupedInsert<RunOutcomeDoc>;
+}
+
+export class StepExecutor {
+  /** Large trigger data read from stored runs, kept for their next steps. */
+  private readonly storedTriggers = new Map<string, JsonValue>();
+
+  constructor(
+    private readonly writes: StepWrites,
+    private readonly robots: RobotSettingsCache,
+    private readonly metrics: WorkerMetrics,
+  ) {}
+
+  async execute(input: StepInput): Promise<StepStatus> {
+    const step = (await this.robots.get(input.robotId)).steps[input.stepIndex];
+    if (!step)
+      throw ApplicationFailure.nonRetryable(`robot ${input.robotId} has no step ${input.stepIndex}`, 'StepNotFound');
+    const trigger = await this.triggerOf(input.runId, input.trigger);
+    const result: StepResultDoc = {
+      _id: `${input.runId}:${input.stepIndex}`,
+      runId: input.runId,
+      index: input.stepIndex,
+      name: step.name,
+      status: 'succeeded',
+    };
+    let outputJson: string | undefined;
+    try {
+      outputJson = JSON.stringify(resolveTemplate(JSON.parse(step.templateJson) as JsonValue, trigger));
+    } catch (err) {
+      Object.assign(result, { status: 'failed', error: (err as Error).message });
+    }
+    // Outside the try: a database error is retried, it does not fail the step.
+    if (outputJson !== undefined)
+      result.output = await storeJson(this.writes.models, outputBlobId(input.runId, input.stepIndex), outputJson);
+    await this.writes.stepResults([result]);
+    if (input.endsRun || result.status === 'failed')
+      await this.finish(input.runId, input.robotId, result.status === 'failed' ? 'failed' : 'succeeded');
+    return result.status;
+  }
+
+  /** Records how a run ended. */
+  async finish(runId: string, robotId: string, status: RunOutcomeStatus): Promise<void> {
+    this.storedTriggers.delete(runId);
+    await this.writes.runOutcomes([{ _id: runId, robotId, status, finishedAt: new Date() }]);
+    this.metrics.runs.inc({ status });
+  }
+
+  /** The trigger data of a run whose data was too large to travel inline (kept for its next steps). */
+  private async triggerOf(runId: string, ref: TriggerRef): Promise<JsonValue> {
+    if (ref.kind === 'inline') return ref.data;
+    let data = this.storedTriggers.get(runId);
+    if (data === undefined) {
+      const run = await this.writes.models.Run.findById(runId, { trigger: 1 }).lean();
+      if (!run) throw ApplicationFailure.nonRetryable(`run ${runId} not found`, 'RunNotFound');
+      data = JSON.parse(await loadJson(this.writes.models, triggerBlobId(runId), run.trigger)) as JsonValue;
+      if (this.storedTriggers.size >= STORED_TRIGGERS_KEPT)
+        this.storedTriggers.delete(this.storedTriggers.keys().next().value!);
+      this.storedTriggers.set(runId, data);
+    }
+    return data;
+  }
+}

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import getRawBody from 'raw-body';
 import { runMain, onShutdown } from '../src/entry/main';
 import { KEEP_ALIVE_TIMEOUT_MS } from '../src/http';
-import { WEBHOOK_PATH } from '../src/receiver/webhooks';
+import { WEBHOOK_PATH } from '../src/domain/ids';
 
 runMain('bare-koa', async () => {
   const router = new Router();

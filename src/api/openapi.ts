@@ -23,6 +23,7 @@ import {
   runAnswer,
   runsPageAnswer,
 } from './schemas';
+import { WEBHOOK_PATH } from '../domain/ids';
 
 /** Answers' schemas, by the name they have in the document. */
 const ANSWERS = {
@@ -61,7 +62,7 @@ interface Operation {
 
 const webhook = (method: 'post' | 'put'): Operation => ({
   method,
-  path: '/api/webhooks/:identifier/:token',
+  path: WEBHOOK_PATH,
   summary: `Deliver a webhook (${method.toUpperCase()} and ${method === 'post' ? 'PUT' : 'POST'} behave the same). The token in the path is the only credential.`,
   admin: false,
   body: 'raw',

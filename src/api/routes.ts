@@ -25,6 +25,7 @@ import {
   type StepResultText,
   type WebUi,
 } from './views';
+import { triggerIdentifier } from '../domain/ids';
 
 export interface ManagementDeps {
   config: Config;
@@ -150,7 +151,7 @@ export function managementRouter({ config, models, triggers }: ManagementDeps): 
     const robot = await found(ctx, 'robot', Robot.findById(ctx.params.id).lean());
     const trigger = robot.trigger.identifier
       ? robot.trigger
-      : { ...robot.trigger, identifier: `${robot.trigger.kind}:${newId()}`, token: newToken() };
+      : { ...robot.trigger, identifier: triggerIdentifier(robot.trigger.kind, newId()), token: newToken() };
     // Only a robot without an identifier gets one, so two concurrent starts agree on the URL.
     await Robot.updateOne(
       { _id: robot._id, 'trigger.identifier': robot.trigger.identifier },

@@ -11,6 +11,7 @@ import type {
 } from '../storage/documents';
 import type { RobotHistory } from '../history/reads';
 import type { RunSummary } from '../history/tally';
+import { webhookUrl } from '../domain/ids';
 
 export function appView(app: AppDoc) {
   const { _id, ...rest } = app;
@@ -38,11 +39,6 @@ export function workflowUrl(ui: WebUi, workflowId: string | null): string | null
   return `${ui.url}/namespaces/${encodeURIComponent(ui.namespace)}/workflows?query=${encodeURIComponent(`WorkflowId="${workflowId}"`)}`;
 }
 
-export function webhookUrl(baseUrl: string, robot: RobotDoc): string | null {
-  const { identifier, token } = robot.trigger;
-  return identifier && token ? `${baseUrl}/api/webhooks/${identifier}/${token}` : null;
-}
-
 export function robotView(robot: RobotDoc, baseUrl: string, history?: RobotHistory) {
   const { kind, appId, connectionId, events, identifier } = robot.trigger;
   return {
@@ -53,7 +49,7 @@ export function robotView(robot: RobotDoc, baseUrl: string, history?: RobotHisto
       kind,
       ...(kind === 'custom' ? { appId } : { connectionId, events: events ?? null }),
       identifier,
-      card: { webhookUrl: webhookUrl(baseUrl, robot) },
+      card: { webhookUrl: webhookUrl(baseUrl, robot.trigger.identifier, robot.trigger.token) },
     },
     steps: robot.steps.map((s) => ({ name: s.name, type: s.type, template: JSON.parse(s.templateJson) as JsonValue })),
     createdAt: robot.createdAt,

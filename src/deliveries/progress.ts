@@ -8,6 +8,3 @@ export interface Progress {
   /** Reports that the work is alive, with details a retry resumes from. */
   beat(details?: unknown): void;
 }
-
-/** Progress that goes nowhere: work outside an activity. */
-export const noProgress: Progress = { resumed: undefined, beat: () => undefined };

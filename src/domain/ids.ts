@@ -1,7 +1,30 @@
 /**
+ * Identifiers and URL formats. A robot's trigger, put to work, gets the identifier
+ * `<kind>:<uuid>` (`custom:<uuid>` for a custom app, `stripe:<uuid>` for the payment provider)
+ * and a token; its webhook URL, shown on the trigger step's card, is
+ * `{base_url}/api/webhooks/<trigger_identifier>/<token>`.
+ *
  * Workflow IDs and run ids (a delivery's workflow ID is derived from its dedup key: ./dedup). Readable for operators in the Temporal Web UI, deterministic so
  * that a retried step never makes a second workflow or a second run. Pure: workflows import it.
  */
+
+/** The receiver's route: the path of every webhook URL. */
+export const WEBHOOK_PATH = '/api/webhooks/:identifier/:token';
+
+/** A trigger identifier as made when its robot is first put to work. */
+export function triggerIdentifier(kind: 'custom' | 'stripe', uuid: string): string {
+  return `${kind}:${uuid}`;
+}
+
+/** Whether a path segment has the form of a trigger identifier (anything else is a 404 without a read). */
+export function isTriggerIdentifier(value: string): boolean {
+  return /^(custom|stripe):[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(value);
+}
+
+/** The webhook URL of a trigger (null until its robot is first put to work). */
+export function webhookUrl(baseUrl: string, identifier: string | null, token: string | null): string | null {
+  return identifier && token ? `${baseUrl}/api/webhooks/${identifier}/${token}` : null;
+}
 
 export function runWorkflowId(runId: string): string {
   return `run:${runId}`;

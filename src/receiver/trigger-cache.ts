@@ -13,6 +13,7 @@ import { decryptSecret } from '../domain/secrets';
 import type { TriggerKind } from '../domain/types';
 import type { Models } from '../storage/models';
 import { TRIGGER_CACHE_ENTRIES } from '../domain/limits';
+import { isTriggerIdentifier } from '../domain/ids';
 
 export interface WebhookTrigger {
   robotId: string;
@@ -26,8 +27,6 @@ export interface WebhookTrigger {
   signingSecret: string | null;
 }
 
-const IDENTIFIER = /^(custom|stripe):[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
 export class TriggerCache {
   private readonly entries = new Map<string, { trigger: WebhookTrigger | null; expires: number }>();
   private known: { ids: Set<string>; expires: number } = { ids: new Set(), expires: 0 };
@@ -40,7 +39,7 @@ export class TriggerCache {
   ) {}
 
   async lookup(identifier: string): Promise<WebhookTrigger | null> {
-    if (!IDENTIFIER.test(identifier)) return null;
+    if (!isTriggerIdentifier(identifier)) return null;
     const hit = this.entries.get(identifier);
     if (hit && hit.expires > Date.now()) return hit.trigger;
     if (!(await this.knownIdentifiers()).has(identifier)) return null;

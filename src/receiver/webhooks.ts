@@ -21,8 +21,7 @@ import type { TriggerCache, WebhookTrigger } from './trigger-cache';
 import { BodyBudget } from './body-budget';
 import { noteUnconfirmedBody, type DeliveryMemo } from './body-sweep';
 import type { Logger } from '../log';
-
-export const WEBHOOK_PATH = '/api/webhooks/:identifier/:token';
+import { WEBHOOK_PATH } from '../domain/ids';
 
 export interface ReceiverDeps {
   config: Config;

@@ -1,16 +1,59 @@
-/** The one error path of the HTTP service, and helpers for JSON request bodies. */
+/**
+ * The HTTP service's answers that are not JSON views: the error family (`HttpError` and its
+ * makers) with the one place that renders every error (`errorHandler`), the one way to answer
+ * with a status and an empty body (`answerEmpty`), and reading JSON request bodies.
+ */
 import getRawBody from 'raw-body';
 import type { Context, Middleware } from 'koa';
 import { ZodError, type ZodTypeAny, type output } from 'zod';
 import type { Logger } from './log';
 import { API_BODY_BYTES } from './domain/limits';
 
-interface HttpErrorLike {
-  status?: number;
-  expose?: boolean;
-  message: string;
-  headers?: Record<string, string>;
+/** What an error adds to its status and message. */
+export interface HttpErrorDetails {
+  /** The request field at fault (management API answers name it). */
   field?: string;
+  headers?: Record<string, string>;
+  /** An expected refusal (a forged signature): logged as one info line, not as a failure. */
+  expected?: boolean;
+  /** A 5xx whose message may be shown. */
+  expose?: boolean;
+}
+
+/** Every refusal the service answers with; anything else thrown is a 500 (a 503 on webhook routes). */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly details: HttpErrorDetails = {},
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+/** 400 naming the field at fault: `<field>: <problem>`. */
+export const invalidField = (field: string, problem: string) => new HttpError(400, `${field}: ${problem}`, { field });
+export const notFound = (what = 'not found') => new HttpError(404, what);
+export const unauthorized = (message: string) =>
+  new HttpError(401, message, { headers: { 'WWW-Authenticate': 'Bearer' } });
+export const methodNotAllowed = (allow: string) =>
+  new HttpError(405, 'Method Not Allowed', { headers: { Allow: allow } });
+
+/** A status with an empty body (set in this order: assigning a null body after the status makes it 204). */
+export function answerEmpty(ctx: Context, status: number): void {
+  ctx.body = null;
+  ctx.status = status;
+}
+
+/** Any thrown value as an HttpError: libraries' errors with a 4xx or 5xx status keep it. */
+function toHttpError(raw: unknown): HttpError {
+  if (raw instanceof HttpError) return raw;
+  if (raw instanceof ZodError) return fromZod(raw);
+  const like = raw as { status?: unknown; message?: unknown; expose?: boolean; headers?: Record<string, string> };
+  const status = typeof like?.status === 'number' && like.status >= 400 && like.status < 600 ? like.status : 500;
+  const message = typeof like?.message === 'string' ? like.message : String(raw);
+  return new HttpError(status, message, { expose: like?.expose, headers: like?.headers });
 }
 
 /** Idle keep-alive connections are kept longer than the usual 60 s of load balancers and senders. */
@@ -34,26 +77,23 @@ export function errorHandler(log: Logger): Middleware {
       }
     } catch (raw) {
       ctx.state.error = raw; // for the webhook metrics, outside this handler
-      const err = raw instanceof ZodError ? fromZod(raw) : (raw as HttpErrorLike);
-      let status = err.status && err.status >= 400 && err.status < 600 ? err.status : 500;
+      const err = toHttpError(raw);
+      let status = err.status;
       const where = {
         method: ctx.method,
         route: routeOf(ctx),
         ...(ctx.state.ids as Record<string, string> | undefined),
       };
-      if ((raw as { expected?: boolean })?.expected) log.info(`refused: ${err.message}`, { ...where, status });
+      if (err.details.expected) log.info(`refused: ${err.message}`, { ...where, status });
       else if (status >= 500) log.error('request failed', { ...where, error: String((raw as Error)?.stack ?? raw) });
       if (ctx.state.bareErrors && status === 500) status = 503;
-      ctx.status = status;
-      for (const [k, v] of Object.entries(err.headers ?? {})) ctx.set(k, v);
+      for (const [k, v] of Object.entries(err.details.headers ?? {})) ctx.set(k, v);
       if (status === 503) ctx.set('Retry-After', String(RETRY_AFTER_SECONDS));
-      if (ctx.state.bareErrors) {
-        ctx.body = null;
-        ctx.status = status; // assigning null resets the status to 204
-        return;
-      }
-      const message = status < 500 || err.expose ? err.message : 'internal error';
-      ctx.body = err.field ? { error: message, field: err.field } : { error: message };
+      if (ctx.state.bareErrors) return answerEmpty(ctx, status);
+      ctx.status = status;
+      const message = status < 500 || err.details.expose ? err.message : 'internal error';
+      const { field } = err.details;
+      ctx.body = field ? { error: message, field } : { error: message };
     }
   };
 }
@@ -67,12 +107,11 @@ export function routeOf(ctx: Context): string {
   return typeof route === 'string' ? route : '(no route)';
 }
 
-function fromZod(err: ZodError): HttpErrorLike {
+function fromZod(err: ZodError): HttpError {
   const issue = err.issues[0];
   // An unknown field is named itself, not by the object that holds it.
   const path = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0]] : issue.path;
-  const field = path.join('.');
-  return { status: 400, message: `${field || 'body'}: ${issue.message}`, field: field || 'body' };
+  return invalidField(path.join('.') || 'body', issue.message);
 }
 
 /** Reads and validates a JSON request body (1 MiB at most). */
@@ -82,7 +121,7 @@ export async function readJson<S extends ZodTypeAny>(ctx: Context, schema: S): P
   try {
     value = raw.length === 0 ? {} : JSON.parse(raw);
   } catch {
-    ctx.throw(400, 'body: invalid JSON', { field: 'body' });
+    throw invalidField('body', 'invalid JSON');
   }
   return schema.parse(value) as output<S>;
 }

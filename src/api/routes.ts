@@ -9,9 +9,9 @@ import type { DeliveryDoc, RobotDoc, RunDoc, RunOutcomeDoc, StepResultDoc } from
 import type { Models } from '../storage/models';
 import type { TriggerCache } from '../receiver/trigger-cache';
 import { loadJson, outputBlobId, triggerBlobId } from '../storage/blobs';
-import { readJson } from '../http';
+import { invalidField, notFound, readJson, unauthorized } from '../http';
 import { byId } from '../history/store';
-import { deliveriesPage, robotHistory, runsPage } from '../history/reads';
+import { BadCursor, deliveriesPage, robotHistory, runsPage } from '../history/reads';
 import { createAppBody, createConnectionBody, createRobotBody, listQuery, type CreateRobotBody } from './schemas';
 import { workflowIdOfRun } from '../domain/ids';
 import {
@@ -41,30 +41,35 @@ export function managementRouter({ config, models, triggers }: ManagementDeps): 
   router.use(async (ctx: Context, next: Next) => {
     const header = ctx.get('authorization');
     const token = header.startsWith('Bearer ') ? header.slice(7) : '';
-    if (!token || !secretsEqual(token, config.adminToken)) {
-      ctx.set('WWW-Authenticate', 'Bearer');
-      ctx.throw(401, 'missing or wrong admin token');
-    }
+    if (!token || !secretsEqual(token, config.adminToken)) throw unauthorized('missing or wrong admin token');
     await next();
   });
 
+  /** A page of the history; a cursor this service did not make is the caller's error. */
+  async function pageOf<T>(read: Promise<T>): Promise<T> {
+    try {
+      return await read;
+    } catch (err) {
+      if (err instanceof BadCursor) throw invalidField('cursor', err.message);
+      throw err;
+    }
+  }
+
   async function found<T>(ctx: Context, what: string, doc: Promise<T | null>): Promise<T> {
     const value = await doc;
-    if (!value) ctx.throw(404, `${what} not found`);
+    if (!value) throw notFound(`${what} not found`);
     return value;
   }
 
   async function validTrigger(ctx: Context, trigger: CreateRobotBody['trigger']): Promise<RobotDoc['trigger']> {
     if (trigger.appId) {
       const app = await App.findById(trigger.appId).lean();
-      if (!app) ctx.throw(400, 'trigger.appId: no such app', { field: 'trigger.appId' });
-      if (!app.supportsInboundTrigger) {
-        ctx.throw(400, 'trigger.appId: the app does not support inbound triggers', { field: 'trigger.appId' });
-      }
+      if (!app) throw invalidField('trigger.appId', 'no such app');
+      if (!app.supportsInboundTrigger) throw invalidField('trigger.appId', 'the app does not support inbound triggers');
       return { kind: 'custom', appId: app._id, connectionId: null, identifier: null, token: null };
     }
     if (!(await Connection.exists({ _id: trigger.connectionId }))) {
-      ctx.throw(400, 'trigger.connectionId: no such connection', { field: 'trigger.connectionId' });
+      throw invalidField('trigger.connectionId', 'no such connection');
     }
     return {
       kind: 'stripe',
@@ -176,7 +181,7 @@ export function managementRouter({ config, models, triggers }: ManagementDeps): 
   router.get('/robots/:id/runs', async (ctx) => {
     const { limit, cursor } = listQuery.parse(ctx.query);
     const robot = await found(ctx, 'robot', Robot.findById(ctx.params.id, { _id: 1 }).lean());
-    const page = await runsPage(models, robot._id, limit, cursor);
+    const page = await pageOf(runsPage(models, robot._id, limit, cursor));
     ctx.body = { runs: page.items.map((r) => runSummaryView(r, robot._id)), nextCursor: page.nextCursor };
   });
 
@@ -187,7 +192,7 @@ export function managementRouter({ config, models, triggers }: ManagementDeps): 
   router.get('/robots/:id/deliveries', async (ctx) => {
     const { limit, cursor } = listQuery.parse(ctx.query);
     const robot = await found(ctx, 'robot', Robot.findById(ctx.params.id, { _id: 1 }).lean());
-    const page = await deliveriesPage(models, robot._id, limit, cursor);
+    const page = await pageOf(deliveriesPage(models, robot._id, limit, cursor));
     ctx.body = { deliveries: page.items.map((d) => deliveryView(d, ui)), nextCursor: page.nextCursor };
   });
 

@@ -12,11 +12,11 @@ import { blockId, readBlocks, readTally, type BlockKind } from './store';
 import { blockOf, runCountsOf, type RunCounts, type RunSummary, type TallyState } from './tally';
 import { BLOCK_SIZE } from '../domain/limits';
 
+/** A page's cursor that this service did not make (the API answers 400 naming `cursor`). */
 export class BadCursor extends Error {
-  readonly status = 400;
-  readonly field = 'cursor';
   constructor() {
-    super('cursor: not a cursor returned by this API');
+    super('not a cursor returned by this API');
+    this.name = 'BadCursor';
   }
 }
 

@@ -22,6 +22,7 @@ import { BodyBudget } from './body-budget';
 import { noteUnconfirmedBody, type DeliveryMemo } from './body-sweep';
 import type { Logger } from '../log';
 import { WEBHOOK_PATH } from '../domain/ids';
+import { answerEmpty, HttpError, methodNotAllowed, notFound } from '../http';
 
 export interface ReceiverDeps {
   config: Config;
@@ -32,11 +33,8 @@ export interface ReceiverDeps {
   log: Logger;
 }
 
-/** 200 with an empty body (the body first: assigning null after the status would make it 204). */
-function acknowledge(ctx: Context): void {
-  ctx.body = null;
-  ctx.status = 200;
-}
+/** 200 with an empty body: the answer to every delivery taken. */
+const acknowledge = (ctx: Context) => answerEmpty(ctx, 200);
 
 export function webhookRouter(deps: ReceiverDeps): Router {
   const { config, models, temporal, triggers, deliveries, log } = deps;
@@ -44,7 +42,7 @@ export function webhookRouter(deps: ReceiverDeps): Router {
   async function triggerFor(ctx: Context): Promise<WebhookTrigger> {
     const { identifier, token } = ctx.params as { identifier: string; token: string };
     const trigger = await triggers.lookup(identifier);
-    if (!trigger || !trigger.atWork || !secretsEqual(trigger.token, token)) ctx.throw(404);
+    if (!trigger || !trigger.atWork || !secretsEqual(trigger.token, token)) throw notFound();
     return trigger;
   }
 
@@ -73,7 +71,7 @@ export function webhookRouter(deps: ReceiverDeps): Router {
     await deliveries.record(deliveryRecord(received, { outcome: 'rejected', reason: verdict.reason }));
     // An expected outcome: one info line with the delivery's ids (src/http.ts), and 400 with an empty body.
     ctx.state.ids = { deliveryId, robotId: trigger.robotId };
-    ctx.throw(400, `signature check failed: ${verdict.reason}`, { expected: true });
+    throw new HttpError(400, `signature check failed: ${verdict.reason}`, { expected: true });
   }
 
   async function bodyPayload(deliveryId: string, body: Buffer): Promise<DeliveryBody> {
@@ -151,7 +149,7 @@ export function webhookRouter(deps: ReceiverDeps): Router {
   router.put(WEBHOOK_PATH, receive);
   router.all(WEBHOOK_PATH, (ctx) => {
     ctx.state.bareErrors = true;
-    ctx.throw(405, { headers: { Allow: 'POST, PUT' } });
+    throw methodNotAllowed('POST, PUT');
   });
   return router;
 }

@@ -52,7 +52,7 @@ export function createActivities({ models, metrics }: ActivityDeps) {
   const steps = new StepExecutor(writes, robots, metrics);
 
   return {
-    /** Parses the body in the robot's body format, stores its runs, records the delivery (src/deliveries/prepare.ts). */
+    /** Parses the body in the robot's body format, stores its runs, records the delivery (deliveries/prepare). */
     async prepareDelivery(input: DeliveryInput): Promise<PreparedDelivery> {
       const { info } = Context.current();
       const workflowId = info.workflowExecution?.workflowId ?? null;

@@ -1,4 +1,7 @@
-/** The HTTP service: health, metrics, the OpenAPI document, the webhook receiver and the management API, behind one error path. */
+/**
+ * The HTTP service: health, metrics, the OpenAPI document, the webhook receiver and the
+ * management API, behind one error path.
+ */
 import Router from '@koa/router';
 import type { Client } from '@temporalio/client';
 import Koa from 'koa';

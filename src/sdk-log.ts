@@ -23,7 +23,10 @@ function failureType(error: unknown): string | undefined {
   return undefined;
 }
 
-/** An error as a log field: its type, message and stack; an expected one by its type alone (its message may quote a body). */
+/**
+ * An error as a log field: its type, message and stack; an expected one by its type alone (its
+ * message may quote a body).
+ */
 function errorField(error: unknown, expected: boolean): unknown {
   if (typeof error !== 'object' || error === null) return expected ? undefined : error;
   const e = error as { name?: unknown; message?: unknown; stack?: unknown };

@@ -30,7 +30,10 @@ const activities = proxyActivities<Activities>({
   heartbeatTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
 });
-/** A body that travelled inline (INLINE_BODY_BYTES, 128 KiB by default) is prepared in a local activity: one round trip less. */
+/**
+ * A body that travelled inline (INLINE_BODY_BYTES, 128 KiB by default) is prepared in a local
+ * activity: one round trip less.
+ */
 const local = proxyLocalActivities<Activities>({
   startToCloseTimeout: '2 minutes',
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
@@ -137,7 +140,9 @@ function startRun(delivery: DeliveryInput, seed: RunSeed, fanOut: FanOut, index:
             ...deliveryAttributes(delivery.robotId, delivery.triggerIdentifier),
             { key: BODY_FORMAT, value: fanOut.format },
           ],
-          staticSummary: `Run ${index + 1} of ${fanOut.runCount} (${fanOut.format} row ${index + 1}) for robot ${robotNameOf(delivery)}`,
+          staticSummary:
+            `Run ${index + 1} of ${fanOut.runCount} (${fanOut.format} row ${index + 1}) ` +
+            `for robot ${robotNameOf(delivery)}`,
         };
   return startChild(runWorkflow, {
     workflowId: runWorkflowId(seed.runId),

@@ -63,7 +63,9 @@ interface Operation {
 const webhook = (method: 'post' | 'put'): Operation => ({
   method,
   path: WEBHOOK_PATH,
-  summary: `Deliver a webhook (${method.toUpperCase()} and ${method === 'post' ? 'PUT' : 'POST'} behave the same). The token in the path is the only credential.`,
+  summary:
+    `Deliver a webhook (${method.toUpperCase()} and ${method === 'post' ? 'PUT' : 'POST'} behave the same). ` +
+    'The token in the path is the only credential.',
   admin: false,
   body: 'raw',
   answers: { 200: 'empty', 400: 'empty', 404: 'empty', 413: 'empty', 503: 'empty' },

@@ -36,7 +36,8 @@ export interface WebUi {
 
 export function workflowUrl(ui: WebUi, workflowId: string | null): string | null {
   if (!ui.url || !workflowId) return null;
-  return `${ui.url}/namespaces/${encodeURIComponent(ui.namespace)}/workflows?query=${encodeURIComponent(`WorkflowId="${workflowId}"`)}`;
+  const query = encodeURIComponent(`WorkflowId="${workflowId}"`);
+  return `${ui.url}/namespaces/${encodeURIComponent(ui.namespace)}/workflows?query=${query}`;
 }
 
 export function robotView(robot: RobotDoc, baseUrl: string, history?: RobotHistory) {
@@ -60,7 +61,10 @@ export function robotView(robot: RobotDoc, baseUrl: string, history?: RobotHisto
 /** A step result with its output as JSON text. */
 export type StepResultText = Omit<StepResultDoc, 'output'> & { outputJson?: string };
 
-/** A run with its trigger data and outputs as JSON text, its step results (any order) and its outcome, if it has ended. */
+/**
+ * A run with its trigger data and outputs as JSON text, its step results (any order) and its
+ * outcome, if it has ended.
+ */
 export interface RunParts {
   run: RunDoc;
   triggerJson: string;

@@ -4,8 +4,9 @@
  * and a token; its webhook URL, shown on the trigger step's card, is
  * `{base_url}/api/webhooks/<trigger_identifier>/<token>`.
  *
- * Workflow IDs and run ids (a delivery's workflow ID is derived from its dedup key: ./dedup). Readable for operators in the Temporal Web UI, deterministic so
- * that a retried step never makes a second workflow or a second run. Pure: workflows import it.
+ * Workflow IDs and run ids (a delivery's workflow ID is derived from its dedup key: ./dedup):
+ * readable for operators in the Temporal Web UI, deterministic so that a retried step never makes
+ * a second workflow or a second run. Pure: workflows import it.
  */
 
 /** The receiver's route: the path of every webhook URL. */

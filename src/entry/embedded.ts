@@ -22,7 +22,8 @@ function binary(variable: string): string {
   const bin = process.env[variable];
   if (!bin || !fs.existsSync(bin))
     throw new ConfigError(
-      `${variable} must name the binary built by scripts/binaries.sh (got ${bin ?? 'nothing'}); start with \`npm start\`, which builds it`,
+      `${variable} must name the binary built by scripts/binaries.sh (got ${bin ?? 'nothing'}); ` +
+        'start with `npm start`, which builds it',
     );
   return bin;
 }

@@ -1,5 +1,6 @@
 /** The management API over HTTP, against the real stack. */
-import { startStack, waitFor, type Stack } from './support/stack';
+import { startStack, type Stack } from './support/stack';
+import { waitFor } from './support/wait';
 
 let stack: Stack;
 beforeAll(async () => {

@@ -4,7 +4,8 @@
  * formats.test.ts; 413 and wrong, short and overlong tokens in webhooks.test.ts.)
  */
 import net from 'node:net';
-import { startStack, waitFor, type Stack } from './support/stack';
+import { startStack, type Stack } from './support/stack';
+import { waitFor } from './support/wait';
 import { MAX_NESTING_DEPTH } from '../src/domain/limits';
 
 let stack: Stack;

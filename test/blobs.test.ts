@@ -2,7 +2,8 @@
  * Stored bodies (over INLINE_BODY_BYTES) are discarded once their delivery is done with them,
  * whatever its outcome: processed, failed (unparsable) or dropped (an event type not selected).
  */
-import { startStack, waitFor, type Stack } from './support/stack';
+import { startStack, type Stack } from './support/stack';
+import { waitFor } from './support/wait';
 
 let stack: Stack;
 beforeAll(async () => {

@@ -6,7 +6,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BodyBudget, BodyBudgetExceeded, BodyTooLarge } from '../src/receiver/body-budget';
-import { waitFor } from './support/stack';
+import { waitFor } from './support/wait';
 
 const budget = new BodyBudget(64 * 1024);
 let server: http.Server;

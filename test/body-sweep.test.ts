@@ -6,7 +6,8 @@ import { bodyBlobId, storeBlob } from '../src/storage/blobs';
 import { newId } from '../src/domain/secrets';
 import { sweepUnconfirmedBodies } from '../src/receiver/body-sweep';
 import { createTemporalClient } from '../src/temporal';
-import { startStack, waitFor, type Stack } from './support/stack';
+import { startStack, type Stack } from './support/stack';
+import { waitFor } from './support/wait';
 
 let stack: Stack;
 let down: Stack;

@@ -1,5 +1,6 @@
 /** Duplicate deliveries make one run: Temporal refuses a second delivery workflow with the same ID. */
-import { startStack, waitFor, type Stack } from './support/stack';
+import { startStack, type Stack } from './support/stack';
+import { waitFor } from './support/wait';
 
 let stack: Stack;
 beforeAll(async () => {

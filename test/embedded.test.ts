@@ -8,8 +8,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from './support/ports';
-import { exited, startProcess } from './support/processes';
-import { waitFor } from './support/stack';
+import { apiClient, robotAtWork } from './support/api-client';
+import { exited, isAlive, startProcess } from './support/processes';
+import { waitFor } from './support/wait';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'webhooks-embedded-'));
 const log = path.join(dataDir, 'launcher.log');
@@ -58,14 +59,7 @@ async function stop(): Promise<number | null> {
   launcher!.kill('SIGINT');
   const code = await exited(launcher!);
   launcher = undefined;
-  const alive = pids.filter((pid) => {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  });
+  const alive = pids.filter(isAlive);
   expect(alive).toEqual([]);
   return code;
 }
@@ -83,24 +77,16 @@ it('starts everything, serves a delivery end to end, stops on Ctrl-C without orp
   expect((await fetch(`${base}/healthz`)).status).toBe(200);
   expect((await fetch(`http://localhost:${env.EMBEDDED_TEMPORAL_UI_PORT}/`)).status).toBe(200);
 
-  const api = async (method: string, p: string, body?: unknown): Promise<any> =>
-    (
-      await fetch(`${base}${p}`, {
-        method,
-        headers: { authorization: `Bearer ${token}` },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      })
-    ).json();
-  const app = await api('POST', '/api/apps', { name: 'Shop', supportsInboundTrigger: true });
-  const robot = await api('POST', '/api/robots', {
-    name: 'R',
-    trigger: { appId: app.id },
-    steps: [{ name: 's', type: 'compose', template: { hi: 'Hi {{trigger.name}}' } }],
+  const client = apiClient(base, token);
+  const api = client.json;
+  const robot = await robotAtWork(client, {
+    template: { hi: 'Hi {{trigger.name}}' },
+    appName: 'Shop',
+    robotName: 'R',
   });
-  const started = await api('POST', `/api/robots/${robot.id}/start`);
-  expect((await fetch(started.trigger.card.webhookUrl, { method: 'POST', body: '{"name":"Ann"}' })).status).toBe(200);
+  expect((await fetch(robot.webhookUrl, { method: 'POST', body: '{"name":"Ann"}' })).status).toBe(200);
   const runs = await waitFor(
-    () => api('GET', `/api/robots/${robot.id}/runs`),
+    () => api('GET', `/api/robots/${robot.robotId}/runs`),
     (r) => r.runs[0]?.status === 'succeeded',
   );
   expect((await api('GET', `/api/runs/${runs.runs[0].id}`)).steps[0].output).toEqual({ hi: 'Hi Ann' });
@@ -109,12 +95,12 @@ it('starts everything, serves a delivery end to end, stops on Ctrl-C without orp
 
   // The next start finds the robot, its URL and its run; the URL still works.
   await start();
-  const again = await api('GET', `/api/robots/${robot.id}`);
-  expect(again.trigger.card.webhookUrl).toBe(started.trigger.card.webhookUrl);
+  const again = await api('GET', `/api/robots/${robot.robotId}`);
+  expect(again.trigger.card.webhookUrl).toBe(robot.webhookUrl);
   expect(again.runCounts).toEqual({ total: 1, running: 0, succeeded: 1, failed: 0 });
-  expect((await fetch(started.trigger.card.webhookUrl, { method: 'PUT', body: '{"name":"Bob"}' })).status).toBe(200);
+  expect((await fetch(robot.webhookUrl, { method: 'PUT', body: '{"name":"Bob"}' })).status).toBe(200);
   await waitFor(
-    () => api('GET', `/api/robots/${robot.id}`),
+    () => api('GET', `/api/robots/${robot.robotId}`),
     (r) => r.runCounts.succeeded === 2,
   );
   expect(await stop()).toBe(0);

@@ -8,7 +8,9 @@ import { runIdFor } from '../src/domain/ids';
 import { DeliveryRecorder, type NewDelivery } from '../src/history/slots';
 import { insertOnce, rawCollection } from '../src/storage/writes';
 import { type RunOutcomeDoc } from '../src/storage/documents';
-import { startStack, waitFor, type Stack } from './support/stack';
+import { startStack, type Stack } from './support/stack';
+import { waitFor } from './support/wait';
+import { pagesOf } from './support/api-client';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -16,18 +18,9 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-async function pages<T>(path: string, limit: number): Promise<T[][]> {
-  const out: T[][] = [];
-  let cursor: string | null = null;
-  do {
-    const res = await stack.api('GET', `${path}?limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`);
-    expect(res.status).toBe(200);
-    const body = res.body as Record<string, unknown> & { nextCursor: string | null };
-    out.push((body.runs ?? body.deliveries) as T[]);
-    cursor = body.nextCursor;
-  } while (cursor);
-  return out;
-}
+/** Every page of a list, each answered 200. */
+const pages = <T>(path: string, limit: number): Promise<T[][]> =>
+  pagesOf<T>(stack.client, path, { limit, check: (res) => expect(res.status).toBe(200) });
 
 const robotOf = (robotId: string) => stack.api('GET', `/api/robots/${robotId}`).then((r) => r.body);
 

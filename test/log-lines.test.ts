@@ -3,7 +3,8 @@
  * outcome (a body that does not parse) as one info line without a stack, and no token or body.
  */
 import { PassThrough } from 'node:stream';
-import { installTestRuntime, startStack, waitFor, type Stack } from './support/stack';
+import { installTestRuntime, startStack, type Stack } from './support/stack';
+import { waitFor } from './support/wait';
 
 const lines: Array<Record<string, unknown>> = [];
 let stack: Stack;

@@ -6,7 +6,8 @@
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serveWorkerMetrics } from '../src/metrics';
-import { startStack, waitFor, type Stack } from './support/stack';
+import { startStack, type Stack } from './support/stack';
+import { waitFor } from './support/wait';
 
 let stack: Stack;
 beforeAll(async () => {

@@ -19,7 +19,8 @@ import {
   runAnswer,
   runsPageAnswer,
 } from '../src/api/schemas';
-import { startStack, waitFor, type Stack } from './support/stack';
+import { startStack, type Stack } from './support/stack';
+import { waitFor } from './support/wait';
 
 let stack: Stack;
 beforeAll(async () => {

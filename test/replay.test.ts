@@ -12,7 +12,8 @@ import { execFileSync } from 'node:child_process';
 import { Worker } from '@temporalio/worker';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startStack, waitFor, type Stack } from './support/stack';
+import { startStack, type Stack } from './support/stack';
+import { waitFor } from './support/wait';
 
 const DIR = path.join(__dirname, 'replay');
 const VERSION = (JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version: string })

@@ -2,7 +2,9 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { exited, startProcess } from './support/processes';
-import { startStack, waitFor, type Stack } from './support/stack';
+import { startStack, type Stack } from './support/stack';
+import { waitFor } from './support/wait';
+import { allPages } from './support/api-client';
 
 /** How long a fan-out may take here (a deadline for waiting, not a speed requirement). */
 const LONG = 15 * 60_000;
@@ -16,19 +18,7 @@ afterAll(() => stack.close());
 const robotOf = (s: Stack, robotId: string) => s.api('GET', `/api/robots/${robotId}`).then((r) => r.body);
 
 /** Every run of a robot, read page by page through the API. */
-async function allRuns(s: Stack, robotId: string): Promise<any[]> {
-  const runs: any[] = [];
-  let cursor: string | null = null;
-  do {
-    const page: { body: { runs: any[]; nextCursor: string | null } } = await s.api(
-      'GET',
-      `/api/robots/${robotId}/runs?limit=1000${cursor ? `&cursor=${cursor}` : ''}`,
-    );
-    runs.push(...page.body.runs);
-    cursor = page.body.nextCursor;
-  } while (cursor);
-  return runs;
-}
+const allRuns = (s: Stack, robotId: string): Promise<any[]> => allPages(s.client, `/api/robots/${robotId}/runs`);
 
 /** Each run read whole (with its steps), 16 at a time: the history lists summaries. */
 async function wholeRuns(s: Stack, summaries: any[]): Promise<any[]> {

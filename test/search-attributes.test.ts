@@ -3,7 +3,8 @@
  * (src/domain/search-attributes.ts), see a summary of each, and follow links from the API to them.
  */
 import { ROBOT_ID } from '../src/domain/search-attributes';
-import { startStack, waitFor, type Stack } from './support/stack';
+import { startStack, type Stack } from './support/stack';
+import { waitFor } from './support/wait';
 
 let stack: Stack;
 beforeAll(async () => {

@@ -1,7 +1,8 @@
 /** The webhook receiver on the real stack: a sender POSTs or PUTs, a run appears. */
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { freePort } from './support/ports';
-import { startStack, waitFor, type Stack } from './support/stack';
+import { startStack, type Stack } from './support/stack';
+import { waitFor } from './support/wait';
 
 let stack: Stack;
 beforeAll(async () => {

@@ -11,15 +11,18 @@ import { startFerretDb, startTemporalDevServer, waitForPort, type ManagedProcess
 import { freePort } from '../support/ports';
 import { prepareEmbeddedStore } from '../../src/embedded/ferretdb-index';
 import { exited, startProcess } from '../support/processes';
-import { waitFor } from '../support/stack';
+import { waitFor } from '../support/wait';
+import { allPages, apiClient, robotAtWork, type ApiClient } from '../support/api-client';
 
 type Part = 'temporal' | 'mongodb' | 'receiver' | 'worker';
 
 export interface FaultStack {
   baseUrl: string;
   dataDir: string;
-  /** Management API call with the admin token. */
-  api<T = any>(method: string, p: string, body?: unknown): Promise<T>;
+  /** The management API with the admin token (test/support/api-client.ts). */
+  client: ApiClient;
+  /** Management API call with the admin token: the body of a 2xx answer, and fails on any other. */
+  api: ApiClient['json'];
   robotAtWork(bodyFormat?: string): Promise<{ robotId: string; webhookUrl: string }>;
   start(part: Part): Promise<void>;
   /** SIGTERM (a clean stop) or SIGKILL. */
@@ -100,15 +103,8 @@ export async function startFaultStack(): Promise<FaultStack> {
   }
   const baseUrl = `http://127.0.0.1:${ports.http}`;
   const token = fs.readFileSync(path.join(dataDir, 'admin-token'), 'utf8').trim();
-  const api = async <T = any>(method: string, p: string, body?: unknown): Promise<T> => {
-    const res = await fetch(`${baseUrl}${p}`, {
-      method,
-      headers: { authorization: `Bearer ${token}` },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${await res.text()}`);
-    return (await res.json()) as T;
-  };
+  const client = apiClient(baseUrl, token);
+  const api = client.json;
 
   return {
     baseUrl,
@@ -119,16 +115,16 @@ export async function startFaultStack(): Promise<FaultStack> {
         .filter((f) => f.endsWith('.log'))
         .map((f) => fs.readFileSync(path.join(dataDir, f), 'utf8'))
         .join('\n'),
+    client,
     api,
     async robotAtWork(bodyFormat = 'json') {
-      const app = await api('POST', '/api/apps', { name: 'A', supportsInboundTrigger: true, bodyFormat });
-      const robot = await api('POST', '/api/robots', {
-        name: 'R',
-        trigger: { appId: app.id },
-        steps: [{ name: 's', type: 'compose', template: { id: '{{trigger.id}}' } }],
+      const { robotId, webhookUrl } = await robotAtWork(client, {
+        bodyFormat,
+        template: { id: '{{trigger.id}}' },
+        appName: 'A',
+        robotName: 'R',
       });
-      const started = await api('POST', `/api/robots/${robot.id}/start`);
-      return { robotId: robot.id, webhookUrl: started.trigger.card.webhookUrl };
+      return { robotId, webhookUrl };
     },
     start,
     stop,
@@ -150,24 +146,12 @@ export async function startFaultStack(): Promise<FaultStack> {
   };
 }
 
-/** Every item of a robot's list (`runs` or `deliveries`), page by page. */
-async function allPages<T>(stack: FaultStack, robotId: string, list: 'runs' | 'deliveries'): Promise<T[]> {
-  const items: T[] = [];
-  let cursor: string | null = null;
-  do {
-    const page: Record<string, unknown> & { nextCursor: string | null } = await stack.api(
-      'GET',
-      `/api/robots/${robotId}/${list}?limit=1000${cursor ? `&cursor=${cursor}` : ''}`,
-    );
-    items.push(...(page[list] as T[]));
-    cursor = page.nextCursor;
-  } while (cursor);
-  return items;
-}
-
 /** Every run of a robot, page by page. */
 export const allRuns = (stack: FaultStack, robotId: string) =>
-  allPages<{ id: string; status: string; trigger: any; deliveryId: string }>(stack, robotId, 'runs');
+  allPages<{ id: string; status: string; trigger: any; deliveryId: string }>(
+    stack.client,
+    `/api/robots/${robotId}/runs`,
+  );
 
 export interface SendResult {
   /** Delivery ids (the `id` in each body) that got a 200. */
@@ -262,6 +246,6 @@ export async function expectCountsMatchPages(stack: FaultStack, robotId: string)
 
 /** Every delivery of a robot, page by page. */
 export const allDeliveries = (stack: FaultStack, robotId: string) =>
-  allPages<{ id: string; outcome: string }>(stack, robotId, 'deliveries');
+  allPages<{ id: string; outcome: string }>(stack.client, `/api/robots/${robotId}/deliveries`);
 
 export const range = (from: number, count: number) => Array.from({ length: count }, (_, i) => from + i);

@@ -1,13 +1,24 @@
-/** The service's own entry points as child processes (compiled by `npm run build`, which the test command runs). */
+/**
+ * The service's own entry points as child processes (compiled by `npm run build`, which the test
+ * and bench commands run), and facts about processes. Used by the tests (through ts) and by the
+ * bench (compiled, from dist/test/support).
+ */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-export const DIST = path.resolve(__dirname, '../../dist/src/entry');
+/** The compiled entry points: dist/src/entry, whether this file runs as TypeScript or from dist/. */
+export const DIST =
+  path.extname(__filename) === '.js'
+    ? path.resolve(__dirname, '../../src/entry')
+    : path.resolve(__dirname, '../../dist/src/entry');
 
-export function entryPoint(name: 'worker' | 'receiver' | 'embedded'): string {
+export function entryPoint(
+  name: 'worker' | 'receiver' | 'embedded',
+  howToBuild = 'run the tests with `npm test`, which builds it',
+): string {
   const file = path.join(DIST, `${name}.js`);
-  if (!fs.existsSync(file)) throw new Error(`${file} is missing: run the tests with \`npm test\`, which builds it`);
+  if (!fs.existsSync(file)) throw new Error(`${file} is missing: ${howToBuild}`);
   return file;
 }
 
@@ -23,7 +34,18 @@ export function startProcess(
   return child;
 }
 
+/** Resolves with the child's exit code once it has exited (at once if it has). */
 export function exited(child: ChildProcess): Promise<number | null> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
   return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+/** Whether a process with this pid exists (signal 0). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -17,6 +17,7 @@ import { createLogger, type LogLevel } from '../../src/log';
 import { receiverMetrics, workerMetrics, type ReceiverMetrics, type WorkerMetrics } from '../../src/metrics';
 import { sdkLogger } from '../../src/sdk-log';
 import { freePort } from './ports';
+import { apiClient, robotAtWork, type ApiClient, type RobotAtWork } from './api-client';
 import { connectDatabase, type Models } from '../../src/storage/models';
 import { createTemporalClient } from '../../src/temporal';
 import { createWorker } from '../../src/worker';
@@ -40,13 +41,10 @@ export interface Stack {
   temporal: Client;
   /** The receiver's and the worker's metrics, and where the SDK's exporter of this process answers. */
   metrics: { receiver: ReceiverMetrics; worker: WorkerMetrics; sdkUrl: string };
-  /** A management API call with the admin token; returns status and parsed JSON body. */
-  api<T = any>(
-    method: string,
-    path: string,
-    body?: unknown,
-    headers?: Record<string, string>,
-  ): Promise<{ status: number; body: T }>;
+  /** The management API with the admin token (test/support/api-client.ts). */
+  client: ApiClient;
+  /** A management API call with the admin token; returns status and parsed JSON body (`client.request`). */
+  api: ApiClient['request'];
   /** Sends a raw request (a webhook delivery); returns status, headers and the body as text. */
   send(
     method: string,
@@ -58,10 +56,7 @@ export interface Stack {
   runs(robotId: string): Promise<any[]>;
   deliveries(robotId: string): Promise<any[]>;
   /** Starts a robot with one compose step on a new custom app; returns its ids and webhook URL. */
-  robotAtWork(opts?: {
-    bodyFormat?: string;
-    template?: unknown;
-  }): Promise<{ appId: string; robotId: string; webhookUrl: string }>;
+  robotAtWork(opts?: { bodyFormat?: string; template?: unknown }): Promise<RobotAtWork>;
   /** Another receiver on the same database and Temporal, with its own client and trigger cache. */
   addReceiver(): Promise<string>;
   stopWorker(): Promise<void>;
@@ -90,7 +85,10 @@ export async function installTestRuntime(
   return sdkMetricsUrl;
 }
 
-export async function startStack(env: Record<string, string> = {}, { worker: withWorker = true } = {}): Promise<Stack> {
+export async function startStack(
+  env: Record<string, string> = {},
+  { worker: withWorker = true }: { worker?: boolean } = {},
+): Promise<Stack> {
   const sdkMetrics = await installTestRuntime();
   const name = `t${randomBytes(5).toString('hex')}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `webhooks-${name}-`));
@@ -148,15 +146,8 @@ export async function startStack(env: Record<string, string> = {}, { worker: wit
     const res = await fetch(url, { method, body, headers });
     return { status: res.status, headers: res.headers, text: await res.text() };
   };
-  const api: Stack['api'] = async (method, p, body, headers = {}) => {
-    const res = await fetch(`${baseUrl}${p}`, {
-      method,
-      headers: { authorization: `Bearer ${config.adminToken}`, 'content-type': 'application/json', ...headers },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined };
-  };
+  const client = apiClient(baseUrl, config.adminToken);
+  const api = client.request;
 
   return {
     config,
@@ -165,6 +156,7 @@ export async function startStack(env: Record<string, string> = {}, { worker: wit
     models,
     db,
     temporal,
+    client,
     api,
     send,
     // The run history lists summaries; each run is read whole, as a test wants its steps.
@@ -173,17 +165,8 @@ export async function startStack(env: Record<string, string> = {}, { worker: wit
       return Promise.all(body.runs.map(async (r: { id: string }) => (await api('GET', `/api/runs/${r.id}`)).body));
     },
     deliveries: (robotId) => api('GET', `/api/robots/${robotId}/deliveries?limit=1000`).then((r) => r.body.deliveries),
-    async robotAtWork({ bodyFormat = 'json', template = { data: '{{trigger}}' } } = {}) {
-      const app = await api('POST', '/api/apps', { name: 'App', supportsInboundTrigger: true, bodyFormat });
-      const robot = await api('POST', '/api/robots', {
-        name: 'Robot',
-        trigger: { appId: app.body.id },
-        steps: [{ name: 'compose', type: 'compose', template }],
-      });
-      const started = await api('POST', `/api/robots/${robot.body.id}/start`);
-      if (started.status !== 200) throw new Error(`start failed: ${JSON.stringify(started.body)}`);
-      return { appId: app.body.id, robotId: robot.body.id, webhookUrl: started.body.trigger.card.webhookUrl };
-    },
+    robotAtWork: ({ bodyFormat = 'json', template = { data: '{{trigger}}' } } = {}) =>
+      robotAtWork(client, { bodyFormat, template, appName: 'App', robotName: 'Robot', stepName: 'compose' }),
     async addReceiver() {
       const other = createTemporalClient(config.temporal.address!, config.temporal.namespace);
       const handle = createApp({ config, db, models, temporal: other, log }).callback();
@@ -209,25 +192,4 @@ export async function startStack(env: Record<string, string> = {}, { worker: wit
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-/**
- * Polls `read` until `done` holds for its value, and returns that value. Waiting on a
- * condition, not a sleep: fails with the last value seen if it does not hold within `timeoutMs`.
- * Long waits poll once a second, so that counting runs does not slow the runs down.
- */
-export async function waitFor<T>(
-  read: () => T | Promise<T>,
-  done: (value: T) => boolean,
-  timeoutMs = 60_000,
-): Promise<T> {
-  const intervalMs = timeoutMs > 60_000 ? 1000 : 100;
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline)
-      throw new Error(`condition not met within ${timeoutMs} ms; last value: ${JSON.stringify(value)?.slice(0, 2000)}`);
-    await new Promise((r) => setTimeout(r, intervalMs));
-  }
 }

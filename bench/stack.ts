@@ -1,14 +1,16 @@
 /**
  * The stack under test: the embedded launcher (`dist/src/entry/embedded.js`) as a child process
  * on free ports with a fresh data folder, and the bare Koa baseline server. Also reads process
- * facts (children, RSS) from /proc, which exists on Linux only.
+ * facts (children, RSS) from /proc, which exists on Linux only. Ports, entry points and exits
+ * come from the test kit (test/support/).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePorts } from '../test/support/ports';
+import { entryPoint, exited, isAlive } from '../test/support/processes';
 
 export interface EmbeddedStack {
   /** Resolves once the launcher has printed its banner (everything is up). */
@@ -27,29 +29,6 @@ export interface EmbeddedStack {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Distinct loopback ports nothing listens on right now (held open together, so they differ). */
-async function freePorts(count: number): Promise<number[]> {
-  const servers = await Promise.all(
-    Array.from(
-      { length: count },
-      () =>
-        new Promise<net.Server>((resolve, reject) => {
-          const server = net.createServer();
-          server.once('error', reject);
-          server.listen(0, '127.0.0.1', () => resolve(server));
-        }),
-    ),
-  );
-  const ports = servers.map((s) => (s.address() as net.AddressInfo).port);
-  await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
-  return ports;
-}
-
-function exited(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => child.once('exit', () => resolve()));
-}
-
 /** Stops a child: `signal`, then SIGKILL after `graceMs`. */
 async function stopChild(child: ChildProcess, signal: NodeJS.Signals, graceMs: number): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
@@ -64,15 +43,6 @@ function tail(file: string, lines = 30): string {
     return fs.readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
   } catch {
     return '(no log)';
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
   }
 }
 
@@ -174,8 +144,7 @@ export async function launchEmbedded(opts: {
   startTimeoutS: number;
   env?: NodeJS.ProcessEnv;
 }): Promise<EmbeddedStack> {
-  const launcher = path.resolve(__dirname, '../src/entry/embedded.js');
-  if (!fs.existsSync(launcher)) throw new Error(`${launcher} is missing: run \`npm run bench\`, which builds it`);
+  const launcher = entryPoint('embedded', 'run `npm run bench`, which builds it');
   for (const v of ['TEMPORAL_CLI_BIN', 'FERRETDB_BIN']) {
     if (!process.env[v])
       throw new Error(`${v} is not set: run \`npm run bench\`, which builds the binaries and sets it`);

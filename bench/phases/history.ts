@@ -6,17 +6,19 @@
  * own storage code (DeliveryRecorder, insertOnce); the history keeper in the stack's worker builds
  * the history from it, as it does from real runs.
  */
-import { newId } from '../src/domain/secrets';
-import { runIdFor } from '../src/domain/ids';
-import { DeliveryRecorder } from '../src/history/slots';
-import { encodeCursor } from '../src/history/reads';
-import { previewPageId } from '../src/history/store';
-import { insertOnce } from '../src/storage/writes';
-import { type Models } from '../src/storage/models';
-import { type RunDoc, type RunOutcomeDoc, type StepResultDoc } from '../src/storage/documents';
-import type { RunPreviewDoc } from '../src/history/documents';
-import { percentiles, type Percentiles } from './load';
-import { BLOCK_SIZE } from '../src/domain/limits';
+import { newId } from '../../src/domain/secrets';
+import { runIdFor } from '../../src/domain/ids';
+import { DeliveryRecorder } from '../../src/history/slots';
+import { encodeCursor } from '../../src/history/reads';
+import { previewPageId } from '../../src/history/store';
+import { insertOnce } from '../../src/storage/writes';
+import { type Models } from '../../src/storage/models';
+import { type RunDoc, type RunOutcomeDoc, type StepResultDoc } from '../../src/storage/documents';
+import type { RunPreviewDoc } from '../../src/history/documents';
+import { percentiles, type Percentiles } from '../load';
+import { BLOCK_SIZE } from '../../src/domain/limits';
+import type { ApiClient } from '../../test/support/api-client';
+import { waitFor } from '../../test/support/wait';
 
 export const HISTORY_READS = [
   'robot',
@@ -43,9 +45,8 @@ export interface HistoryResult {
   levels: HistoryLevel[];
 }
 
-type Api = <T>(method: string, p: string, body?: unknown) => Promise<T>;
 interface Ctx {
-  api: Api;
+  api: ApiClient;
   models: Models;
   /** Makes a robot at work with one compose step; returns its id. */
   newRobot: (name: string) => Promise<string>;
@@ -142,14 +143,15 @@ class Seeder {
 }
 
 async function waitForCounts(ctx: Ctx, robotId: string, runs: number): Promise<void> {
-  const deadline = Date.now() + 30 * 60_000;
-  for (;;) {
-    const robot = await ctx.api<{ runCounts: { total: number; succeeded: number } }>('GET', `/api/robots/${robotId}`);
-    if (robot.runCounts.total === runs && robot.runCounts.succeeded === runs) return;
-    if (Date.now() > deadline)
-      throw new Error(`the history of robot ${robotId} shows ${JSON.stringify(robot.runCounts)}, not ${runs} runs`);
-    await new Promise((r) => setTimeout(r, ctx.pollS * 1000));
-  }
+  await waitFor(
+    () => ctx.api.json<{ runCounts: { total: number; succeeded: number } }>('GET', `/api/robots/${robotId}`),
+    (robot) => robot.runCounts.total === runs && robot.runCounts.succeeded === runs,
+    30 * 60_000,
+    {
+      intervalMs: ctx.pollS * 1000,
+      message: (robot) => `the history of robot ${robotId} shows ${JSON.stringify(robot.runCounts)}, not ${runs} runs`,
+    },
+  );
 }
 
 /** Times each read `samples` times, one at a time, after a few unmeasured ones. */
@@ -160,19 +162,21 @@ async function measureReads(ctx: Ctx, seeded: Seeder): Promise<Record<HistoryRea
     robot: () => `/api/robots/${robotId}`,
     runsFirstPage: () => `/api/robots/${robotId}/runs?limit=50`,
     // A cursor as the API gives it, at a random place in the history.
-    runsLaterPage: () =>
-      `/api/robots/${robotId}/runs?limit=50&cursor=${encodeCursor(BLOCK_SIZE + Math.floor(Math.random() * Math.max(1, seeded.stored - BLOCK_SIZE)))}`,
+    runsLaterPage: () => {
+      const at = BLOCK_SIZE + Math.floor(Math.random() * Math.max(1, seeded.stored - BLOCK_SIZE));
+      return `/api/robots/${robotId}/runs?limit=50&cursor=${encodeCursor(at)}`;
+    },
     deliveriesFirstPage: () => `/api/robots/${robotId}/deliveries?limit=50`,
     run: () => `/api/runs/${pick(seeded.runIds)}`,
     delivery: () => `/api/deliveries/${pick(seeded.deliveryIds)}`,
   };
   const out = {} as Record<HistoryRead, Percentiles>;
   for (const read of HISTORY_READS) {
-    for (let i = 0; i < 5; i++) await ctx.api('GET', paths[read]());
+    for (let i = 0; i < 5; i++) await ctx.api.json<unknown>('GET', paths[read]());
     const times: number[] = [];
     for (let i = 0; i < ctx.samples; i++) {
       const started = performance.now();
-      await ctx.api('GET', paths[read]());
+      await ctx.api.json<unknown>('GET', paths[read]());
       times.push(performance.now() - started);
     }
     out[read] = percentiles(times);

@@ -1,0 +1,89 @@
+/**
+ * What every phase works with: the bench's own clients of a stack (its database, Temporal, the
+ * management API), a robot at work on it, and completions counted in Temporal's visibility store.
+ */
+import { Client, Connection as TemporalConnection } from '@temporalio/client';
+import mongoose from 'mongoose';
+import { createModels, type Models } from '../src/storage/models';
+import { apiClient, robotAtWork, type ApiClient } from '../test/support/api-client';
+import type { Settings } from './settings';
+import type { EmbeddedStack } from './stack';
+
+export interface BenchContext {
+  api: ApiClient;
+  models: Models;
+  stack: EmbeddedStack;
+  temporal: Client;
+  s: Settings;
+}
+
+export type BenchClients = BenchContext & { close(): Promise<void> };
+
+/** The bench's own clients of a stack (its database, Temporal, the API); `close` ends them. */
+export async function clientsOf(stack: EmbeddedStack, s: Settings): Promise<BenchClients> {
+  const db = mongoose.createConnection(stack.mongodbUri, {
+    autoIndex: false,
+    autoCreate: false,
+    serverSelectionTimeoutMS: 10_000,
+  });
+  await db.asPromise();
+  const connection = await TemporalConnection.connect({ address: stack.temporalAddress }).catch(
+    async (err: unknown) => {
+      await db.close();
+      throw err;
+    },
+  );
+  return {
+    api: apiClient(`http://127.0.0.1:${stack.port}`, stack.adminToken),
+    models: createModels(db),
+    stack,
+    temporal: new Client({ connection, namespace: stack.namespace }),
+    s,
+    async close() {
+      await connection.close();
+      await db.close();
+    },
+  };
+}
+
+/**
+ * A robot at work on a new custom app (named as the robot) with one compose step; its id and
+ * webhook URL on 127.0.0.1 and the stack's port.
+ */
+export async function benchRobot(
+  api: ApiClient,
+  port: number,
+  name: string,
+  bodyFormat: 'json' | 'csv',
+  template: Record<string, string>,
+): Promise<{ robotId: string; url: string }> {
+  const { robotId, webhookUrl } = await robotAtWork(api, {
+    template,
+    bodyFormat,
+    appName: name,
+    robotName: name,
+    stepName: 's',
+  });
+  return { robotId, url: `http://127.0.0.1:${port}${new URL(webhookUrl).pathname}` };
+}
+
+/**
+ * Counts workflows of one type that completed since `start()`, in Temporal's visibility store.
+ * Progress is polled there rather than in the database: a FerretDB count scans the whole
+ * collection (seconds at 100,000 runs), and doing that every second would take a core away from
+ * what is being measured. A run's outcome is stored before its workflow completes.
+ */
+export function completions(temporal: Client, type: 'deliveryWorkflow' | 'runWorkflow' | 'benchChild') {
+  const query = `WorkflowType = '${type}' AND ExecutionStatus = 'Completed'`;
+  const count = async () => (await temporal.workflow.count(query)).count;
+  let before = 0;
+  return {
+    async start() {
+      before = await count();
+    },
+    async sinceStart() {
+      return (await count()) - before;
+    },
+  };
+}
+export type Completions = ReturnType<typeof completions>;

@@ -1,0 +1,172 @@
+/**
+ * The CSV fan-out: one CSV of BENCH_CSV_ROWS rows; seconds until every run succeeded, runs per
+ * second, the worker's peak RSS and each process's CPU per run. Also watched (a client reads the
+ * robot meanwhile), and on a stack of its own whose worker runs no history keeper.
+ */
+import { waitFor } from '../../test/support/wait';
+import type { ApiClient } from '../../test/support/api-client';
+import { benchRobot, clientsOf, completions, type BenchContext } from '../context';
+import { percentiles, type Percentiles } from '../load';
+import type { Settings } from '../settings';
+import { childRunning, launchEmbedded, memoryOf, stackCpuSeconds, type StackRole } from '../stack';
+import { MiB, log, round, sleep } from '../util';
+
+/** CPU milliseconds per run used by each of the stack's processes during a phase. */
+export type CpuPerRun = Record<StackRole, number>;
+
+function cpuPerRun(before: Record<StackRole, number>, after: Record<StackRole, number>, runs: number): CpuPerRun {
+  const per = (role: StackRole) => round(((after[role] - before[role]) * 1000) / Math.max(1, runs), 2);
+  return { temporal: per('temporal'), ferretdb: per('ferretdb'), worker: per('worker'), receiver: per('receiver') };
+}
+
+export interface CsvResult {
+  rows: number;
+  ackMs: number;
+  seconds: number;
+  runsPerSec: number;
+  failed: number;
+  /** Highest VmRSS sampled every second while the CSV ran. */
+  workerPeakRssMiB: number | null;
+  /** VmHWM at the end: the worker process's peak over its whole life (the ack levels too). */
+  workerHwmMiB: number | null;
+  workerRestarts: number;
+  cpuMsPerRun: CpuPerRun;
+  /** With a client polling GET /api/robots/:id every WATCH_INTERVAL_MS: its requests and their latency. */
+  watcher: { polls: number; latencyMs: Percentiles } | null;
+}
+
+/** Samples the worker's RSS every second (following a restart) until stopped. */
+function sampleWorker(launcherPid: number) {
+  let peak: number | null = null;
+  const pids = new Set<number>();
+  const sample = () => {
+    const pid = childRunning(launcherPid, 'entry/worker.js');
+    if (pid === null) return;
+    pids.add(pid);
+    const mem = memoryOf(pid);
+    if (mem) peak = Math.max(peak ?? 0, mem.rss);
+  };
+  sample();
+  const timer = setInterval(sample, 1000);
+  return {
+    stop() {
+      clearInterval(timer);
+      sample();
+      const pid = childRunning(launcherPid, 'entry/worker.js');
+      const hwm = pid === null ? null : (memoryOf(pid)?.hwm ?? null);
+      return { peakRss: peak, hwm, restarts: Math.max(0, pids.size - 1) };
+    },
+  };
+}
+
+/** How often the watcher of the watched CSV reads the robot: what a dashboard or a script watching an import does. */
+export const WATCH_INTERVAL_MS = 250;
+
+/** Reads the robot every WATCH_INTERVAL_MS until stopped; returns how many reads and their latency. */
+function watchRobot(api: ApiClient, robotId: string) {
+  const times: number[] = [];
+  let stopped = false;
+  const running = (async () => {
+    while (!stopped) {
+      const started = performance.now();
+      await api.json<unknown>('GET', `/api/robots/${robotId}`);
+      times.push(performance.now() - started);
+      await sleep(WATCH_INTERVAL_MS);
+    }
+  })();
+  return async () => {
+    stopped = true;
+    await running;
+    return { polls: times.length, latencyMs: percentiles(times) };
+  };
+}
+
+export async function csvFanOut(ctx: BenchContext, watched = false, rows = ctx.s.csvRows): Promise<CsvResult> {
+  const { api, models, stack, temporal, s } = ctx;
+  const { robotId, url } = await benchRobot(api, stack.port, watched ? 'bench csv, watched' : 'bench csv', 'csv', {
+    to: '{{trigger.email}}',
+  });
+  const stopWatching = watched ? watchRobot(api, robotId) : null;
+  const csv = ['n,email', ...Array.from({ length: rows }, (_, i) => `${i},user${i}@example.com`)].join('\n');
+  const size = csv.length >= MiB ? `${round(csv.length / MiB, 1)} MiB` : `${round(csv.length / 1024, 1)} KiB`;
+  log(`CSV fan-out: posting ${rows} rows (${size})`);
+  const sampler = sampleWorker(stack.pid);
+  let worker: ReturnType<typeof sampler.stop> | undefined;
+  try {
+    const runs = completions(temporal, 'runWorkflow');
+    await runs.start();
+    const cpuBefore = stackCpuSeconds(stack.pid);
+    const postedAt = Date.now();
+    const res = await fetch(url, { method: 'POST', body: csv, headers: { 'content-type': 'text/csv' } });
+    const ackMs = Date.now() - postedAt;
+    if (res.status !== 200) throw new Error(`the CSV was answered ${res.status}`);
+    let lastReport = Date.now();
+    await waitFor(
+      async () => {
+        const finished = await runs.sinceStart();
+        if (Date.now() - lastReport >= 15_000) {
+          lastReport = Date.now();
+          log(`CSV fan-out: ${finished} of ${rows} runs finished after ${round((Date.now() - postedAt) / 1000, 0)} s`);
+        }
+        return finished;
+      },
+      (finished) => finished >= rows,
+      s.csvTimeoutS * 1000,
+      {
+        intervalMs: s.pollS * 1000,
+        message: (finished) =>
+          `only ${finished} of the CSV's ${rows} runs finished (BENCH_CSV_TIMEOUT_S) within ${s.csvTimeoutS} s`,
+      },
+    );
+    worker = sampler.stop();
+    const watcher = stopWatching ? await stopWatching() : null;
+    const cpuMsPerRun = cpuPerRun(cpuBefore, stackCpuSeconds(stack.pid), rows);
+    const last = await models.RunOutcome.findOne({ robotId }, { finishedAt: 1 }).sort({ finishedAt: -1 }).lean();
+    const seconds = ((last?.finishedAt.getTime() ?? Date.now()) - postedAt) / 1000;
+    return {
+      rows,
+      ackMs,
+      seconds: round(seconds, 1),
+      runsPerSec: round(rows / seconds, 1),
+      failed: await models.RunOutcome.countDocuments({ robotId, status: 'failed' }),
+      workerPeakRssMiB: worker.peakRss === null ? null : round(worker.peakRss / MiB, 0),
+      workerHwmMiB: worker.hwm === null ? null : round(worker.hwm / MiB, 0),
+      workerRestarts: worker.restarts,
+      cpuMsPerRun,
+      watcher,
+    };
+  } finally {
+    if (!worker) sampler.stop();
+  }
+}
+
+/**
+ * An unmeasured CSV first: the first CSV on a fresh stack ran about 15% slower than the next one
+ * (docs/benchmark.md), which would bias whichever was measured first.
+ */
+export async function warmCsv(ctx: BenchContext): Promise<void> {
+  if (ctx.s.csvWarmup === 0) return;
+  log(`CSV warm-up: ${ctx.s.csvWarmup} rows, not measured`);
+  await csvFanOut(ctx, false, ctx.s.csvWarmup);
+}
+
+/** The CSV on a stack of its own whose worker runs no history keeper (HISTORY_KEEPER=0). */
+export async function csvWithoutKeeper(s: Settings, cleanups: Array<() => Promise<void>>): Promise<CsvResult> {
+  log('CSV fan-out without the history keeper: starting a stack of its own');
+  const stack = await launchEmbedded({ logLevel: s.logLevel, startTimeoutS: 180, env: { HISTORY_KEEPER: '0' } });
+  const stopStack = () => stack.stop(s.keepData);
+  cleanups.push(stopStack);
+  try {
+    await stack.ready;
+    const ctx = await clientsOf(stack, s);
+    try {
+      await warmCsv(ctx);
+      return await csvFanOut(ctx);
+    } finally {
+      await ctx.close();
+    }
+  } finally {
+    await stopStack();
+    cleanups.splice(cleanups.indexOf(stopStack), 1);
+  }
+}

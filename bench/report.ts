@@ -1,0 +1,261 @@
+/** The bench's report: the tables printed at the end, and the results file in bench-results/. */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Percentiles } from './load';
+import { WATCH_INTERVAL_MS, type CsvResult } from './phases/csv';
+import type { FanOutBaseline } from './phases/fan-out-baseline';
+import { HISTORY_READS, type HistoryResult } from './phases/history';
+import type { LevelResult } from './phases/levels';
+import type { Settings } from './settings';
+import { round } from './util';
+
+export interface Results {
+  startedAt: string;
+  finishedAt: string | null;
+  machine: Record<string, string | number>;
+  settings: Settings;
+  levels: LevelResult[];
+  fanOutBaseline: FanOutBaseline | null;
+  csv: CsvResult | null;
+  csvWatched: CsvResult | null;
+  /** The same CSV on a stack with no history keeper: what the runs cost without the run history. */
+  csvNoKeeper: CsvResult | null;
+  history: HistoryResult | null;
+  error: string | null;
+}
+
+function table(headers: string[], rows: Array<Array<string | number>>): string {
+  const cells = [headers, ...rows.map((r) => r.map(String))];
+  const widths = headers.map((_, i) => Math.max(...cells.map((r) => r[i].length)));
+  const line = (r: string[]) =>
+    '  ' + r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  return [line(cells[0]), '  ' + widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join('\n');
+}
+
+const pct = (p: Percentiles) => `${p.p50} / ${p.p95} / ${p.p99}`;
+
+export function report(r: Results): string {
+  const m = r.machine;
+  const out = [
+    '',
+    `Webhook service benchmark, ${r.startedAt} (embedded stack: Temporal dev server + FerretDB on SQLite)`,
+    `Machine: ${m.cpus} × ${m.cpuModel}, ${m.totalMemoryGiB} GiB, Node ${m.node}, ` +
+      `load average at start ${m.loadAverageAtStart}`,
+    `Load: ${r.settings.durationS} s per level and kind, JSON deliveries with unique keys, ` +
+      'one request in flight per connection',
+  ];
+  if (r.levels.length > 0)
+    out.push(
+      '',
+      'Ack path and baselines (per second; latency p50 / p95 / p99 in ms)',
+      table(
+        [
+          'connections',
+          'acks/s',
+          'ack latency',
+          'bare Koa/s',
+          'Koa latency',
+          'ack÷Koa',
+          'bare starts/s',
+          'start latency',
+          'ack÷starts',
+          'non-2xx/err',
+        ],
+        r.levels.map((l) => [
+          l.connections,
+          l.ack.perSec,
+          pct(l.ack.latencyMs),
+          l.bareKoa.perSec,
+          pct(l.bareKoa.latencyMs),
+          l.ackVsKoa.toFixed(3),
+          l.bareTemporal.perSec,
+          pct(l.bareTemporal.latencyMs),
+          l.ackVsTemporal.toFixed(3),
+          `${l.ack.non2xx}/${l.ack.errors}`,
+        ]),
+      ),
+      '',
+      'Ack path with the worker paused (SIGSTOP): the server only takes starts, like the bare ones',
+      table(
+        ['connections', 'acks/s', 'ack latency', 'bare starts/s', 'ack÷starts', 'non-2xx/err'],
+        r.levels.map((l) => [
+          l.connections,
+          l.ackWorkerPaused.perSec,
+          pct(l.ackWorkerPaused.latencyMs),
+          l.bareTemporal.perSec,
+          l.ackWorkerPausedVsTemporal.toFixed(3),
+          `${l.ackWorkerPaused.non2xx}/${l.ackWorkerPaused.errors}`,
+        ]),
+      ),
+      '',
+      "End to end (from the delivery's 200 to its run's outcome, ms)",
+      table(
+        [
+          'connections',
+          'acked',
+          'succeeded',
+          'failed',
+          'p50',
+          'p95',
+          'p99',
+          'runs/s during load',
+          'drain after load (s)',
+          'runs/s until drained',
+        ],
+        r.levels.map((l) => {
+          const e = l.endToEnd;
+          return [
+            l.connections,
+            e.acked,
+            e.succeeded,
+            e.failed,
+            e.latencyMs.p50,
+            e.latencyMs.p95,
+            e.latencyMs.p99,
+            e.runsPerSecDuringLoad,
+            e.drainS,
+            e.runsPerSecToDrain,
+          ];
+        }),
+      ),
+    );
+  if (r.fanOutBaseline) {
+    const b = r.fanOutBaseline;
+    out.push(
+      '',
+      "Fan-out baseline (children that do nothing, started like runs: the engine's ceiling)",
+      table(
+        ['children', 'seconds', 'children/s', 'CPU ms per child: Temporal', 'bench worker'],
+        [[b.children, b.seconds, b.childrenPerSec, b.cpuMsPerChild.temporal, b.cpuMsPerChild.benchWorker]],
+      ),
+    );
+  }
+  if (r.csv) {
+    const c = r.csv;
+    out.push(
+      '',
+      'CSV fan-out (one POST; seconds from the POST until the last run finished)',
+      table(
+        [
+          'rows',
+          'ack (ms)',
+          'seconds',
+          'runs/s',
+          'runs/s ÷ baseline',
+          'failed',
+          'worker peak RSS (MiB)',
+          'worker VmHWM (MiB)',
+          'worker restarts',
+        ],
+        [
+          [
+            c.rows,
+            c.ackMs,
+            c.seconds,
+            c.runsPerSec,
+            r.fanOutBaseline ? (c.runsPerSec / r.fanOutBaseline.childrenPerSec).toFixed(2) : 'n/a',
+            c.failed,
+            c.workerPeakRssMiB ?? 'n/a',
+            c.workerHwmMiB ?? 'n/a',
+            c.workerRestarts,
+          ],
+        ],
+      ),
+      '',
+      'CPU milliseconds per run during the CSV fan-out, by process',
+      table(
+        ['Temporal', 'worker', 'FerretDB', 'receiver'],
+        [[c.cpuMsPerRun.temporal, c.cpuMsPerRun.worker, c.cpuMsPerRun.ferretdb, c.cpuMsPerRun.receiver]],
+      ),
+    );
+  }
+  if (r.csv && r.csvNoKeeper) {
+    const [c, n] = [r.csv, r.csvNoKeeper];
+    out.push(
+      '',
+      'The same CSV on a stack whose worker runs no history keeper (the runs without the run history)',
+      table(
+        ['rows', 'seconds', 'runs/s', 'with keeper ÷ without', 'CPU ms per run: Temporal', 'worker', 'FerretDB'],
+        [
+          [
+            n.rows,
+            n.seconds,
+            n.runsPerSec,
+            (c.runsPerSec / n.runsPerSec).toFixed(2),
+            n.cpuMsPerRun.temporal,
+            n.cpuMsPerRun.worker,
+            n.cpuMsPerRun.ferretdb,
+          ],
+        ],
+      ),
+    );
+  }
+  if (r.csv && r.csvWatched) {
+    const [c, w] = [r.csv, r.csvWatched];
+    out.push(
+      '',
+      `CSV fan-out while a client reads the robot every ${WATCH_INTERVAL_MS} ms ` +
+        '(the same CSV, run just before the unwatched one)',
+      table(
+        [
+          'rows',
+          'seconds',
+          'runs/s',
+          'runs/s ÷ unwatched',
+          'robot reads',
+          'read latency',
+          'CPU ms per run: Temporal',
+          'worker',
+          'FerretDB',
+        ],
+        [
+          [
+            w.rows,
+            w.seconds,
+            w.runsPerSec,
+            (w.runsPerSec / c.runsPerSec).toFixed(2),
+            w.watcher?.polls ?? 0,
+            w.watcher ? pct(w.watcher.latencyMs) : 'n/a',
+            w.cpuMsPerRun.temporal,
+            w.cpuMsPerRun.worker,
+            w.cpuMsPerRun.ferretdb,
+          ],
+        ],
+      ),
+    );
+  }
+  if (r.history) {
+    const h = r.history;
+    const rows = [
+      ['1 page (baseline)', ...HISTORY_READS.map((k) => pct(h.baselineMs[k]))],
+      ...h.levels.map((l) => [String(l.runsPerRobot), ...HISTORY_READS.map((k) => pct(l.readsMs[k]))]),
+    ];
+    out.push(
+      '',
+      `History reads, ms p50 / p95 / p99 (${h.samples} requests each through the API; ` +
+        'as many runs of another robot stored)',
+      table(['runs per robot', ...HISTORY_READS], rows),
+      '',
+      'p95 ÷ baseline p95, and seconds to seed and for the history to show every run',
+      table(
+        ['runs per robot', ...HISTORY_READS, 'seed s', 'history built s'],
+        h.levels.map((l) => [
+          l.runsPerRobot,
+          ...HISTORY_READS.map((k) => (l.readsMs[k].p95 / h.baselineMs[k].p95).toFixed(2)),
+          round(l.seedSeconds, 1),
+          round(l.keeperSeconds, 1),
+        ]),
+      ),
+    );
+  }
+  if (r.error) out.push('', `FAILED: ${r.error}`);
+  return out.join('\n') + '\n';
+}
+
+export function writeResults(r: Results): string {
+  const dir = path.resolve(__dirname, '../../bench-results');
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `bench-${r.startedAt.replace(/[:.]/g, '-')}.json`);
+  fs.writeFileSync(file, JSON.stringify(r, null, 2) + '\n');
+  return file;
+}

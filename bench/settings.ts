@@ -1,0 +1,90 @@
+/**
+ * The bench's settings, read from the environment, and the facts of the machine it ran on.
+ *
+ *   BENCH_CONCURRENCY      levels, comma-separated            (default 1,16,64)
+ *   BENCH_DURATION_S       seconds of load per level and kind (default 10)
+ *   BENCH_CSV_ROWS         rows of the CSV, 0 to skip it      (default 100000)
+ *   BENCH_FANOUT_BASELINE  children of the fan-out baseline, 0 to skip it (default 10000)
+ *   BENCH_CSV_TIMEOUT_S    deadline for the CSV's runs        (default 3600)
+ *   BENCH_DRAIN_TIMEOUT_S  deadline for a level's runs        (default 600)
+ *   BENCH_POLL_S           seconds between database polls     (default 1)
+ *   BENCH_LOG_LEVEL        LOG_LEVEL of the stack             (default warn)
+ *   BENCH_HISTORY_LEVELS   runs per robot at which history reads are timed, 0 to skip
+ *                          (default 1000,10000,100000)
+ *   BENCH_HISTORY_SAMPLES  timed requests per read and level  (default 200)
+ *   BENCH_CSV_WATCHED      1: the CSV also runs (first) while a client polls the robot every 250 ms (default 1)
+ *   BENCH_CSV_NO_KEEPER    1: first the same CSV on a stack whose worker runs no history keeper (default 1)
+ *   BENCH_CSV_WARMUP       rows of an unmeasured CSV run on each stack before its first measured one
+ *                          (default 2000)
+ *   BENCH_KEEP_DATA=1      keep the stack's data folder and logs (kept anyway on failure)
+ */
+import os from 'node:os';
+import { round } from './util';
+
+export interface Settings {
+  levels: number[];
+  durationS: number;
+  csvRows: number;
+  fanOutBaseline: number;
+  csvTimeoutS: number;
+  drainTimeoutS: number;
+  pollS: number;
+  logLevel: string;
+  keepData: boolean;
+  historyLevels: number[];
+  historySamples: number;
+  csvWatched: boolean;
+  csvNoKeeper: boolean;
+  csvWarmup: number;
+}
+
+function intSetting(name: string, fallback: number, min = 1): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min)
+    throw new Error(`${name} must be a whole number of at least ${min} (got "${raw}")`);
+  return n;
+}
+
+export function readSettings(): Settings {
+  const levelsRaw = process.env.BENCH_CONCURRENCY?.trim() || '1,16,64';
+  const levels = levelsRaw.split(',').map((s) => Number(s.trim()));
+  if (levels.some((n) => !Number.isInteger(n) || n < 1))
+    throw new Error(`BENCH_CONCURRENCY must be whole numbers separated by commas (got "${levelsRaw}")`);
+  const historyRaw = process.env.BENCH_HISTORY_LEVELS?.trim() || '1000,10000,100000';
+  const historyLevels = historyRaw === '0' ? [] : historyRaw.split(',').map((v) => Number(v.trim()));
+  if (historyLevels.some((n) => !Number.isInteger(n) || n < 100))
+    throw new Error(`BENCH_HISTORY_LEVELS must be whole numbers of at least 100, or 0 (got "${historyRaw}")`);
+  return {
+    levels,
+    durationS: intSetting('BENCH_DURATION_S', 10),
+    csvRows: intSetting('BENCH_CSV_ROWS', 100_000, 0),
+    fanOutBaseline: intSetting('BENCH_FANOUT_BASELINE', 10_000, 0),
+    csvTimeoutS: intSetting('BENCH_CSV_TIMEOUT_S', 3600),
+    drainTimeoutS: intSetting('BENCH_DRAIN_TIMEOUT_S', 600),
+    pollS: intSetting('BENCH_POLL_S', 1),
+    logLevel: process.env.BENCH_LOG_LEVEL || 'warn',
+    keepData: process.env.BENCH_KEEP_DATA === '1',
+    historyLevels,
+    historySamples: intSetting('BENCH_HISTORY_SAMPLES', 200),
+    csvWatched: process.env.BENCH_CSV_WATCHED !== '0',
+    csvNoKeeper: process.env.BENCH_CSV_NO_KEEPER !== '0',
+    csvWarmup: intSetting('BENCH_CSV_WARMUP', 2000, 0),
+  };
+}
+
+export function machineFacts(): Record<string, string | number> {
+  const cpus = os.cpus();
+  return {
+    cpus: cpus.length,
+    cpuModel: cpus[0]?.model ?? 'unknown',
+    totalMemoryGiB: round(os.totalmem() / 1024 ** 3, 1),
+    node: process.version,
+    os: `${os.type()} ${os.release()} ${os.arch()}`,
+    loadAverageAtStart: os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' '),
+  };
+}

@@ -55,13 +55,13 @@ export function managementRouter({ config, models, triggers }: ManagementDeps): 
     }
   }
 
-  async function found<T>(ctx: Context, what: string, doc: Promise<T | null>): Promise<T> {
+  async function found<T>(what: string, doc: Promise<T | null>): Promise<T> {
     const value = await doc;
     if (!value) throw notFound(`${what} not found`);
     return value;
   }
 
-  async function validTrigger(ctx: Context, trigger: CreateRobotBody['trigger']): Promise<RobotDoc['trigger']> {
+  async function validTrigger(trigger: CreateRobotBody['trigger']): Promise<RobotDoc['trigger']> {
     if (trigger.appId) {
       const app = await App.findById(trigger.appId).lean();
       if (!app) throw invalidField('trigger.appId', 'no such app');
@@ -113,7 +113,7 @@ export function managementRouter({ config, models, triggers }: ManagementDeps): 
   });
 
   router.get('/apps/:id', async (ctx) => {
-    ctx.body = appView(await found(ctx, 'app', App.findById(ctx.params.id).lean()));
+    ctx.body = appView(await found('app', App.findById(ctx.params.id).lean()));
   });
 
   router.post('/connections', async (ctx) => {
@@ -129,7 +129,7 @@ export function managementRouter({ config, models, triggers }: ManagementDeps): 
   });
 
   router.get('/connections/:id', async (ctx) => {
-    ctx.body = connectionView(await found(ctx, 'connection', Connection.findById(ctx.params.id).lean()));
+    ctx.body = connectionView(await found('connection', Connection.findById(ctx.params.id).lean()));
   });
 
   router.post('/robots', async (ctx) => {
@@ -138,7 +138,7 @@ export function managementRouter({ config, models, triggers }: ManagementDeps): 
       _id: newId(),
       name: body.name,
       state: 'draft',
-      trigger: await validTrigger(ctx, body.trigger),
+      trigger: await validTrigger(body.trigger),
       steps: body.steps.map((s) => ({ name: s.name, type: s.type, templateJson: JSON.stringify(s.template) })),
       createdAt: new Date(),
     });
@@ -147,13 +147,13 @@ export function managementRouter({ config, models, triggers }: ManagementDeps): 
   });
 
   router.get('/robots/:id', async (ctx) => {
-    const robot = await found(ctx, 'robot', Robot.findById(ctx.params.id).lean());
+    const robot = await found('robot', Robot.findById(ctx.params.id).lean());
     ctx.body = robotView(robot, config.baseUrl, await robotHistory(models, robot._id));
   });
 
   /** Puts the robot to work; its webhook URL and token are made the first time only. */
   router.post('/robots/:id/start', async (ctx) => {
-    const robot = await found(ctx, 'robot', Robot.findById(ctx.params.id).lean());
+    const robot = await found('robot', Robot.findById(ctx.params.id).lean());
     const trigger = robot.trigger.identifier
       ? robot.trigger
       : { ...robot.trigger, identifier: triggerIdentifier(robot.trigger.kind, newId()), token: newToken() };
@@ -162,14 +162,13 @@ export function managementRouter({ config, models, triggers }: ManagementDeps): 
       { _id: robot._id, 'trigger.identifier': robot.trigger.identifier },
       { $set: { state: 'at_work', 'trigger.identifier': trigger.identifier, 'trigger.token': trigger.token } },
     );
-    const updated = await found(ctx, 'robot', Robot.findById(robot._id).lean());
+    const updated = await found('robot', Robot.findById(robot._id).lean());
     triggers.forget(updated.trigger.identifier);
     ctx.body = robotView(updated, config.baseUrl);
   });
 
   router.post('/robots/:id/stop', async (ctx) => {
     const robot = await found(
-      ctx,
       'robot',
       Robot.findByIdAndUpdate(ctx.params.id, { $set: { state: 'stopped' } }, { new: true }).lean(),
     );
@@ -180,24 +179,24 @@ export function managementRouter({ config, models, triggers }: ManagementDeps): 
   /** The run history: summaries, newest first (src/history/reads.ts). */
   router.get('/robots/:id/runs', async (ctx) => {
     const { limit, cursor } = listQuery.parse(ctx.query);
-    const robot = await found(ctx, 'robot', Robot.findById(ctx.params.id, { _id: 1 }).lean());
+    const robot = await found('robot', Robot.findById(ctx.params.id, { _id: 1 }).lean());
     const page = await pageOf(runsPage(models, robot._id, limit, cursor));
     ctx.body = { runs: page.items.map((r) => runSummaryView(r, robot._id)), nextCursor: page.nextCursor };
   });
 
   router.get('/runs/:id', async (ctx) => {
-    ctx.body = await runWithSteps(await found(ctx, 'run', byId<RunDoc>(Run, ctx.params.id)));
+    ctx.body = await runWithSteps(await found('run', byId<RunDoc>(Run, ctx.params.id)));
   });
 
   router.get('/robots/:id/deliveries', async (ctx) => {
     const { limit, cursor } = listQuery.parse(ctx.query);
-    const robot = await found(ctx, 'robot', Robot.findById(ctx.params.id, { _id: 1 }).lean());
+    const robot = await found('robot', Robot.findById(ctx.params.id, { _id: 1 }).lean());
     const page = await pageOf(deliveriesPage(models, robot._id, limit, cursor));
     ctx.body = { deliveries: page.items.map((d) => deliveryView(d, ui)), nextCursor: page.nextCursor };
   });
 
   router.get('/deliveries/:id', async (ctx) => {
-    ctx.body = deliveryView(await found(ctx, 'delivery', byId<DeliveryDoc>(Delivery, ctx.params.id)), ui);
+    ctx.body = deliveryView(await found('delivery', byId<DeliveryDoc>(Delivery, ctx.params.id)), ui);
   });
 
   return router;

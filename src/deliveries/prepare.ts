@@ -6,13 +6,13 @@
 import { droppedEventReason, deliveryRecord, type DeliveryVerdict } from '../domain/deliveries';
 import { BodyParseError, csvRows, parseOne } from '../domain/body-formats';
 import { HEARTBEAT_ROWS } from '../domain/limits';
-import type { DeliveryInput, PreparedDelivery } from '../domain/types';
+import type { DeliveryInput, PreparedDelivery, RunSeed } from '../domain/types';
 import type { DeliveryRecorder } from '../history/slots';
 import type { WorkerMetrics } from '../metrics';
 import type { RobotSettings, RobotSettingsCache } from '../robots/settings';
 import { bodyBytes } from './body';
 import type { Progress } from './progress';
-import { storeRuns, type RunWrites } from './store-runs';
+import { storeRuns, type RunWrites, type StoredRuns } from './store-runs';
 
 /** Where the delivery runs: its workflow, and whether this is a retried attempt. */
 export interface PreparationContext {
@@ -33,19 +33,18 @@ export class DeliveryPreparer {
     const settings = await this.robots.get(input.robotId);
     const body = await bodyBytes(input, this.writes.models, at.progress);
     const { format, steps } = settings;
-    let verdict: DeliveryVerdict;
-    let prepared: PreparedDelivery;
+    let decided: Decided;
     try {
-      ({ verdict, prepared } = await this.decide(input, settings, body, at.progress));
+      decided = await this.decide(input, settings, body, at.progress);
     } catch (err) {
       if (!(err instanceof BodyParseError)) throw err;
-      verdict = { outcome: 'failed', format, stepCount: steps.length, error: err.message };
-      prepared = { outcome: 'failed', error: err.message };
+      decided = { verdict: { outcome: 'failed', format, stepCount: steps.length, error: err.message } };
     }
+    const { verdict, firstRuns = [] } = decided;
     const received = { ...input, receivedAt: new Date(input.receivedAt), workflowId: at.workflowId };
     await this.deliveries.record(deliveryRecord(received, verdict), { retry: at.retry });
-    this.metrics.deliveriesPrepared.inc({ outcome: prepared.outcome });
-    return { ...prepared, format };
+    this.metrics.deliveriesPrepared.inc({ outcome: verdict.outcome });
+    return { ...answerOf(verdict, firstRuns), format };
   }
 
   /** What the body makes: runs of one trigger data value, or (csv) one per row; or dropped. */
@@ -54,31 +53,40 @@ export class DeliveryPreparer {
     { robot, format, steps }: RobotSettings,
     body: Buffer,
     progress: Progress,
-  ): Promise<{ verdict: DeliveryVerdict; prepared: PreparedDelivery }> {
+  ): Promise<Decided> {
     const stepCount = steps.length;
+    let stored: StoredRuns;
     if (format === 'csv') {
       // A first pass reads the whole body, so a bad row half way makes no run at all.
       let rows = 0;
       for await (const _row of csvRows(body)) if (++rows % HEARTBEAT_ROWS === 0) progress.beat(progress.resumed);
-      const stored = await storeRuns(this.writes, input, csvRows(body), progress);
+      stored = await storeRuns(this.writes, input, csvRows(body), progress);
       this.metrics.csvRows.inc(stored.runCount);
-      return processed(format, stepCount, stored);
+    } else {
+      const data = parseOne(format, body);
+      const reason = droppedEventReason(robot.trigger, data);
+      if (reason) return { verdict: { outcome: 'dropped', format, stepCount, reason } };
+      stored = await storeRuns(this.writes, input, [data], progress);
     }
-    const data = parseOne(format, body);
-    const reason = droppedEventReason(robot.trigger, data);
-    if (reason)
-      return { verdict: { outcome: 'dropped', format, stepCount, reason }, prepared: { outcome: 'dropped', reason } };
-    return processed(format, stepCount, await storeRuns(this.writes, input, [data], progress));
+    const { runCount, previewsJson, firstRuns } = stored;
+    return { verdict: { outcome: 'processed', format, stepCount, runCount, previewsJson }, firstRuns };
   }
 }
 
-function processed(
-  format: RobotSettings['format'],
-  stepCount: number,
-  { runCount, firstRuns, previewsJson }: Awaited<ReturnType<typeof storeRuns>>,
-): { verdict: DeliveryVerdict; prepared: PreparedDelivery } {
-  return {
-    verdict: { outcome: 'processed', format, stepCount, runCount, previewsJson },
-    prepared: { outcome: 'processed', stepCount, runCount, firstRuns },
-  };
+/** What preparing decided: the delivery's verdict, and the first runs to start when it made runs. */
+interface Decided {
+  verdict: Exclude<DeliveryVerdict, { outcome: 'rejected' }>;
+  firstRuns?: RunSeed[];
+}
+
+/** The delivery workflow's view of a verdict (without the body format, added by the caller). */
+function answerOf(verdict: Decided['verdict'], firstRuns: RunSeed[]): PreparedDelivery {
+  switch (verdict.outcome) {
+    case 'processed':
+      return { outcome: 'processed', stepCount: verdict.stepCount, runCount: verdict.runCount, firstRuns };
+    case 'dropped':
+      return { outcome: 'dropped', reason: verdict.reason };
+    case 'failed':
+      return { outcome: 'failed', error: verdict.error };
+  }
 }

@@ -7,6 +7,7 @@ import { execFileSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import net from 'node:net';
 import { freePort } from './support/ports';
 import { apiClient, robotAtWork } from './support/api-client';
 import { exited, isAlive, startProcess } from './support/processes';
@@ -111,3 +112,27 @@ it('refuses to start with a bad setting, naming the variable', async () => {
   expect(await exited(bad)).toBe(1);
   expect(fs.readFileSync(log, 'utf8')).toContain('PORT: Expected number');
 });
+
+/** Whether something accepts connections on this loopback port. */
+function listening(port: string | undefined): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(Number(port), '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+it('stops the servers it started when a later start step fails, and says so', async () => {
+  // The `_id` index helper is needed after Temporal and FerretDB are up: a missing one fails that step.
+  fs.writeFileSync(log, '');
+  const bad = startProcess('embedded', { ...env, SQLITE_ID_INDEX_BIN: path.join(dataDir, 'missing') }, log);
+  expect(await exited(bad)).toBe(1);
+  const printed = fs.readFileSync(log, 'utf8');
+  expect(printed).toContain('could not start; stopping what was started');
+  expect(printed).toContain('SQLITE_ID_INDEX_BIN must name the binary');
+  expect(await listening(env.EMBEDDED_TEMPORAL_PORT)).toBe(false);
+  expect(await listening(env.EMBEDDED_MONGODB_PORT)).toBe(false);
+}, 120_000);

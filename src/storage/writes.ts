@@ -39,6 +39,23 @@ export async function insertOnce<T extends { _id: string }>(model: mongoose.Mode
   }
 }
 
+/**
+ * Inserts one document and says whether this call stored it (true) or one with its `_id` was
+ * there already (false): the only atomic claim both MongoDB and FerretDB v1 offer (FerretDB's
+ * updates are a read and a write). A "duplicate key" counts only once the document is found.
+ */
+export async function claimById<T extends { _id: string }>(model: mongoose.Model<T>, doc: T): Promise<boolean> {
+  const collection = rawCollection(model);
+  try {
+    await collection.insertOne(doc as mongo.OptionalUnlessRequiredId<T>);
+    return true;
+  } catch (err) {
+    if (!isDuplicateKeyError(err)) throw err;
+    if (await collection.findOne({ _id: doc._id } as mongo.Filter<T>, { projection: { _id: 1 } })) return false;
+    throw new Error(`${model.collection.name}: an insert answered "duplicate key" but is not stored`, { cause: err });
+  }
+}
+
 /** Inserts of one collection, written together: see groupInserts. */
 export type GroupedInsert<T> = (docs: T[]) => Promise<void>;
 

@@ -6,6 +6,7 @@ import { createLogger } from '../log';
 import { connectDatabase } from '../storage/models';
 import { createTemporalClient } from '../temporal';
 import { startBodySweep } from '../receiver/body-sweep';
+import { sealPlainTokens } from '../robots/trigger-tokens';
 import { registerSearchAttributes } from '../search-attribute-setup';
 import { onShutdown, runMain } from './main';
 
@@ -14,6 +15,8 @@ runMain('receiver', async () => {
   const { temporalAddress, mongodbUri } = requireServers(config);
   const log = createLogger('receiver', config.logLevel, { format: config.logFormat });
   const { db, models } = await connectDatabase(mongodbUri);
+  const sealed = await sealPlainTokens(models, config.secretsKey);
+  if (sealed > 0) log.info('sealed webhook tokens kept in clear by an earlier version', { count: sealed });
   const temporal = createTemporalClient(temporalAddress, config.temporal.namespace);
   const server = createApp({ config, db, models, temporal, log }).listen(config.port);
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;

@@ -2,11 +2,12 @@
  * Retention: runs, their step results and outcomes, and deliveries older than HISTORY_RETENTION
  * (default 30 days) are removed, oldest first, by the history keeper, a bounded number per step.
  * The robot's counts drop with what is removed, so they always describe what is kept. A delivery
- * whose runs have not all finished is kept until they have.
+ * whose runs have not all finished is kept until they have. A delivery's kept raw body goes with
+ * it (a replay reads its original's body, so it can be replayed while its original is kept).
  */
-import { discardBlob, outputBlobId, triggerBlobId } from '../storage/blobs';
+import { bodyBlobId, discardBlob, outputBlobId, triggerBlobId } from '../storage/blobs';
 import type { Models } from '../storage/models';
-import type { RunDoc, StepResultDoc } from '../storage/documents';
+import type { DeliveryDoc, RunDoc, StepResultDoc } from '../storage/documents';
 import { slotId, byId, deleteById, blockId, finalBlockId, previewPageId } from './store';
 import type { DeliveryEntry, LiveTally } from './live-tally';
 import { blockOf, type RunSummary } from './tally';
@@ -56,6 +57,9 @@ export async function removeExpired(models: Models, t: LiveTally, retentionMs: n
       removed++;
     }
     if (st.firstRun < end) break;
+    const delivery = await byId<DeliveryDoc>(models.Delivery, entry._id);
+    if (delivery?.body && delivery.body.ownerId === bodyBlobId(delivery._id))
+      await discardBlob(models, delivery.body.ownerId, delivery.body.chunks);
     await deleteById(models.Delivery, entry._id);
     await deleteById(models.HistorySlot, slotId(t.robotId, entry.slot));
     st.deliveries[entry.outcome]--;

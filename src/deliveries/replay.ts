@@ -1,0 +1,117 @@
+/**
+ * Replay: a new delivery from a kept delivery's raw bytes and headers, parsed in the app's body
+ * format **of now** and run with the robot's steps of now, so a delivery that failed because the
+ * format or the steps were wrong runs once they are fixed.
+ *
+ * - Each replay is a new delivery with the dedup key `replay:<original id>:<n>` (n from 1, claimed
+ *   by insert, so two replays at once get two numbers), marked `replayOf` in the deliveries log.
+ * - It reads its original's kept body (stored once); it is not verified again (a signature's time
+ *   window would have passed): it carries its original's `verified`.
+ * - A robot that is paused holds the replay like any delivery; a robot stopped or never put to work
+ *   cannot replay (409). A rejected delivery (its body is never kept) cannot be replayed (409).
+ * - Many at once (`replayMany`): the robot's deliveries of one outcome, newest first, that are
+ *   not replays themselves, REPLAY_BATCH started at a time, at most REPLAYS_PER_REQUEST per request.
+ */
+import type { Client } from '@temporalio/client';
+import type { Config } from '../config';
+import { deliveryWorkflowId, replayKey } from '../domain/dedup';
+import { REPLAY_BATCH, REPLAYS_PER_REQUEST } from '../domain/limits';
+import { newId } from '../domain/secrets';
+import type { DeliveryInput, DeliveryOutcome } from '../domain/types';
+import { deliveriesPage } from '../history/reads';
+import { byId } from '../history/store';
+import type { DeliveryDoc, RobotDoc } from '../storage/documents';
+import type { Models } from '../storage/models';
+import { claimById } from '../storage/writes';
+import { startDeliveryWorkflow } from './start';
+
+export interface ReplayDeps {
+  config: Config;
+  models: Models;
+  temporal: Client;
+}
+
+/** Why a delivery cannot be replayed (the API answers 409 with it). */
+export class NotReplayable extends Error {
+  override name = 'NotReplayable';
+}
+
+/** Replays one delivery; returns the new delivery's id. */
+export async function replayDelivery(deps: ReplayDeps, original: DeliveryDoc): Promise<string> {
+  const { models } = deps;
+  const robot = await byId<RobotDoc>(models.Robot, original.robotId);
+  if (!robot || (robot.state !== 'at_work' && robot.state !== 'paused'))
+    throw new NotReplayable('the robot is not at work (put it to work, or resume it, first)');
+  if (!original.body) throw new NotReplayable(`a ${original.outcome} delivery without a kept body cannot be replayed`);
+  if (!(await models.BlobChunk.exists({ _id: `${original.body.ownerId}:0` })))
+    throw new NotReplayable("the delivery's body is no longer kept");
+  const n = await claimReplayNumber(models, original._id);
+  const deliveryId = newId();
+  const dedupKey = replayKey(original._id, n);
+  const format =
+    robot.trigger.kind === 'custom' ? (await models.App.findById(robot.trigger.appId).lean())?.bodyFormat : 'json';
+  const input: DeliveryInput = {
+    deliveryId,
+    robotId: robot._id,
+    triggerIdentifier: original.triggerIdentifier,
+    receivedAt: new Date().toISOString(),
+    dedupKey,
+    contentType: original.contentType,
+    size: original.size,
+    body: { kind: 'stored', chunks: original.body.chunks, ownerId: original.body.ownerId },
+    verified: original.verified,
+    robotName: robot.name,
+    format: format ?? 'json',
+    stepsVersion: robot.stepsVersion ?? 0,
+    headers: JSON.parse(original.headersJson ?? '{}') as Record<string, string>,
+    replayOf: original._id,
+    ...(robot.state === 'paused' ? { held: true } : {}),
+  };
+  await startDeliveryWorkflow(
+    deps.temporal,
+    deps.config,
+    input,
+    deliveryWorkflowId(original.triggerIdentifier, dedupKey),
+  );
+  return deliveryId;
+}
+
+/** The next replay number of a delivery, claimed by insert (`<id>:<n>`, read by `_id`). */
+async function claimReplayNumber(models: Models, originalId: string): Promise<number> {
+  for (let n = 1; ; n++)
+    if (await claimById(models.ReplayClaim, { _id: `${originalId}:${n}`, at: new Date() })) return n;
+}
+
+export interface ReplayMany {
+  outcome: DeliveryOutcome;
+  /** Only deliveries received at or after this time. */
+  since?: Date;
+  cursor?: string;
+}
+
+/**
+ * Replays the robot's deliveries of an outcome (newest first, replays and rejected ones left out),
+ * up to REPLAYS_PER_REQUEST; `nextCursor` goes on where it stopped, null once none is left.
+ */
+export async function replayMany(
+  deps: ReplayDeps,
+  robotId: string,
+  which: ReplayMany,
+): Promise<{ deliveryIds: string[]; nextCursor: string | null }> {
+  const deliveryIds: string[] = [];
+  let cursor = which.cursor;
+  for (;;) {
+    const room = REPLAYS_PER_REQUEST - deliveryIds.length;
+    if (room === 0) return { deliveryIds, nextCursor: cursor ?? null };
+    const page = await deliveriesPage(deps.models, robotId, Math.min(REPLAY_BATCH, room), cursor);
+    const tooOld = (d: { receivedAt: Date }) => which.since !== undefined && new Date(d.receivedAt) < which.since;
+    const chosen = page.items.filter((d) => !tooOld(d) && d.outcome === which.outcome && !d.replayOf && d.body);
+    for (const d of chosen) {
+      const original = await byId<DeliveryDoc>(deps.models.Delivery, d._id);
+      if (original) deliveryIds.push(await replayDelivery(deps, original));
+    }
+    // Newest first: once one is older than `since`, all after it are too.
+    if (page.items.some(tooOld) || !page.nextCursor) return { deliveryIds, nextCursor: null };
+    cursor = page.nextCursor;
+  }
+}

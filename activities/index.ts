@@ -15,6 +15,7 @@ import type { RunPreviewDoc } from '../src/history/documents';
 import { DeliveryRecorder } from '../src/history/slots';
 import type { WorkerMetrics } from '../src/metrics';
 import { RobotSettingsCache } from '../src/robots/settings';
+import { StepsVersions } from '../src/robots/steps-versions';
 import { StepExecutor, type StepInput } from '../src/runs/steps';
 import { bodyBlobId, discardBlob } from '../src/storage/blobs';
 import type { Models } from '../src/storage/models';
@@ -46,10 +47,11 @@ export function createActivities({ models, metrics }: ActivityDeps) {
     runOutcomes: groupInserts(models.RunOutcome),
   };
   const robots = new RobotSettingsCache(models);
+  const versions = new StepsVersions(models);
   const deliveries = new DeliveryRecorder(models, groupInserts(models.Delivery));
-  const preparer = new DeliveryPreparer(writes, robots, deliveries, metrics);
+  const preparer = new DeliveryPreparer(writes, robots, versions, deliveries, metrics);
   const csvRuns = new CsvRunSeeds(models);
-  const steps = new StepExecutor(writes, robots, metrics);
+  const steps = new StepExecutor(writes, robots, versions, metrics);
 
   return {
     /** Parses the body in the robot's body format, stores its runs, records the delivery (deliveries/prepare). */
@@ -68,6 +70,15 @@ export function createActivities({ models, metrics }: ActivityDeps) {
     async discardBody({ deliveryId, chunks }: { deliveryId: string; chunks: number }): Promise<void> {
       csvRuns.forget(deliveryId);
       await discardBlob(models, bodyBlobId(deliveryId), chunks);
+    },
+
+    /**
+     * Whether a held delivery may go on: its robot is at work (read from the database, not a cache).
+     * A robot paused or stopped keeps it; one that no longer exists lets it fail in preparation.
+     */
+    async robotAtWork({ robotId }: { robotId: string }): Promise<boolean> {
+      const robot = await models.Robot.findById(robotId, { state: 1 }).lean();
+      return !robot || robot.state === 'at_work';
     },
 
     /** Executes one step of a run and stores its result; the step that ends the run records its outcome. */

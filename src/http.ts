@@ -37,6 +37,8 @@ export const invalidField = (field: string, problem: string) => new HttpError(40
 export const notFound = (what = 'not found') => new HttpError(404, what);
 export const unauthorized = (message: string) =>
   new HttpError(401, message, { headers: { 'WWW-Authenticate': 'Bearer' } });
+/** 409: the request is well formed but the thing is not in a state that allows it. */
+export const conflict = (why: string) => new HttpError(409, why);
 export const methodNotAllowed = (allow: string) =>
   new HttpError(405, 'Method Not Allowed', { headers: { Allow: allow } });
 

@@ -1,19 +1,24 @@
 import {
   ApplicationFailure,
   ParentClosePolicy,
+  condition,
   continueAsNew,
+  defineSignal,
   log,
   patched,
   proxyActivities,
   proxyLocalActivities,
   setCurrentDetails,
+  setHandler,
   startChild,
   upsertSearchAttributes,
+  workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { runsInDeliveryWorkflow, runWorkflowId } from '../src/domain/ids';
 import { BODY_FORMAT, DELIVERY_OUTCOME, deliveryAttributes } from '../src/domain/search-attributes';
 import {
+  RELEASE_SIGNAL,
   UNPARSABLE_BODY,
   type BodyFormat,
   type DeliveryInput,
@@ -51,6 +56,18 @@ const PATCH_DISCARD_UNUSED_BODY = 'discard-body-of-failed-and-dropped-deliveries
 /** 0.3: BodyFormat and DeliveryOutcome search attributes, a summary on each run, the delivery's details. */
 const PATCH_SEARCH_ATTRIBUTES = 'search-attributes-and-summaries';
 
+/** 0.4: the raw body is kept for replay while the delivery is in the history (retention removes it). */
+const PATCH_KEEP_BODY = 'keep-body-for-replay';
+
+/**
+ * A held delivery (its robot was paused) asks again whether its robot is at work this often, in
+ * case the resume's release missed it (docs/api.md, Pause): about 8 history events an hour.
+ */
+const HELD_RECHECK = '1 hour';
+
+/** The robot's resume releases the deliveries held for it, one after another in arrival order. */
+export const releaseSignal = defineSignal(RELEASE_SIGNAL);
+
 /** Where a fan-out stands, carried across continue-as-new. */
 export interface FanOut {
   runCount: number;
@@ -68,7 +85,16 @@ export interface FanOut {
  * workflow, which frees its ID for a later genuine delivery.
  */
 export async function deliveryWorkflow(delivery: DeliveryInput, fanOut?: FanOut): Promise<DeliveryResult> {
+  let released = false;
+  setHandler(releaseSignal, () => void (released = true));
   let seeds: RunSeed[] = [];
+  if (!fanOut && delivery.held) {
+    // Held for a paused robot: nothing is parsed or run until the robot is at work again.
+    while (!(await local.robotAtWork({ robotId: delivery.robotId }))) {
+      if (await condition(() => released, HELD_RECHECK)) break;
+      if (workflowInfo().continueAsNewSuggested) return continueAsNew<typeof deliveryWorkflow>(delivery);
+    }
+  }
   if (!fanOut) {
     const prepare = delivery.body.kind === 'inline' ? local.prepareDelivery : activities.prepareDelivery;
     const prepared = await prepare(delivery);
@@ -119,12 +145,20 @@ function idsOf(delivery: DeliveryInput) {
 }
 
 async function discardStoredBody(delivery: DeliveryInput): Promise<void> {
+  if (patched(PATCH_KEEP_BODY)) return;
   if (delivery.body.kind === 'stored')
     await activities.discardBody({ deliveryId: delivery.deliveryId, chunks: delivery.body.chunks });
 }
 
 function runInput(delivery: DeliveryInput, seed: RunSeed, stepCount: number): RunInput {
-  return { runId: seed.runId, robotId: delivery.robotId, trigger: seed.trigger, stepCount };
+  const { stepsVersion } = delivery;
+  return {
+    runId: seed.runId,
+    robotId: delivery.robotId,
+    trigger: seed.trigger,
+    stepCount,
+    ...(stepsVersion === undefined ? {} : { stepsVersion }),
+  };
 }
 
 /**

@@ -14,10 +14,18 @@ const { executeStep, finishRun } = proxyLocalActivities<Activities>({
  * fan-out; the delivery workflow calls it directly when the delivery makes a single run.
  */
 export async function runWorkflow(run: RunInput): Promise<RunOutcomeStatus> {
-  const { runId, robotId, trigger, stepCount } = run;
+  const { runId, robotId, trigger, stepCount, stepsVersion } = run;
   for (let stepIndex = 0; stepIndex < stepCount; stepIndex++) {
-    if ((await executeStep({ runId, robotId, stepIndex, trigger, endsRun: stepIndex === stepCount - 1 })) === 'failed')
-      return 'failed';
+    const endsRun = stepIndex === stepCount - 1;
+    const step = {
+      runId,
+      robotId,
+      stepIndex,
+      trigger,
+      endsRun,
+      ...(stepsVersion === undefined ? {} : { stepsVersion }),
+    };
+    if ((await executeStep(step)) === 'failed') return 'failed';
   }
   if (stepCount === 0) await finishRun({ runId, robotId, status: 'succeeded' });
   return 'succeeded';

@@ -9,6 +9,8 @@ import { z, type ZodObject, type ZodRawShape, type ZodTypeAny } from 'zod';
 import { zodToJsonSchema, type Options } from 'zod-to-json-schema';
 import {
   appAnswer,
+  bulkReplayAnswer,
+  bulkReplayBody,
   connectionAnswer,
   createAppBody,
   createConnectionBody,
@@ -19,9 +21,13 @@ import {
   healthAnswer,
   jsonValue,
   listQuery,
+  replayAnswer,
   robotAnswer,
+  rotateTokenBody,
   runAnswer,
   runsPageAnswer,
+  updateAppBody,
+  updateRobotBody,
 } from './schemas';
 import { WEBHOOK_PATH } from '../domain/ids';
 
@@ -35,20 +41,29 @@ const ANSWERS = {
   RunsPage: runsPageAnswer,
   Delivery: deliveryAnswer,
   DeliveriesPage: deliveriesPageAnswer,
+  Replayed: replayAnswer,
+  ReplayedMany: bulkReplayAnswer,
   Health: healthAnswer,
 } satisfies Record<string, ZodTypeAny>;
-/** Request bodies' schemas, likewise (described as the sender writes them: defaults may be left out). */
+/**
+ * Request bodies' schemas, likewise (described as the sender writes them: defaults may be left
+ * out). Their names differ from the answers': both are in one namespace of the document.
+ */
 const BODIES = {
   CreateApp: createAppBody,
   CreateConnection: createConnectionBody,
   CreateRobot: createRobotBody,
+  UpdateApp: updateAppBody,
+  UpdateRobot: updateRobotBody,
+  RotateToken: rotateTokenBody,
+  ReplayMany: bulkReplayBody,
 } satisfies Record<string, ZodTypeAny>;
 
 type AnswerName = keyof typeof ANSWERS;
 type BodyName = keyof typeof BODIES;
 
 interface Operation {
-  method: 'get' | 'post' | 'put';
+  method: 'get' | 'post' | 'put' | 'patch';
   /** Koa's form: `/api/robots/:id`. */
   path: string;
   summary: string;
@@ -100,6 +115,14 @@ export const OPERATIONS: Operation[] = [
   },
   { method: 'get', path: '/api/apps/:id', summary: 'A custom app', admin: true, answers: { 200: 'App', 404: 'Error' } },
   {
+    method: 'patch',
+    path: '/api/apps/:id',
+    summary: "Edit a custom app's name, body format or verification (for deliveries accepted from then on)",
+    admin: true,
+    body: 'UpdateApp',
+    answers: { 200: 'App', 400: 'Error', 404: 'Error' },
+  },
+  {
     method: 'post',
     path: '/api/connections',
     summary: 'Connect the payment provider (the signing secret is write-only)',
@@ -130,6 +153,14 @@ export const OPERATIONS: Operation[] = [
     answers: { 200: 'Robot', 404: 'Error' },
   },
   {
+    method: 'patch',
+    path: '/api/robots/:id',
+    summary: "Edit a robot's name or steps (new steps apply to deliveries accepted from then on)",
+    admin: true,
+    body: 'UpdateRobot',
+    answers: { 200: 'Robot', 400: 'Error', 404: 'Error', 409: 'Error' },
+  },
+  {
     method: 'post',
     path: '/api/robots/:id/start',
     summary: 'Put the robot to work: its webhook URL appears on the card',
@@ -142,6 +173,28 @@ export const OPERATIONS: Operation[] = [
     summary: 'Stop the robot: its URL answers 404',
     admin: true,
     answers: { 200: 'Robot', 404: 'Error' },
+  },
+  {
+    method: 'post',
+    path: '/api/robots/:id/pause',
+    summary: 'Pause the robot: its URL keeps answering 200 and deliveries wait; nothing runs',
+    admin: true,
+    answers: { 200: 'Robot', 404: 'Error', 409: 'Error' },
+  },
+  {
+    method: 'post',
+    path: '/api/robots/:id/resume',
+    summary: 'Resume the robot: what waited runs in arrival order, then new deliveries as usual',
+    admin: true,
+    answers: { 200: 'Robot', 404: 'Error', 409: 'Error' },
+  },
+  {
+    method: 'post',
+    path: '/api/robots/:id/trigger/rotate',
+    summary: 'A new token (and URL) for the trigger; the old one keeps working for graceHours',
+    admin: true,
+    body: 'RotateToken',
+    answers: { 200: 'Robot', 400: 'Error', 404: 'Error', 409: 'Error' },
   },
   {
     method: 'get',
@@ -172,6 +225,21 @@ export const OPERATIONS: Operation[] = [
     summary: 'One delivery',
     admin: true,
     answers: { 200: 'Delivery', 404: 'Error' },
+  },
+  {
+    method: 'post',
+    path: '/api/deliveries/:id/replay',
+    summary: "Replay a delivery: a new delivery from its raw body, in the app's format and robot's steps of now",
+    admin: true,
+    answers: { 202: 'Replayed', 404: 'Error', 409: 'Error' },
+  },
+  {
+    method: 'post',
+    path: '/api/robots/:id/deliveries/replay',
+    summary: "Replay the robot's deliveries of one outcome (newest first, up to 1,000 a request)",
+    admin: true,
+    body: 'ReplayMany',
+    answers: { 202: 'ReplayedMany', 400: 'Error', 404: 'Error', 409: 'Error' },
   },
 ];
 
@@ -263,7 +331,7 @@ export function openApiDocument(baseUrl: string): Record<string, unknown> {
     openapi: '3.1.0',
     info: {
       title: 'Webhook trigger service',
-      version: '0.3.0',
+      version: '0.4.0',
       description: 'Inbound webhook triggers for robots, and the management API (docs/api.md).',
     },
     servers: [{ url: baseUrl }],

@@ -4,7 +4,9 @@
  * and test/openapi.test.ts checks real answers against them).
  */
 import { z } from 'zod';
-import { BODY_FORMATS, type JsonValue } from '../domain/types';
+import { BODY_FORMATS, ROBOT_STATES, type JsonValue } from '../domain/types';
+import { HMAC_ALGORITHMS, SIGNATURE_ENCODINGS } from '../domain/verification';
+import { MAX_GRACE_HOURS, DEFAULT_GRACE_HOURS } from '../robots/trigger-tokens';
 
 const name = z.string().trim().min(1).max(200);
 const id = z.string().min(1).max(100);
@@ -12,13 +14,43 @@ export const jsonValue: z.ZodType<JsonValue> = z.lazy(() =>
   z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(jsonValue), z.record(jsonValue)]),
 );
 
+const secret = z.string().min(1).max(500);
+/** How the app's senders sign their requests (checked before any run); the secret is write-only. */
+export const verificationBody = z.discriminatedUnion('scheme', [
+  z.object({ scheme: z.literal('standard-webhooks'), secret: secret.regex(/^(whsec_)?[A-Za-z0-9+/=]+$/) }).strict(),
+  z.object({ scheme: z.literal('github'), secret }).strict(),
+  z.object({ scheme: z.literal('shopify'), secret }).strict(),
+  z.object({ scheme: z.literal('slack'), secret }).strict(),
+  z
+    .object({
+      scheme: z.literal('hmac'),
+      secret,
+      header: z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/, 'a header name'),
+      algorithm: z.enum(HMAC_ALGORITHMS),
+      encoding: z.enum(SIGNATURE_ENCODINGS),
+      prefix: z.string().max(100).optional(),
+    })
+    .strict(),
+]);
+
 export const createAppBody = z
   .object({
     name,
     supportsInboundTrigger: z.boolean(),
     bodyFormat: z.enum(BODY_FORMATS).default('json'),
+    verification: verificationBody.nullable().optional(),
   })
   .strict();
+
+/** Fields left out keep their value; `verification: null` removes the check. */
+export const updateAppBody = z
+  .object({
+    name: name.optional(),
+    bodyFormat: z.enum(BODY_FORMATS).optional(),
+    verification: verificationBody.nullable().optional(),
+  })
+  .strict()
+  .refine((b) => Object.keys(b).length > 0, 'name at least one field to change');
 
 export const createConnectionBody = z
   .object({
@@ -64,12 +96,35 @@ export const createRobotBody = z
   })
   .strict();
 
+/** Fields left out keep their value. New steps apply to deliveries accepted from then on. */
+export const updateRobotBody = z
+  .object({ name: name.optional(), steps: z.array(step).max(50).optional() })
+  .strict()
+  .refine((b) => Object.keys(b).length > 0, 'name at least one field to change');
+
+export const rotateTokenBody = z
+  .object({ graceHours: z.number().int().min(0).max(MAX_GRACE_HOURS).default(DEFAULT_GRACE_HOURS) })
+  .strict();
+
+const deliveryOutcome = z.enum(['processed', 'dropped', 'rejected', 'failed']);
+
+/** Which deliveries to replay: those of an outcome, received since a time, from a cursor on (newest first). */
+export const bulkReplayBody = z
+  .object({
+    outcome: deliveryOutcome,
+    since: z.string().datetime().optional(),
+    cursor: z.string().max(500).optional(),
+  })
+  .strict();
+
 export const listQuery = z.object({
   limit: z.coerce.number().int().min(1).max(1000).default(50),
   cursor: z.string().max(500).optional(),
 });
 
 export type CreateRobotBody = z.infer<typeof createRobotBody>;
+export type VerificationBody = z.infer<typeof verificationBody>;
+export type StepBody = z.infer<typeof step>;
 
 // ---- Answers -------------------------------------------------------------------------------
 
@@ -90,6 +145,14 @@ export const appAnswer = answer({
   name: z.string(),
   supportsInboundTrigger: z.boolean(),
   bodyFormat: z.enum(BODY_FORMATS),
+  /** The signature scheme and its settings; the secret is never returned. */
+  verification: answer({
+    scheme: z.enum(['standard-webhooks', 'github', 'shopify', 'slack', 'hmac']),
+    header: z.string().optional(),
+    algorithm: z.enum(HMAC_ALGORITHMS).optional(),
+    encoding: z.enum(SIGNATURE_ENCODINGS).optional(),
+    prefix: z.string().optional(),
+  }).nullable(),
   createdAt: time,
 });
 
@@ -102,8 +165,11 @@ export const connectionAnswer = answer({
   createdAt: time,
 });
 
-/** The trigger step's card: the webhook URL once the robot has been put to work (spec 1.8), else null. */
-const card = answer({ webhookUrl: z.string().url().nullable() });
+/**
+ * The trigger step's card: the webhook URL once the robot has been put to work (spec 1.8), else
+ * null; after a rotation, until when the previous URL keeps working.
+ */
+const card = answer({ webhookUrl: z.string().url().nullable(), previousTokenExpiresAt: time.nullable() });
 
 const runCounts = answer({
   total: z.number().int(),
@@ -121,7 +187,7 @@ const deliveryCounts = answer({
 export const robotAnswer = answer({
   id: z.string(),
   name: z.string(),
-  state: z.enum(['draft', 'at_work', 'stopped']),
+  state: z.enum(ROBOT_STATES),
   trigger: z.union([
     answer({ kind: z.literal('custom'), appId: z.string(), identifier: z.string().nullable(), card }),
     answer({
@@ -133,6 +199,8 @@ export const robotAnswer = answer({
     }),
   ]),
   steps: z.array(answer({ name: z.string(), type: z.literal('compose'), template: jsonValue })),
+  /** Version of the steps: each edit adds one; a delivery's runs execute the version it was accepted with. */
+  stepsVersion: z.number().int(),
   createdAt: time,
   /** With `GET /api/robots/:id` only. */
   runCounts: runCounts.optional(),
@@ -182,14 +250,26 @@ export const deliveryAnswer = answer({
   format: z.enum(BODY_FORMATS),
   contentType: z.string().nullable(),
   size: z.number().int(),
-  outcome: z.enum(['processed', 'dropped', 'rejected', 'failed']),
+  outcome: deliveryOutcome,
   runCount: z.number().int().optional(),
   reason: z.string().nullable().optional(),
   error: z.string().nullable().optional(),
   verified: z.boolean().nullable(),
   workflowId: z.string().nullable(),
   workflowUrl: z.string().url().nullable(),
+  /** The steps version its runs execute (absent for deliveries recorded before versions). */
+  stepsVersion: z.number().int().optional(),
+  /** Whether its raw body is kept, so it can be replayed. */
+  replayable: z.boolean(),
+  /** The delivery it replays. */
+  replayOf: z.string().nullable(),
+  /** The request headers kept with it (dedup and signature headers). */
+  headers: z.record(z.string()),
 });
+
+export const replayAnswer = answer({ deliveryId: z.string() });
+/** Replayed deliveries' new ids; `nextCursor` continues with the deliveries this request did not reach. */
+export const bulkReplayAnswer = answer({ deliveryIds: z.array(z.string()), nextCursor: z.string().nullable() });
 
 export const runsPageAnswer = answer({ runs: z.array(runSummaryAnswer), nextCursor: z.string().nullable() });
 export const deliveriesPageAnswer = answer({ deliveries: z.array(deliveryAnswer), nextCursor: z.string().nullable() });

@@ -12,10 +12,21 @@ import type {
 import type { RobotHistory } from '../history/reads';
 import type { RunSummary } from '../history/tally';
 import { webhookUrl } from '../domain/ids';
+import { decryptSecret } from '../domain/secrets';
+import type { CustomVerification } from '../domain/verification';
+import { cardToken } from '../robots/trigger-tokens';
 
-export function appView(app: AppDoc) {
-  const { _id, ...rest } = app;
-  return { id: _id, ...rest };
+/** An app as the API shows it: its verification's settings without the secret. */
+export function appView(app: AppDoc, secretsKey: Buffer) {
+  const { _id, verificationSealed, verificationScheme: _scheme, ...rest } = app;
+  let verification = null;
+  if (verificationSealed) {
+    const { secret: _secret, ...settings } = JSON.parse(
+      decryptSecret(secretsKey, verificationSealed),
+    ) as CustomVerification;
+    verification = settings;
+  }
+  return { id: _id, ...rest, verification };
 }
 
 export function connectionView(c: ConnectionDoc) {
@@ -40,8 +51,9 @@ export function workflowUrl(ui: WebUi, workflowId: string | null): string | null
   return `${ui.url}/namespaces/${encodeURIComponent(ui.namespace)}/workflows?query=${query}`;
 }
 
-export function robotView(robot: RobotDoc, baseUrl: string, history?: RobotHistory) {
-  const { kind, appId, connectionId, events, identifier } = robot.trigger;
+export function robotView(robot: RobotDoc, config: { baseUrl: string; secretsKey: Buffer }, history?: RobotHistory) {
+  const { kind, appId, connectionId, events, identifier, previousTokenExpiresAt } = robot.trigger;
+  const token = cardToken(config.secretsKey, robot.trigger);
   return {
     id: robot._id,
     name: robot.name,
@@ -50,9 +62,14 @@ export function robotView(robot: RobotDoc, baseUrl: string, history?: RobotHisto
       kind,
       ...(kind === 'custom' ? { appId } : { connectionId, events: events ?? null }),
       identifier,
-      card: { webhookUrl: webhookUrl(baseUrl, robot.trigger.identifier, robot.trigger.token) },
+      card: {
+        webhookUrl: webhookUrl(config.baseUrl, identifier, token),
+        previousTokenExpiresAt:
+          previousTokenExpiresAt && previousTokenExpiresAt > new Date() ? previousTokenExpiresAt : null,
+      },
     },
     steps: robot.steps.map((s) => ({ name: s.name, type: s.type, template: JSON.parse(s.templateJson) as JsonValue })),
+    stepsVersion: robot.stepsVersion ?? 0,
     createdAt: robot.createdAt,
     ...(history ?? {}),
   };
@@ -129,5 +146,9 @@ export function deliveryView(
     verified: d.verified,
     workflowId: d.workflowId,
     workflowUrl: workflowUrl(ui, d.workflowId),
+    ...(d.stepsVersion === undefined ? {} : { stepsVersion: d.stepsVersion }),
+    replayable: Boolean(d.body),
+    replayOf: d.replayOf ?? null,
+    headers: JSON.parse(d.headersJson ?? '{}') as Record<string, string>,
   };
 }

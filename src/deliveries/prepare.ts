@@ -1,7 +1,9 @@
 /**
- * Preparing a delivery (the rules: src/domain/deliveries.ts): parse the body in the robot's body
- * format (never by Content-Type), store one run per trigger data value (csv: per row), then record
- * the delivery with its outcome. A body that does not parse makes no run and is recorded as failed.
+ * Preparing a delivery (the rules: src/domain/deliveries.ts): parse the body in the body format
+ * the app had when the delivery was accepted (never by Content-Type), store one run per trigger
+ * data value (csv: per row), keep the raw body for replay, then record the delivery with its
+ * outcome and the steps version its runs execute. A body that does not parse makes no run and is
+ * recorded as failed.
  */
 import { droppedEventReason, deliveryRecord, type DeliveryVerdict } from '../domain/deliveries';
 import { BodyParseError, csvRows, parseOne } from '../domain/body-formats';
@@ -10,7 +12,8 @@ import type { DeliveryInput, PreparedDelivery, RunSeed } from '../domain/types';
 import type { DeliveryRecorder } from '../history/slots';
 import type { WorkerMetrics } from '../metrics';
 import type { RobotSettings, RobotSettingsCache } from '../robots/settings';
-import { bodyBytes } from './body';
+import type { StepsVersions } from '../robots/steps-versions';
+import { bodyBytes, keepBody } from './body';
 import type { Progress } from './progress';
 import { storeRuns, type RunWrites, type StoredRuns } from './store-runs';
 
@@ -25,12 +28,20 @@ export class DeliveryPreparer {
   constructor(
     private readonly writes: RunWrites,
     private readonly robots: RobotSettingsCache,
+    private readonly versions: StepsVersions,
     private readonly deliveries: DeliveryRecorder,
     private readonly metrics: WorkerMetrics,
   ) {}
 
   async prepare(input: DeliveryInput, at: PreparationContext): Promise<PreparedDelivery> {
-    const settings = await this.robots.get(input.robotId);
+    const current = await this.robots.get(input.robotId);
+    // Deliveries accepted before 0.4 carry neither: they take the robot's current settings.
+    const settings: RobotSettings = {
+      robot: current.robot,
+      format: input.format ?? current.format,
+      steps:
+        input.stepsVersion === undefined ? current.steps : await this.versions.get(input.robotId, input.stepsVersion),
+    };
     const body = await bodyBytes(input, this.writes.models, at.progress);
     const { format, steps } = settings;
     let decided: Decided;
@@ -41,7 +52,12 @@ export class DeliveryPreparer {
       decided = { verdict: { outcome: 'failed', format, stepCount: steps.length, error: err.message } };
     }
     const { verdict, firstRuns = [] } = decided;
-    const received = { ...input, receivedAt: new Date(input.receivedAt), workflowId: at.workflowId };
+    const received = {
+      ...input,
+      receivedAt: new Date(input.receivedAt),
+      workflowId: at.workflowId,
+      body: await keepBody(input, body, this.writes.models),
+    };
     await this.deliveries.record(deliveryRecord(received, verdict), { retry: at.retry });
     this.metrics.deliveriesPrepared.inc({ outcome: verdict.outcome });
     return { ...answerOf(verdict, firstRuns), format };

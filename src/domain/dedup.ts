@@ -6,8 +6,10 @@
  *
  * The key:
  * - payment provider: the event's `id`;
- * - custom app: the `Idempotency-Key` header, else `webhook-id` (Standard Webhooks), else the
- *   SHA-256 of the raw body;
+ * - custom app: the sender's own delivery id when its signature scheme has one (`webhook-id`,
+ *   `X-GitHub-Delivery`, `X-Shopify-Webhook-Id`), else the `Idempotency-Key` header, else
+ *   `webhook-id` (Standard Webhooks), else the SHA-256 of the raw body;
+ * - a replay: `replay:<original delivery id>:<n>`, the n-th replay of that delivery;
  * always scoped to the trigger identifier.
  */
 import { sha256Hex } from './secrets';
@@ -53,11 +55,23 @@ function stripeEventId(body: Buffer): string | undefined {
   }
 }
 
-export function dedupKey(kind: TriggerKind, headers: Headers, body: Buffer): string {
+/** The key of the n-th replay (from 1) of a delivery. */
+export function replayKey(originalDeliveryId: string, n: number): string {
+  return `replay:${originalDeliveryId}:${n}`;
+}
+
+/** `senderId`: the delivery id the custom app's signature scheme carries, when there is one. */
+export function dedupKey(
+  kind: TriggerKind,
+  headers: Headers,
+  body: Buffer,
+  senderId?: { header: string; value: string },
+): string {
   if (kind === 'stripe') {
     const id = stripeEventId(body);
     if (id) return keyPart('event', id);
   } else {
+    if (senderId) return keyPart(senderId.header, senderId.value);
     const idempotencyKey = header(headers, 'idempotency-key');
     if (idempotencyKey) return keyPart('idempotency-key', idempotencyKey);
     const webhookId = header(headers, 'webhook-id');

@@ -15,11 +15,34 @@
  *   delivery (workflows/delivery.ts).
  * - **Forged: rejected.** A payment provider delivery whose signature does not verify, when the
  *   trigger has a signing secret, is recorded as rejected and answered 400 (./stripe-signature).
+ * - **Forged: rejected** too for a custom app with a `verification` scheme (./verification).
  * - **Duplicate: one run.** See ./dedup.
+ * - **Paused: held.** A delivery to a paused robot is accepted (200, deduplicated) and waits; the
+ *   robot's resume releases what waits in arrival order (src/robots/pause.ts).
+ * - **Kept for replay.** Its raw body and the headers in `KEPT_HEADERS` (with those its app's
+ *   scheme reads) are kept as long as the delivery is in the history (`keptHeaders`).
  *
  * Every one of these outcomes is recorded by the same function, `deliveryRecord`.
  */
+import { KEPT_HEADER_BYTES } from './limits';
 import type { BodyFormat, DeliveryRecord, JsonValue, TriggerKind } from './types';
+
+/** Headers kept with every delivery, besides those its app's signature scheme reads. */
+export const KEPT_HEADERS = ['idempotency-key', 'webhook-id', 'stripe-signature'];
+
+/** The kept headers a request had (first value of each; each value cut at KEPT_HEADER_BYTES). */
+export function keptHeaders(
+  headers: Record<string, string | string[] | undefined>,
+  names: readonly string[],
+): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const name of new Set([...KEPT_HEADERS, ...names])) {
+    const value = headers[name];
+    const first = Array.isArray(value) ? value[0] : value;
+    if (first !== undefined) kept[name] = first.slice(0, KEPT_HEADER_BYTES);
+  }
+  return kept;
+}
 
 /** An empty body is dropped before anything is stored or started. */
 export function isEmptyBody(size: number): boolean {
@@ -47,6 +70,11 @@ export interface ReceivedDelivery {
   contentType: string | null;
   size: number;
   verified: boolean | null;
+  /** The steps version its runs execute, where its body is kept, its kept headers and what it replays. */
+  stepsVersion?: number;
+  body?: { ownerId: string; chunks: number } | null;
+  headers?: Record<string, string>;
+  replayOf?: string | null;
 }
 
 /** What became of a delivery. */
@@ -77,5 +105,9 @@ export function deliveryRecord(received: ReceivedDelivery, verdict: DeliveryVerd
     verified: rejected ? false : received.verified,
     stepCount: rejected ? 0 : verdict.stepCount,
     previewsJson: verdict.outcome === 'processed' ? verdict.previewsJson : '[]',
+    ...(received.stepsVersion === undefined ? {} : { stepsVersion: received.stepsVersion }),
+    body: received.body ?? null,
+    headersJson: JSON.stringify(received.headers ?? {}),
+    replayOf: received.replayOf ?? null,
   };
 }

@@ -33,6 +33,9 @@ export const DEFAULT_INLINE_BODY_BYTES = 128 * KiB;
 /** Body bytes one receiver holds in memory at once; past it the receiver answers 503 with Retry-After. */
 export const DEFAULT_MAX_INFLIGHT_BODY_BYTES = 256 * MiB;
 
+/** A header value kept with a delivery (for replay and inspection) is cut at this length. */
+export const KEPT_HEADER_BYTES = 1 * KiB;
+
 /** A management API request's JSON body: robots and apps are small; past it the API answers 413. */
 export const API_BODY_BYTES = 1 * MiB;
 
@@ -96,6 +99,15 @@ export const POLL_SCAN = 4096;
 /** Runs retention removes per step while the robot has runs going, and while it is idle. */
 export const REMOVE_PER_STEP_BUSY = 20;
 export const REMOVE_PER_STEP_IDLE = 200;
+
+// ---- Replay and pause (docs/api.md) -----------------------------------------------------------------
+
+/** Deliveries a bulk replay reads (one page of the log) and starts at a time. */
+export const REPLAY_BATCH = 100;
+/** Deliveries one bulk replay request replays at most; its `nextCursor` goes on from there. */
+export const REPLAYS_PER_REQUEST = 1000;
+/** Held deliveries a resume lists from Temporal per page while it releases them. */
+export const RELEASE_PAGE = 100;
 
 // ---- Worker memory --------------------------------------------------------------------------------
 

@@ -10,7 +10,9 @@ export const BODY_FORMATS = ['json', 'xml', 'csv', 'text'] as const;
 export type BodyFormat = (typeof BODY_FORMATS)[number];
 
 export type TriggerKind = 'custom' | 'stripe';
-export type RobotState = 'draft' | 'at_work' | 'stopped';
+export const ROBOT_STATES = ['draft', 'at_work', 'paused', 'stopped'] as const;
+/** draft: never put to work; at_work: runs what arrives; paused: keeps what arrives for later; stopped: 404. */
+export type RobotState = (typeof ROBOT_STATES)[number];
 export type RunStatus = 'running' | 'succeeded' | 'failed';
 export type StepStatus = 'pending' | 'succeeded' | 'failed';
 export type DeliveryOutcome = 'processed' | 'dropped' | 'rejected' | 'failed';
@@ -34,7 +36,18 @@ export interface DeliveryRecord {
   stepCount: number;
   /** Trigger previews of its first runs (the first page), as JSON text of `(string | null)[]`. */
   previewsJson: string;
+  /** The version of the robot's steps its runs execute (src/robots/steps-versions.ts); absent before 0.4. */
+  stepsVersion?: number;
+  /** Where its raw body is kept for replay (a blob owner id and its chunk count), or null when it is not. */
+  body?: { ownerId: string; chunks: number } | null;
+  /** The request headers kept with it (verification and dedup headers), as JSON text of an object. */
+  headersJson?: string;
+  /** The delivery it replays, when it is a replay (POST /api/deliveries/:id/replay). */
+  replayOf?: string | null;
 }
+
+/** The signal that releases a delivery held for a paused robot (workflows/delivery.ts). */
+export const RELEASE_SIGNAL = 'release';
 
 /** The failure type of a delivery workflow whose body does not parse in the app's body format. */
 export const UNPARSABLE_BODY = 'UnparsableBody';
@@ -52,7 +65,9 @@ export interface StepDefinition {
  * ones are stored in MongoDB before the workflow starts and only referenced.
  */
 export type DeliveryBody =
-  { kind: 'inline'; encoding: 'utf8' | 'base64'; data: string } | { kind: 'stored'; chunks: number };
+  | { kind: 'inline'; encoding: 'utf8' | 'base64'; data: string }
+  /** Stored in chunks under `ownerId` (a replay reads its original's), else under `body:<deliveryId>`. */
+  | { kind: 'stored'; chunks: number; ownerId?: string };
 
 /** Input of the delivery workflow; the receiver builds it. */
 export interface DeliveryInput {
@@ -70,6 +85,15 @@ export interface DeliveryInput {
   verified: boolean | null;
   /** The robot's name when the delivery was received, for summaries in the Temporal Web UI. */
   robotName?: string;
+  /** Since 0.4: the app's body format and the robot's steps version when the delivery was accepted. */
+  format?: BodyFormat;
+  stepsVersion?: number;
+  /** Since 0.4: the request headers kept with the delivery (verification and dedup headers). */
+  headers?: Record<string, string>;
+  /** Since 0.4: the robot was paused when it arrived: it waits for the robot to be resumed. */
+  held?: boolean;
+  /** Since 0.4: the delivery this one replays. */
+  replayOf?: string;
 }
 
 /**
@@ -111,4 +135,6 @@ export interface RunInput {
   robotId: string;
   trigger: TriggerRef;
   stepCount: number;
+  /** The robot's steps version its delivery was accepted with (absent before 0.4: the robot's current steps). */
+  stepsVersion?: number;
 }

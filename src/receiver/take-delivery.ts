@@ -1,25 +1,28 @@
 /**
  * Taking a delivery that was read whole (the rules: src/domain/deliveries.ts): an empty body is
- * dropped; a forged payment provider event is recorded as rejected; anything else starts the
- * delivery workflow, whose ID comes from the dedup key, so the engine refuses a repeat. Once the
- * start is accepted (or refused as a duplicate) the delivery is durable and the sender may get 200.
- * Anything else thrown means the delivery was not taken (the route answers 503).
+ * dropped; a delivery whose signature does not verify (payment provider with a signing secret,
+ * custom app with a verification scheme) is recorded as rejected; anything else starts the
+ * delivery workflow, whose ID comes from the dedup key, so the engine refuses a repeat. A robot
+ * that is paused gets its deliveries held. Once the start is accepted (or refused as a duplicate)
+ * the delivery is durable and the sender may get 200. Anything else thrown means the delivery was
+ * not taken (the route answers 503).
  */
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { isUtf8 } from 'node:buffer';
 import type { Config } from '../config';
-import { DELIVERY_ID_REUSE_POLICY, dedupKey, deliveryWorkflowId } from '../domain/dedup';
-import { deliveryRecord, isEmptyBody } from '../domain/deliveries';
+import { dedupKey, deliveryWorkflowId } from '../domain/dedup';
+import { deliveryRecord, isEmptyBody, keptHeaders } from '../domain/deliveries';
 import { newId } from '../domain/secrets';
-import { deliveryAttributes } from '../domain/search-attributes';
 import { SIGNATURE_HEADER, verifyStripeSignature } from '../domain/stripe-signature';
 import type { DeliveryBody, DeliveryInput } from '../domain/types';
+import { headersRead, senderDeliveryId, verifyCustomSignature, type Verdict } from '../domain/verification';
+import { startDeliveryWorkflow } from '../deliveries/start';
 import type { DeliveryRecorder } from '../history/slots';
 import type { Logger } from '../log';
 import { bodyBlobId, discardBlob, storeBlob } from '../storage/blobs';
 import type { Models } from '../storage/models';
-import { noteUnconfirmedBody, type DeliveryMemo } from './body-sweep';
-import type { WebhookTrigger } from './trigger-cache';
+import { noteUnconfirmedBody } from './body-sweep';
+import type { SenderVerification, WebhookTrigger } from './trigger-cache';
 
 export interface TakeDeliveryDeps {
   config: Config;
@@ -49,9 +52,17 @@ export class DeliveryTaker {
   /** Takes the delivery; `identified` hears its ids as soon as they are known (before any start). */
   async take(trigger: WebhookTrigger, req: DeliveryRequest, identified: (ids: DeliveryIds) => void): Promise<Taken> {
     if (isEmptyBody(req.body.length)) return { outcome: 'empty' };
-    const key = dedupKey(trigger.kind, req.headers, req.body);
+    const { verification } = trigger;
+    const scheme = verification && verification.scheme !== 'stripe' ? verification : null;
+    const key = dedupKey(
+      trigger.kind,
+      req.headers,
+      req.body,
+      scheme ? senderDeliveryId(scheme.scheme, req.headers) : undefined,
+    );
     const deliveryId = newId();
-    const forged = await this.rejectForgery(trigger, req, deliveryId, key);
+    const headers = keptHeaders(req.headers, scheme ? headersRead(scheme) : []);
+    const forged = await this.rejectForgery(trigger, req, { deliveryId, key, headers });
     if (forged) {
       identified({ deliveryId, robotId: trigger.robotId });
       return { outcome: 'rejected', reason: forged };
@@ -67,26 +78,27 @@ export class DeliveryTaker {
       contentType: req.contentType,
       size: req.body.length,
       body: await this.bodyPayload(deliveryId, req.body),
-      verified: trigger.kind === 'stripe' ? trigger.signingSecret !== null : null,
+      verified: verification ? true : trigger.kind === 'stripe' ? false : null,
       robotName: trigger.robotName,
+      format: trigger.format,
+      stepsVersion: trigger.stepsVersion,
+      headers,
+      ...(trigger.state === 'paused' ? { held: true } : {}),
     };
-    return (await this.start(trigger, input, workflowId)) ? { outcome: 'accepted' } : { outcome: 'duplicate' };
+    return (await this.start(input, workflowId)) ? { outcome: 'accepted' } : { outcome: 'duplicate' };
   }
 
   /**
-   * The signature is checked before the start, so a forged event never holds a real event's key.
+   * The signature is checked before the start, so a forged delivery never holds a real one's key.
    * A forgery is recorded as rejected; its reason is returned.
    */
   private async rejectForgery(
     trigger: WebhookTrigger,
     req: DeliveryRequest,
-    deliveryId: string,
-    key: string,
+    { deliveryId, key, headers }: { deliveryId: string; key: string; headers: Record<string, string> },
   ): Promise<string | null> {
-    if (!trigger.signingSecret) return null;
-    const header = req.headers[SIGNATURE_HEADER];
-    const signature = (Array.isArray(header) ? header[0] : header) || undefined;
-    const verdict = verifyStripeSignature(trigger.signingSecret, signature, req.body, req.receivedAt.getTime());
+    if (!trigger.verification) return null;
+    const verdict = verifySender(trigger.verification, req);
     if (verdict.ok) return null;
     const received = {
       deliveryId,
@@ -98,6 +110,7 @@ export class DeliveryTaker {
       contentType: req.contentType,
       size: req.body.length,
       verified: false,
+      headers,
     };
     await this.deps.deliveries.record(deliveryRecord(received, { outcome: 'rejected', reason: verdict.reason }));
     return verdict.reason;
@@ -114,21 +127,11 @@ export class DeliveryTaker {
   }
 
   /** Starts the delivery workflow: true when started, false for a duplicate (its stored body is discarded). */
-  private async start(trigger: WebhookTrigger, input: DeliveryInput, workflowId: string): Promise<boolean> {
+  private async start(input: DeliveryInput, workflowId: string): Promise<boolean> {
     const { config, models, temporal, log } = this.deps;
     const { deliveryId } = input;
     try {
-      await temporal.withDeadline(Date.now() + config.temporal.startTimeoutMs, () =>
-        temporal.workflow.start('deliveryWorkflow', {
-          taskQueue: config.temporal.taskQueue,
-          workflowId,
-          args: [input],
-          memo: { deliveryId } satisfies DeliveryMemo,
-          typedSearchAttributes: deliveryAttributes(trigger.robotId, trigger.identifier),
-          staticSummary: `Delivery for robot ${JSON.stringify(trigger.robotName)} (${input.size} bytes)`,
-          workflowIdReusePolicy: DELIVERY_ID_REUSE_POLICY,
-        }),
-      );
+      await startDeliveryWorkflow(temporal, config, input, workflowId);
       return true;
     } catch (err) {
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) {
@@ -144,4 +147,13 @@ export class DeliveryTaker {
       return false;
     }
   }
+}
+
+/** Checks the request's signature over its exact raw bytes, in the sender's scheme. */
+function verifySender(verification: SenderVerification, req: DeliveryRequest): Verdict {
+  if (verification.scheme !== 'stripe')
+    return verifyCustomSignature(verification, req.headers, req.body, req.receivedAt.getTime());
+  const header = req.headers[SIGNATURE_HEADER];
+  const signature = (Array.isArray(header) ? header[0] : header) || undefined;
+  return verifyStripeSignature(verification.secret, signature, req.body, req.receivedAt.getTime());
 }

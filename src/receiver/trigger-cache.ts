@@ -10,8 +10,10 @@
  * it cannot push real ones out.
  */
 import { decryptSecret } from '../domain/secrets';
-import type { TriggerKind } from '../domain/types';
+import type { BodyFormat, RobotState, TriggerKind } from '../domain/types';
+import type { CustomVerification } from '../domain/verification';
 import type { Models } from '../storage/models';
+import { tokenHashes, type TokenHashes } from '../robots/trigger-tokens';
 import { TRIGGER_CACHE_ENTRIES } from '../domain/limits';
 import { isTriggerIdentifier } from '../domain/ids';
 
@@ -21,10 +23,23 @@ export interface WebhookTrigger {
   robotName: string;
   identifier: string;
   kind: TriggerKind;
-  token: string;
-  atWork: boolean;
-  /** The payment provider connection's signing secret, when one is set. */
-  signingSecret: string | null;
+  /** Hashes of the tokens its URL accepts (src/robots/trigger-tokens.ts). */
+  tokens: TokenHashes;
+  state: RobotState;
+  /** How its senders sign, when they must: the payment provider's signing secret, or the custom app's scheme. */
+  verification: SenderVerification | null;
+  /** The app's body format (json for the payment provider), noted in each delivery. */
+  format: BodyFormat;
+  /** The robot's steps version, noted in each delivery (src/robots/steps-versions.ts). */
+  stepsVersion: number;
+}
+
+/** A signature check the receiver makes before a delivery starts. */
+export type SenderVerification = { scheme: 'stripe'; secret: string } | CustomVerification;
+
+/** Whether the trigger's URL takes deliveries: at work, or paused (they wait for the robot to be resumed). */
+export function takesDeliveries(trigger: WebhookTrigger): boolean {
+  return trigger.state === 'at_work' || trigger.state === 'paused';
 }
 
 export class TriggerCache {
@@ -49,11 +64,16 @@ export class TriggerCache {
     return trigger;
   }
 
-  /** A robot of this identifier was started or stopped through this process. */
+  /** A robot of this identifier was changed (started, stopped, paused, edited, rotated) through this process. */
   forget(identifier: string | null): void {
     if (!identifier) return;
     this.entries.delete(identifier);
     this.known.ids.add(identifier);
+  }
+
+  /** An app was edited through this process: every trigger is read again. */
+  forgetAll(): void {
+    this.entries.clear();
   }
 
   /** Every trigger identifier there is: one read of the robots at most once per TTL, shared by concurrent lookups. */
@@ -76,21 +96,30 @@ export class TriggerCache {
 
   private async load(identifier: string): Promise<WebhookTrigger | null> {
     const robot = await this.models.Robot.findOne({ 'trigger.identifier': identifier }).lean();
-    if (!robot?.trigger.token) return null;
-    let signingSecret: string | null = null;
+    const tokens = robot && tokenHashes(robot.trigger);
+    if (!robot || !tokens) return null;
+    let verification: SenderVerification | null = null;
+    let format: BodyFormat = 'json';
     if (robot.trigger.kind === 'stripe' && robot.trigger.connectionId) {
       const connection = await this.models.Connection.findById(robot.trigger.connectionId).lean();
       if (connection?.signingSecretSealed)
-        signingSecret = decryptSecret(this.secretsKey, connection.signingSecretSealed);
+        verification = { scheme: 'stripe', secret: decryptSecret(this.secretsKey, connection.signingSecretSealed) };
+    } else if (robot.trigger.kind === 'custom') {
+      const app = await this.models.App.findById(robot.trigger.appId).lean();
+      format = app?.bodyFormat ?? 'json';
+      if (app?.verificationSealed)
+        verification = JSON.parse(decryptSecret(this.secretsKey, app.verificationSealed)) as CustomVerification;
     }
     return {
       robotId: robot._id,
       robotName: robot.name,
       identifier,
       kind: robot.trigger.kind,
-      token: robot.trigger.token,
-      atWork: robot.state === 'at_work',
-      signingSecret,
+      tokens,
+      state: robot.state,
+      verification,
+      format,
+      stepsVersion: robot.stepsVersion ?? 0,
     };
   }
 }

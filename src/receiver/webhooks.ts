@@ -9,14 +9,14 @@ import type { Client } from '@temporalio/client';
 import type { Context } from 'koa';
 import type { Config } from '../config';
 import { WEBHOOK_PATH } from '../domain/ids';
-import { secretsEqual } from '../domain/secrets';
 import type { DeliveryRecorder } from '../history/slots';
 import { answerEmpty, HttpError, methodNotAllowed, notFound } from '../http';
 import type { Logger } from '../log';
 import type { Models } from '../storage/models';
 import { BodyBudget } from './body-budget';
 import { DeliveryTaker } from './take-delivery';
-import type { TriggerCache, WebhookTrigger } from './trigger-cache';
+import { tokenAccepted } from '../robots/trigger-tokens';
+import { takesDeliveries, type TriggerCache, type WebhookTrigger } from './trigger-cache';
 
 export interface ReceiverDeps {
   config: Config;
@@ -37,7 +37,7 @@ export function webhookRouter(deps: ReceiverDeps): Router {
   async function triggerFor(ctx: Context): Promise<WebhookTrigger> {
     const { identifier, token } = ctx.params as { identifier: string; token: string };
     const trigger = await triggers.lookup(identifier);
-    if (!trigger || !trigger.atWork || !secretsEqual(trigger.token, token)) throw notFound();
+    if (!trigger || !takesDeliveries(trigger) || !tokenAccepted(trigger.tokens, token)) throw notFound();
     return trigger;
   }
 
@@ -50,7 +50,7 @@ export function webhookRouter(deps: ReceiverDeps): Router {
     await budget.withBody(ctx.req, config.maxBodyBytes, (body) => accept(ctx, trigger, body, receivedAt));
   }
 
-  /** Takes a body that was read whole, and answers 200 unless it was forged. */
+  /** Takes a body that was read whole, and answers 200 unless its signature does not verify. */
   async function accept(ctx: Context, trigger: WebhookTrigger, body: Buffer, receivedAt: Date): Promise<void> {
     const request = { headers: ctx.headers, contentType: ctx.get('content-type') || null, body, receivedAt };
     const taken = await taker.take(trigger, request, (ids) => (ctx.state.ids = ids));

@@ -9,6 +9,7 @@ import { resolveTemplate } from '../domain/placeholders';
 import type { JsonValue, RunOutcomeStatus, StepStatus, TriggerRef } from '../domain/types';
 import type { WorkerMetrics } from '../metrics';
 import type { RobotSettingsCache } from '../robots/settings';
+import type { StepsVersions } from '../robots/steps-versions';
 import { loadJson, outputBlobId, storeJson, triggerBlobId } from '../storage/blobs';
 import type { RunOutcomeDoc, StepResultDoc } from '../storage/documents';
 import type { Models } from '../storage/models';
@@ -20,6 +21,8 @@ export interface StepInput {
   stepIndex: number;
   trigger: TriggerRef;
   endsRun: boolean;
+  /** The steps version of the run's delivery; absent (before 0.4): the robot's current steps. */
+  stepsVersion?: number;
 }
 
 export interface StepWrites {
@@ -35,11 +38,16 @@ export class StepExecutor {
   constructor(
     private readonly writes: StepWrites,
     private readonly robots: RobotSettingsCache,
+    private readonly versions: StepsVersions,
     private readonly metrics: WorkerMetrics,
   ) {}
 
   async execute(input: StepInput): Promise<StepStatus> {
-    const step = (await this.robots.get(input.robotId)).steps[input.stepIndex];
+    const steps =
+      input.stepsVersion === undefined
+        ? (await this.robots.get(input.robotId)).steps
+        : await this.versions.get(input.robotId, input.stepsVersion);
+    const step = steps[input.stepIndex];
     if (!step)
       throw ApplicationFailure.nonRetryable(`robot ${input.robotId} has no step ${input.stepIndex}`, 'StepNotFound');
     const trigger = await this.triggerOf(input.runId, input.trigger);

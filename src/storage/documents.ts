@@ -22,6 +22,10 @@ export interface AppDoc {
   name: string;
   supportsInboundTrigger: boolean;
   bodyFormat: BodyFormat;
+  /** The signature scheme senders sign with, or null; its settings and secret are in `verificationSealed`. */
+  verificationScheme?: string | null;
+  /** The app's `verification` as JSON, AES-256-GCM sealed with SECRETS_KEY; never returned. */
+  verificationSealed?: string | null;
   createdAt: Date;
 }
 
@@ -43,10 +47,35 @@ export interface RobotDoc {
     connectionId: string | null;
     events?: string[];
     identifier: string | null;
-    token: string | null;
+    /** Only in robots put to work before tokens were hashed; sealed at start (src/robots/trigger-tokens.ts). */
+    token?: string | null;
+    /** SHA-256 (hex) of the URL's token: the receiver compares hashes. */
+    tokenHash?: string | null;
+    /** The token sealed with SECRETS_KEY, for the card's URL. */
+    tokenSealed?: string | null;
+    /** The token before the last rotation, still accepted until `previousTokenExpiresAt`. */
+    previousTokenHash?: string | null;
+    previousTokenExpiresAt?: Date | null;
   };
   steps: StepDefinition[];
+  /** Version of `steps`: 0 until the steps are first edited; each edit stores the versions (RobotStepsDoc). */
+  stepsVersion?: number;
   createdAt: Date;
+}
+
+/** One version of a robot's steps, never changed; `_id` is `<robotId>:<version>`. */
+export interface RobotStepsDoc {
+  _id: string;
+  robotId: string;
+  version: number;
+  steps: StepDefinition[];
+  createdAt: Date;
+}
+
+/** A replay's number claimed by insert; `_id` is `<original delivery id>:<n>`. */
+export interface ReplayClaimDoc {
+  _id: string;
+  at: Date;
 }
 
 export interface DeliveryDoc extends DeliveryRecord {

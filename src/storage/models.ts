@@ -12,13 +12,15 @@
  */
 import mongoose, { Schema, type Connection } from 'mongoose';
 import { historySchemas } from '../history/documents';
-import { BODY_FORMATS, type StepDefinition } from '../domain/types';
+import { BODY_FORMATS, ROBOT_STATES, type StepDefinition } from '../domain/types';
 import type {
   AppDoc,
   BlobChunkDoc,
   ConnectionDoc,
   DeliveryDoc,
+  ReplayClaimDoc,
   RobotDoc,
+  RobotStepsDoc,
   RunDoc,
   RunOutcomeDoc,
   StepResultDoc,
@@ -33,6 +35,9 @@ const appSchema = new Schema<AppDoc>(
     name: { type: String, required: true },
     supportsInboundTrigger: { type: Boolean, required: true },
     bodyFormat: { type: String, enum: BODY_FORMATS, required: true },
+    verificationScheme: { type: String, default: null },
+    /** AES-256-GCM sealed with SECRETS_KEY; never returned by any route. */
+    verificationSealed: { type: String, default: null },
     createdAt: { type: Date, required: true },
   },
   { ...opts, collection: 'apps' },
@@ -63,7 +68,7 @@ const robotSchema = new Schema<RobotDoc>(
   {
     _id: { type: String, required: true },
     name: { type: String, required: true },
-    state: { type: String, enum: ['draft', 'at_work', 'stopped'], required: true },
+    state: { type: String, enum: ROBOT_STATES, required: true },
     trigger: {
       kind: { type: String, enum: ['custom', 'stripe'], required: true },
       appId: { type: String, default: null },
@@ -71,9 +76,14 @@ const robotSchema = new Schema<RobotDoc>(
       events: { type: [String], default: undefined },
       /** `custom:<uuid>` or `stripe:<uuid>`; set when the robot is first put to work. */
       identifier: { type: String, default: null },
-      token: { type: String, default: null },
+      token: { type: String, default: undefined },
+      tokenHash: { type: String, default: null },
+      tokenSealed: { type: String, default: null },
+      previousTokenHash: { type: String, default: null },
+      previousTokenExpiresAt: { type: Date, default: null },
     },
     steps: { type: [stepDefinitionSchema], required: true },
+    stepsVersion: { type: Number, default: 0 },
     createdAt: { type: Date, required: true },
   },
   { ...opts, collection: 'robots' },
@@ -99,8 +109,28 @@ const deliverySchema = new Schema<DeliveryDoc>(
     slot: { type: Number, required: true },
     stepCount: { type: Number, default: 0 },
     previewsJson: { type: String, default: '[]' },
+    stepsVersion: { type: Number, default: undefined },
+    body: { type: new Schema({ ownerId: String, chunks: Number }, opts), default: null },
+    headersJson: { type: String, default: '{}' },
+    replayOf: { type: String, default: null },
   },
   { ...opts, collection: 'deliveries' },
+);
+
+const robotStepsSchema = new Schema<RobotStepsDoc>(
+  {
+    _id: { type: String, required: true },
+    robotId: { type: String, required: true },
+    version: { type: Number, required: true },
+    steps: { type: [stepDefinitionSchema], required: true },
+    createdAt: { type: Date, required: true },
+  },
+  { ...opts, collection: 'robot_steps' },
+);
+
+const replayClaimSchema = new Schema<ReplayClaimDoc>(
+  { _id: { type: String, required: true }, at: { type: Date, required: true } },
+  { ...opts, collection: 'replay_claims' },
 );
 
 const storedJsonSchema = new Schema<{ json?: string; chunks?: number }>(
@@ -169,6 +199,8 @@ export function createModels(db: Connection) {
     App: db.model<AppDoc>('App', appSchema),
     Connection: db.model<ConnectionDoc>('Connection', connectionSchema),
     Robot: db.model<RobotDoc>('Robot', robotSchema),
+    RobotSteps: db.model<RobotStepsDoc>('RobotSteps', robotStepsSchema),
+    ReplayClaim: db.model<ReplayClaimDoc>('ReplayClaim', replayClaimSchema),
     Delivery: db.model<DeliveryDoc>('Delivery', deliverySchema),
     Run: db.model<RunDoc>('Run', runSchema),
     StepResult: db.model<StepResultDoc>('StepResult', stepResultSchema),

@@ -1,0 +1,14 @@
+/** What the management API's routes are built from. */
+import type { Client } from '@temporalio/client';
+import type { Config } from '../config';
+import type { Logger } from '../log';
+import type { TriggerCache } from '../receiver/trigger-cache';
+import type { Models } from '../storage/models';
+
+export interface ManagementDeps {
+  config: Config;
+  models: Models;
+  temporal: Client;
+  triggers: TriggerCache;
+  log: Logger;
+}

@@ -1,0 +1,149 @@
+/**
+ * Robots: create, read, edit, and the trigger's life: put to work (the card's URL appears),
+ * pause (deliveries are held), resume (they run, in arrival order), stop (the URL answers 404),
+ * and token rotation (a new URL, the old one kept for a grace period).
+ */
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import { triggerIdentifier } from '../domain/ids';
+import { newId } from '../domain/secrets';
+import type { RobotState, StepDefinition } from '../domain/types';
+import { robotHistory } from '../history/reads';
+import { conflict, invalidField, readJson } from '../http';
+import { releaseHeld } from '../robots/pause';
+import { editSteps, StepsEditConflict } from '../robots/steps-versions';
+import { newTokenFields, rotateToken } from '../robots/trigger-tokens';
+import type { RobotDoc } from '../storage/documents';
+import { found } from './lookups';
+import type { ManagementDeps } from './deps';
+import { createRobotBody, rotateTokenBody, updateRobotBody, type CreateRobotBody, type StepBody } from './schemas';
+import { robotView } from './views';
+
+const stepDefinitions = (steps: StepBody[]): StepDefinition[] =>
+  steps.map((s) => ({ name: s.name, type: s.type, templateJson: JSON.stringify(s.template) }));
+
+export function robotRoutes(router: Router, deps: ManagementDeps): void {
+  const { config, models, triggers, log } = deps;
+  const { App, Connection, Robot } = models;
+  const robotById = (ctx: Context) => found('robot', Robot.findById((ctx.params as { id: string }).id).lean());
+
+  async function validTrigger(trigger: CreateRobotBody['trigger']): Promise<RobotDoc['trigger']> {
+    if (trigger.appId) {
+      const app = await App.findById(trigger.appId).lean();
+      if (!app) throw invalidField('trigger.appId', 'no such app');
+      if (!app.supportsInboundTrigger) throw invalidField('trigger.appId', 'the app does not support inbound triggers');
+      return { kind: 'custom', appId: app._id, connectionId: null, identifier: null };
+    }
+    if (!(await Connection.exists({ _id: trigger.connectionId }))) {
+      throw invalidField('trigger.connectionId', 'no such connection');
+    }
+    return {
+      kind: 'stripe',
+      appId: null,
+      connectionId: trigger.connectionId!,
+      events: trigger.events,
+      identifier: null,
+    };
+  }
+
+  /** Sets the robot's state; the receiver of this process sees it at once, others within TRIGGER_CACHE_TTL_MS. */
+  async function setState(id: string, state: RobotState): Promise<RobotDoc> {
+    const robot = await found('robot', Robot.findByIdAndUpdate(id, { $set: { state } }, { new: true }).lean());
+    triggers.forget(robot.trigger.identifier);
+    return robot;
+  }
+
+  /** Releases the robot's held deliveries in the background (src/robots/pause.ts). */
+  function release(robotId: string): void {
+    releaseHeld(deps, robotId).catch((err: unknown) =>
+      log.warn('releasing held deliveries stopped; each goes on within an hour', { robotId, err: String(err) }),
+    );
+  }
+
+  router.post('/robots', async (ctx) => {
+    const body = await readJson(ctx, createRobotBody);
+    const robot = await Robot.create({
+      _id: newId(),
+      name: body.name,
+      state: 'draft',
+      trigger: await validTrigger(body.trigger),
+      steps: stepDefinitions(body.steps),
+      stepsVersion: 0,
+      createdAt: new Date(),
+    });
+    ctx.status = 201;
+    ctx.body = robotView(robot.toObject(), config);
+  });
+
+  router.get('/robots/:id', async (ctx) => {
+    const robot = await robotById(ctx);
+    ctx.body = robotView(robot, config, await robotHistory(models, robot._id));
+  });
+
+  /** New steps apply to deliveries accepted from then on (src/robots/steps-versions.ts). */
+  router.patch('/robots/:id', async (ctx) => {
+    const body = await readJson(ctx, updateRobotBody);
+    const robot = await robotById(ctx);
+    if (body.steps) {
+      try {
+        await editSteps(models, robot, stepDefinitions(body.steps));
+      } catch (err) {
+        if (err instanceof StepsEditConflict) throw conflict(err.message);
+        throw err;
+      }
+    }
+    if (body.name) await Robot.updateOne({ _id: robot._id }, { $set: { name: body.name } });
+    triggers.forget(robot.trigger.identifier);
+    ctx.body = robotView(await robotById(ctx), config);
+  });
+
+  /** Puts the robot to work; its webhook URL and token are made the first time only. Releases what was held. */
+  router.post('/robots/:id/start', async (ctx) => {
+    const robot = await robotById(ctx);
+    if (!robot.trigger.identifier) {
+      const { tokenHash, tokenSealed } = newTokenFields(config.secretsKey);
+      const identifier = triggerIdentifier(robot.trigger.kind, newId());
+      // Only a robot without an identifier gets one, so two concurrent starts agree on the URL.
+      await Robot.updateOne(
+        { _id: robot._id, 'trigger.identifier': null },
+        {
+          $set: {
+            'trigger.identifier': identifier,
+            'trigger.tokenHash': tokenHash,
+            'trigger.tokenSealed': tokenSealed,
+          },
+        },
+      );
+    }
+    ctx.body = robotView(await setState(robot._id, 'at_work'), config);
+    if (robot.state !== 'at_work') release(robot._id);
+  });
+
+  router.post('/robots/:id/stop', async (ctx) => {
+    ctx.body = robotView(await setState((await robotById(ctx))._id, 'stopped'), config);
+  });
+
+  /** Deliveries keep being accepted (200) and wait; nothing runs until the robot is resumed. */
+  router.post('/robots/:id/pause', async (ctx) => {
+    const robot = await robotById(ctx);
+    if (robot.state !== 'at_work' && robot.state !== 'paused') throw conflict('only a robot at work can be paused');
+    ctx.body = robotView(await setState(robot._id, 'paused'), config);
+  });
+
+  /** Runs what was held, in arrival order (in the background), then new deliveries as usual. */
+  router.post('/robots/:id/resume', async (ctx) => {
+    const robot = await robotById(ctx);
+    if (robot.state !== 'paused' && robot.state !== 'at_work') throw conflict('only a paused robot can be resumed');
+    ctx.body = robotView(await setState(robot._id, 'at_work'), config);
+    if (robot.state === 'paused') release(robot._id);
+  });
+
+  router.post('/robots/:id/trigger/rotate', async (ctx) => {
+    const { graceHours } = await readJson(ctx, rotateTokenBody);
+    const robot = await robotById(ctx);
+    if (!robot.trigger.identifier) throw conflict('the robot has no URL yet: put it to work first');
+    await rotateToken(models, config.secretsKey, robot, graceHours);
+    triggers.forget(robot.trigger.identifier);
+    ctx.body = robotView(await robotById(ctx), config);
+  });
+}

@@ -1,6 +1,8 @@
 /**
- * Stored bodies (over INLINE_BODY_BYTES) are discarded once their delivery is done with them,
- * whatever its outcome: processed, failed (unparsable) or dropped (an event type not selected).
+ * Stored bodies (over INLINE_BODY_BYTES) are kept once their delivery is done with them, whatever
+ * its outcome (processed, failed, dropped), stored once, so that the delivery can be replayed;
+ * retention removes them with the delivery (test/history.test.ts). A duplicate's body is discarded
+ * (test/body-sweep.test.ts).
  */
 import { startStack, type Stack } from './support/stack';
 import { waitFor } from './support/wait';
@@ -29,14 +31,14 @@ async function deliveredOnce(robotId: string, url: string, body: string) {
 it.each([
   ['processed', JSON.stringify({ pad: 'x'.repeat(4096) })],
   ['failed', `{"pad": "${'x'.repeat(4096)}`],
-])('discards the stored body of a %s delivery', async (outcome, body) => {
+])('keeps the stored body of a %s delivery for replay', async (outcome, body) => {
   const robot = await stack.robotAtWork();
   const delivery = await deliveredOnce(robot.robotId, robot.webhookUrl, body);
-  expect(delivery.outcome).toBe(outcome);
-  expect(await bodyChunk(delivery.id)).toBeNull();
+  expect(delivery).toMatchObject({ outcome, replayable: true });
+  expect(await bodyChunk(delivery.id)).not.toBeNull();
 });
 
-it('discards the stored body of a dropped delivery', async () => {
+it('keeps the stored body of a dropped delivery for replay', async () => {
   const connection = (await stack.api('POST', '/api/connections', { provider: 'stripe', name: 'S' })).body;
   const robot = (
     await stack.api('POST', '/api/robots', {
@@ -48,6 +50,6 @@ it('discards the stored body of a dropped delivery', async () => {
   const started = (await stack.api('POST', `/api/robots/${robot.id}/start`)).body;
   const event = { id: 'evt_big', type: 'charge.refunded', data: { object: { pad: 'x'.repeat(4096) } } };
   const delivery = await deliveredOnce(robot.id, started.trigger.card.webhookUrl, JSON.stringify(event));
-  expect(delivery.outcome).toBe('dropped');
-  expect(await bodyChunk(delivery.id)).toBeNull();
+  expect(delivery).toMatchObject({ outcome: 'dropped', replayable: true });
+  expect(await bodyChunk(delivery.id)).not.toBeNull();
 });

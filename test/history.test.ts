@@ -199,13 +199,15 @@ describe('retention', () => {
   });
   afterAll(() => short.close());
 
-  it('removes runs, their step results and deliveries older than HISTORY_RETENTION, and the counts with them', async () => {
+  it('removes runs, their step results, deliveries and their kept bodies older than HISTORY_RETENTION, and the counts', async () => {
     const robot = await short.robotAtWork();
     expect((await short.send('POST', robot.webhookUrl, JSON.stringify({ a: 1 }))).status).toBe(200);
     const robotNow = () => short.api('GET', `/api/robots/${robot.robotId}`).then((r) => r.body);
     await waitFor(robotNow, (r) => r.runCounts.succeeded === 1);
     const [run] = (await short.api('GET', `/api/robots/${robot.robotId}/runs`)).body.runs;
     expect((await short.api('GET', `/api/runs/${run.id}`)).status).toBe(200);
+    const bodyChunk = () => short.models.BlobChunk.findById(`body:${run.deliveryId}:0`, { _id: 1 }).lean();
+    expect(await bodyChunk()).not.toBeNull(); // kept for replay while the delivery is in the history
     const gone = await waitFor(robotNow, (r) => r.runCounts.total === 0 && r.deliveryCounts.processed === 0, 60_000);
     expect(gone.runCounts).toEqual({ total: 0, running: 0, succeeded: 0, failed: 0 });
     expect((await short.api('GET', `/api/robots/${robot.robotId}/runs`)).body).toEqual({ runs: [], nextCursor: null });
@@ -217,5 +219,6 @@ describe('retention', () => {
     expect((await short.api('GET', `/api/deliveries/${run.deliveryId}`)).status).toBe(404);
     expect(await short.models.StepResult.findById(`${run.id}:0`).lean()).toBeNull();
     expect(await short.models.RunOutcome.findById(run.id).lean()).toBeNull();
+    expect(await bodyChunk()).toBeNull();
   });
 });

@@ -63,17 +63,20 @@ export interface RobotSpec {
   appName?: string;
   robotName?: string;
   stepName?: string;
+  /** The app's signature verification (README, custom apps). */
+  verification?: Record<string, unknown>;
 }
 
 /** Starts a robot with one compose step on a new custom app; returns its ids and webhook URL. */
 export async function robotAtWork(
   api: ApiClient,
-  { template, bodyFormat = 'json', appName = 'App', robotName = 'Robot', stepName = 's' }: RobotSpec,
+  { template, bodyFormat = 'json', appName = 'App', robotName = 'Robot', stepName = 's', verification }: RobotSpec,
 ): Promise<RobotAtWork> {
   const app = await api.json<{ id: string }>('POST', '/api/apps', {
     name: appName,
     supportsInboundTrigger: true,
     bodyFormat,
+    ...(verification ? { verification } : {}),
   });
   const robot = await api.json<{ id: string }>('POST', '/api/robots', {
     name: robotName,

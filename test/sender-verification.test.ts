@@ -1,0 +1,147 @@
+/**
+ * Custom apps' signature verification over HTTP on the real stack (docs/api.md, Verification):
+ * for every scheme, a request signed as the provider documents it runs; a forged one is 400 and a
+ * `rejected` delivery with its reason, never a run; a replayed one makes no second run (refused
+ * when the scheme signs a time, a duplicate of the sender's delivery id otherwise).
+ */
+import { createHmac, randomUUID } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
+import { startStack, type Stack } from './support/stack';
+import { robotAtWork } from './support/api-client';
+import { waitFor } from './support/wait';
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(() => stack.close());
+
+// Built at run time, so nothing here looks like a real secret.
+const plainSecret = 'test-' + 'secret'.repeat(4);
+const whsec = 'whsec_' + Buffer.from('standard-webhooks-' + 'key'.repeat(8)).toString('base64');
+
+const hmac = (algorithm: string, secret: string, data: string) => createHmac(algorithm, secret).update(data);
+const now = () => Math.floor(Date.now() / 1000);
+
+interface Scheme {
+  verification: Record<string, unknown>;
+  /** Headers a sender of this scheme sends for the body, signed at `at` (unix seconds). */
+  sign(body: string, at: number, id: string): Record<string, string>;
+  /** Whether the scheme signs a time (an old signature is refused) rather than carrying a delivery id. */
+  signsTime: boolean;
+}
+
+const schemes: Record<string, Scheme> = {
+  'standard-webhooks': {
+    verification: { scheme: 'standard-webhooks', secret: whsec },
+    sign: (body, at, id) => ({
+      'webhook-id': id,
+      'webhook-timestamp': String(at),
+      'webhook-signature': new Webhook(whsec).sign(id, new Date(at * 1000), body),
+    }),
+    signsTime: true,
+  },
+  github: {
+    verification: { scheme: 'github', secret: plainSecret },
+    sign: (body, _at, id) => ({
+      'x-github-delivery': id,
+      'x-github-event': 'push',
+      'x-hub-signature-256': 'sha256=' + hmac('sha256', plainSecret, body).digest('hex'),
+    }),
+    signsTime: false,
+  },
+  shopify: {
+    verification: { scheme: 'shopify', secret: plainSecret },
+    sign: (body, _at, id) => ({
+      'x-shopify-webhook-id': id,
+      'x-shopify-hmac-sha256': hmac('sha256', plainSecret, body).digest('base64'),
+    }),
+    signsTime: false,
+  },
+  slack: {
+    verification: { scheme: 'slack', secret: plainSecret },
+    sign: (body, at) => ({
+      'x-slack-request-timestamp': String(at),
+      'x-slack-signature': 'v0=' + hmac('sha256', plainSecret, `v0:${at}:${body}`).digest('hex'),
+    }),
+    signsTime: true,
+  },
+  hmac: {
+    verification: {
+      scheme: 'hmac',
+      secret: plainSecret,
+      header: 'X-Signature',
+      algorithm: 'sha512',
+      encoding: 'base64',
+      prefix: 'sha512=',
+    },
+    sign: (body) => ({ 'x-signature': 'sha512=' + hmac('sha512', plainSecret, body).digest('base64') }),
+    signsTime: false,
+  },
+};
+
+describe.each(Object.entries(schemes))('%s', (name, scheme) => {
+  it('runs a signed delivery; refuses a forged one as rejected; a replayed signature makes no second run', async () => {
+    const robot = await robotAtWork(stack.client, {
+      template: { n: '{{trigger.n}}' },
+      verification: scheme.verification,
+    });
+    const app = (await stack.api('GET', `/api/apps/${robot.appId}`)).body;
+    expect(app.verification.scheme).toBe(name);
+    expect(JSON.stringify(app)).not.toContain(plainSecret);
+    expect(JSON.stringify(app)).not.toContain(whsec);
+
+    const body = '{"n":1}';
+    const id = randomUUID();
+    const headers = { 'content-type': 'application/json', ...scheme.sign(body, now(), id) };
+    expect((await stack.send('POST', robot.webhookUrl, body, headers)).status).toBe(200);
+
+    // Forged: the same signature over another body, and no signature at all.
+    expect((await stack.send('POST', robot.webhookUrl, '{"n":2}', headers)).status).toBe(400);
+    expect((await stack.send('POST', robot.webhookUrl, '{"n":3}')).status).toBe(400);
+
+    // Replayed: the very request again, and (where a time is signed) one signed ten minutes ago.
+    expect((await stack.send('POST', robot.webhookUrl, body, headers)).status).toBe(200);
+    const old = { 'content-type': 'application/json', ...scheme.sign('{"n":4}', now() - 600, randomUUID()) };
+    expect((await stack.send('POST', robot.webhookUrl, '{"n":4}', old)).status).toBe(scheme.signsTime ? 400 : 200);
+
+    // Recorded: the first (processed), two forgeries (rejected), and the old one: rejected when the
+    // scheme signs a time, else processed. The repeat of the first is a duplicate, not recorded.
+    const deliveries = await waitFor(
+      () => stack.deliveries(robot.robotId),
+      (d) => d.length >= 4,
+    );
+    expect(deliveries).toHaveLength(4);
+    const rejected = deliveries.filter((d) => d.outcome === 'rejected');
+    expect(rejected).toHaveLength(scheme.signsTime ? 3 : 2);
+    for (const d of rejected) {
+      expect(d.verified).toBe(false);
+      expect(d.reason).toEqual(expect.any(String));
+      expect(d.reason).not.toContain(plainSecret);
+    }
+    const processed = deliveries.filter((d) => d.outcome === 'processed');
+    expect(processed).toHaveLength(scheme.signsTime ? 1 : 2);
+    expect(processed.every((d) => d.verified === true)).toBe(true);
+    const runs = await waitFor(
+      () => stack.runs(robot.robotId),
+      (r) => r.length === processed.length && r.every((run) => run.status === 'succeeded'),
+    );
+    // The first body ran once, however often it was sent.
+    expect(runs.filter((r) => r.trigger.n === 1)).toHaveLength(1);
+  });
+});
+
+it('removes a verification with PATCH null, and refuses an unknown scheme or a bad header name', async () => {
+  const robot = await robotAtWork(stack.client, { template: {}, verification: schemes.github.verification });
+  expect((await stack.send('POST', robot.webhookUrl, '{}')).status).toBe(400);
+  const patched = await stack.api('PATCH', `/api/apps/${robot.appId}`, { verification: null });
+  expect(patched.body.verification).toBeNull();
+  expect((await stack.send('POST', robot.webhookUrl, '{}')).status).toBe(200);
+
+  const unknown = await stack.api('PATCH', `/api/apps/${robot.appId}`, {
+    verification: { scheme: 'md5', secret: 'x' },
+  });
+  expect(unknown.status).toBe(400);
+  const header = { scheme: 'hmac', secret: 's', header: 'bad header', algorithm: 'sha256', encoding: 'hex' };
+  expect((await stack.api('PATCH', `/api/apps/${robot.appId}`, { verification: header })).status).toBe(400);
+});

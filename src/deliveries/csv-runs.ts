@@ -35,10 +35,14 @@ export class CsvRunSeeds {
     }
     cursors.delete(delivery.deliveryId); // re-inserted last: the map keeps the newest last
     const batch = new SeedBatch(to - from);
+    let ended = false;
     for (;;) {
       const row = cursor.held ?? (await cursor.rows.next()).value;
       cursor.held = undefined;
-      if (!row) break;
+      if (!row) {
+        ended = true;
+        break;
+      }
       const runId = runIdFor(delivery.deliveryId, cursor.next);
       if (cursor.next >= from && !batch.offer(seedOf(runId, JSON.stringify(row), row))) {
         cursor.held = row;
@@ -47,6 +51,8 @@ export class CsvRunSeeds {
       cursor.next++;
       if (cursor.next % HEARTBEAT_ROWS === 0) progress.beat();
     }
+    // A CSV read to its end is let go at once (its body may be 32 MiB): its runs have all been seeded.
+    if (ended) return batch.seeds;
     cursors.set(delivery.deliveryId, cursor);
     if (cursors.size > CSV_CURSORS) cursors.delete(cursors.keys().next().value!);
     return batch.seeds;

@@ -195,7 +195,8 @@ it('closes a slot left empty before a claimed one, and goes on', async () => {
 describe('retention', () => {
   let short: Stack;
   beforeAll(async () => {
-    short = await startStack({ HISTORY_RETENTION: '6s' });
+    // Long enough that the run is seen finished before it expires on a busy CI machine (6 s was not).
+    short = await startStack({ HISTORY_RETENTION: '20s' });
   });
   afterAll(() => short.close());
 
@@ -208,7 +209,7 @@ describe('retention', () => {
     expect((await short.api('GET', `/api/runs/${run.id}`)).status).toBe(200);
     const bodyChunk = () => short.models.BlobChunk.findById(`body:${run.deliveryId}:0`, { _id: 1 }).lean();
     expect(await bodyChunk()).not.toBeNull(); // kept for replay while the delivery is in the history
-    const gone = await waitFor(robotNow, (r) => r.runCounts.total === 0 && r.deliveryCounts.processed === 0, 60_000);
+    const gone = await waitFor(robotNow, (r) => r.runCounts.total === 0 && r.deliveryCounts.processed === 0, 120_000);
     expect(gone.runCounts).toEqual({ total: 0, running: 0, succeeded: 0, failed: 0 });
     expect((await short.api('GET', `/api/robots/${robot.robotId}/runs`)).body).toEqual({ runs: [], nextCursor: null });
     expect((await short.api('GET', `/api/robots/${robot.robotId}/deliveries`)).body).toEqual({

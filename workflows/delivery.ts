@@ -61,7 +61,7 @@ const PATCH_KEEP_BODY = 'keep-body-for-replay';
 
 /**
  * A held delivery (its robot was paused) asks again whether its robot is at work this often, in
- * case the resume's release missed it (docs/api.md, Pause): about 8 history events an hour.
+ * case the resume's release missed it (docs/api.md, Pause): about 6 history events an hour.
  */
 const HELD_RECHECK = '1 hour';
 

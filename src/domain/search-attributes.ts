@@ -7,7 +7,8 @@
  * | RobotId           | delivery and run workflows  | the robot's id                          |
  * | TriggerIdentifier | delivery and run workflows  | `custom:<uuid>` or `stripe:<uuid>`      |
  * | BodyFormat        | delivery and run workflows  | json, xml, csv or text (once parsed)    |
- * | DeliveryOutcome   | delivery workflows          | processed, dropped or failed            |
+ * | DeliveryOutcome   | delivery workflows          | held (paused robot), then processed,    |
+ *                                                       dropped or failed                       |
  *
  * All are Keyword. They must exist in the namespace before a workflow names them: the embedded
  * dev server is started with them, and the receiver and worker add any that are missing

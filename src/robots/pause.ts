@@ -10,7 +10,7 @@
  * missed (the process died half way, or Temporal's visibility had not yet listed it) still goes.
  *
  * What waiting costs the engine: one open workflow per held delivery (its input holds a body up to
- * INLINE_BODY_BYTES; larger bodies are in MongoDB) and about 8 history events an hour.
+ * INLINE_BODY_BYTES; larger bodies are in MongoDB) and about 6 history events an hour.
  */
 import type { Client } from '@temporalio/client';
 import { RELEASE_PAGE } from '../domain/limits';

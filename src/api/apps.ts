@@ -27,6 +27,13 @@ export function appRoutes(router: Router, { config, models, triggers }: Manageme
     ctx.body = appView(app.toObject(), config.secretsKey);
   });
 
+  /** Every app, newest first (apps are few: one read of the collection). */
+  router.get('/apps', async (ctx) => {
+    const apps = await App.find().lean();
+    apps.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
+    ctx.body = { apps: apps.map((a) => appView(a, config.secretsKey)) };
+  });
+
   router.get('/apps/:id', async (ctx) => {
     ctx.body = appView(await found('app', App.findById(ctx.params.id).lean()), config.secretsKey);
   });
@@ -51,6 +58,13 @@ export function appRoutes(router: Router, { config, models, triggers }: Manageme
     });
     ctx.status = 201;
     ctx.body = connectionView(connection.toObject());
+  });
+
+  /** Every payment provider connection, newest first. */
+  router.get('/connections', async (ctx) => {
+    const connections = await Connection.find().lean();
+    connections.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
+    ctx.body = { connections: connections.map(connectionView) };
   });
 
   router.get('/connections/:id', async (ctx) => {

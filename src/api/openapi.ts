@@ -9,6 +9,9 @@ import { z, type ZodObject, type ZodRawShape, type ZodTypeAny } from 'zod';
 import { zodToJsonSchema, type Options } from 'zod-to-json-schema';
 import {
   appAnswer,
+  appsAnswer,
+  connectionsAnswer,
+  robotsAnswer,
   bulkReplayAnswer,
   bulkReplayBody,
   connectionAnswer,
@@ -41,6 +44,9 @@ const ANSWERS = {
   RunsPage: runsPageAnswer,
   Delivery: deliveryAnswer,
   DeliveriesPage: deliveriesPageAnswer,
+  Apps: appsAnswer,
+  Connections: connectionsAnswer,
+  Robots: robotsAnswer,
   Replayed: replayAnswer,
   ReplayedMany: bulkReplayAnswer,
   Health: healthAnswer,
@@ -113,6 +119,13 @@ export const OPERATIONS: Operation[] = [
     body: 'CreateApp',
     answers: { 201: 'App', 400: 'Error' },
   },
+  {
+    method: 'get',
+    path: '/api/apps',
+    summary: 'Every custom app, newest first',
+    admin: true,
+    answers: { 200: 'Apps' },
+  },
   { method: 'get', path: '/api/apps/:id', summary: 'A custom app', admin: true, answers: { 200: 'App', 404: 'Error' } },
   {
     method: 'patch',
@@ -132,6 +145,13 @@ export const OPERATIONS: Operation[] = [
   },
   {
     method: 'get',
+    path: '/api/connections',
+    summary: 'Every payment provider connection, newest first',
+    admin: true,
+    answers: { 200: 'Connections' },
+  },
+  {
+    method: 'get',
     path: '/api/connections/:id',
     summary: 'A payment provider connection',
     admin: true,
@@ -144,6 +164,13 @@ export const OPERATIONS: Operation[] = [
     admin: true,
     body: 'CreateRobot',
     answers: { 201: 'Robot', 400: 'Error' },
+  },
+  {
+    method: 'get',
+    path: '/api/robots',
+    summary: 'Every robot (up to 1,000, newest first) with its card and counts',
+    admin: true,
+    answers: { 200: 'Robots' },
   },
   {
     method: 'get',

@@ -10,6 +10,7 @@ import { newId } from '../domain/secrets';
 import type { RobotState, StepDefinition } from '../domain/types';
 import { robotHistory } from '../history/reads';
 import { conflict, invalidField, readJson } from '../http';
+import { ROBOTS_LISTED } from '../domain/limits';
 import { releaseHeld } from '../robots/pause';
 import { editSteps, StepsEditConflict } from '../robots/steps-versions';
 import { newTokenFields, rotateToken } from '../robots/trigger-tokens';
@@ -73,6 +74,15 @@ export function robotRoutes(router: Router, deps: ManagementDeps): void {
     });
     ctx.status = 201;
     ctx.body = robotView(robot.toObject(), config);
+  });
+
+  /** Every robot with its counts, newest first (robots are few: one read, then each robot's tally by `_id`). */
+  router.get('/robots', async (ctx) => {
+    const robots = await Robot.find().lean();
+    robots.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
+    const shown = robots.slice(0, ROBOTS_LISTED);
+    const histories = await Promise.all(shown.map((r) => robotHistory(models, r._id)));
+    ctx.body = { robots: shown.map((r, i) => robotView(r, config, histories[i])) };
   });
 
   router.get('/robots/:id', async (ctx) => {

@@ -268,6 +268,9 @@ export const deliveryAnswer = answer({
 });
 
 export const replayAnswer = answer({ deliveryId: z.string() });
+export const appsAnswer = answer({ apps: z.array(appAnswer) });
+export const connectionsAnswer = answer({ connections: z.array(connectionAnswer) });
+export const robotsAnswer = answer({ robots: z.array(robotAnswer) });
 /** Replayed deliveries' new ids; `nextCursor` continues with the deliveries this request did not reach. */
 export const bulkReplayAnswer = answer({ deliveryIds: z.array(z.string()), nextCursor: z.string().nullable() });
 

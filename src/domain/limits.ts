@@ -100,6 +100,11 @@ export const POLL_SCAN = 4096;
 export const REMOVE_PER_STEP_BUSY = 20;
 export const REMOVE_PER_STEP_IDLE = 200;
 
+// ---- Management API ------------------------------------------------------------------------------
+
+/** Robots `GET /api/robots` lists (newest first), each with its counts. */
+export const ROBOTS_LISTED = 1000;
+
 // ---- Replay and pause (docs/api.md) -----------------------------------------------------------------
 
 /** Deliveries a bulk replay reads (one page of the log) and starts at a time. */

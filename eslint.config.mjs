@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'bench-results/', 'coverage/', '.data/', 'web/vendor/'] },
+  { ignores: ['dist/', 'node_modules/', 'bench-results/', 'coverage/', '.data/', 'web/vendor/', 'web/dist/'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

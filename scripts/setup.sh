@@ -2,7 +2,7 @@
 # Idempotent set-up shared by the start and test commands:
 #   - npm dependencies (again only when package.json or the lock file changed),
 #   - the embedded servers (scripts/binaries.sh: built once into a cache outside the repo),
-#   - the TypeScript build and the pre-bundled workflow code.
+#   - the TypeScript build, the pre-bundled workflow code and the dashboard (web/dist).
 # Prints the binaries' paths as shell assignments (`NAME_BIN=path`) on its last lines.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,7 +19,7 @@ fi
 
 binaries=$(./scripts/binaries.sh)
 
-log "building TypeScript and the workflow bundle"
+log "building TypeScript, the workflow bundle and the dashboard"
 npm run --silent build >&2
 
 echo "$binaries"

@@ -1,6 +1,6 @@
 /**
- * The HTTP service: health, metrics, the OpenAPI document, the webhook receiver and the
- * management API, behind one error path.
+ * The HTTP service: health, metrics, the OpenAPI document, the webhook receiver, the management
+ * API and the dashboard's files, behind one error path.
  */
 import Router from '@koa/router';
 import type { Client } from '@temporalio/client';
@@ -16,6 +16,7 @@ import type { Models } from './storage/models';
 import { DeliveryRecorder } from './history/slots';
 import { TriggerCache } from './receiver/trigger-cache';
 import { countWebhookAnswers } from './receiver/webhook-metrics';
+import { serveDashboard } from './dashboard';
 import { webhookRouter } from './receiver/webhooks';
 import { temporalAnswers } from './temporal';
 
@@ -75,5 +76,6 @@ export function createApp(deps: AppDeps): Koa {
   app.use(countWebhookAnswers(metrics)); // outside the error handler: it sees what the sender got
   app.use(errorHandler(deps.log));
   for (const router of routers(deps, metrics)) app.use(router.routes());
+  app.use(serveDashboard());
   return app;
 }

@@ -76,6 +76,9 @@ it('starts everything, serves a delivery end to end, stops on Ctrl-C without orp
   expect(printed).toContain(`Admin token:                ${token}`);
 
   expect((await fetch(`${base}/healthz`)).status).toBe(200);
+  const dashboard = await fetch(`${base}/`);
+  expect(dashboard.status).toBe(200);
+  expect(await dashboard.text()).toContain('<div id="app">');
   expect((await fetch(`http://localhost:${env.EMBEDDED_TEMPORAL_UI_PORT}/`)).status).toBe(200);
 
   const client = apiClient(base, token);

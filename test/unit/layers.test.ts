@@ -21,6 +21,7 @@ const LAYERS: Array<{ name: string; paths: string[] }> = [
       'src/temporal.ts',
       'src/sdk-log.ts',
       'src/search-attribute-setup.ts',
+      'src/dashboard.ts',
     ],
   },
   { name: 'storage', paths: ['src/storage/', 'src/history/'] },

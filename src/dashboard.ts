@@ -1,0 +1,53 @@
+/**
+ * The dashboard (web/, README "The dashboard"): its built files (web/dist, made by `npm run
+ * build`) served by the receiver on the service's own port. Its pages (`/`, `/robots/:id`,
+ * `/runs/:id`) answer its index.html; `/assets/<file>` its scripts and styles, kept by browsers
+ * for a year (their names change with their content). Everything else goes on to the routers,
+ * so the dashboard never answers for the API, the webhooks or the health routes. It needs no
+ * credential to load: what it shows comes from the API, with the admin token a person enters.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Middleware } from 'koa';
+
+const PAGES = [/^\/$/, /^\/robots\/[^/]+$/, /^\/runs\/[^/]+$/];
+const ASSET = /^\/assets\/([A-Za-z0-9_.-]+)$/;
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+};
+
+/** web/dist under the package's root, whether this runs from src/ (tests) or dist/src/. */
+export function dashboardDir(): string {
+  let dir = __dirname;
+  while (!fs.existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  return path.join(dir, 'web', 'dist');
+}
+
+export function serveDashboard(dir = dashboardDir()): Middleware {
+  return async (ctx, next): Promise<void> => {
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return void (await next());
+    const asset = ASSET.exec(ctx.path);
+    const file = asset
+      ? path.join(dir, 'assets', asset[1])
+      : PAGES.some((p) => p.test(ctx.path))
+        ? path.join(dir, 'index.html')
+        : null;
+    if (!file) return void (await next());
+    let body: Buffer;
+    try {
+      body = await fs.promises.readFile(file);
+    } catch {
+      if (asset) return void (await next());
+      ctx.status = 503;
+      ctx.type = 'text/plain';
+      ctx.body = 'The dashboard is not built: run `npm run build` (npm start does).\n';
+      return;
+    }
+    ctx.type = asset ? (TYPES[path.extname(file)] ?? 'application/octet-stream') : 'text/html; charset=utf-8';
+    ctx.set('cache-control', asset ? 'public, max-age=31536000, immutable' : 'no-cache');
+    ctx.body = body;
+  };
+}

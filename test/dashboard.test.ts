@@ -1,0 +1,149 @@
+/**
+ * The dashboard in a real browser: Debian's chromium (scripts/browser.sh finds or installs it)
+ * driven by playwright-core, against the real service. Controls are found by their accessible
+ * names, as a screen reader would. A screenshot of each page goes to .data/screenshots/.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startStack, type Stack } from './support/stack';
+import { waitFor } from './support/wait';
+
+const SCREENSHOTS = path.resolve(__dirname, '..', '.data', 'screenshots');
+
+let stack: Stack;
+let browser: Browser;
+let page: Page;
+beforeAll(async () => {
+  const executablePath = process.env.CHROMIUM_BIN;
+  if (!executablePath) throw new Error('CHROMIUM_BIN is not set: run the tests with `npm test` (scripts/browser.sh)');
+  stack = await startStack();
+  browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
+  const context = await browser.newContext({ viewport: { width: 1200, height: 1000 } });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.baseUrl });
+  page = await context.newPage();
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+});
+afterAll(async () => {
+  await browser?.close();
+  await stack?.close();
+});
+
+const shot = (name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+/** The rows of a table named `name`, header row left out. */
+const rows = (name: string) => page.getByRole('table', { name }).locator('tbody tr');
+/** Waits until the page's rows of a table are `count` (the page updates itself; no reload). */
+const rowsBecome = (name: string, count: number) =>
+  waitFor(
+    () => rows(name).count(),
+    (n) => n === count,
+  );
+
+it('signs in with the admin token only, and refuses a wrong one', async () => {
+  await page.goto(stack.baseUrl + '/');
+  await page.getByLabel('Admin token').fill('not-the-token');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('alert').filter({ hasText: 'That admin token is not right.' }).waitFor();
+  await shot('sign-in');
+
+  await page.getByLabel('Admin token').fill(stack.config.adminToken);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Robots' }).waitFor();
+  expect(page.url()).toBe(stack.baseUrl + '/');
+});
+
+it('creates an app and a robot, showing the API validation error next to the steps', async () => {
+  await page.getByLabel('App name').fill('Shop export');
+  await page.getByLabel('Body format').selectOption('csv');
+  await page.getByRole('button', { name: 'Create app' }).click();
+  await page.getByRole('option', { name: 'Shop export (csv)' }).waitFor({ state: 'attached' });
+
+  await page.getByLabel('Robot name').fill('Import customers');
+  await page.getByLabel('Trigger').selectOption({ label: 'Shop export (csv)' });
+  await page.getByLabel('Steps (JSON)').fill('[{ "name": "greet", "type": "send-email" }]');
+  await page.getByRole('button', { name: 'Create robot' }).click();
+  const error = page.getByRole('form', { name: 'New robot' }).getByRole('alert');
+  await error.waitFor();
+  expect(await error.textContent()).toMatch(/^steps\.0\./);
+
+  await page
+    .getByLabel('Steps (JSON)')
+    .fill('[{ "name": "greet", "type": "compose", "template": { "hello": "{{trigger.name}}" } }]');
+  await page.getByRole('button', { name: 'Create robot' }).click();
+  await page.getByRole('heading', { name: 'Import customers' }).waitFor();
+  expect(page.url()).toMatch(/\/robots\/[0-9a-f-]{36}$/);
+});
+
+it('shows no URL before the robot is at work; then the exact URL, which "Copy URL" puts on the clipboard', async () => {
+  const card = page.getByRole('region', { name: 'Trigger step' });
+  await card.getByText('The webhook URL appears here once the robot is put to work.').waitFor();
+  expect(await card.getByLabel('Webhook URL').count()).toBe(0);
+  await shot('robot-draft');
+
+  await page.getByRole('button', { name: 'Put to work' }).click();
+  const shown = card.getByLabel('Webhook URL');
+  await shown.waitFor();
+  const robotId = page.url().split('/').pop()!;
+  const robot = (await stack.api('GET', `/api/robots/${robotId}`)).body;
+  expect(await shown.textContent()).toBe(robot.trigger.card.webhookUrl);
+  expect(await card.getByLabel('curl example').textContent()).toContain(robot.trigger.card.webhookUrl);
+
+  await card.getByRole('button', { name: 'Copy URL' }).click();
+  await card.getByRole('status').filter({ hasText: 'Copied' }).waitFor();
+  expect(await page.evaluate('navigator.clipboard.readText()')).toBe(robot.trigger.card.webhookUrl);
+});
+
+it('shows a 3-row CSV as 3 runs and a failed delivery with its error, without a reload', async () => {
+  const robotId = page.url().split('/').pop()!;
+  const url = (await stack.api('GET', `/api/robots/${robotId}`)).body.trigger.card.webhookUrl;
+  const csv = 'name,email\nAnn,ann@example.com\nBob,bob@example.com\nCy,cy@example.com\n';
+  expect((await stack.send('POST', url, csv)).status).toBe(200);
+  await rowsBecome('Run history', 3);
+  await waitFor(
+    () => rows('Run history').getByRole('link', { name: 'succeeded' }).count(),
+    (n) => n === 3,
+  );
+
+  expect((await stack.send('POST', url, 'name\n"Ann')).status).toBe(200);
+  await rowsBecome('Deliveries', 2);
+  const failed = rows('Deliveries').filter({ hasText: 'failed' });
+  expect(await failed.textContent()).toContain('invalid CSV');
+  await page.getByLabel('Outcome').selectOption('failed');
+  await rowsBecome('Deliveries', 1);
+  await page.getByLabel('Outcome').selectOption('');
+  await shot('robot');
+});
+
+it('shows a run with its trigger data and step output, then stops the robot', async () => {
+  const robotPath = new URL(page.url()).pathname;
+  await rows('Run history').first().getByRole('link').click();
+  await page.getByRole('heading', { name: 'Run succeeded' }).waitFor();
+  expect(JSON.parse((await page.getByLabel('Trigger data').textContent())!)).toMatchObject({ name: 'Cy' });
+  expect(await page.getByRole('region', { name: 'Step greet' }).textContent()).toContain('"hello": "Cy"');
+  await shot('run');
+
+  await page.getByRole('link', { name: 'Back to the robot' }).click();
+  await page.waitForURL(stack.baseUrl + robotPath);
+  await page.getByRole('button', { name: 'Stop' }).click();
+  await page.getByText('Stopped', { exact: true }).waitFor();
+  await page.getByText('The webhook URL appears here once the robot is put to work.').waitFor();
+});
+
+it('returns to sign-in when the API refuses the token', async () => {
+  await page.evaluate("sessionStorage.setItem('admin-token', 'revoked')");
+  await page.goto(stack.baseUrl + '/');
+  await page.getByLabel('Admin token').waitFor();
+});
+
+it('serves its pages but never answers for the API or a webhook', async () => {
+  for (const p of ['/', '/robots/x', '/runs/y']) {
+    const res = await fetch(stack.baseUrl + p);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/html');
+  }
+  const api = await fetch(stack.baseUrl + '/api/nothing');
+  expect(api.status).toBe(404);
+  expect(api.headers.get('content-type')).toContain('application/json');
+  expect((await fetch(stack.baseUrl + '/elsewhere')).status).toBe(404);
+  expect((await fetch(stack.baseUrl + '/assets/../package.json')).status).toBe(404);
+});

@@ -1,0 +1,324 @@
+/**
+ * A robot (`/robots/:id`): its trigger step's card (the URL once it is at work, spec §1.8, with
+ * "Copy URL" and a curl example for the app's body format), what can be done to it, its run
+ * history and its deliveries log. Both lists follow new runs and deliveries every 2 seconds.
+ */
+import { useEffect, useState } from 'preact/hooks';
+import { api, ApiError, type App, type Delivery, type Outcome, type Robot, type RunSummary } from '../api';
+import { link } from '../nav';
+import { FieldError, formatTime, json, stateName } from './parts';
+
+/** How often an open robot page reads its robot, first runs page and first deliveries page. */
+const FOLLOW_MS = 2000;
+
+export function RobotPage({ id }: { id: string }) {
+  const [robot, setRobot] = useState<Robot | null>(null);
+  const [app, setApp] = useState<App | null>(null);
+  const [missing, setMissing] = useState(false);
+  const load = async () => {
+    try {
+      setRobot(await api<Robot>('GET', `/api/robots/${encodeURIComponent(id)}`));
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) setMissing(true);
+      else throw err;
+    }
+  };
+  useEffect(() => {
+    void load();
+    const timer = setInterval(() => void load(), FOLLOW_MS);
+    return () => clearInterval(timer);
+  }, [id]);
+  const appId = robot?.trigger.appId;
+  useEffect(() => {
+    if (appId) void api<App>('GET', `/api/apps/${appId}`).then(setApp);
+  }, [appId]);
+  if (missing) return <p>No such robot.</p>;
+  if (!robot) return <p>Loading…</p>;
+  return (
+    <>
+      <section>
+        <h1>{robot.name}</h1>
+        <p>
+          State: <span class="state">{stateName(robot.state)}</span>
+          {robot.runCounts &&
+            ` · ${robot.runCounts.total} runs (${robot.runCounts.running} running, ${robot.runCounts.succeeded} succeeded, ${robot.runCounts.failed} failed)`}
+        </p>
+        <Actions robot={robot} onChange={setRobot} />
+      </section>
+      <Card robot={robot} app={app} />
+      <EditSteps robot={robot} onChange={setRobot} />
+      <Runs robotId={robot.id} />
+      <Deliveries robotId={robot.id} />
+    </>
+  );
+}
+
+function Actions({ robot, onChange }: { robot: Robot; onChange: (r: Robot) => void }) {
+  const act = (path: string, body?: unknown) => async () =>
+    onChange(await api<Robot>('POST', `/api/robots/${robot.id}/${path}`, body));
+  const button = (label: string, path: string, body?: unknown) => (
+    <button type="button" onClick={() => void act(path, body)()}>
+      {label}
+    </button>
+  );
+  return (
+    <div class="actions">
+      {(robot.state === 'draft' || robot.state === 'stopped') && button('Put to work', 'start')}
+      {robot.state === 'at_work' && button('Pause', 'pause')}
+      {robot.state === 'paused' && button('Resume', 'resume')}
+      {(robot.state === 'at_work' || robot.state === 'paused') && button('Stop', 'stop')}
+      {robot.trigger.identifier && button('Rotate token', 'trigger/rotate', {})}
+    </div>
+  );
+}
+
+/** A request a sender could make, for the app's body format. */
+function curlExample(url: string, format: App['bodyFormat'] | 'json'): string {
+  const examples = {
+    json: ['application/json', '{"name":"Ann"}'],
+    xml: ['application/xml', '<order><name>Ann</name></order>'],
+    csv: ['text/csv', 'name,email\nAnn,ann@example.com\nBob,bob@example.com'],
+    text: ['text/plain', 'Hello from Ann'],
+  } as const;
+  const [type, body] = examples[format];
+  return `curl -X POST '${url}' \\\n  -H 'Content-Type: ${type}' \\\n  --data-binary $'${body.replace(/\n/g, '\\n')}'`;
+}
+
+/** The trigger step's card. */
+function Card({ robot, app }: { robot: Robot; app: App | null }) {
+  const url = robot.trigger.card.webhookUrl;
+  const [copied, setCopied] = useState(false);
+  const atWork = robot.state === 'at_work' || robot.state === 'paused';
+  return (
+    <section aria-label="Trigger step">
+      <h2>Trigger: {robot.trigger.kind === 'stripe' ? 'payment provider' : `${app?.name ?? 'app'} webhook`}</h2>
+      {!url || !atWork ? (
+        <p>The webhook URL appears here once the robot is put to work.</p>
+      ) : (
+        <>
+          <p>
+            Webhook URL: <code aria-label="Webhook URL">{url}</code>
+          </p>
+          <div class="actions">
+            <button type="button" onClick={() => void navigator.clipboard.writeText(url).then(() => setCopied(true))}>
+              Copy URL
+            </button>
+            {copied && <span role="status">Copied</span>}
+          </div>
+          {robot.trigger.card.previousTokenExpiresAt && (
+            <p>The previous URL keeps working until {formatTime(robot.trigger.card.previousTokenExpiresAt)}.</p>
+          )}
+          {robot.state === 'paused' && <p>Paused: deliveries are accepted and wait until the robot is resumed.</p>}
+          <p>Try it:</p>
+          <pre aria-label="curl example">{curlExample(url, app?.bodyFormat ?? 'json')}</pre>
+        </>
+      )}
+    </section>
+  );
+}
+
+function EditSteps({ robot, onChange }: { robot: Robot; onChange: (r: Robot) => void }) {
+  const [open, setOpen] = useState(false);
+  const [steps, setSteps] = useState('');
+  const [refusal, setRefusal] = useState<ApiError | null>(null);
+  const [notJson, setNotJson] = useState<string | null>(null);
+  const save = async (e: Event) => {
+    e.preventDefault();
+    setRefusal(null);
+    setNotJson(null);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(steps);
+    } catch (err) {
+      setNotJson(`Not JSON: ${(err as Error).message}`);
+      return;
+    }
+    try {
+      onChange(await api<Robot>('PATCH', `/api/robots/${robot.id}`, { steps: parsed }));
+      setOpen(false);
+    } catch (err) {
+      if (err instanceof ApiError && err.status !== 401) setRefusal(err);
+      else throw err;
+    }
+  };
+  return (
+    <section>
+      <h2>Steps (version {robot.stepsVersion})</h2>
+      {!open ? (
+        <>
+          <pre>{json(robot.steps)}</pre>
+          <button
+            type="button"
+            onClick={() => {
+              setSteps(json(robot.steps));
+              setOpen(true);
+            }}
+          >
+            Edit steps
+          </button>
+        </>
+      ) : (
+        <form onSubmit={(e) => void save(e)} aria-label="Edit steps">
+          <label>
+            Steps (JSON)
+            <textarea value={steps} onInput={(e) => setSteps(e.currentTarget.value)} spellcheck={false} />
+          </label>
+          {notJson && (
+            <p role="alert" class="error">
+              {notJson}
+            </p>
+          )}
+          <FieldError refusal={refusal} field="steps" />
+          <FieldError refusal={refusal} />
+          <div class="actions">
+            <button type="submit">Save steps</button>
+            <button type="button" onClick={() => setOpen(false)}>
+              Cancel
+            </button>
+          </div>
+          <p>New steps apply to deliveries accepted from now on.</p>
+        </form>
+      )}
+    </section>
+  );
+}
+
+/** A page of a history list, following its first page while it is shown. */
+function usePage<T>(path: string, key: 'runs' | 'deliveries') {
+  const [cursors, setCursors] = useState<string[]>([]); // the cursors of the pages before this one
+  const [page, setPage] = useState<{ items: T[]; nextCursor: string | null } | null>(null);
+  const cursor = cursors.at(-1);
+  useEffect(() => {
+    const load = async () => {
+      const answer = await api<Record<string, unknown>>(
+        'GET',
+        `${path}?limit=20${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
+      setPage({ items: answer[key] as T[], nextCursor: answer.nextCursor as string | null });
+    };
+    void load();
+    if (cursor) return undefined;
+    const timer = setInterval(() => void load(), FOLLOW_MS);
+    return () => clearInterval(timer);
+  }, [path, cursor]);
+  const older = page?.nextCursor ? () => setCursors([...cursors, page.nextCursor!]) : null;
+  const newer = cursors.length > 0 ? () => setCursors(cursors.slice(0, -1)) : null;
+  return { page, older, newer };
+}
+
+function Pager({ older, newer }: { older: (() => void) | null; newer: (() => void) | null }) {
+  return (
+    <div class="actions">
+      <button type="button" disabled={!newer} onClick={() => newer?.()}>
+        Newer
+      </button>
+      <button type="button" disabled={!older} onClick={() => older?.()}>
+        Older
+      </button>
+    </div>
+  );
+}
+
+const preview = (r: RunSummary) => (r.triggerTruncated ? '(large: open the run)' : JSON.stringify(r.trigger));
+
+function Runs({ robotId }: { robotId: string }) {
+  const { page, older, newer } = usePage<RunSummary>(`/api/robots/${robotId}/runs`, 'runs');
+  return (
+    <section>
+      <h2>Run history</h2>
+      <table aria-label="Run history">
+        <thead>
+          <tr>
+            <th>Status</th>
+            <th>Started</th>
+            <th>Trigger data</th>
+          </tr>
+        </thead>
+        <tbody>
+          {page?.items.map((r) => (
+            <tr key={r.id}>
+              <td>
+                <a href={`/runs/${r.id}`} onClick={link(`/runs/${r.id}`)}>
+                  {r.status}
+                </a>
+              </td>
+              <td>{formatTime(r.createdAt)}</td>
+              <td>
+                <code>{preview(r)}</code>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {page && page.items.length === 0 && <p>No runs yet.</p>}
+      <Pager older={older} newer={newer} />
+    </section>
+  );
+}
+
+const OUTCOMES: Outcome[] = ['processed', 'dropped', 'rejected', 'failed'];
+
+function Deliveries({ robotId }: { robotId: string }) {
+  const { page, older, newer } = usePage<Delivery>(`/api/robots/${robotId}/deliveries`, 'deliveries');
+  const [outcome, setOutcome] = useState<Outcome | ''>('');
+  const [replayed, setReplayed] = useState<string | null>(null);
+  const shown = page?.items.filter((d) => !outcome || d.outcome === outcome) ?? [];
+  const replay = async (d: Delivery) => {
+    const answer = await api<{ deliveryId: string }>('POST', `/api/deliveries/${d.id}/replay`);
+    setReplayed(answer.deliveryId);
+  };
+  return (
+    <section>
+      <h2>Deliveries</h2>
+      <label>
+        Outcome
+        <select value={outcome} onChange={(e) => setOutcome(e.currentTarget.value as Outcome | '')}>
+          <option value="">All</option>
+          {OUTCOMES.map((o) => (
+            <option key={o} value={o}>
+              {o}
+            </option>
+          ))}
+        </select>
+      </label>
+      {replayed && <p role="status">Replayed as delivery {replayed}.</p>}
+      <table aria-label="Deliveries">
+        <thead>
+          <tr>
+            <th>Outcome</th>
+            <th>Received</th>
+            <th>Size</th>
+            <th>Content type</th>
+            <th>Details</th>
+            <th />
+          </tr>
+        </thead>
+        <tbody>
+          {shown.map((d) => (
+            <tr key={d.id}>
+              <td>{d.outcome}</td>
+              <td>{formatTime(d.receivedAt)}</td>
+              <td>{d.size} bytes</td>
+              <td>{d.contentType ?? ''}</td>
+              <td>
+                {d.outcome === 'processed' && `${d.runCount ?? 0} run(s)`}
+                {d.reason && <span>{d.reason}</span>}
+                {d.error && <span class="error">{d.error}</span>}
+                {d.replayOf && <span> (replay)</span>}
+              </td>
+              <td>
+                {d.replayable && (
+                  <button type="button" aria-label={`Replay delivery ${d.id}`} onClick={() => void replay(d)}>
+                    Replay
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {page && shown.length === 0 && <p>No deliveries{outcome ? ` ${outcome}` : ''} here.</p>}
+      <Pager older={older} newer={newer} />
+    </section>
+  );
+}

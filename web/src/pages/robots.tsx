@@ -1,0 +1,242 @@
+/**
+ * Robots (`/`): every robot with its state, trigger, run counts and last delivery; creating apps,
+ * payment connections and robots.
+ */
+import { useEffect, useState } from 'preact/hooks';
+import { api, ApiError, type App, type BodyFormat, type Connection, type Robot } from '../api';
+import { link, navigate } from '../nav';
+import { FieldError, formatTime, stateName } from './parts';
+
+interface Lists {
+  robots: Robot[];
+  apps: App[];
+  connections: Connection[];
+}
+
+export function RobotsPage() {
+  const [lists, setLists] = useState<Lists | null>(null);
+  const load = async () => {
+    const [robots, apps, connections] = await Promise.all([
+      api<{ robots: Robot[] }>('GET', '/api/robots'),
+      api<{ apps: App[] }>('GET', '/api/apps'),
+      api<{ connections: Connection[] }>('GET', '/api/connections'),
+    ]);
+    setLists({ robots: robots.robots, apps: apps.apps, connections: connections.connections });
+  };
+  useEffect(() => void load(), []);
+  if (!lists) return <p>Loading…</p>;
+  const triggerOf = (r: Robot) => {
+    if (r.trigger.kind === 'stripe') {
+      return `Payment provider: ${lists.connections.find((c) => c.id === r.trigger.connectionId)?.name ?? '?'}`;
+    }
+    const app = lists.apps.find((a) => a.id === r.trigger.appId);
+    return app ? `${app.name} (${app.bodyFormat})` : '?';
+  };
+  return (
+    <>
+      <section>
+        <h1>Robots</h1>
+        <table aria-label="Robots">
+          <thead>
+            <tr>
+              <th>Name</th>
+              <th>State</th>
+              <th>Trigger</th>
+              <th>Runs</th>
+              <th>Last delivery</th>
+            </tr>
+          </thead>
+          <tbody>
+            {lists.robots.map((r) => (
+              <tr key={r.id}>
+                <td>
+                  <a href={`/robots/${r.id}`} onClick={link(`/robots/${r.id}`)}>
+                    {r.name}
+                  </a>
+                </td>
+                <td>{stateName(r.state)}</td>
+                <td>{triggerOf(r)}</td>
+                <td>
+                  {r.runCounts
+                    ? `${r.runCounts.total} (${r.runCounts.succeeded} succeeded, ${r.runCounts.failed} failed)`
+                    : ''}
+                </td>
+                <td>{r.lastDeliveryAt ? formatTime(r.lastDeliveryAt) : 'none yet'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {lists.robots.length === 0 && <p>No robot yet: create an app, then a robot on it.</p>}
+      </section>
+      <div class="grid">
+        <NewApp onCreated={() => void load()} />
+        <NewConnection onCreated={() => void load()} />
+        <NewRobot apps={lists.apps} connections={lists.connections} />
+      </div>
+    </>
+  );
+}
+
+/** A form's state: what the API said was wrong, and where. */
+function useRefusal() {
+  const [refusal, setRefusal] = useState<ApiError | null>(null);
+  const attempt = async (action: () => Promise<void>) => {
+    setRefusal(null);
+    try {
+      await action();
+    } catch (err) {
+      if (err instanceof ApiError && err.status !== 401) setRefusal(err);
+      else throw err;
+    }
+  };
+  return { refusal, attempt };
+}
+
+function NewApp({ onCreated }: { onCreated: () => void }) {
+  const [name, setName] = useState('');
+  const [bodyFormat, setFormat] = useState<BodyFormat>('json');
+  const { refusal, attempt } = useRefusal();
+  const submit = (e: Event) => {
+    e.preventDefault();
+    void attempt(async () => {
+      await api('POST', '/api/apps', { name, supportsInboundTrigger: true, bodyFormat });
+      setName('');
+      onCreated();
+    });
+  };
+  return (
+    <section>
+      <h2>New app</h2>
+      <form onSubmit={submit} aria-label="New app">
+        <label>
+          App name
+          <input value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        </label>
+        <FieldError refusal={refusal} field="name" />
+        <label>
+          Body format
+          <select value={bodyFormat} onChange={(e) => setFormat(e.currentTarget.value as BodyFormat)}>
+            <option value="json">JSON</option>
+            <option value="xml">XML</option>
+            <option value="csv">CSV (one run per row)</option>
+            <option value="text">Plain text</option>
+          </select>
+        </label>
+        <button type="submit">Create app</button>
+        <FieldError refusal={refusal} />
+      </form>
+    </section>
+  );
+}
+
+function NewConnection({ onCreated }: { onCreated: () => void }) {
+  const [name, setName] = useState('');
+  const [secret, setSecret] = useState('');
+  const { refusal, attempt } = useRefusal();
+  const submit = (e: Event) => {
+    e.preventDefault();
+    void attempt(async () => {
+      await api('POST', '/api/connections', {
+        provider: 'stripe',
+        name,
+        ...(secret ? { signingSecret: secret } : {}),
+      });
+      setName('');
+      setSecret('');
+      onCreated();
+    });
+  };
+  return (
+    <section>
+      <h2>New payment connection</h2>
+      <form onSubmit={submit} aria-label="New payment connection">
+        <label>
+          Connection name
+          <input value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        </label>
+        <FieldError refusal={refusal} field="name" />
+        <label>
+          Signing secret (optional, write-only)
+          <input type="password" value={secret} onInput={(e) => setSecret(e.currentTarget.value)} />
+        </label>
+        <button type="submit">Create connection</button>
+        <FieldError refusal={refusal} />
+      </form>
+    </section>
+  );
+}
+
+const EXAMPLE_STEPS = JSON.stringify(
+  [{ name: 'compose', type: 'compose', template: { hello: '{{trigger.name}}' } }],
+  null,
+  2,
+);
+
+function NewRobot({ apps, connections }: { apps: App[]; connections: Connection[] }) {
+  const [name, setName] = useState('');
+  const [trigger, setTrigger] = useState('');
+  const [steps, setSteps] = useState(EXAMPLE_STEPS);
+  const [stepsError, setStepsError] = useState<string | null>(null);
+  const { refusal, attempt } = useRefusal();
+  const submit = (e: Event) => {
+    e.preventDefault();
+    setStepsError(null);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(steps);
+    } catch (err) {
+      setStepsError(`Not JSON: ${(err as Error).message}`);
+      return;
+    }
+    const [kind, id] = trigger.split(':');
+    void attempt(async () => {
+      const robot = await api<Robot>('POST', '/api/robots', {
+        name,
+        trigger: kind === 'connection' ? { connectionId: id } : { appId: id },
+        steps: parsed,
+      });
+      navigate(`/robots/${robot.id}`);
+    });
+  };
+  return (
+    <section>
+      <h2>New robot</h2>
+      <form onSubmit={submit} aria-label="New robot">
+        <label>
+          Robot name
+          <input value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        </label>
+        <FieldError refusal={refusal} field="name" />
+        <label>
+          Trigger
+          <select value={trigger} onChange={(e) => setTrigger(e.currentTarget.value)}>
+            <option value="">Choose an app or connection</option>
+            {apps.map((a) => (
+              <option key={a.id} value={`app:${a.id}`}>
+                {a.name} ({a.bodyFormat})
+              </option>
+            ))}
+            {connections.map((c) => (
+              <option key={c.id} value={`connection:${c.id}`}>
+                Payment provider: {c.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <FieldError refusal={refusal} field="trigger" />
+        <label>
+          Steps (JSON)
+          <textarea value={steps} onInput={(e) => setSteps(e.currentTarget.value)} spellcheck={false} />
+        </label>
+        {stepsError && (
+          <p role="alert" class="error">
+            {stepsError}
+          </p>
+        )}
+        <FieldError refusal={refusal} field="steps" />
+        <button type="submit">Create robot</button>
+        <FieldError refusal={refusal} />
+      </form>
+    </section>
+  );
+}

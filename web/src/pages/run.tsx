@@ -1,0 +1,64 @@
+/**
+ * A run (`/runs/:id`): its trigger data, each step's output or error, its delivery and a link to
+ * its workflow in the Temporal Web UI.
+ */
+import { useEffect, useState } from 'preact/hooks';
+import { api, type Delivery, type Run } from '../api';
+import { link } from '../nav';
+import { formatTime, json } from './parts';
+
+export function RunPage({ id }: { id: string }) {
+  const [run, setRun] = useState<Run | null>(null);
+  const [delivery, setDelivery] = useState<Delivery | null>(null);
+  useEffect(() => {
+    const load = async () => {
+      const r = await api<Run>('GET', `/api/runs/${encodeURIComponent(id)}`);
+      setRun(r);
+      setDelivery(await api<Delivery>('GET', `/api/deliveries/${r.deliveryId}`));
+    };
+    void load();
+  }, [id]);
+  if (!run) return <p>Loading…</p>;
+  return (
+    <>
+      <section>
+        <h1>Run {run.status}</h1>
+        <p>
+          <a href={`/robots/${run.robotId}`} onClick={link(`/robots/${run.robotId}`)}>
+            Back to the robot
+          </a>
+          {run.workflowUrl && (
+            <>
+              {' · '}
+              <a href={run.workflowUrl} target="_blank" rel="noreferrer">
+                Open in the Temporal Web UI
+              </a>
+            </>
+          )}
+        </p>
+        <p>
+          Started {formatTime(run.createdAt)}
+          {run.finishedAt && `, finished ${formatTime(run.finishedAt)}`}
+        </p>
+        {delivery && (
+          <p>
+            Delivery: {delivery.outcome}, {delivery.size} bytes of {delivery.format}, received{' '}
+            {formatTime(delivery.receivedAt)}
+          </p>
+        )}
+      </section>
+      <section>
+        <h2>Trigger data</h2>
+        <pre aria-label="Trigger data">{json(run.trigger)}</pre>
+      </section>
+      {run.steps.map((s, i) => (
+        <section key={i} aria-label={`Step ${s.name}`}>
+          <h2>
+            Step {i + 1}: {s.name} ({s.status})
+          </h2>
+          {s.error ? <pre class="error">{s.error}</pre> : <pre>{json(s.output ?? null)}</pre>}
+        </section>
+      ))}
+    </>
+  );
+}

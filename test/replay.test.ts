@@ -19,8 +19,12 @@ const DIR = path.join(__dirname, 'replay');
 const VERSION = (JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version: string })
   .version;
 
-/** The deliveries recorded: each kind of path through the delivery workflow. */
-const KINDS: Array<{ name: string; format: string; body: string }> = [
+/**
+ * The deliveries recorded: each kind of path through the delivery workflow. `held`: sent while the
+ * robot is paused, then released by its resume (since 0.4); `replayed`: the replay of a delivery
+ * (since 0.4), recorded instead of the original.
+ */
+const KINDS: Array<{ name: string; format: string; body: string; held?: boolean; replayed?: boolean }> = [
   { name: 'json-one-run', format: 'json', body: JSON.stringify({ email: 'ann@example.com' }) },
   { name: 'json-unparsable', format: 'json', body: '{"not json' },
   { name: 'csv-three-runs', format: 'csv', body: 'email\na@example.com\nb@example.com\nc@example.com' },
@@ -31,16 +35,29 @@ const KINDS: Array<{ name: string; format: string; body: string }> = [
     body: JSON.stringify({ email: 'big@example.com', pad: 'x'.repeat(200_000) }),
   },
   { name: 'json-stored-unparsable', format: 'json', body: `{${'x'.repeat(200_000)}` },
+  { name: 'json-held', format: 'json', body: JSON.stringify({ email: 'held@example.com' }), held: true },
+  { name: 'json-replayed', format: 'json', body: JSON.stringify({ email: 'again@example.com' }), replayed: true },
 ];
 
 async function record(stack: Stack): Promise<void> {
   for (const kind of KINDS) {
     const robot = await stack.robotAtWork({ bodyFormat: kind.format, template: { to: '{{trigger.email}}' } });
+    if (kind.held) await stack.api('POST', `/api/robots/${robot.robotId}/pause`);
     expect((await stack.send('POST', robot.webhookUrl, kind.body)).status).toBe(200);
-    const [delivery] = await waitFor(
+    if (kind.held) await stack.api('POST', `/api/robots/${robot.robotId}/resume`);
+    let [delivery] = await waitFor(
       () => stack.deliveries(robot.robotId),
       (d) => d.length === 1,
     );
+    if (kind.replayed) {
+      const replay = await stack.api('POST', `/api/deliveries/${delivery.id}/replay`);
+      delivery = (
+        await waitFor(
+          () => stack.api('GET', `/api/deliveries/${replay.body.deliveryId}`),
+          (r) => r.status === 200,
+        )
+      ).body;
+    }
     const handle = stack.temporal.workflow.getHandle(delivery.workflowId);
     await handle.result().catch(() => undefined); // a failed delivery is a failed workflow
     const ids = [delivery.workflowId];

@@ -84,6 +84,7 @@ async function main(): Promise<number> {
         levels: s.historyLevels,
         pollS: s.pollS,
         log,
+        dashboard: { baseUrl: api.baseUrl, adminToken: stack.adminToken },
         newRobot: async (name) => (await benchRobot(api, stack.port, name, 'json', { n: '{{trigger.n}}' })).robotId,
       });
     }

@@ -247,6 +247,23 @@ export function report(r: Results): string {
         ]),
       ),
     );
+    if (h.baselineRobotPageMs) {
+      out.push(
+        '',
+        "The dashboard's robot page, first load in chromium until its runs show, ms p50 / p95 / p99 (10 loads)",
+        table(
+          ['runs per robot', 'robot page', 'p95 ÷ baseline p95'],
+          [
+            ['1 page (baseline)', pct(h.baselineRobotPageMs), '1.00'],
+            ...h.levels.map((l) => [
+              String(l.runsPerRobot),
+              l.robotPageMs ? pct(l.robotPageMs) : '-',
+              l.robotPageMs ? (l.robotPageMs.p95 / h.baselineRobotPageMs!.p95).toFixed(2) : '-',
+            ]),
+          ],
+        ),
+      );
+    }
   }
   if (r.error) out.push('', `FAILED: ${r.error}`);
   return out.join('\n') + '\n';

@@ -19,6 +19,7 @@ import { percentiles, type Percentiles } from '../load';
 import { BLOCK_SIZE } from '../../src/domain/limits';
 import type { ApiClient } from '../../test/support/api-client';
 import { waitFor } from '../../test/support/wait';
+import { robotPageLoads, type PageLoad } from '../page-load';
 
 export const HISTORY_READS = [
   'robot',
@@ -37,11 +38,14 @@ export interface HistoryLevel {
   /** From the end of seeding until the robot's counts showed every run. */
   keeperSeconds: number;
   readsMs: Record<HistoryRead, Percentiles>;
+  /** The dashboard's robot page, first load in chromium (null without CHROMIUM_BIN). */
+  robotPageMs?: Percentiles | null;
 }
 
 export interface HistoryResult {
   samples: number;
   baselineMs: Record<HistoryRead, Percentiles>;
+  baselineRobotPageMs?: Percentiles | null;
   levels: HistoryLevel[];
 }
 
@@ -54,7 +58,12 @@ interface Ctx {
   levels: number[];
   pollS: number;
   log: (message: string) => void;
+  /** Where the dashboard is, for its page loads. */
+  dashboard: PageLoad;
 }
+
+/** First loads of the robot page timed per level. */
+const PAGE_LOADS = 10;
 
 /** Bulk deliveries carry this many runs each (one CSV-like delivery per insert batch). */
 const BULK_RUNS = 1000;
@@ -191,6 +200,7 @@ export async function historyBench(ctx: Ctx): Promise<HistoryResult> {
   await measured.growTo(BLOCK_SIZE, BLOCK_SIZE);
   await waitForCounts(ctx, measured.robotId, BLOCK_SIZE);
   const baselineMs = await measureReads(ctx, measured);
+  const baselineRobotPageMs = await robotPageLoads(ctx.dashboard, measured.robotId, PAGE_LOADS);
   const levels: HistoryLevel[] = [];
   for (const runs of ctx.levels) {
     ctx.log(`history: seeding ${runs} runs for each of two robots`);
@@ -207,7 +217,8 @@ export async function historyBench(ctx: Ctx): Promise<HistoryResult> {
       seedSeconds: (seeded - seeding) / 1000,
       keeperSeconds: (built - seeded) / 1000,
       readsMs: await measureReads(ctx, measured),
+      robotPageMs: await robotPageLoads(ctx.dashboard, measured.robotId, PAGE_LOADS),
     });
   }
-  return { samples: ctx.samples, baselineMs, levels };
+  return { samples: ctx.samples, baselineMs, baselineRobotPageMs, levels };
 }

@@ -48,17 +48,27 @@ export function robotRoutes(router: Router, deps: ManagementDeps): void {
   }
 
   /** Sets the robot's state; the receiver of this process sees it at once, others within TRIGGER_CACHE_TTL_MS. */
-  async function setState(id: string, state: RobotState): Promise<RobotDoc> {
-    const robot = await found('robot', Robot.findByIdAndUpdate(id, { $set: { state } }, { new: true }).lean());
+  async function setState(id: string, state: RobotState, more: Partial<RobotDoc> = {}): Promise<RobotDoc> {
+    const changes = { $set: { state, ...more } };
+    const robot = await found('robot', Robot.findByIdAndUpdate(id, changes, { new: true }).lean());
     triggers.forget(robot.trigger.identifier);
     return robot;
   }
 
-  /** Releases the robot's held deliveries in the background (src/robots/pause.ts). */
-  function release(robotId: string): void {
-    releaseHeld(deps, robotId).catch((err: unknown) =>
-      log.warn('releasing held deliveries stopped; each goes on within an hour', { robotId, err: String(err) }),
-    );
+  /**
+   * Releases the robot's held deliveries in the background (src/robots/pause.ts), when it was
+   * paused since its last release (`heldSince`): a robot never paused has nothing held.
+   */
+  function release(robot: RobotDoc): void {
+    if (!robot.heldSince) return;
+    releaseHeld(deps, robot._id)
+      .then(() => Robot.updateOne({ _id: robot._id, heldSince: robot.heldSince }, { $set: { heldSince: null } }))
+      .catch((err: unknown) =>
+        log.warn('releasing held deliveries stopped; each goes on within an hour', {
+          robotId: robot._id,
+          err: String(err),
+        }),
+      );
   }
 
   router.post('/robots', async (ctx) => {
@@ -126,7 +136,7 @@ export function robotRoutes(router: Router, deps: ManagementDeps): void {
       );
     }
     ctx.body = robotView(await setState(robot._id, 'at_work'), config);
-    if (robot.state !== 'at_work') release(robot._id);
+    if (robot.state !== 'at_work') release(robot);
   });
 
   router.post('/robots/:id/stop', async (ctx) => {
@@ -137,7 +147,7 @@ export function robotRoutes(router: Router, deps: ManagementDeps): void {
   router.post('/robots/:id/pause', async (ctx) => {
     const robot = await robotById(ctx);
     if (robot.state !== 'at_work' && robot.state !== 'paused') throw conflict('only a robot at work can be paused');
-    ctx.body = robotView(await setState(robot._id, 'paused'), config);
+    ctx.body = robotView(await setState(robot._id, 'paused', { heldSince: robot.heldSince ?? new Date() }), config);
   });
 
   /** Runs what was held, in arrival order (in the background), then new deliveries as usual. */
@@ -145,7 +155,7 @@ export function robotRoutes(router: Router, deps: ManagementDeps): void {
     const robot = await robotById(ctx);
     if (robot.state !== 'paused' && robot.state !== 'at_work') throw conflict('only a paused robot can be resumed');
     ctx.body = robotView(await setState(robot._id, 'at_work'), config);
-    if (robot.state === 'paused') release(robot._id);
+    if (robot.state === 'paused') release(robot);
   });
 
   router.post('/robots/:id/trigger/rotate', async (ctx) => {

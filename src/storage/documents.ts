@@ -60,6 +60,8 @@ export interface RobotDoc {
   steps: StepDefinition[];
   /** Version of `steps`: 0 until the steps are first edited; each edit stores the versions (RobotStepsDoc). */
   stepsVersion?: number;
+  /** When the robot was first paused since its held deliveries were last released (src/robots/pause.ts). */
+  heldSince?: Date | null;
   createdAt: Date;
 }
 

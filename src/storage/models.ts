@@ -84,6 +84,7 @@ const robotSchema = new Schema<RobotDoc>(
     },
     steps: { type: [stepDefinitionSchema], required: true },
     stepsVersion: { type: Number, default: 0 },
+    heldSince: { type: Date, default: null },
     createdAt: { type: Date, required: true },
   },
   { ...opts, collection: 'robots' },

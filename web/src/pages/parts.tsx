@@ -31,3 +31,59 @@ export function FieldError({ refusal, field }: { refusal: ApiError | null; field
 const KNOWN = ['name', 'trigger', 'steps'];
 
 export const json = (value: unknown) => JSON.stringify(value, null, 2);
+
+/** A text field with the API's refusal of it shown under it. */
+export function TextField(props: {
+  label: string;
+  value: string;
+  onInput: (value: string) => void;
+  refusal: ApiError | null;
+  field: string;
+  type?: 'text' | 'password';
+}) {
+  return (
+    <>
+      <label>
+        {props.label}
+        {props.type === 'password' ? (
+          <input type="password" value={props.value} onInput={(e) => props.onInput(e.currentTarget.value)} />
+        ) : (
+          <input value={props.value} onInput={(e) => props.onInput(e.currentTarget.value)} />
+        )}
+      </label>
+      <FieldError refusal={props.refusal} field={props.field} />
+    </>
+  );
+}
+
+/** Steps as JSON text, parsed before they are sent: the parse error, or the API's refusal of `steps`. */
+export function StepsEditor(props: {
+  value: string;
+  onInput: (value: string) => void;
+  notJson: string | null;
+  refusal: ApiError | null;
+}) {
+  return (
+    <>
+      <label>
+        Steps (JSON)
+        <textarea value={props.value} onInput={(e) => props.onInput(e.currentTarget.value)} spellcheck={false} />
+      </label>
+      {props.notJson && (
+        <p role="alert" class="error">
+          {props.notJson}
+        </p>
+      )}
+      <FieldError refusal={props.refusal} field="steps" />
+    </>
+  );
+}
+
+/** The steps typed, parsed: the value, or why it is not JSON. */
+export function parseSteps(text: string): { steps: unknown } | { notJson: string } {
+  try {
+    return { steps: JSON.parse(text) as unknown };
+  } catch (err) {
+    return { notJson: `Not JSON: ${(err as Error).message}` };
+  }
+}

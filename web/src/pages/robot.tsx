@@ -6,7 +6,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError, type App, type Delivery, type Outcome, type Robot, type RunSummary } from '../api';
 import { link } from '../nav';
-import { FieldError, formatTime, json, stateName } from './parts';
+import { FieldError, formatTime, json, parseSteps, stateName, StepsEditor } from './parts';
 
 /** How often an open robot page reads its robot, first runs page and first deliveries page. */
 const FOLLOW_MS = 2000;
@@ -125,16 +125,11 @@ function EditSteps({ robot, onChange }: { robot: Robot; onChange: (r: Robot) => 
   const save = async (e: Event) => {
     e.preventDefault();
     setRefusal(null);
-    setNotJson(null);
-    let parsed: unknown;
+    const parsed = parseSteps(steps);
+    setNotJson('notJson' in parsed ? parsed.notJson : null);
+    if ('notJson' in parsed) return;
     try {
-      parsed = JSON.parse(steps);
-    } catch (err) {
-      setNotJson(`Not JSON: ${(err as Error).message}`);
-      return;
-    }
-    try {
-      onChange(await api<Robot>('PATCH', `/api/robots/${robot.id}`, { steps: parsed }));
+      onChange(await api<Robot>('PATCH', `/api/robots/${robot.id}`, { steps: parsed.steps }));
       setOpen(false);
     } catch (err) {
       if (err instanceof ApiError && err.status !== 401) setRefusal(err);
@@ -159,16 +154,7 @@ function EditSteps({ robot, onChange }: { robot: Robot; onChange: (r: Robot) => 
         </>
       ) : (
         <form onSubmit={(e) => void save(e)} aria-label="Edit steps">
-          <label>
-            Steps (JSON)
-            <textarea value={steps} onInput={(e) => setSteps(e.currentTarget.value)} spellcheck={false} />
-          </label>
-          {notJson && (
-            <p role="alert" class="error">
-              {notJson}
-            </p>
-          )}
-          <FieldError refusal={refusal} field="steps" />
+          <StepsEditor value={steps} onInput={setSteps} notJson={notJson} refusal={refusal} />
           <FieldError refusal={refusal} />
           <div class="actions">
             <button type="submit">Save steps</button>

@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError, type App, type BodyFormat, type Connection, type Robot } from '../api';
 import { link, navigate } from '../nav';
-import { FieldError, formatTime, stateName } from './parts';
+import { FieldError, formatTime, parseSteps, stateName, StepsEditor, TextField } from './parts';
 
 interface Lists {
   robots: Robot[];
@@ -108,11 +108,7 @@ function NewApp({ onCreated }: { onCreated: () => void }) {
     <section>
       <h2>New app</h2>
       <form onSubmit={submit} aria-label="New app">
-        <label>
-          App name
-          <input value={name} onInput={(e) => setName(e.currentTarget.value)} />
-        </label>
-        <FieldError refusal={refusal} field="name" />
+        <TextField label="App name" value={name} onInput={setName} refusal={refusal} field="name" />
         <label>
           Body format
           <select value={bodyFormat} onChange={(e) => setFormat(e.currentTarget.value as BodyFormat)}>
@@ -150,15 +146,15 @@ function NewConnection({ onCreated }: { onCreated: () => void }) {
     <section>
       <h2>New payment connection</h2>
       <form onSubmit={submit} aria-label="New payment connection">
-        <label>
-          Connection name
-          <input value={name} onInput={(e) => setName(e.currentTarget.value)} />
-        </label>
-        <FieldError refusal={refusal} field="name" />
-        <label>
-          Signing secret (optional, write-only)
-          <input type="password" value={secret} onInput={(e) => setSecret(e.currentTarget.value)} />
-        </label>
+        <TextField label="Connection name" value={name} onInput={setName} refusal={refusal} field="name" />
+        <TextField
+          label="Signing secret (optional, write-only)"
+          type="password"
+          value={secret}
+          onInput={setSecret}
+          refusal={refusal}
+          field="signingSecret"
+        />
         <button type="submit">Create connection</button>
         <FieldError refusal={refusal} />
       </form>
@@ -180,20 +176,15 @@ function NewRobot({ apps, connections }: { apps: App[]; connections: Connection[
   const { refusal, attempt } = useRefusal();
   const submit = (e: Event) => {
     e.preventDefault();
-    setStepsError(null);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(steps);
-    } catch (err) {
-      setStepsError(`Not JSON: ${(err as Error).message}`);
-      return;
-    }
+    const parsed = parseSteps(steps);
+    setStepsError('notJson' in parsed ? parsed.notJson : null);
+    if ('notJson' in parsed) return;
     const [kind, id] = trigger.split(':');
     void attempt(async () => {
       const robot = await api<Robot>('POST', '/api/robots', {
         name,
         trigger: kind === 'connection' ? { connectionId: id } : { appId: id },
-        steps: parsed,
+        steps: parsed.steps,
       });
       navigate(`/robots/${robot.id}`);
     });
@@ -202,11 +193,7 @@ function NewRobot({ apps, connections }: { apps: App[]; connections: Connection[
     <section>
       <h2>New robot</h2>
       <form onSubmit={submit} aria-label="New robot">
-        <label>
-          Robot name
-          <input value={name} onInput={(e) => setName(e.currentTarget.value)} />
-        </label>
-        <FieldError refusal={refusal} field="name" />
+        <TextField label="Robot name" value={name} onInput={setName} refusal={refusal} field="name" />
         <label>
           Trigger
           <select value={trigger} onChange={(e) => setTrigger(e.currentTarget.value)}>
@@ -224,16 +211,7 @@ function NewRobot({ apps, connections }: { apps: App[]; connections: Connection[
           </select>
         </label>
         <FieldError refusal={refusal} field="trigger" />
-        <label>
-          Steps (JSON)
-          <textarea value={steps} onInput={(e) => setSteps(e.currentTarget.value)} spellcheck={false} />
-        </label>
-        {stepsError && (
-          <p role="alert" class="error">
-            {stepsError}
-          </p>
-        )}
-        <FieldError refusal={refusal} field="steps" />
+        <StepsEditor value={steps} onInput={setSteps} notJson={stepsError} refusal={refusal} />
         <button type="submit">Create robot</button>
         <FieldError refusal={refusal} />
       </form>

@@ -1,5 +1,5 @@
 /**
- * The code's dependencies point one way (README, "Where things live"):
+ * The code's dependencies point one way (docs/code-layout.md):
  * domain → core → storage → use cases → activities and workflows → entry points; no import cycles;
  * the bench imports limits and services, never workflow or activity code.
  */

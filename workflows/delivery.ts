@@ -151,14 +151,9 @@ async function discardStoredBody(delivery: DeliveryInput): Promise<void> {
 }
 
 function runInput(delivery: DeliveryInput, seed: RunSeed, stepCount: number): RunInput {
-  const { stepsVersion } = delivery;
-  return {
-    runId: seed.runId,
-    robotId: delivery.robotId,
-    trigger: seed.trigger,
-    stepCount,
-    ...(stepsVersion === undefined ? {} : { stepsVersion }),
-  };
+  // An absent stepsVersion (a delivery accepted before 0.4) is left out of the payload, as before.
+  const { robotId, stepsVersion } = delivery;
+  return { runId: seed.runId, robotId, trigger: seed.trigger, stepCount, stepsVersion };
 }
 
 /**

@@ -17,15 +17,8 @@ export async function runWorkflow(run: RunInput): Promise<RunOutcomeStatus> {
   const { runId, robotId, trigger, stepCount, stepsVersion } = run;
   for (let stepIndex = 0; stepIndex < stepCount; stepIndex++) {
     const endsRun = stepIndex === stepCount - 1;
-    const step = {
-      runId,
-      robotId,
-      stepIndex,
-      trigger,
-      endsRun,
-      ...(stepsVersion === undefined ? {} : { stepsVersion }),
-    };
-    if ((await executeStep(step)) === 'failed') return 'failed';
+    if ((await executeStep({ runId, robotId, stepIndex, trigger, endsRun, stepsVersion })) === 'failed')
+      return 'failed';
   }
   if (stepCount === 0) await finishRun({ runId, robotId, status: 'succeeded' });
   return 'succeeded';

@@ -14,9 +14,8 @@ import { appView, connectionView } from './views';
 export function appRoutes(router: Router, { config, models, triggers }: ManagementDeps): void {
   const { App, Connection } = models;
 
-  /** The stored form of an app's verification: its scheme in clear, the whole settings sealed. */
-  const sealed = (v: VerificationBody | null): Pick<AppDoc, 'verificationScheme' | 'verificationSealed'> => ({
-    verificationScheme: v?.scheme ?? null,
+  /** The stored form of an app's verification: the whole settings, with the secret, sealed. */
+  const sealed = (v: VerificationBody | null): Pick<AppDoc, 'verificationSealed'> => ({
     verificationSealed: v ? encryptSecret(config.secretsKey, JSON.stringify(v)) : null,
   });
 

@@ -12,8 +12,6 @@ import type { ManagementDeps } from './deps';
 import { historyRoutes } from './history';
 import { robotRoutes } from './robots';
 
-export type { ManagementDeps } from './deps';
-
 export function managementRouter(deps: ManagementDeps): Router {
   const router = new Router({ prefix: '/api' });
   router.use(async (ctx: Context, next: Next) => {

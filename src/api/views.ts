@@ -18,7 +18,7 @@ import { cardToken } from '../robots/trigger-tokens';
 
 /** An app as the API shows it: its verification's settings without the secret. */
 export function appView(app: AppDoc, secretsKey: Buffer) {
-  const { _id, verificationSealed, verificationScheme: _scheme, ...rest } = app;
+  const { _id, verificationSealed, ...rest } = app;
   let verification = null;
   if (verificationSealed) {
     const { secret: _secret, ...settings } = JSON.parse(

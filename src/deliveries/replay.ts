@@ -23,6 +23,8 @@ import { byId } from '../history/store';
 import type { DeliveryDoc, RobotDoc } from '../storage/documents';
 import type { Models } from '../storage/models';
 import { claimById } from '../storage/writes';
+import { blobExists } from '../storage/blobs';
+import { robotBodyFormat } from '../robots/settings';
 import { startDeliveryWorkflow } from './start';
 
 export interface ReplayDeps {
@@ -43,13 +45,11 @@ export async function replayDelivery(deps: ReplayDeps, original: DeliveryDoc): P
   if (!robot || (robot.state !== 'at_work' && robot.state !== 'paused'))
     throw new NotReplayable('the robot is not at work (put it to work, or resume it, first)');
   if (!original.body) throw new NotReplayable(`a ${original.outcome} delivery without a kept body cannot be replayed`);
-  if (!(await models.BlobChunk.exists({ _id: `${original.body.ownerId}:0` })))
+  if (!(await blobExists(models, original.body.ownerId)))
     throw new NotReplayable("the delivery's body is no longer kept");
   const n = await claimReplayNumber(models, original._id);
   const deliveryId = newId();
   const dedupKey = replayKey(original._id, n);
-  const format =
-    robot.trigger.kind === 'custom' ? (await models.App.findById(robot.trigger.appId).lean())?.bodyFormat : 'json';
   const input: DeliveryInput = {
     deliveryId,
     robotId: robot._id,
@@ -61,7 +61,7 @@ export async function replayDelivery(deps: ReplayDeps, original: DeliveryDoc): P
     body: { kind: 'stored', chunks: original.body.chunks, ownerId: original.body.ownerId },
     verified: original.verified,
     robotName: robot.name,
-    format: format ?? 'json',
+    format: await robotBodyFormat(models, robot),
     stepsVersion: robot.stepsVersion ?? 0,
     headers: JSON.parse(original.headersJson ?? '{}') as Record<string, string>,
     replayOf: original._id,

@@ -18,6 +18,12 @@ export interface RobotSettings {
   steps: StepDefinition[];
 }
 
+/** The body format a robot's deliveries are parsed in: its custom app's, json for the payment provider. */
+export async function robotBodyFormat(models: Models, robot: RobotDoc): Promise<BodyFormat> {
+  if (robot.trigger.kind !== 'custom') return 'json';
+  return (await models.App.findById(robot.trigger.appId, { bodyFormat: 1 }).lean())?.bodyFormat ?? 'json';
+}
+
 export class RobotSettingsCache {
   private readonly robots = new Map<string, RobotSettings & { expires: number }>();
 
@@ -28,11 +34,7 @@ export class RobotSettingsCache {
     if (hit && hit.expires > Date.now()) return hit;
     const robot = await this.models.Robot.findById(robotId).lean();
     if (!robot) throw ApplicationFailure.nonRetryable(`robot ${robotId} no longer exists`, 'RobotNotFound');
-    let format: BodyFormat = 'json';
-    if (robot.trigger.kind === 'custom') {
-      const app = await this.models.App.findById(robot.trigger.appId, { bodyFormat: 1 }).lean();
-      format = app?.bodyFormat ?? 'json';
-    }
+    const format = await robotBodyFormat(this.models, robot);
     const settings = { robot, format, steps: robot.steps as StepDefinition[], expires: Date.now() + ROBOT_CACHE_MS };
     if (this.robots.size >= ROBOTS_KEPT) this.robots.delete(this.robots.keys().next().value!);
     this.robots.set(robotId, settings);

@@ -37,6 +37,14 @@ export async function readBlob(models: Models, ownerId: string, chunks: number, 
   return Buffer.concat(parts);
 }
 
+/** Whether the blob is still stored (its first chunk, read by `_id`). */
+export async function blobExists(models: Models, ownerId: string): Promise<boolean> {
+  return (
+    (await models.BlobChunk.collection.findOne({ _id: chunkId(ownerId, 0) as never }, { projection: { _id: 1 } })) !==
+    null
+  );
+}
+
 export async function discardBlob(models: Models, ownerId: string, chunks: number): Promise<void> {
   // One delete per chunk: `{ _id: value }` is the only filter FerretDB hands to SQLite.
   for (let n = 0; n < chunks; n++) await models.BlobChunk.collection.deleteOne({ _id: chunkId(ownerId, n) as never });

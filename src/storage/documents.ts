@@ -22,9 +22,10 @@ export interface AppDoc {
   name: string;
   supportsInboundTrigger: boolean;
   bodyFormat: BodyFormat;
-  /** The signature scheme senders sign with, or null; its settings and secret are in `verificationSealed`. */
-  verificationScheme?: string | null;
-  /** The app's `verification` as JSON, AES-256-GCM sealed with SECRETS_KEY; never returned. */
+  /**
+   * How senders sign (src/domain/verification.ts): the app's `verification` as JSON, AES-256-GCM
+   * sealed with SECRETS_KEY; never returned.
+   */
   verificationSealed?: string | null;
   createdAt: Date;
 }

@@ -35,7 +35,6 @@ const appSchema = new Schema<AppDoc>(
     name: { type: String, required: true },
     supportsInboundTrigger: { type: Boolean, required: true },
     bodyFormat: { type: String, enum: BODY_FORMATS, required: true },
-    verificationScheme: { type: String, default: null },
     /** AES-256-GCM sealed with SECRETS_KEY; never returned by any route. */
     verificationSealed: { type: String, default: null },
     createdAt: { type: Date, required: true },

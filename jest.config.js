@@ -10,6 +10,8 @@ module.exports = {
   // The default for integration; the fault scenarios get 20 minutes from `npm run test:faults`.
   testTimeout: 300_000,
   maxWorkers: 2,
+  // The CSV at scale runs last, not beside other files on the shared dev server (test/support/sequencer.js).
+  testSequencer: '<rootDir>/test/support/sequencer.js',
   projects: [
     { ...shared, displayName: 'unit', roots: ['<rootDir>/test/unit'] },
     {

@@ -129,6 +129,22 @@ it('shows a run with its trigger data and step output, then stops the robot', as
   await page.getByText('The webhook URL appears here once the robot is put to work.').waitFor();
 });
 
+it('renames the robot, showing the API validation error next to the name', async () => {
+  const robotId = page.url().split('/').pop()!;
+  await page.getByRole('button', { name: 'Rename' }).click();
+  const form = page.getByRole('form', { name: 'Rename robot' });
+  await form.getByLabel('Name').fill('');
+  await form.getByRole('button', { name: 'Save name' }).click();
+  await form.getByRole('alert').waitFor();
+  expect(await form.getByRole('alert').textContent()).toMatch(/^name/);
+
+  await form.getByLabel('Name').fill('Import customers (nightly)');
+  await form.getByRole('button', { name: 'Save name' }).click();
+  await page.getByRole('heading', { name: 'Import customers (nightly)' }).waitFor();
+  expect(await form.count()).toBe(0);
+  expect((await stack.api('GET', `/api/robots/${robotId}`)).body.name).toBe('Import customers (nightly)');
+});
+
 it('returns to sign-in when the API refuses the token', async () => {
   await page.evaluate("sessionStorage.setItem('admin-token', 'revoked')");
   await page.goto(stack.baseUrl + '/');

@@ -6,7 +6,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError, type App, type Delivery, type Outcome, type Robot, type RunSummary } from '../api';
 import { link } from '../nav';
-import { FieldError, formatTime, json, parseSteps, stateName, StepsEditor } from './parts';
+import { FieldError, formatTime, json, parseSteps, stateName, StepsEditor, TextField } from './parts';
 
 /** How often an open robot page reads its robot, first runs page and first deliveries page. */
 const FOLLOW_MS = 2000;
@@ -38,6 +38,7 @@ export function RobotPage({ id }: { id: string }) {
     <>
       <section>
         <h1>{robot.name}</h1>
+        <Rename robot={robot} onChange={setRobot} />
         <p>
           State: <span class="state">{stateName(robot.state)}</span>
           {robot.runCounts &&
@@ -114,6 +115,41 @@ function Card({ robot, app }: { robot: Robot; app: App | null }) {
         </>
       )}
     </section>
+  );
+}
+
+/** Renaming the robot: its name is all that changes (its URL, steps and history stay). */
+function Rename({ robot, onChange }: { robot: Robot; onChange: (r: Robot) => void }) {
+  const [name, setName] = useState<string | null>(null);
+  const [refusal, setRefusal] = useState<ApiError | null>(null);
+  if (name === null)
+    return (
+      <button type="button" onClick={() => setName(robot.name)}>
+        Rename
+      </button>
+    );
+  const save = async (e: Event) => {
+    e.preventDefault();
+    setRefusal(null);
+    try {
+      onChange(await api<Robot>('PATCH', `/api/robots/${robot.id}`, { name }));
+      setName(null);
+    } catch (err) {
+      if (err instanceof ApiError && err.status !== 401) setRefusal(err);
+      else throw err;
+    }
+  };
+  return (
+    <form onSubmit={(e) => void save(e)} aria-label="Rename robot">
+      <TextField label="Name" value={name} onInput={setName} refusal={refusal} field="name" />
+      <FieldError refusal={refusal} />
+      <div class="actions">
+        <button type="submit">Save name</button>
+        <button type="button" onClick={() => setName(null)}>
+          Cancel
+        </button>
+      </div>
+    </form>
   );
 }
 

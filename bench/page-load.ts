@@ -6,6 +6,7 @@
  */
 import { chromium } from 'playwright-core';
 import { percentiles, type Percentiles } from './load';
+import { cpuSecondsBelow } from './stack';
 
 export interface PageLoad {
   baseUrl: string;
@@ -32,4 +33,34 @@ export async function robotPageLoads(at: PageLoad, robotId: string, samples: num
   } finally {
     await browser.close();
   }
+}
+
+/**
+ * The dashboard's robot page left open, as a person watching an import leaves it: it follows new
+ * runs and deliveries by itself. Returns a stop function that closes it and says how many API
+ * requests it made, their latency, and the CPU seconds chromium used meanwhile (a person's browser,
+ * on the same 2 cores as the service here). Null without CHROMIUM_BIN.
+ */
+export async function openRobotPage(
+  at: PageLoad,
+  robotId: string,
+): Promise<(() => Promise<{ polls: number; latencyMs: Percentiles; cpuSeconds: number }>) | null> {
+  const executablePath = process.env.CHROMIUM_BIN;
+  if (!executablePath) return null;
+  const browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
+  const context = await browser.newContext();
+  await context.addInitScript(`sessionStorage.setItem('admin-token', ${JSON.stringify(at.adminToken)})`);
+  const page = await context.newPage();
+  const times: number[] = [];
+  page.on('requestfinished', (request) => {
+    if (new URL(request.url()).pathname.startsWith('/api/')) times.push(request.timing().responseEnd);
+  });
+  await page.goto(`${at.baseUrl}/robots/${robotId}`);
+  const chromiumCpu = () => cpuSecondsBelow(process.pid, (args) => (args[0] === executablePath ? 'chromium' : null));
+  const before = chromiumCpu().chromium ?? 0;
+  return async () => {
+    const cpuSeconds = (chromiumCpu().chromium ?? 0) - before;
+    await browser.close();
+    return { polls: times.length, latencyMs: percentiles(times), cpuSeconds };
+  };
 }

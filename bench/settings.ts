@@ -13,6 +13,8 @@
  *                          (default 1000,10000,100000)
  *   BENCH_HISTORY_SAMPLES  timed requests per read and level  (default 200)
  *   BENCH_CSV_WATCHED      1: the CSV also runs (first) while a client polls the robot every 250 ms (default 1)
+ *   BENCH_CSV_PAGE         1: the CSV also runs (first) with the dashboard's robot page open in chromium
+ *                          (default 1; left out without CHROMIUM_BIN)
  *   BENCH_CSV_NO_KEEPER    1: first the same CSV on a stack whose worker runs no history keeper (default 1)
  *   BENCH_CSV_WARMUP       rows of an unmeasured CSV run on each stack before its first measured one
  *                          (default 2000)
@@ -34,6 +36,7 @@ export interface Settings {
   historyLevels: number[];
   historySamples: number;
   csvWatched: boolean;
+  csvPageOpen: boolean;
   csvNoKeeper: boolean;
   csvWarmup: number;
 }
@@ -69,6 +72,7 @@ export function readSettings(): Settings {
     historyLevels,
     historySamples: intSetting('BENCH_HISTORY_SAMPLES', 200),
     csvWatched: process.env.BENCH_CSV_WATCHED !== '0',
+    csvPageOpen: process.env.BENCH_CSV_PAGE !== '0' && Boolean(process.env.CHROMIUM_BIN),
     csvNoKeeper: process.env.BENCH_CSV_NO_KEEPER !== '0',
     csvWarmup: intSetting('BENCH_CSV_WARMUP', 2000, 0),
   };

@@ -109,21 +109,30 @@ function roleOf(args: string[]): StackRole | null {
   return null;
 }
 
-/** CPU seconds (user + system) used so far by the stack's processes, by role (0 where unreadable). */
-export function stackCpuSeconds(launcherPid: number): Record<StackRole, number> {
-  const cpu: Record<StackRole, number> = { temporal: 0, ferretdb: 0, worker: 0, receiver: 0 };
-  for (const pid of descendants(launcherPid)) {
+/** CPU seconds (user + system) a process has used so far; throws when it is gone. */
+function cpuSecondsOf(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS; // utime, stime
+}
+
+/** The CPU seconds used so far by the processes below `root` whose command line `matches` (0 where unreadable). */
+export function cpuSecondsBelow(root: number, matches: (args: string[]) => string | null): Record<string, number> {
+  const cpu: Record<string, number> = {};
+  for (const pid of descendants(root)) {
     try {
-      const role = roleOf(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0'));
-      if (!role) continue;
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      cpu[role] += (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS; // utime, stime
+      const name = matches(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0'));
+      if (name) cpu[name] = (cpu[name] ?? 0) + cpuSecondsOf(pid);
     } catch {
       // gone
     }
   }
   return cpu;
+}
+
+/** CPU seconds (user + system) used so far by the stack's processes, by role (0 where unreadable). */
+export function stackCpuSeconds(launcherPid: number): Record<StackRole, number> {
+  return { temporal: 0, ferretdb: 0, worker: 0, receiver: 0, ...cpuSecondsBelow(launcherPid, roleOf) };
 }
 
 /** Resident set size now and at its peak (VmRSS, VmHWM), in bytes; null if unreadable. */

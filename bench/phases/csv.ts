@@ -1,12 +1,14 @@
 /**
  * The CSV fan-out: one CSV of BENCH_CSV_ROWS rows; seconds until every run succeeded, runs per
  * second, the worker's peak RSS and each process's CPU per run. Also watched (a client reads the
- * robot meanwhile), and on a stack of its own whose worker runs no history keeper.
+ * robot meanwhile, or the dashboard's robot page is left open), and on a stack of its own whose
+ * worker runs no history keeper.
  */
 import { waitFor } from '../../test/support/wait';
 import type { ApiClient } from '../../test/support/api-client';
 import { benchRobot, clientsOf, completions, type BenchContext } from '../context';
 import { percentiles, type Percentiles } from '../load';
+import { openRobotPage } from '../page-load';
 import type { Settings } from '../settings';
 import { childRunning, launchEmbedded, memoryOf, stackCpuSeconds, type StackRole } from '../stack';
 import { MiB, log, round, sleep } from '../util';
@@ -31,8 +33,8 @@ export interface CsvResult {
   workerHwmMiB: number | null;
   workerRestarts: number;
   cpuMsPerRun: CpuPerRun;
-  /** With a client polling GET /api/robots/:id every WATCH_INTERVAL_MS: its requests and their latency. */
-  watcher: { polls: number; latencyMs: Percentiles } | null;
+  /** While watched (see Watcher): the watcher's API requests, their latency, and (page) chromium's CPU. */
+  watcher: { polls: number; latencyMs: Percentiles; cpuSeconds?: number } | null;
 }
 
 /** Samples the worker's RSS every second (following a restart) until stopped. */
@@ -59,7 +61,14 @@ function sampleWorker(launcherPid: number) {
   };
 }
 
-/** How often the watcher of the watched CSV reads the robot: what a dashboard or a script watching an import does. */
+/**
+ * Who watches the CSV while it runs: `api`, a client polling GET /api/robots/:id every
+ * WATCH_INTERVAL_MS (a script watching an import); `page`, the dashboard's robot page left open in
+ * chromium, which follows new runs and deliveries by itself.
+ */
+export type Watcher = 'api' | 'page';
+
+/** How often the `api` watcher reads the robot: what a dashboard or a script watching an import does. */
 export const WATCH_INTERVAL_MS = 250;
 
 /** Reads the robot every WATCH_INTERVAL_MS until stopped; returns how many reads and their latency. */
@@ -81,12 +90,20 @@ function watchRobot(api: ApiClient, robotId: string) {
   };
 }
 
-export async function csvFanOut(ctx: BenchContext, watched = false, rows = ctx.s.csvRows): Promise<CsvResult> {
+export async function csvFanOut(
+  ctx: BenchContext,
+  watcher: Watcher | null = null,
+  rows = ctx.s.csvRows,
+): Promise<CsvResult> {
   const { api, models, stack, temporal, s } = ctx;
-  const { robotId, url } = await benchRobot(api, stack.port, watched ? 'bench csv, watched' : 'bench csv', 'csv', {
-    to: '{{trigger.email}}',
-  });
-  const stopWatching = watched ? watchRobot(api, robotId) : null;
+  const name = watcher ? `bench csv, watched (${watcher})` : 'bench csv';
+  const { robotId, url } = await benchRobot(api, stack.port, name, 'csv', { to: '{{trigger.email}}' });
+  const stopWatching =
+    watcher === 'api'
+      ? watchRobot(api, robotId)
+      : watcher === 'page'
+        ? await openRobotPage({ baseUrl: api.baseUrl, adminToken: stack.adminToken }, robotId)
+        : null;
   const csv = ['n,email', ...Array.from({ length: rows }, (_, i) => `${i},user${i}@example.com`)].join('\n');
   const size = csv.length >= MiB ? `${round(csv.length / MiB, 1)} MiB` : `${round(csv.length / 1024, 1)} KiB`;
   log(`CSV fan-out: posting ${rows} rows (${size})`);
@@ -119,7 +136,7 @@ export async function csvFanOut(ctx: BenchContext, watched = false, rows = ctx.s
       },
     );
     worker = sampler.stop();
-    const watcher = stopWatching ? await stopWatching() : null;
+    const watched = stopWatching ? await stopWatching() : null;
     const cpuMsPerRun = cpuPerRun(cpuBefore, stackCpuSeconds(stack.pid), rows);
     const last = await models.RunOutcome.findOne({ robotId }, { finishedAt: 1 }).sort({ finishedAt: -1 }).lean();
     const seconds = ((last?.finishedAt.getTime() ?? Date.now()) - postedAt) / 1000;
@@ -133,10 +150,13 @@ export async function csvFanOut(ctx: BenchContext, watched = false, rows = ctx.s
       workerHwmMiB: worker.hwm === null ? null : round(worker.hwm / MiB, 0),
       workerRestarts: worker.restarts,
       cpuMsPerRun,
-      watcher,
+      watcher: watched,
     };
   } finally {
-    if (!worker) sampler.stop();
+    if (!worker) {
+      sampler.stop();
+      await stopWatching?.();
+    }
   }
 }
 
@@ -147,7 +167,7 @@ export async function csvFanOut(ctx: BenchContext, watched = false, rows = ctx.s
 export async function warmCsv(ctx: BenchContext): Promise<void> {
   if (ctx.s.csvWarmup === 0) return;
   log(`CSV warm-up: ${ctx.s.csvWarmup} rows, not measured`);
-  await csvFanOut(ctx, false, ctx.s.csvWarmup);
+  await csvFanOut(ctx, null, ctx.s.csvWarmup);
 }
 
 /** The CSV on a stack of its own whose worker runs no history keeper (HISTORY_KEEPER=0). */

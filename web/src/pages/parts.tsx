@@ -1,5 +1,6 @@
 /** Small pieces the pages share. */
-import type { ApiError, Robot } from '../api';
+import { useState } from 'preact/hooks';
+import { ApiError, type Robot } from '../api';
 
 const STATE_NAMES: Record<Robot['state'], string> = {
   draft: 'Draft',
@@ -29,6 +30,21 @@ export function FieldError({ refusal, field }: { refusal: ApiError | null; field
   );
 }
 const KNOWN = ['name', 'trigger', 'steps'];
+
+/** A form's state: what the API said was wrong, and where. */
+export function useRefusal() {
+  const [refusal, setRefusal] = useState<ApiError | null>(null);
+  const attempt = async (action: () => Promise<void>) => {
+    setRefusal(null);
+    try {
+      await action();
+    } catch (err) {
+      if (err instanceof ApiError && err.status !== 401) setRefusal(err);
+      else throw err;
+    }
+  };
+  return { refusal, attempt };
+}
 
 export const json = (value: unknown) => JSON.stringify(value, null, 2);
 

@@ -6,7 +6,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError, type App, type Delivery, type Outcome, type Robot, type RunSummary } from '../api';
 import { link } from '../nav';
-import { FieldError, formatTime, json, parseSteps, stateName, StepsEditor, TextField } from './parts';
+import { FieldError, formatTime, json, parseSteps, stateName, StepsEditor, TextField, useRefusal } from './parts';
 
 /** How often an open robot page reads its robot, first runs page and first deliveries page. */
 const FOLLOW_MS = 2000;
@@ -121,26 +121,22 @@ function Card({ robot, app }: { robot: Robot; app: App | null }) {
 /** Renaming the robot: its name is all that changes (its URL, steps and history stay). */
 function Rename({ robot, onChange }: { robot: Robot; onChange: (r: Robot) => void }) {
   const [name, setName] = useState<string | null>(null);
-  const [refusal, setRefusal] = useState<ApiError | null>(null);
+  const { refusal, attempt } = useRefusal();
   if (name === null)
     return (
       <button type="button" onClick={() => setName(robot.name)}>
         Rename
       </button>
     );
-  const save = async (e: Event) => {
+  const save = (e: Event) => {
     e.preventDefault();
-    setRefusal(null);
-    try {
+    void attempt(async () => {
       onChange(await api<Robot>('PATCH', `/api/robots/${robot.id}`, { name }));
       setName(null);
-    } catch (err) {
-      if (err instanceof ApiError && err.status !== 401) setRefusal(err);
-      else throw err;
-    }
+    });
   };
   return (
-    <form onSubmit={(e) => void save(e)} aria-label="Rename robot">
+    <form onSubmit={save} aria-label="Rename robot">
       <TextField label="Name" value={name} onInput={setName} refusal={refusal} field="name" />
       <FieldError refusal={refusal} />
       <div class="actions">
@@ -156,21 +152,17 @@ function Rename({ robot, onChange }: { robot: Robot; onChange: (r: Robot) => voi
 function EditSteps({ robot, onChange }: { robot: Robot; onChange: (r: Robot) => void }) {
   const [open, setOpen] = useState(false);
   const [steps, setSteps] = useState('');
-  const [refusal, setRefusal] = useState<ApiError | null>(null);
+  const { refusal, attempt } = useRefusal();
   const [notJson, setNotJson] = useState<string | null>(null);
-  const save = async (e: Event) => {
+  const save = (e: Event) => {
     e.preventDefault();
-    setRefusal(null);
     const parsed = parseSteps(steps);
     setNotJson('notJson' in parsed ? parsed.notJson : null);
     if ('notJson' in parsed) return;
-    try {
+    void attempt(async () => {
       onChange(await api<Robot>('PATCH', `/api/robots/${robot.id}`, { steps: parsed.steps }));
       setOpen(false);
-    } catch (err) {
-      if (err instanceof ApiError && err.status !== 401) setRefusal(err);
-      else throw err;
-    }
+    });
   };
   return (
     <section>
@@ -189,7 +181,7 @@ function EditSteps({ robot, onChange }: { robot: Robot; onChange: (r: Robot) => 
           </button>
         </>
       ) : (
-        <form onSubmit={(e) => void save(e)} aria-label="Edit steps">
+        <form onSubmit={save} aria-label="Edit steps">
           <StepsEditor value={steps} onInput={setSteps} notJson={notJson} refusal={refusal} />
           <FieldError refusal={refusal} />
           <div class="actions">

@@ -3,9 +3,9 @@
  * payment connections and robots.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { api, ApiError, type App, type BodyFormat, type Connection, type Robot } from '../api';
+import { api, type App, type BodyFormat, type Connection, type Robot } from '../api';
 import { link, navigate } from '../nav';
-import { FieldError, formatTime, parseSteps, stateName, StepsEditor, TextField } from './parts';
+import { FieldError, formatTime, parseSteps, stateName, StepsEditor, TextField, useRefusal } from './parts';
 
 interface Lists {
   robots: Robot[];
@@ -75,21 +75,6 @@ export function RobotsPage() {
       </div>
     </>
   );
-}
-
-/** A form's state: what the API said was wrong, and where. */
-function useRefusal() {
-  const [refusal, setRefusal] = useState<ApiError | null>(null);
-  const attempt = async (action: () => Promise<void>) => {
-    setRefusal(null);
-    try {
-      await action();
-    } catch (err) {
-      if (err instanceof ApiError && err.status !== 401) setRefusal(err);
-      else throw err;
-    }
-  };
-  return { refusal, attempt };
 }
 
 function NewApp({ onCreated }: { onCreated: () => void }) {

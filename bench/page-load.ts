@@ -4,6 +4,7 @@
  * already in the session), timed from navigation until the first runs of its history are shown.
  * Without CHROMIUM_BIN the measurement is left out.
  */
+import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { percentiles, type Percentiles } from './load';
 import { cpuSecondsBelow } from './stack';
@@ -56,7 +57,9 @@ export async function openRobotPage(
     if (new URL(request.url()).pathname.startsWith('/api/')) times.push(request.timing().responseEnd);
   });
   await page.goto(`${at.baseUrl}/robots/${robotId}`);
-  const chromiumCpu = () => cpuSecondsBelow(process.pid, (args) => (args[0] === executablePath ? 'chromium' : null));
+  // CHROMIUM_BIN may be a launcher script (Debian's is) that runs the browser's processes under another path.
+  const isChromium = (args: string[]) => (/chrom(e|ium)/.test(path.basename(args[0] ?? '')) ? 'chromium' : null);
+  const chromiumCpu = () => cpuSecondsBelow(process.pid, isChromium);
   const before = chromiumCpu().chromium ?? 0;
   return async () => {
     const cpuSeconds = (chromiumCpu().chromium ?? 0) - before;

@@ -5,6 +5,9 @@
 import { startStack, type Stack } from './support/stack';
 import { robotAtWork, type RobotAtWork } from './support/api-client';
 import { waitFor } from './support/wait';
+import { dedupKey, deliveryWorkflowId } from '../src/domain/dedup';
+import { createLogger } from '../src/log';
+import { releaseHeld } from '../src/robots/pause';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -237,6 +240,44 @@ describe('pause with queueing', () => {
     // New deliveries run as usual.
     expect((await post(robot.webhookUrl, '{"n":4}')).status).toBe(200);
     await finishedRuns(robot.robotId, 4);
+  });
+
+  /** Waits until the held delivery of `body` waits for its release: it found the robot paused and set a timer. */
+  async function waitsForRelease(robot: RobotAtWork, body: string): Promise<void> {
+    const identifier = decodeURIComponent(new URL(robot.webhookUrl).pathname.split('/')[3]);
+    const workflowId = deliveryWorkflowId(identifier, dedupKey('custom', new Headers(), Buffer.from(body)));
+    await waitFor(
+      async () => (await stack.temporal.workflow.getHandle(workflowId).fetchHistory()).events ?? [],
+      (events) => events.some((e) => e.timerStartedEventAttributes),
+    );
+  }
+
+  it('a pause stops a release still going; the next resume runs everything held, oldest first', async () => {
+    const robot: RobotAtWork = await robotAtWork(stack.client, { template: { n: '{{trigger.n}}' } });
+    const heldSince = async () => (await stack.models.Robot.findById(robot.robotId).lean())!.heldSince!;
+    await stack.api('POST', `/api/robots/${robot.robotId}/pause`);
+    const firstPause = await heldSince();
+    for (const n of [1, 2]) expect((await post(robot.webhookUrl, `{"n":${n}}`)).status).toBe(200);
+    for (const n of [1, 2]) await waitsForRelease(robot, `{"n":${n}}`);
+
+    // A release for this pause, while the robot is still paused, signals nothing.
+    const deps = { models: stack.models, temporal: stack.temporal, log: createLogger('receiver', 'error') };
+    expect(await releaseHeld(deps, robot.robotId, firstPause)).toBe(0);
+    expect(await stack.deliveries(robot.robotId)).toEqual([]);
+
+    // Resume and pause again at once: the second pause begins anew, so the first release's end
+    // cannot mark the robot as having nothing held.
+    await stack.api('POST', `/api/robots/${robot.robotId}/resume`);
+    await stack.api('POST', `/api/robots/${robot.robotId}/pause`);
+    expect((await heldSince()).getTime()).toBeGreaterThan(firstPause.getTime());
+    expect((await post(robot.webhookUrl, '{"n":3}')).status).toBe(200);
+    await waitsForRelease(robot, '{"n":3}');
+
+    await stack.api('POST', `/api/robots/${robot.robotId}/resume`);
+    const runs = await finishedRuns(robot.robotId, 3);
+    const outputs = [];
+    for (const run of runs) outputs.push((await stack.api('GET', `/api/runs/${run.id}`)).body.steps[0].output.n);
+    expect(outputs).toEqual([3, 2, 1]);
   });
 
   it('refuses to pause a robot not at work and to resume one not paused; a stopped robot answers 404', async () => {

@@ -60,9 +60,11 @@ export function robotRoutes(router: Router, deps: ManagementDeps): void {
    * paused since its last release (`heldSince`): a robot never paused has nothing held.
    */
   function release(robot: RobotDoc): void {
-    if (!robot.heldSince) return;
-    releaseHeld(deps, robot._id)
-      .then(() => Robot.updateOne({ _id: robot._id, heldSince: robot.heldSince }, { $set: { heldSince: null } }))
+    const { heldSince } = robot;
+    if (!heldSince) return;
+    releaseHeld(deps, robot._id, heldSince)
+      // Cleared only while no pause came since: a later pause's deliveries wait for its own resume.
+      .then(() => Robot.updateOne({ _id: robot._id, heldSince }, { $set: { heldSince: null } }))
       .catch((err: unknown) =>
         log.warn('releasing held deliveries stopped; each goes on within an hour', {
           robotId: robot._id,
@@ -147,7 +149,9 @@ export function robotRoutes(router: Router, deps: ManagementDeps): void {
   router.post('/robots/:id/pause', async (ctx) => {
     const robot = await robotById(ctx);
     if (robot.state !== 'at_work' && robot.state !== 'paused') throw conflict('only a robot at work can be paused');
-    ctx.body = robotView(await setState(robot._id, 'paused', { heldSince: robot.heldSince ?? new Date() }), config);
+    // Each pause of a robot at work begins anew (a release still going for an earlier pause stops).
+    const heldSince = robot.state === 'at_work' ? new Date() : robot.heldSince;
+    ctx.body = robotView(await setState(robot._id, 'paused', { heldSince }), config);
   });
 
   /** Runs what was held, in arrival order (in the background), then new deliveries as usual. */

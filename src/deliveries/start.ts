@@ -26,7 +26,7 @@ export async function startDeliveryWorkflow(
       taskQueue: config.temporal.taskQueue,
       workflowId,
       args: [input],
-      memo: { deliveryId: input.deliveryId } satisfies DeliveryMemo,
+      memo: { deliveryId: input.deliveryId, receivedAt: input.receivedAt } satisfies DeliveryMemo,
       typedSearchAttributes: [
         ...deliveryAttributes(input.robotId, input.triggerIdentifier),
         ...(input.held ? [{ key: DELIVERY_OUTCOME, value: HELD }] : []),

@@ -29,6 +29,8 @@ const ASK_TIMEOUT_MS = 10_000;
 /** The memo every delivery workflow starts with: whose workflow it is. */
 export interface DeliveryMemo {
   deliveryId: string;
+  /** When the delivery arrived (ISO 8601): the order held deliveries are released in. Since 0.4.1. */
+  receivedAt?: string;
 }
 
 /** Notes a stored body whose start failed without a clear answer; a failure to note it is logged. */

@@ -9,6 +9,11 @@
  * A held workflow also asks every hour whether its robot is at work again, so one the release
  * missed (the process died half way, or Temporal's visibility had not yet listed it) still goes.
  *
+ * A release belongs to one pause (the robot's `heldSince`, set afresh by each pause of a robot at
+ * work). Before each signal it reads the robot again and stops once the robot is no longer at work
+ * or has been paused since: nothing it releases runs while the robot is paused (but for one signal
+ * sent in the instant of a pause), and the next resume's release takes over, in arrival order.
+ *
  * What waiting costs the engine: one open workflow per held delivery (its input holds a body up to
  * INLINE_BODY_BYTES; larger bodies are in MongoDB) and about 6 history events an hour.
  */
@@ -18,7 +23,8 @@ import { RELEASE_SIGNAL } from '../domain/types';
 import { DELIVERY_OUTCOME, ROBOT_ID } from '../domain/search-attributes';
 import { byId } from '../history/store';
 import type { Logger } from '../log';
-import type { DeliveryDoc } from '../storage/documents';
+import type { DeliveryDoc, RobotDoc } from '../storage/documents';
+import type { DeliveryMemo } from '../receiver/body-sweep';
 import type { Models } from '../storage/models';
 import { HELD } from '../deliveries/start';
 
@@ -33,18 +39,38 @@ export interface ReleaseDeps {
   log: Logger;
 }
 
-/** Releases every delivery held for the robot, oldest first; returns how many it released. */
-export async function releaseHeld({ models, temporal, log }: ReleaseDeps, robotId: string): Promise<number> {
+/** Still the robot's pause this release belongs to, and the robot at work? */
+async function stillReleasing(models: Models, robotId: string, heldSince: Date): Promise<boolean> {
+  const robot = await byId<RobotDoc>(models.Robot, robotId);
+  return robot?.state === 'at_work' && robot.heldSince?.getTime() === heldSince.getTime();
+}
+
+/**
+ * Releases the deliveries held for the robot during its pause that began at `heldSince`, oldest
+ * first; returns how many it released (fewer when it stopped because the robot was paused again).
+ */
+export async function releaseHeld(
+  { models, temporal, log }: ReleaseDeps,
+  robotId: string,
+  heldSince: Date,
+): Promise<number> {
   const query =
     `${ROBOT_ID.name} = "${robotId}" AND ${DELIVERY_OUTCOME.name} = "${HELD}" ` +
     `AND ExecutionStatus = "Running" AND WorkflowType = "deliveryWorkflow"`;
-  const held: Array<{ workflowId: string; deliveryId: string; startTime: Date }> = [];
+  const held: Array<{ workflowId: string; deliveryId: string; arrivedAt: number }> = [];
   for await (const w of temporal.workflow.list({ query, pageSize: RELEASE_PAGE })) {
-    const deliveryId = (w.memo as { deliveryId?: string } | undefined)?.deliveryId;
-    if (deliveryId) held.push({ workflowId: w.workflowId, deliveryId, startTime: w.startTime });
+    const memo = w.memo as Partial<DeliveryMemo> | undefined;
+    // Arrival is the memo's receivedAt: a workflow's start time is its latest continue-as-new.
+    const arrivedAt = memo?.receivedAt ? Date.parse(memo.receivedAt) : w.startTime.getTime();
+    if (memo?.deliveryId) held.push({ workflowId: w.workflowId, deliveryId: memo.deliveryId, arrivedAt });
   }
-  held.sort((a, b) => a.startTime.getTime() - b.startTime.getTime());
+  held.sort((a, b) => a.arrivedAt - b.arrivedAt);
+  let released = 0;
   for (const { workflowId, deliveryId } of held) {
+    if (!(await stillReleasing(models, robotId, heldSince))) {
+      log.info('release of held deliveries stopped: the robot was paused again', { robotId, released });
+      return released;
+    }
     try {
       await temporal.workflow.getHandle(workflowId).signal(RELEASE_SIGNAL);
     } catch (err) {
@@ -52,10 +78,11 @@ export async function releaseHeld({ models, temporal, log }: ReleaseDeps, robotI
       log.debug('a held delivery could not be signalled', { robotId, deliveryId, err: String(err) });
       continue;
     }
+    released += 1;
     await preparedWithin(models, deliveryId, PREPARED_WITHIN_MS);
   }
-  if (held.length > 0) log.info('released held deliveries', { robotId, count: held.length });
-  return held.length;
+  if (released > 0) log.info('released held deliveries', { robotId, count: released });
+  return released;
 }
 
 async function preparedWithin(models: Models, deliveryId: string, ms: number): Promise<boolean> {

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { BODY_FORMATS, ROBOT_STATES, type JsonValue } from '../domain/types';
-import { HMAC_ALGORITHMS, SIGNATURE_ENCODINGS } from '../domain/verification';
+import { HMAC_ALGORITHMS, isStandardWebhooksSecret, SIGNATURE_ENCODINGS } from '../domain/verification';
 import { MAX_GRACE_HOURS, DEFAULT_GRACE_HOURS } from '../robots/trigger-tokens';
 
 const name = z.string().trim().min(1).max(200);
@@ -17,7 +17,14 @@ export const jsonValue: z.ZodType<JsonValue> = z.lazy(() =>
 const secret = z.string().min(1).max(500);
 /** How the app's senders sign their requests (checked before any run); the secret is write-only. */
 export const verificationBody = z.discriminatedUnion('scheme', [
-  z.object({ scheme: z.literal('standard-webhooks'), secret: secret.regex(/^(whsec_)?[A-Za-z0-9+/=]+$/) }).strict(),
+  z
+    .object({
+      scheme: z.literal('standard-webhooks'),
+      secret: secret
+        .regex(/^(whsec_)?[A-Za-z0-9+/=]+$/)
+        .refine(isStandardWebhooksSecret, 'a standard-webhooks secret: whsec_ followed by base64'),
+    })
+    .strict(),
   z.object({ scheme: z.literal('github'), secret }).strict(),
   z.object({ scheme: z.literal('shopify'), secret }).strict(),
   z.object({ scheme: z.literal('slack'), secret }).strict(),

@@ -100,6 +100,18 @@ function isUtf8(bytes: Buffer): boolean {
   return Buffer.from(bytes.toString('utf8'), 'utf8').equals(bytes);
 }
 
+/** The package's verifier for a secret, or null when the package cannot read the secret (bad base64). */
+function standardWebhook(secret: string): Webhook | null {
+  try {
+    return new Webhook(secret);
+  } catch {
+    return null;
+  }
+}
+
+/** A secret the standard-webhooks package can sign and verify with (checked when an app is created or edited). */
+export const isStandardWebhooksSecret = (secret: string): boolean => standardWebhook(secret) !== null;
+
 function standardWebhooks(secret: string, headers: RequestHeaders, body: Buffer, receivedAtMs: number): Verdict {
   const given: Record<string, string> = {};
   for (const name of ['webhook-id', 'webhook-timestamp', 'webhook-signature']) {
@@ -111,12 +123,8 @@ function standardWebhooks(secret: string, headers: RequestHeaders, body: Buffer,
   if (timestamp === undefined) return fail('malformed webhook-timestamp header: expected unix seconds');
   if (!withinTolerance(timestamp, receivedAtMs)) return OUTSIDE;
   if (!isUtf8(body)) return fail('body is not valid UTF-8, which standard-webhooks signatures are checked as');
-  let webhook: Webhook;
-  try {
-    webhook = new Webhook(secret);
-  } catch {
-    return fail('the signing secret is not a standard-webhooks secret (whsec_ followed by base64)');
-  }
+  const webhook = standardWebhook(secret);
+  if (!webhook) return fail('the signing secret is not a standard-webhooks secret (whsec_ followed by base64)');
   try {
     // The body's format is the app's: the package is told not to parse it as JSON.
     webhook.verify(body, given, { jsonParse: false });

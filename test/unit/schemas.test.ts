@@ -1,4 +1,4 @@
-import { createAppBody, createRobotBody, listQuery } from '../../src/api/schemas';
+import { createAppBody, createRobotBody, listQuery, verificationBody } from '../../src/api/schemas';
 
 describe('createAppBody', () => {
   test('bodyFormat defaults to json', () => {
@@ -103,4 +103,20 @@ describe('listQuery', () => {
   test.each(['0', '1001', '-1', '2.5', 'ten'])('limit %s is rejected', (limit) => {
     expect(listQuery.safeParse({ limit }).success).toBe(false);
   });
+});
+
+describe('verificationBody', () => {
+  const standard = (secret: string) => verificationBody.safeParse({ scheme: 'standard-webhooks', secret }).success;
+
+  test('a standard-webhooks secret is whsec_ followed by base64 the package can read', () => {
+    expect(standard('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw')).toBe(true);
+    expect(standard('MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw')).toBe(true);
+  });
+
+  test.each(['whsec_abc', 'whsec_ab=cd', 'whsec_', 'whsec_not base64'])(
+    'a secret the standard-webhooks package cannot read is refused: %s',
+    (secret) => {
+      expect(standard(secret)).toBe(false);
+    },
+  );
 });

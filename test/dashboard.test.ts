@@ -93,6 +93,27 @@ it('shows no URL before the robot is at work; then the exact URL, which "Copy UR
   expect(await page.evaluate('navigator.clipboard.readText()')).toBe(robot.trigger.card.webhookUrl);
 });
 
+it('over plain HTTP, where a browser has no clipboard API, "Copy URL" selects the URL for copying', async () => {
+  const robotPath = new URL(page.url()).pathname;
+  const context = await browser.newContext();
+  try {
+    await context.addInitScript(
+      `sessionStorage.setItem('admin-token', ${JSON.stringify(stack.config.adminToken)});` +
+        "Object.defineProperty(Navigator.prototype, 'clipboard', { get: () => undefined });",
+    );
+    const plain = await context.newPage();
+    await plain.goto(stack.baseUrl + robotPath);
+    const card = plain.getByRole('region', { name: 'Trigger step' });
+    await card.getByRole('button', { name: 'Copy URL' }).click();
+    await card.getByRole('status').waitFor();
+    expect(await plain.evaluate('window.getSelection().toString()')).toBe(
+      await card.getByLabel('Webhook URL').textContent(),
+    );
+  } finally {
+    await context.close();
+  }
+});
+
 it('shows a 3-row CSV as 3 runs and a failed delivery with its error, without a reload', async () => {
   const robotId = page.url().split('/').pop()!;
   const url = (await stack.api('GET', `/api/robots/${robotId}`)).body.trigger.card.webhookUrl;
@@ -127,6 +148,16 @@ it('shows a run with its trigger data and step output, then stops the robot', as
   await page.getByRole('button', { name: 'Stop' }).click();
   await page.getByText('Stopped', { exact: true }).waitFor();
   await page.getByText('The webhook URL appears here once the robot is put to work.').waitFor();
+});
+
+it("shows the API's refusal of a replay while the robot is stopped", async () => {
+  await rows('Deliveries')
+    .first()
+    .getByRole('button', { name: /^Replay delivery/ })
+    .click();
+  const refusal = page.getByRole('alert').filter({ hasText: 'the robot is not at work' });
+  await refusal.waitFor();
+  expect(await page.getByRole('status').filter({ hasText: 'Replayed as delivery' }).count()).toBe(0);
 });
 
 it('renames the robot, showing the API validation error next to the name', async () => {

@@ -10,6 +10,9 @@ const STATE_NAMES: Record<Robot['state'], string> = {
 };
 export const stateName = (state: Robot['state']) => STATE_NAMES[state];
 
+/** How often an open page reads what it follows: a robot, its first pages of runs and deliveries, a running run. */
+export const FOLLOW_MS = 2000;
+
 export const formatTime = (iso: string) => new Date(iso).toLocaleString();
 
 /**

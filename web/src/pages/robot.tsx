@@ -6,10 +6,17 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError, type App, type Delivery, type Outcome, type Robot, type RunSummary } from '../api';
 import { link } from '../nav';
-import { FieldError, formatTime, json, parseSteps, stateName, StepsEditor, TextField, useRefusal } from './parts';
-
-/** How often an open robot page reads its robot, first runs page and first deliveries page. */
-const FOLLOW_MS = 2000;
+import {
+  FieldError,
+  FOLLOW_MS,
+  formatTime,
+  json,
+  parseSteps,
+  stateName,
+  StepsEditor,
+  TextField,
+  useRefusal,
+} from './parts';
 
 export function RobotPage({ id }: { id: string }) {
   const [robot, setRobot] = useState<Robot | null>(null);
@@ -55,15 +62,17 @@ export function RobotPage({ id }: { id: string }) {
 }
 
 function Actions({ robot, onChange }: { robot: Robot; onChange: (r: Robot) => void }) {
-  const act = (path: string, body?: unknown) => async () =>
-    onChange(await api<Robot>('POST', `/api/robots/${robot.id}/${path}`, body));
+  const { refusal, attempt } = useRefusal();
+  const act = (path: string, body?: unknown) => () =>
+    void attempt(async () => onChange(await api<Robot>('POST', `/api/robots/${robot.id}/${path}`, body)));
   const button = (label: string, path: string, body?: unknown) => (
-    <button type="button" onClick={() => void act(path, body)()}>
+    <button type="button" onClick={act(path, body)}>
       {label}
     </button>
   );
   return (
     <div class="actions">
+      <FieldError refusal={refusal} />
       {(robot.state === 'draft' || robot.state === 'stopped') && button('Put to work', 'start')}
       {robot.state === 'at_work' && button('Pause', 'pause')}
       {robot.state === 'paused' && button('Resume', 'resume')}
@@ -85,10 +94,30 @@ function curlExample(url: string, format: App['bodyFormat'] | 'json'): string {
   return `curl -X POST '${url}' \\\n  -H 'Content-Type: ${type}' \\\n  --data-binary $'${body.replace(/\n/g, '\\n')}'`;
 }
 
+/**
+ * Puts the URL on the clipboard. A page served over plain HTTP from another host than localhost
+ * has no clipboard API: there the shown URL is selected and the browser asked to copy the
+ * selection. Resolves whether it was copied (else it is left selected for the person to copy).
+ */
+async function copyUrl(url: string): Promise<boolean> {
+  if (navigator.clipboard) {
+    await navigator.clipboard.writeText(url);
+    return true;
+  }
+  const shown = document.querySelector('[aria-label="Webhook URL"]');
+  const selection = window.getSelection();
+  if (!shown || !selection) return false;
+  const range = document.createRange();
+  range.selectNodeContents(shown);
+  selection.removeAllRanges();
+  selection.addRange(range);
+  return document.execCommand('copy');
+}
+
 /** The trigger step's card. */
 function Card({ robot, app }: { robot: Robot; app: App | null }) {
   const url = robot.trigger.card.webhookUrl;
-  const [copied, setCopied] = useState(false);
+  const [copied, setCopied] = useState<boolean | null>(null);
   const atWork = robot.state === 'at_work' || robot.state === 'paused';
   return (
     <section aria-label="Trigger step">
@@ -101,10 +130,10 @@ function Card({ robot, app }: { robot: Robot; app: App | null }) {
             Webhook URL: <code aria-label="Webhook URL">{url}</code>
           </p>
           <div class="actions">
-            <button type="button" onClick={() => void navigator.clipboard.writeText(url).then(() => setCopied(true))}>
+            <button type="button" onClick={() => void copyUrl(url).then(setCopied)}>
               Copy URL
             </button>
-            {copied && <span role="status">Copied</span>}
+            {copied !== null && <span role="status">{copied ? 'Copied' : 'Selected: press Ctrl+C to copy'}</span>}
           </div>
           {robot.trigger.card.previousTokenExpiresAt && (
             <p>The previous URL keeps working until {formatTime(robot.trigger.card.previousTokenExpiresAt)}.</p>
@@ -220,13 +249,14 @@ function usePage<T>(path: string, key: 'runs' | 'deliveries') {
   return { page, older, newer };
 }
 
-function Pager({ older, newer }: { older: (() => void) | null; newer: (() => void) | null }) {
+function Pager(props: { of: string; older: (() => void) | null; newer: (() => void) | null }) {
+  const { older, newer } = props;
   return (
     <div class="actions">
-      <button type="button" disabled={!newer} onClick={() => newer?.()}>
+      <button type="button" aria-label={`Newer ${props.of}`} disabled={!newer} onClick={() => newer?.()}>
         Newer
       </button>
-      <button type="button" disabled={!older} onClick={() => older?.()}>
+      <button type="button" aria-label={`Older ${props.of}`} disabled={!older} onClick={() => older?.()}>
         Older
       </button>
     </div>
@@ -252,7 +282,11 @@ function Runs({ robotId }: { robotId: string }) {
           {page?.items.map((r) => (
             <tr key={r.id}>
               <td>
-                <a href={`/runs/${r.id}`} onClick={link(`/runs/${r.id}`)}>
+                <a
+                  href={`/runs/${r.id}`}
+                  onClick={link(`/runs/${r.id}`)}
+                  aria-label={`${r.status}: run of ${formatTime(r.createdAt)}`}
+                >
                   {r.status}
                 </a>
               </td>
@@ -265,7 +299,7 @@ function Runs({ robotId }: { robotId: string }) {
         </tbody>
       </table>
       {page && page.items.length === 0 && <p>No runs yet.</p>}
-      <Pager older={older} newer={newer} />
+      <Pager of="runs" older={older} newer={newer} />
     </section>
   );
 }
@@ -276,16 +310,18 @@ function Deliveries({ robotId }: { robotId: string }) {
   const { page, older, newer } = usePage<Delivery>(`/api/robots/${robotId}/deliveries`, 'deliveries');
   const [outcome, setOutcome] = useState<Outcome | ''>('');
   const [replayed, setReplayed] = useState<string | null>(null);
+  const { refusal, attempt } = useRefusal();
+  // The API lists deliveries by time only: the filter narrows the page shown.
   const shown = page?.items.filter((d) => !outcome || d.outcome === outcome) ?? [];
-  const replay = async (d: Delivery) => {
-    const answer = await api<{ deliveryId: string }>('POST', `/api/deliveries/${d.id}/replay`);
-    setReplayed(answer.deliveryId);
-  };
+  const replay = (d: Delivery) =>
+    void attempt(async () => {
+      setReplayed((await api<{ deliveryId: string }>('POST', `/api/deliveries/${d.id}/replay`)).deliveryId);
+    });
   return (
     <section>
       <h2>Deliveries</h2>
       <label>
-        Outcome
+        Outcome (on this page){' '}
         <select value={outcome} onChange={(e) => setOutcome(e.currentTarget.value as Outcome | '')}>
           <option value="">All</option>
           {OUTCOMES.map((o) => (
@@ -296,6 +332,7 @@ function Deliveries({ robotId }: { robotId: string }) {
         </select>
       </label>
       {replayed && <p role="status">Replayed as delivery {replayed}.</p>}
+      <FieldError refusal={refusal} />
       <table aria-label="Deliveries">
         <thead>
           <tr>
@@ -304,7 +341,7 @@ function Deliveries({ robotId }: { robotId: string }) {
             <th>Size</th>
             <th>Content type</th>
             <th>Details</th>
-            <th />
+            <th aria-label="Replay" />
           </tr>
         </thead>
         <tbody>
@@ -322,7 +359,7 @@ function Deliveries({ robotId }: { robotId: string }) {
               </td>
               <td>
                 {d.replayable && (
-                  <button type="button" aria-label={`Replay delivery ${d.id}`} onClick={() => void replay(d)}>
+                  <button type="button" aria-label={`Replay delivery ${d.id}`} onClick={() => replay(d)}>
                     Replay
                   </button>
                 )}
@@ -331,8 +368,8 @@ function Deliveries({ robotId }: { robotId: string }) {
           ))}
         </tbody>
       </table>
-      {page && shown.length === 0 && <p>No deliveries{outcome ? ` ${outcome}` : ''} here.</p>}
-      <Pager older={older} newer={newer} />
+      {page && shown.length === 0 && <p>No deliveries{outcome ? ` ${outcome}` : ''} on this page.</p>}
+      <Pager of="deliveries" older={older} newer={newer} />
     </section>
   );
 }

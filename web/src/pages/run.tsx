@@ -5,19 +5,24 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, type Delivery, type Run } from '../api';
 import { link } from '../nav';
-import { formatTime, json } from './parts';
+import { FOLLOW_MS, formatTime, json } from './parts';
 
 export function RunPage({ id }: { id: string }) {
   const [run, setRun] = useState<Run | null>(null);
   const [delivery, setDelivery] = useState<Delivery | null>(null);
+  const running = !run || run.status === 'running';
   useEffect(() => {
+    if (!running) return undefined;
+    // A running run is read again every FOLLOW_MS until it has finished.
     const load = async () => {
       const r = await api<Run>('GET', `/api/runs/${encodeURIComponent(id)}`);
       setRun(r);
       setDelivery(await api<Delivery>('GET', `/api/deliveries/${r.deliveryId}`));
     };
     void load();
-  }, [id]);
+    const timer = setInterval(() => void load(), FOLLOW_MS);
+    return () => clearInterval(timer);
+  }, [id, running]);
   if (!run) return <p>Loading…</p>;
   return (
     <>

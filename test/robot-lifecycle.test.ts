@@ -8,6 +8,7 @@ import { waitFor } from './support/wait';
 import { dedupKey, deliveryWorkflowId } from '../src/domain/dedup';
 import { createLogger } from '../src/log';
 import { releaseHeld } from '../src/robots/pause';
+import { StepsVersions } from '../src/robots/steps-versions';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -73,6 +74,41 @@ describe('editing', () => {
     ]);
     const deliveries = await stack.deliveries(robot.robotId);
     expect(deliveries.map((d) => d.stepsVersion).sort()).toEqual([0, 1]);
+  });
+});
+
+describe('steps versions', () => {
+  const compose = (name: string) => [{ name, type: 'compose', template: name }];
+
+  it('an edit that stopped before it changed the robot blocks the next edit once, not forever', async () => {
+    const robot = await stack.robotAtWork({ template: {} });
+    // What an edit leaves when it stops between storing version 1 and changing the robot.
+    await stack.models.RobotSteps.create({
+      _id: `${robot.robotId}:1`,
+      robotId: robot.robotId,
+      version: 1,
+      steps: [{ name: 'interrupted', type: 'compose', templateJson: '"interrupted"' }],
+      createdAt: new Date(),
+    });
+    const conflict = await stack.api('PATCH', `/api/robots/${robot.robotId}`, { steps: compose('mine') });
+    expect(conflict.status).toBe(409);
+    const again = await stack.api('PATCH', `/api/robots/${robot.robotId}`, { steps: compose('mine') });
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ stepsVersion: 2, steps: compose('mine') });
+  });
+
+  it('never reads version 0 from a robot edited since: its document holds it', async () => {
+    const robot = await stack.robotAtWork({ template: { v: 0 } });
+    const edited = await stack.api('PATCH', `/api/robots/${robot.robotId}`, { steps: compose('new') });
+    expect(edited.body.stepsVersion).toBe(1);
+    const versions = () => new StepsVersions(stack.models);
+    const stored = [{ name: 'compose', type: 'compose', templateJson: '{"v":0}' }];
+    expect(await versions().get(robot.robotId, 0)).toEqual(stored);
+
+    // Without its document (as a worker that read before the edit stored it finds), version 0 is
+    // not found rather than taken from the robot's steps of now.
+    await stack.models.RobotSteps.deleteOne({ _id: `${robot.robotId}:0` });
+    await expect(versions().get(robot.robotId, 0)).rejects.toThrow(/has no steps version 0/);
   });
 });
 

@@ -37,10 +37,22 @@ export async function editSteps(models: Models, robot: RobotDoc, steps: StepDefi
     createdAt: at,
   });
   await insertOnce(models.RobotSteps, [doc(from, robot.steps)]);
-  if (!(await claimById(models.RobotSteps, doc(from + 1, steps))))
+  if (!(await claimById(models.RobotSteps, doc(from + 1, steps)))) {
+    // Another edit took this version: one going on now, or one that stopped before it changed the
+    // robot. Either way the robot moves on to it (as that edit would), so the edit sent again
+    // takes the next version instead of meeting this one forever.
+    const taken = await models.RobotSteps.findById(versionId(robot._id, from + 1)).lean();
+    if (taken) await advance(models, robot._id, from, taken.steps);
     throw new StepsEditConflict('the steps were edited at the same time; send the edit again');
-  await models.Robot.updateOne({ _id: robot._id }, { $set: { steps, stepsVersion: from + 1 } });
+  }
+  await advance(models, robot._id, from, steps);
   return from + 1;
+}
+
+/** Makes version `from + 1` (`steps`) the robot's steps, unless the robot has moved past `from`. */
+async function advance(models: Models, robotId: string, from: number, steps: StepDefinition[]): Promise<void> {
+  const at = from === 0 ? { $in: [0, null] } : from;
+  await models.Robot.updateOne({ _id: robotId, stepsVersion: at }, { $set: { steps, stepsVersion: from + 1 } });
 }
 
 /** Versions of robots' steps a worker or the API has read; a version never changes, so none goes stale. */
@@ -55,7 +67,13 @@ export class StepsVersions {
     if (hit) return hit;
     const stored = await this.models.RobotSteps.findById(id).lean();
     let steps = stored?.steps;
-    if (!steps && version === 0) steps = (await this.models.Robot.findById(robotId, { steps: 1 }).lean())?.steps;
+    if (!steps && version === 0) {
+      // Version 0 lives in the robot until the first edit, which stores it as a document before it
+      // changes the robot: a robot past version 0 is read again from that document, never its steps of now.
+      const robot = await this.models.Robot.findById(robotId, { steps: 1, stepsVersion: 1 }).lean();
+      steps =
+        (robot?.stepsVersion ?? 0) === 0 ? robot?.steps : (await this.models.RobotSteps.findById(id).lean())?.steps;
+    }
     if (!steps) {
       throw ApplicationFailure.nonRetryable(`robot ${robotId} has no steps version ${version}`, 'StepsNotFound');
     }

@@ -51,6 +51,21 @@ export function useRefusal() {
 
 export const json = (value: unknown) => JSON.stringify(value, null, 2);
 
+/** The end of an edit form: the API's refusal that names no field shown, then Save and Cancel. */
+export function SaveOrCancel(props: { save: string; refusal: ApiError | null; onCancel: () => void }) {
+  return (
+    <>
+      <FieldError refusal={props.refusal} />
+      <div class="actions">
+        <button type="submit">{props.save}</button>
+        <button type="button" onClick={props.onCancel}>
+          Cancel
+        </button>
+      </div>
+    </>
+  );
+}
+
 /** A text field with the API's refusal of it shown under it. */
 export function TextField(props: {
   label: string;

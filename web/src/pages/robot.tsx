@@ -12,6 +12,7 @@ import {
   formatTime,
   json,
   parseSteps,
+  SaveOrCancel,
   stateName,
   StepsEditor,
   TextField,
@@ -167,13 +168,7 @@ function Rename({ robot, onChange }: { robot: Robot; onChange: (r: Robot) => voi
   return (
     <form onSubmit={save} aria-label="Rename robot">
       <TextField label="Name" value={name} onInput={setName} refusal={refusal} field="name" />
-      <FieldError refusal={refusal} />
-      <div class="actions">
-        <button type="submit">Save name</button>
-        <button type="button" onClick={() => setName(null)}>
-          Cancel
-        </button>
-      </div>
+      <SaveOrCancel save="Save name" refusal={refusal} onCancel={() => setName(null)} />
     </form>
   );
 }
@@ -212,13 +207,7 @@ function EditSteps({ robot, onChange }: { robot: Robot; onChange: (r: Robot) => 
       ) : (
         <form onSubmit={save} aria-label="Edit steps">
           <StepsEditor value={steps} onInput={setSteps} notJson={notJson} refusal={refusal} />
-          <FieldError refusal={refusal} />
-          <div class="actions">
-            <button type="submit">Save steps</button>
-            <button type="button" onClick={() => setOpen(false)}>
-              Cancel
-            </button>
-          </div>
+          <SaveOrCancel save="Save steps" refusal={refusal} onCancel={() => setOpen(false)} />
           <p>New steps apply to deliveries accepted from now on.</p>
         </form>
       )}

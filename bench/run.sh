@@ -3,7 +3,8 @@
 # TypeScript build) and runs the benchmark on a fresh embedded stack. Settings: bench/settings.ts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-eval "$(./scripts/setup.sh | grep -E "^[A-Z_]+_BIN=" | sed 's/^/export /')"
+source scripts/bins.sh
+use_bins ./scripts/setup.sh
 # The browser for the dashboard's page loads (left out when none can be found or installed).
 eval "$(./scripts/browser.sh 2>/dev/null | grep -E "^[A-Z_]+_BIN=" | sed 's/^/export /' || true)"
 exec node dist/bench/bench.js "$@"

@@ -4,10 +4,11 @@
 # (jest's --selectProjects takes every word after it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-eval "$(./scripts/setup.sh | grep -E "^[A-Z_]+_BIN=" | sed 's/^/export /')"
+source scripts/bins.sh
+use_bins ./scripts/setup.sh
 # The OpenAPI fuzzer (test/openapi.test.ts).
-eval "$(./scripts/schemathesis.sh | grep -E "^[A-Z_]+_BIN=" | sed 's/^/export /')"
+use_bins ./scripts/schemathesis.sh
 # The browser the dashboard's tests drive (test/dashboard.test.ts).
-eval "$(./scripts/browser.sh | grep -E "^[A-Z_]+_BIN=" | sed 's/^/export /')"
+use_bins ./scripts/browser.sh
 read -r -a projects <<<"${TEST_PROJECTS:-unit integration}"
 exec npx jest "$@" --selectProjects "${projects[@]}"

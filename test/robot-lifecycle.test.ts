@@ -281,7 +281,7 @@ describe('pause with queueing', () => {
   /** Waits until the held delivery of `body` waits for its release: it found the robot paused and set a timer. */
   async function waitsForRelease(robot: RobotAtWork, body: string): Promise<void> {
     const identifier = decodeURIComponent(new URL(robot.webhookUrl).pathname.split('/')[3]);
-    const workflowId = deliveryWorkflowId(identifier, dedupKey('custom', new Headers(), Buffer.from(body)));
+    const workflowId = deliveryWorkflowId(identifier, dedupKey('custom', {}, Buffer.from(body)));
     await waitFor(
       async () => (await stack.temporal.workflow.getHandle(workflowId).fetchHistory()).events ?? [],
       (events) => events.some((e) => e.timerStartedEventAttributes),

@@ -90,16 +90,32 @@ export async function startFaultStack(): Promise<FaultStack> {
     await exited(child);
   }
 
-  for (const part of ['temporal', 'mongodb', 'receiver', 'worker'] as const) {
-    await start(part);
-    if (part === 'mongodb') {
-      // As the embedded launcher does: collections made, then the `_id` index (docs/storage.md).
-      await prepareEmbeddedStore(env.MONGODB_URI!, {
-        indexBin: process.env.SQLITE_ID_INDEX_BIN!,
-        dataDir,
-        dbName: 'webhooks',
-      });
+  async function close(): Promise<void> {
+    for (const part of ['receiver', 'worker', 'mongodb', 'temporal'] as const) await stop(part, 'SIGKILL');
+    // FAULTS_KEEP_DATA=1 keeps the servers' files and the processes' logs for a post-mortem.
+    if (process.env.FAULTS_KEEP_DATA !== '1') fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+
+  try {
+    for (const part of ['temporal', 'mongodb', 'receiver', 'worker'] as const) {
+      await start(part);
+      if (part === 'mongodb') {
+        // As the embedded launcher does: collections made, then the `_id` index (docs/storage.md).
+        await prepareEmbeddedStore(env.MONGODB_URI!, {
+          indexBin: process.env.SQLITE_ID_INDEX_BIN!,
+          dataDir,
+          dbName: 'webhooks',
+        });
+      }
     }
+    // The receiver writes the admin token before it listens: its port open means it is there.
+    fs.accessSync(path.join(dataDir, 'admin-token'));
+  } catch (err) {
+    // Nothing started is left running (a jest run that never ends), whatever step failed.
+    const logs = fs.existsSync(dataDir) ? fs.readdirSync(dataDir).filter((f) => f.endsWith('.log')) : [];
+    const tails = logs.map((f) => `--- ${f}\n${fs.readFileSync(path.join(dataDir, f), 'utf8').slice(-2000)}`);
+    await close();
+    throw new Error(`the fault stack did not start: ${(err as Error).message}\n${tails.join('\n')}`, { cause: err });
   }
   const baseUrl = `http://127.0.0.1:${ports.http}`;
   const token = fs.readFileSync(path.join(dataDir, 'admin-token'), 'utf8').trim();
@@ -138,11 +154,7 @@ export async function startFaultStack(): Promise<FaultStack> {
         failed: robot.runCounts.failed,
       };
     },
-    async close() {
-      for (const part of ['receiver', 'worker', 'mongodb', 'temporal'] as const) await stop(part, 'SIGKILL');
-      // FAULTS_KEEP_DATA=1 keeps the servers' files and the processes' logs for a post-mortem.
-      if (process.env.FAULTS_KEEP_DATA !== '1') fs.rmSync(dataDir, { recursive: true, force: true });
-    },
+    close,
   };
 }
 

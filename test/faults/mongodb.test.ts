@@ -6,7 +6,7 @@ let stack: FaultStack;
 beforeAll(async () => {
   stack = await startFaultStack();
 });
-afterAll(() => stack.close());
+afterAll(() => stack?.close());
 
 it("stores every accepted delivery's run exactly once after a 20-second outage, and answers only 200 or 503 during it", async () => {
   const robot = await stack.robotAtWork();

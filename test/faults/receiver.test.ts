@@ -6,7 +6,7 @@ let stack: FaultStack;
 beforeAll(async () => {
   stack = await startFaultStack();
 });
-afterAll(() => stack.close());
+afterAll(() => stack?.close());
 
 it('ends with exactly one run per distinct delivery', async () => {
   const robot = await stack.robotAtWork();

@@ -6,7 +6,7 @@ let stack: FaultStack;
 beforeAll(async () => {
   stack = await startFaultStack();
 });
-afterAll(() => stack.close());
+afterAll(() => stack?.close());
 
 it('answers 503 (never 200) while Temporal is down, accepts again once it is back, and loses nothing accepted before', async () => {
   const robot = await stack.robotAtWork();

@@ -14,7 +14,7 @@ let stack: FaultStack;
 beforeAll(async () => {
   stack = await startFaultStack();
 });
-afterAll(() => stack.close());
+afterAll(() => stack?.close());
 
 it('during a burst of 1,000 deliveries', async () => {
   const robot = await stack.robotAtWork();

@@ -2,7 +2,9 @@
  * Three jest projects (README, docs/testing.md):
  * - unit: no servers, seconds (`npm run test:unit`);
  * - integration: the real servers that test/support/global-setup.ts starts once (`npm test` runs unit and this);
- * - faults: each scenario starts its own servers and kills parts of them (`npm run test:faults`, one at a time).
+ * - faults: each scenario starts its own servers and kills parts of them (`npm run test:faults`, one at a time);
+ * - cluster: each file starts the production-shaped cluster (src/cluster/) and races or kills its parts
+ *   (`npm run test:cluster`, one at a time).
  */
 const shared = { testEnvironment: 'node', transform: { '^.+\\.ts$': ['@swc/jest'] }, testMatch: ['**/*.test.ts'] };
 
@@ -18,7 +20,7 @@ module.exports = {
       ...shared,
       displayName: 'integration',
       roots: ['<rootDir>/test'],
-      testPathIgnorePatterns: ['/node_modules/', '/test/unit/', '/test/faults/'],
+      testPathIgnorePatterns: ['/node_modules/', '/test/unit/', '/test/faults/', '/test/cluster/'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },
@@ -27,6 +29,12 @@ module.exports = {
       displayName: 'faults',
       roots: ['<rootDir>/test/faults'],
       globalSetup: '<rootDir>/test/faults/global-setup.ts',
+    },
+    {
+      ...shared,
+      displayName: 'cluster',
+      roots: ['<rootDir>/test/cluster'],
+      globalSetup: '<rootDir>/test/cluster/global-setup.ts',
     },
   ],
 };

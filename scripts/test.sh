@@ -11,4 +11,6 @@ use_bins ./scripts/schemathesis.sh
 # The browser the dashboard's tests drive (test/dashboard.test.ts).
 use_bins ./scripts/browser.sh
 read -r -a projects <<<"${TEST_PROJECTS:-unit integration}"
+# The production-shaped cluster's servers (test/cluster/): only when its tests run.
+[[ " ${projects[*]} " != *" cluster "* ]] || use_bins ./scripts/cluster-binaries.sh
 exec npx jest "$@" --selectProjects "${projects[@]}"

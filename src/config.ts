@@ -42,6 +42,9 @@ const envSchema = z.object({
   EMBEDDED_TEMPORAL_PORT: port.default(7233),
   EMBEDDED_TEMPORAL_UI_PORT: port.default(8233),
   EMBEDDED_MONGODB_PORT: port.default(27017),
+  CLUSTER_RECEIVERS: z.coerce.number().int().min(1).max(16).default(2),
+  CLUSTER_WORKERS: z.coerce.number().int().min(1).max(16).default(2),
+  CLUSTER_POSTGRES_PORT: port.default(5433),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   HISTORY_RETENTION: duration.default('30d'),
@@ -65,6 +68,8 @@ export interface Config {
   maxInflightBodyBytes: number;
   triggerCacheTtlMs: number;
   embedded: { temporalPort: number; temporalUiPort: number; mongodbPort: number };
+  /** `npm run start:cluster` (docs/cluster.md): how many receivers and workers, and PostgreSQL's port. */
+  cluster: { receivers: number; workers: number; postgresPort: number };
   logLevel: LogLevel;
   /** JSON lines, or readable ones (the default in a terminal). */
   logFormat: LogFormat;
@@ -136,6 +141,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       temporalUiPort: e.EMBEDDED_TEMPORAL_UI_PORT,
       mongodbPort: e.EMBEDDED_MONGODB_PORT,
     },
+    cluster: { receivers: e.CLUSTER_RECEIVERS, workers: e.CLUSTER_WORKERS, postgresPort: e.CLUSTER_POSTGRES_PORT },
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT ?? (process.stderr.isTTY ? 'pretty' : 'json'),
     historyRetentionMs: e.HISTORY_RETENTION,

@@ -12,7 +12,7 @@ import { DEDUP_WINDOW } from '../domain/dedup';
 export interface ManagedProcess {
   name: string;
   child: ChildProcess;
-  /** SIGTERM, then SIGKILL after `graceMs`; resolves once the process has exited. */
+  /** The stop signal (SIGTERM unless the spawn named another), then SIGKILL after `graceMs`; resolves once it exited. */
   stop(graceMs?: number): Promise<void>;
 }
 
@@ -22,6 +22,8 @@ export interface SpawnOptions {
   logFile?: string;
   /** Without a log file: also given every piece of the process's stderr (which still reaches ours). */
   onStderr?: (chunk: Buffer) => void;
+  /** The signal that asks for a clean stop (PostgreSQL: SIGINT, its fast shutdown); SIGTERM otherwise. */
+  stopSignal?: NodeJS.Signals;
 }
 
 export function spawnManaged(name: string, command: string, args: string[], opts: SpawnOptions = {}): ManagedProcess {
@@ -42,7 +44,7 @@ export function spawnManaged(name: string, command: string, args: string[], opts
     child,
     async stop(graceMs = 10_000) {
       if (child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGTERM');
+        child.kill(opts.stopSignal ?? 'SIGTERM');
         const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
         await exited;
         clearTimeout(timer);

@@ -30,6 +30,8 @@ export function supervise(
   args: string[],
   env: NodeJS.ProcessEnv,
   log: Logger,
+  /** Its output goes to this file instead of the launcher's (its last words are then only there). */
+  logFile?: string,
 ): Supervised {
   let current: ManagedProcess;
   let stopping = false;
@@ -40,6 +42,7 @@ export function supervise(
     let tail: string[] = [];
     current = spawnManaged(name, command, args, {
       env,
+      logFile,
       onStderr: (chunk) => {
         tail = [
           ...tail,

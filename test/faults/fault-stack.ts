@@ -118,11 +118,8 @@ export async function startFaultStack(): Promise<FaultStack> {
     throw new Error(`the fault stack did not start: ${(err as Error).message}\n${tails.join('\n')}`, { cause: err });
   }
   const baseUrl = `http://127.0.0.1:${ports.http}`;
-  const token = fs.readFileSync(path.join(dataDir, 'admin-token'), 'utf8').trim();
-  const client = apiClient(baseUrl, token);
-  const api = client.json;
-
   return {
+    ...stackApi(baseUrl, fs.readFileSync(path.join(dataDir, 'admin-token'), 'utf8').trim()),
     baseUrl,
     dataDir,
     logs: () =>
@@ -131,6 +128,19 @@ export async function startFaultStack(): Promise<FaultStack> {
         .filter((f) => f.endsWith('.log'))
         .map((f) => fs.readFileSync(path.join(dataDir, f), 'utf8'))
         .join('\n'),
+    start,
+    stop,
+    close,
+  };
+}
+
+/** What the fault and cluster tests ask a running service, through its API, with the admin token. */
+export type StackApi = Pick<FaultStack, 'client' | 'api' | 'robotAtWork' | 'counts'>;
+
+export function stackApi(baseUrl: string, adminToken: string): StackApi {
+  const client = apiClient(baseUrl, adminToken);
+  const api = client.json;
+  return {
     client,
     api,
     async robotAtWork(bodyFormat = 'json') {
@@ -142,8 +152,6 @@ export async function startFaultStack(): Promise<FaultStack> {
       });
       return { robotId, webhookUrl };
     },
-    start,
-    stop,
     async counts(robotId) {
       const robot = await api('GET', `/api/robots/${robotId}`);
       const deliveries = Object.values(robot.deliveryCounts as Record<string, number>).reduce((a, b) => a + b, 0);
@@ -154,12 +162,11 @@ export async function startFaultStack(): Promise<FaultStack> {
         failed: robot.runCounts.failed,
       };
     },
-    close,
   };
 }
 
 /** Every run of a robot, page by page. */
-export const allRuns = (stack: FaultStack, robotId: string) =>
+export const allRuns = (stack: StackApi, robotId: string) =>
   allPages<{ id: string; status: string; trigger: any; deliveryId: string }>(
     stack.client,
     `/api/robots/${robotId}/runs`,
@@ -216,7 +223,7 @@ export async function sendDeliveries(
  * and the retry is a duplicate.
  */
 export async function expectExactlyOneRunEach(
-  stack: FaultStack,
+  stack: StackApi,
   robotId: string,
   accepted: Set<number>,
   sent: Set<number> = accepted,
@@ -242,7 +249,7 @@ export async function expectExactlyOneRunEach(
  * The robot's counts equal what its pages list: as many runs as `runCounts.total`, each status as
  * often as its count, and no run or delivery listed twice.
  */
-export async function expectCountsMatchPages(stack: FaultStack, robotId: string): Promise<void> {
+export async function expectCountsMatchPages(stack: StackApi, robotId: string): Promise<void> {
   const robot = await stack.api('GET', `/api/robots/${robotId}`);
   const runs = await allRuns(stack, robotId);
   const deliveries = await allDeliveries(stack, robotId);
@@ -257,7 +264,7 @@ export async function expectCountsMatchPages(stack: FaultStack, robotId: string)
 }
 
 /** Every delivery of a robot, page by page. */
-export const allDeliveries = (stack: FaultStack, robotId: string) =>
+export const allDeliveries = (stack: StackApi, robotId: string) =>
   allPages<{ id: string; outcome: string }>(stack.client, `/api/robots/${robotId}/deliveries`);
 
 export const range = (from: number, count: number) => Array.from({ length: count }, (_, i) => from + i);

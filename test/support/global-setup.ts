@@ -18,9 +18,13 @@ declare global {
 }
 
 /** TEMPORAL_CLI_BIN and FERRETDB_BIN, built by scripts/binaries.sh when the test command did not set them. */
-export function ensureBinaries(): void {
-  if (process.env.TEMPORAL_CLI_BIN && process.env.FERRETDB_BIN && process.env.SQLITE_ID_INDEX_BIN) return;
-  const out = execFileSync(path.resolve(__dirname, '../../scripts/binaries.sh'), {
+/** The servers' binaries from a set-up script (when `npm test` did not already export them). */
+export function ensureBinaries(
+  script = 'binaries.sh',
+  names = ['TEMPORAL_CLI_BIN', 'FERRETDB_BIN', 'SQLITE_ID_INDEX_BIN'],
+): void {
+  if (names.every((n) => process.env[n])) return;
+  const out = execFileSync(path.resolve(__dirname, '../../scripts', script), {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
   });

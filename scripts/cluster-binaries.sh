@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Set-up for the production-shaped cluster (`npm run start:cluster`, `npm run test:cluster`;
+# docs/cluster.md). Builds Temporal server and its SQL schema tool with Go into the same
+# version-keyed cache as scripts/binaries.sh, installs Debian's PostgreSQL and nginx when missing
+# (as root, with apt-get), and prints their paths as shell assignments:
+#   TEMPORAL_SERVER_BIN=...  Temporal server (frontend, history, matching, worker in one process)
+#   TEMPORAL_SQL_TOOL_BIN=... temporal-sql-tool: creates and migrates its PostgreSQL schema
+#   POSTGRES_BIN=...         PostgreSQL's server (initdb, pg_isready and psql beside it)
+#   NGINX_BIN=...            nginx: the one entry point in front of the receivers
+# Any of them already set to an existing file is kept as it is.
+set -euo pipefail
+
+TEMPORAL_SERVER_VERSION="${TEMPORAL_SERVER_VERSION:-v1.29.1}"
+CACHE="${WEBHOOKS_BIN_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/webhook-trigger-service/bin}"
+log() { echo "[cluster-binaries] $*" >&2; }
+need_go() { command -v go >/dev/null || { log "Go is required to build $1 (https://go.dev/dl)"; exit 1; }; }
+
+# `go install` of the module's own command packages (its go.mod has no `replace`), each renamed:
+# both are called `server` and `sql` in the module.
+build_temporal_command() {
+  local package="$1" bin="$2" tmp
+  need_go "Temporal server"
+  log "building $package@$TEMPORAL_SERVER_VERSION into $(dirname "$bin") (first run only, several minutes)"
+  tmp=$(mktemp -d)
+  GOBIN="$tmp" GOFLAGS=-buildvcs=false go install "go.temporal.io/server/$package@$TEMPORAL_SERVER_VERSION" >&2
+  mkdir -p "$(dirname "$bin")"
+  mv "$tmp/$(basename "$package")" "$bin"
+  rm -rf "$tmp"
+}
+
+apt_install() {
+  [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null || return 0
+  log "installing Debian's $* (first run only)"
+  export DEBIAN_FRONTEND=noninteractive
+  # A PostgreSQL installed here must not start a system-wide cluster of its own on port 5432.
+  mkdir -p /etc/postgresql-common
+  [ -f /etc/postgresql-common/createcluster.conf ] ||
+    echo "create_main_cluster = false" > /etc/postgresql-common/createcluster.conf
+  # Nor any system-wide service: what is installed is started only by the cluster's launcher.
+  local policy=/usr/sbin/policy-rc.d own_policy=0
+  [ -e "$policy" ] || { printf '#!/bin/sh\nexit 101\n' > "$policy" && chmod +x "$policy" && own_policy=1; }
+  apt-get install -y -q "$@" >&2 || { apt-get update -q >&2 && apt-get install -y -q "$@" >&2; }
+  [ "$own_policy" = 0 ] || rm -f "$policy"
+}
+
+server_bin="${TEMPORAL_SERVER_BIN:-$CACHE/temporal-server-$TEMPORAL_SERVER_VERSION/temporal-server}"
+[ -x "$server_bin" ] || build_temporal_command cmd/server "$server_bin"
+sql_tool_bin="${TEMPORAL_SQL_TOOL_BIN:-$CACHE/temporal-server-$TEMPORAL_SERVER_VERSION/temporal-sql-tool}"
+[ -x "$sql_tool_bin" ] || build_temporal_command cmd/tools/sql "$sql_tool_bin"
+
+find_postgres() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1; }
+postgres_bin="${POSTGRES_BIN:-$(find_postgres)/postgres}"
+if [ ! -x "$postgres_bin" ]; then
+  apt_install postgresql
+  postgres_bin="$(find_postgres)/postgres"
+fi
+[ -x "$postgres_bin" ] || { log "no PostgreSQL found: install it (Debian: apt-get install postgresql) or set POSTGRES_BIN"; exit 1; }
+
+nginx_bin="${NGINX_BIN:-$(command -v nginx || true)}"
+if [ ! -x "$nginx_bin" ]; then
+  apt_install nginx
+  nginx_bin=$(command -v nginx || true)
+fi
+[ -x "$nginx_bin" ] || { log "no nginx found: install it (Debian: apt-get install nginx) or set NGINX_BIN"; exit 1; }
+
+echo "TEMPORAL_SERVER_BIN=$server_bin"
+echo "TEMPORAL_SQL_TOOL_BIN=$sql_tool_bin"
+echo "POSTGRES_BIN=$postgres_bin"
+echo "NGINX_BIN=$nginx_bin"

@@ -1,0 +1,204 @@
+/**
+ * The production-shaped cluster on one machine (docs/cluster.md), as `npm run start:cluster` runs
+ * it and test/cluster/ tests it: PostgreSQL, Temporal server on it, FerretDB, several receivers and
+ * several workers as their own processes (each restarted when it dies, as docker-compose.yml's
+ * `restart: unless-stopped` does), and nginx in front of the receivers.
+ *
+ * Start order: PostgreSQL, Temporal's schema, Temporal server and its namespace, FerretDB, the
+ * workers and receivers, the entry. A step that fails stops what was started. Stop order: the
+ * services, then the servers from the entry back to PostgreSQL.
+ */
+import path from 'node:path';
+import { prepareEmbeddedStore } from '../embedded/ferretdb-index';
+import { startFerretDb, waitForPort, type ManagedProcess } from '../embedded/servers';
+import { supervise, type Supervised } from '../embedded/supervisor';
+import type { Logger } from '../log';
+import { startEntry } from './entry';
+import { startPostgres } from './postgres';
+import {
+  prepareTemporalNamespace,
+  prepareTemporalSchema,
+  startTemporalServer,
+  type TemporalServerOptions,
+  type TemporalServerPorts,
+} from './temporal-server';
+
+/** The database FerretDB keeps the service's collections in (as the embedded launcher's). */
+const DATABASE = 'webhooks';
+
+export interface ClusterBinaries {
+  temporalServer: string;
+  temporalSqlTool: string;
+  /** PostgreSQL's bin folder. */
+  postgres: string;
+  nginx: string;
+  ferretdb: string;
+  sqliteIdIndex: string;
+}
+
+export interface ClusterOptions {
+  /** The services' DATA_DIR (admin token, secrets key, bodies); each server keeps its files in a folder of it. */
+  dataDir: string;
+  logDir: string;
+  /** The entry's port: the one address senders and people use. */
+  port: number;
+  receiverPorts: number[];
+  /** Per worker: its metrics port and the Temporal SDK exporter's behind it. */
+  workerMetricsPorts: Array<{ worker: number; sdk: number }>;
+  postgresPort: number;
+  temporalPorts: TemporalServerPorts;
+  mongodbPort: number;
+  namespace: string;
+  maxBodyBytes: number;
+  bins: ClusterBinaries;
+  /** The environment the receivers and workers start from (the cluster adds their addresses). */
+  env: NodeJS.ProcessEnv;
+  log: Logger;
+  /** Each receiver's and worker's output in its own file in logDir, rather than the launcher's stderr. */
+  serviceLogFiles?: boolean;
+}
+
+export type ClusterServer = 'postgresql' | 'temporal' | 'mongodb' | 'entry';
+export type ClusterService = { kind: 'receiver' | 'worker'; index: number; process: Supervised };
+
+export class Cluster {
+  private readonly servers = new Map<ClusterServer, ManagedProcess>();
+  readonly services: ClusterService[] = [];
+
+  constructor(private readonly o: ClusterOptions) {}
+
+  get baseUrl(): string {
+    return `http://localhost:${this.o.port}`;
+  }
+  get temporalAddress(): string {
+    return `127.0.0.1:${this.o.temporalPorts.frontend}`;
+  }
+  get mongodbUri(): string {
+    return `mongodb://127.0.0.1:${this.o.mongodbPort}/${DATABASE}`;
+  }
+
+  private get temporal(): TemporalServerOptions {
+    return {
+      serverBin: this.o.bins.temporalServer,
+      sqlToolBin: this.o.bins.temporalSqlTool,
+      postgres: { binDir: this.o.bins.postgres, port: this.o.postgresPort },
+      dir: path.join(this.o.dataDir, 'temporal-server'),
+      ports: this.o.temporalPorts,
+      namespace: this.o.namespace,
+      logFile: path.join(this.o.logDir, 'temporal-server.log'),
+    };
+  }
+
+  async start(): Promise<void> {
+    try {
+      for (const server of ['postgresql', 'temporal', 'mongodb'] as const) await this.startServer(server);
+      this.startServices();
+      for (const s of this.services.filter((s) => s.kind === 'receiver'))
+        await waitForPort(this.o.receiverPorts[s.index], s.process.current());
+      await this.startServer('entry');
+    } catch (err) {
+      this.o.log.error('the cluster could not start; stopping what was started');
+      await this.stop();
+      throw err;
+    }
+  }
+
+  /** Starts one server (again), with what it needs before others use it. */
+  async startServer(server: ClusterServer): Promise<void> {
+    const { o, log } = { o: this.o, log: this.o.log };
+    log.info(`starting ${server}`);
+    switch (server) {
+      case 'postgresql':
+        this.servers.set(
+          server,
+          await startPostgres({
+            binDir: o.bins.postgres,
+            dir: path.join(o.dataDir, 'postgresql'),
+            port: o.postgresPort,
+            logFile: path.join(o.logDir, 'postgresql.log'),
+          }),
+        );
+        await prepareTemporalSchema(this.temporal);
+        return;
+      case 'temporal':
+        this.servers.set(server, await startTemporalServer(this.temporal));
+        await prepareTemporalNamespace(this.temporalAddress, o.namespace, log);
+        return;
+      case 'mongodb':
+        this.servers.set(
+          server,
+          await startFerretDb({
+            bin: o.bins.ferretdb,
+            dataDir: o.dataDir,
+            port: o.mongodbPort,
+            logFile: path.join(o.logDir, 'ferretdb.log'),
+          }),
+        );
+        // Collections made, then the `_id` index FerretDB's own lookups can use (docs/storage.md).
+        await prepareEmbeddedStore(this.mongodbUri, {
+          indexBin: o.bins.sqliteIdIndex,
+          dataDir: o.dataDir,
+          dbName: DATABASE,
+        });
+        return;
+      case 'entry':
+        this.servers.set(
+          server,
+          await startEntry({
+            bin: o.bins.nginx,
+            dir: path.join(o.dataDir, 'entry'),
+            port: o.port,
+            receiverPorts: o.receiverPorts,
+            maxBodyBytes: o.maxBodyBytes,
+            logFile: path.join(o.logDir, 'entry.log'),
+          }),
+        );
+    }
+  }
+
+  /** Stops one server: cleanly, or with SIGKILL. */
+  async stopServer(server: ClusterServer, signal?: 'SIGKILL'): Promise<void> {
+    const proc = this.servers.get(server);
+    this.servers.delete(server);
+    if (!proc) return;
+    if (signal) proc.child.kill(signal);
+    await proc.stop();
+  }
+
+  private startServices(): void {
+    const o = this.o;
+    const env = {
+      ...o.env,
+      TEMPORAL_ADDRESS: this.temporalAddress,
+      TEMPORAL_NAMESPACE: o.namespace,
+      MONGODB_URI: this.mongodbUri,
+      DATA_DIR: o.dataDir,
+      // The URLs on the cards, and links, are the entry's: senders never see a receiver's own port.
+      BASE_URL: o.env.BASE_URL ?? this.baseUrl,
+      WEBHOOKS_PARENT_PID: String(process.pid),
+    };
+    const entryScript = (name: string) => path.join(__dirname, '..', 'entry', `${name}${path.extname(__filename)}`);
+    const start = (kind: 'receiver' | 'worker', index: number, extra: NodeJS.ProcessEnv) => {
+      const name = `${kind}-${index + 1}`;
+      const logFile = o.serviceLogFiles ? path.join(o.logDir, `${name}.log`) : undefined;
+      const proc = supervise(name, process.execPath, [entryScript(kind)], { ...env, ...extra }, o.log, logFile);
+      this.services.push({ kind, index, process: proc });
+    };
+    o.workerMetricsPorts.forEach((ports, i) =>
+      start('worker', i, { WORKER_METRICS_PORT: String(ports.worker), SDK_METRICS_PORT: String(ports.sdk) }),
+    );
+    o.receiverPorts.forEach((port, i) => start('receiver', i, { PORT: String(port) }));
+  }
+
+  /** A receiver's or worker's current process (the supervisor starts a new one when it dies). */
+  service(kind: 'receiver' | 'worker', index: number): Supervised {
+    const found = this.services.find((s) => s.kind === kind && s.index === index);
+    if (!found) throw new Error(`no ${kind} ${index + 1}`);
+    return found.process;
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.services.splice(0).map((s) => s.process.stop()));
+    for (const server of ['entry', 'mongodb', 'temporal', 'postgresql'] as const) await this.stopServer(server);
+  }
+}

@@ -1,0 +1,217 @@
+/**
+ * The cluster's Temporal (docs/cluster.md): Temporal server (the version scripts/cluster-binaries.sh
+ * builds; the same as docker-compose.yml's) with its four services in one process, its history and
+ * its visibility in PostgreSQL, CLUSTER_HISTORY_SHARDS history shards, and no archival. Its schema is
+ * created on first start and migrated to the binary's latest on every start, by temporal-sql-tool.
+ * The namespace is registered with the dedup window as retention, then the service's search
+ * attributes are added, and the server is ready once a visibility query naming them is answered.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Connection } from '@temporalio/client';
+import { msToTs } from '@temporalio/common/lib/time';
+import { DEDUP_WINDOW } from '../domain/dedup';
+import { SEARCH_ATTRIBUTES } from '../domain/search-attributes';
+import { spawnManaged, waitForPort, type ManagedProcess } from '../embedded/servers';
+import { ensureSearchAttributes } from '../search-attribute-setup';
+import type { Logger } from '../log';
+import { POSTGRES_ROLE, psql } from './postgres';
+
+/**
+ * History shards: fixed when the cluster's database is first made (changing it means a new
+ * database). Four, as Temporal's own PostgreSQL sample: enough for several history hosts to share.
+ */
+export const CLUSTER_HISTORY_SHARDS = 4;
+/** The SQL plugin, and the databases with the embedded schema each gets. */
+export const SQL_PLUGIN = 'postgres12';
+const DATABASES = [
+  { name: 'temporal', schema: 'postgresql/v12/temporal' },
+  { name: 'temporal_visibility', schema: 'postgresql/v12/visibility' },
+] as const;
+/** How often the server's services re-read the namespace registry (Temporal's default is 10 s). */
+const NAMESPACE_REFRESH = '1s';
+
+/** The ports of the four services: gRPC and membership each, and the frontend's HTTP API. */
+export interface TemporalServerPorts {
+  frontend: number;
+  frontendHttp: number;
+  frontendMembership: number;
+  history: number;
+  historyMembership: number;
+  matching: number;
+  matchingMembership: number;
+  worker: number;
+  workerMembership: number;
+}
+
+/** Temporal's own layout from its frontend port: 7233 gives 7243, 6933, 7234, 6934, 7235, 6935, 7239, 6939. */
+export function temporalServerPorts(frontend: number): TemporalServerPorts {
+  return {
+    frontend,
+    frontendHttp: frontend + 10,
+    frontendMembership: frontend - 300,
+    history: frontend + 1,
+    historyMembership: frontend - 299,
+    matching: frontend + 2,
+    matchingMembership: frontend - 298,
+    worker: frontend + 6,
+    workerMembership: frontend - 294,
+  };
+}
+
+export interface TemporalServerOptions {
+  serverBin: string;
+  sqlToolBin: string;
+  postgres: { binDir: string; port: number };
+  /** Its own folder: the config it is started with, and the dynamic config. */
+  dir: string;
+  ports: TemporalServerPorts;
+  namespace: string;
+  logFile?: string;
+}
+
+function datastore(database: string, port: number, maxConns: number) {
+  return {
+    sql: {
+      pluginName: SQL_PLUGIN,
+      databaseName: database,
+      connectAddr: `127.0.0.1:${port}`,
+      connectProtocol: 'tcp',
+      user: POSTGRES_ROLE,
+      password: '',
+      maxConns,
+      maxIdleConns: maxConns,
+      maxConnLifetime: '1h',
+    },
+  };
+}
+
+/** The server's config (JSON, which its YAML loader reads). */
+export function temporalServerConfig(o: Pick<TemporalServerOptions, 'ports' | 'postgres' | 'dir'>): object {
+  const rpc = (grpcPort: number, membershipPort: number, extra: object = {}) => ({
+    rpc: { grpcPort, membershipPort, bindOnLocalHost: true, ...extra },
+  });
+  const p = o.ports;
+  return {
+    log: { stdout: true, level: 'warn' },
+    persistence: {
+      defaultStore: 'default',
+      visibilityStore: 'visibility',
+      numHistoryShards: CLUSTER_HISTORY_SHARDS,
+      datastores: {
+        default: datastore('temporal', o.postgres.port, 20),
+        visibility: datastore('temporal_visibility', o.postgres.port, 4),
+      },
+    },
+    global: { membership: { maxJoinDuration: '30s', broadcastAddress: '127.0.0.1' } },
+    services: {
+      frontend: rpc(p.frontend, p.frontendMembership, { httpPort: p.frontendHttp }),
+      history: rpc(p.history, p.historyMembership),
+      matching: rpc(p.matching, p.matchingMembership),
+      worker: rpc(p.worker, p.workerMembership),
+    },
+    clusterMetadata: {
+      enableGlobalNamespace: false,
+      failoverVersionIncrement: 10,
+      masterClusterName: 'active',
+      currentClusterName: 'active',
+      clusterInformation: {
+        active: {
+          enabled: true,
+          initialFailoverVersion: 1,
+          rpcName: 'frontend',
+          rpcAddress: `127.0.0.1:${p.frontend}`,
+          httpAddress: `127.0.0.1:${p.frontendHttp}`,
+        },
+      },
+    },
+    dcRedirectionPolicy: { policy: 'noop' },
+    archival: { history: { state: 'disabled' }, visibility: { state: 'disabled' } },
+    namespaceDefaults: { archival: { history: { state: 'disabled' }, visibility: { state: 'disabled' } } },
+    dynamicConfigClient: { filepath: path.join(o.dir, 'dynamicconfig.yaml'), pollInterval: '10s' },
+  };
+}
+
+/** Dynamic config: IDs as long as the SQL schema's columns take, and a quick namespace registry. */
+const DYNAMIC_CONFIG = [
+  'limit.maxIDLength:',
+  '  - value: 255',
+  'system.namespaceCacheRefreshInterval:',
+  `  - value: ${NAMESPACE_REFRESH}`,
+  '',
+].join('\n');
+
+function sqlTool(o: TemporalServerOptions, database: string, args: string[]): Promise<void> {
+  const global = ['--plugin', SQL_PLUGIN, '--endpoint', '127.0.0.1', '--port', String(o.postgres.port)];
+  const argv = [...global, '--user', POSTGRES_ROLE, '--database', database, '--quiet', ...args];
+  return new Promise((resolve, reject) =>
+    execFile(o.sqlToolBin, argv, { encoding: 'utf8' }, (err, _out, stderr) =>
+      err ? reject(new Error(`temporal-sql-tool ${args[0]} ${database}: ${stderr.trim() || err.message}`)) : resolve(),
+    ),
+  );
+}
+
+/** Creates the two databases and their schema when missing, and migrates both to the binary's latest. */
+export async function prepareTemporalSchema(o: TemporalServerOptions): Promise<void> {
+  for (const db of DATABASES) {
+    const exists = (await psql(o.postgres, 'postgres', `select 1 from pg_database where datname = '${db.name}'`))
+      .trim()
+      .startsWith('1');
+    if (!exists) {
+      await sqlTool(o, db.name, ['create-database', '--defaultdb', 'postgres']);
+      await sqlTool(o, db.name, ['setup-schema', '-v', '0.0']);
+    }
+    await sqlTool(o, db.name, ['update-schema', '--schema-name', db.schema]);
+  }
+}
+
+/** Writes its config, starts it and waits for its frontend's port (see `prepareTemporalNamespace` for ready). */
+export async function startTemporalServer(o: TemporalServerOptions): Promise<ManagedProcess> {
+  const configDir = path.join(o.dir, 'config');
+  fs.mkdirSync(configDir, { recursive: true });
+  fs.writeFileSync(path.join(configDir, 'cluster.yaml'), JSON.stringify(temporalServerConfig(o), null, 2));
+  fs.writeFileSync(path.join(o.dir, 'dynamicconfig.yaml'), DYNAMIC_CONFIG);
+  const args = ['--root', o.dir, '--config', 'config', '--env', 'cluster', '--allow-no-auth', 'start'];
+  const proc = spawnManaged('temporal-server', o.serverBin, args, { logFile: o.logFile });
+  await waitForPort(o.ports.frontend, proc);
+  return proc;
+}
+
+/**
+ * Registers the namespace (retention: the dedup window) unless it exists, adds the search
+ * attributes, and waits until a visibility query that names them is answered: from then on,
+ * starts that set them are taken. Retries while the server is still coming up.
+ */
+export async function prepareTemporalNamespace(
+  address: string,
+  namespace: string,
+  log: Logger,
+  timeoutMs = 120_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const connection = await Connection.connect({ address });
+  try {
+    for (;;) {
+      try {
+        await connection.workflowService
+          .registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs(DEDUP_WINDOW) })
+          .catch((err: Error) => {
+            if (!/already exists/i.test(String(err))) throw err;
+          });
+        await ensureSearchAttributes(connection, namespace, log);
+        const query = SEARCH_ATTRIBUTES.map((k) => `${k.name} = 'ready'`).join(' AND ');
+        await connection.workflowService.countWorkflowExecutions({ namespace, query });
+        return;
+      } catch (err) {
+        if (Date.now() > deadline)
+          throw new Error(`Temporal server at ${address} did not become ready: ${(err as Error).message}`, {
+            cause: err,
+          });
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    }
+  } finally {
+    await connection.close();
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * The cluster launcher (`npm run start:cluster`, docs/cluster.md): production's shape on one
+ * machine. PostgreSQL, Temporal server on it, FerretDB, CLUSTER_RECEIVERS receivers and
+ * CLUSTER_WORKERS workers, and nginx in front of the receivers on PORT; prints where everything
+ * is and stops it all on Ctrl-C. Its binaries come from scripts/binaries.sh and
+ * scripts/cluster-binaries.sh, which `npm run start:cluster` runs first.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { Cluster, type ClusterBinaries } from '../cluster/cluster';
+import { CLUSTER_HISTORY_SHARDS, temporalServerPorts } from '../cluster/temporal-server';
+import { ConfigError, loadConfig } from '../config';
+import { createLogger } from '../log';
+import { onShutdown, runMain } from './main';
+
+function binary(variable: string): string {
+  const bin = process.env[variable];
+  if (!bin || !fs.existsSync(bin))
+    throw new ConfigError(
+      `${variable} must name what scripts/binaries.sh or scripts/cluster-binaries.sh found (got ${bin ?? 'nothing'}); ` +
+        'start with `npm run start:cluster`, which finds or builds it',
+    );
+  return bin;
+}
+
+runMain('cluster', async () => {
+  const config = loadConfig();
+  if (config.temporal.address || config.mongodbUri)
+    throw new ConfigError(
+      'the cluster runs its own Temporal server and FerretDB: unset TEMPORAL_ADDRESS and MONGODB_URI ' +
+        '(to use servers you run, start the receiver and worker themselves: docs/operations.md)',
+    );
+  const log = createLogger('cluster', config.logLevel, { format: config.logFormat });
+  const logDir = path.join(config.dataDir, 'logs');
+  fs.mkdirSync(logDir, { recursive: true });
+  const bins: ClusterBinaries = {
+    temporalServer: binary('TEMPORAL_SERVER_BIN'),
+    temporalSqlTool: binary('TEMPORAL_SQL_TOOL_BIN'),
+    postgres: path.dirname(binary('POSTGRES_BIN')),
+    nginx: binary('NGINX_BIN'),
+    ferretdb: binary('FERRETDB_BIN'),
+    sqliteIdIndex: binary('SQLITE_ID_INDEX_BIN'),
+  };
+  const { receivers, workers, postgresPort } = config.cluster;
+  const cluster = new Cluster({
+    dataDir: config.dataDir,
+    logDir,
+    port: config.port,
+    receiverPorts: Array.from({ length: receivers }, (_, i) => config.port + 1 + i),
+    workerMetricsPorts: Array.from({ length: workers }, (_, i) => ({
+      worker: config.workerMetricsPort + 2 * i,
+      sdk: config.sdkMetricsPort + 2 * i,
+    })),
+    postgresPort,
+    temporalPorts: temporalServerPorts(config.embedded.temporalPort),
+    mongodbPort: config.embedded.mongodbPort,
+    namespace: config.temporal.namespace,
+    maxBodyBytes: config.maxBodyBytes,
+    bins,
+    // The receivers' and workers' stderr reach the terminal through the launcher: they log as it does.
+    env: { ...process.env, LOG_FORMAT: config.logFormat },
+    log,
+  });
+  onShutdown(async () => {
+    log.info('stopping');
+    await cluster.stop();
+  });
+  await cluster.start();
+
+  const receiverList = Array.from({ length: receivers }, (_, i) => `localhost:${config.port + 1 + i}`).join(', ');
+  process.stdout.write(
+    [
+      '',
+      `  Service (webhooks and API): ${config.baseUrl}   (nginx, in front of the receivers)`,
+      `  Receivers:                  ${receiverList}`,
+      `  Workers:                    ${workers}   metrics: localhost:${config.workerMetricsPort} and up, by 2`,
+      `  Temporal server:            ${cluster.temporalAddress}   (PostgreSQL, ${CLUSTER_HISTORY_SHARDS} history shards;` +
+        ' `temporal --address ... workflow list`)',
+      `  PostgreSQL:                 127.0.0.1:${postgresPort}   user temporal`,
+      `  FerretDB (MongoDB):         ${cluster.mongodbUri}`,
+      `  Admin token:                ${config.adminToken}`,
+      `  Data folder:                ${config.dataDir}   logs: ${logDir}`,
+      '  Ctrl-C stops everything.',
+      '',
+    ].join('\n') + '\n',
+  );
+});

@@ -1,0 +1,102 @@
+/**
+ * The production-shaped cluster of `npm run start:cluster` (src/cluster/cluster.ts), on free
+ * loopback ports in a folder of its own: PostgreSQL, Temporal server, FerretDB, 2 receivers and
+ * 2 workers (restarted by their supervisors when killed), nginx in front. Each process logs to
+ * its own file there; CLUSTER_KEEP_DATA=1 keeps the folder for a post-mortem.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Cluster } from '../../src/cluster/cluster';
+import { temporalServerPorts, type TemporalServerPorts } from '../../src/cluster/temporal-server';
+import { loadConfig } from '../../src/config';
+import { DEFAULT_MAX_BODY_BYTES } from '../../src/domain/limits';
+import { createLogger } from '../../src/log';
+import { stackApi, type StackApi } from '../faults/fault-stack';
+import { freePorts } from '../support/ports';
+
+export interface ClusterStack extends StackApi {
+  cluster: Cluster;
+  /** The entry (nginx): what senders use. */
+  baseUrl: string;
+  /** Each receiver's own address, bypassing the entry. */
+  receiverUrls: string[];
+  dataDir: string;
+  /** Everything every process has logged so far. */
+  logs(): string;
+  close(): Promise<void>;
+}
+
+export async function startClusterStack(): Promise<ClusterStack> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'webhooks-cluster-'));
+  // PostgreSQL runs as `postgres` when the tests run as root: it must be able to enter this folder.
+  fs.chmodSync(dataDir, 0o755);
+  const logDir = path.join(dataDir, 'logs');
+  fs.mkdirSync(logDir);
+  const [port, r1, r2, w1, s1, w2, s2, postgresPort, mongodbPort, ...t] = await freePorts(18);
+  const temporalPorts: TemporalServerPorts = {
+    ...temporalServerPorts(t[0]),
+    frontendHttp: t[1],
+    frontendMembership: t[2],
+    history: t[3],
+    historyMembership: t[4],
+    matching: t[5],
+    matchingMembership: t[6],
+    worker: t[7],
+    workerMembership: t[8],
+  };
+  const cluster = new Cluster({
+    dataDir,
+    logDir,
+    port,
+    receiverPorts: [r1, r2],
+    workerMetricsPorts: [
+      { worker: w1, sdk: s1 },
+      { worker: w2, sdk: s2 },
+    ],
+    postgresPort,
+    temporalPorts,
+    mongodbPort,
+    namespace: 'default',
+    maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
+    bins: {
+      temporalServer: process.env.TEMPORAL_SERVER_BIN!,
+      temporalSqlTool: process.env.TEMPORAL_SQL_TOOL_BIN!,
+      postgres: path.dirname(process.env.POSTGRES_BIN!),
+      nginx: process.env.NGINX_BIN!,
+      ferretdb: process.env.FERRETDB_BIN!,
+      sqliteIdIndex: process.env.SQLITE_ID_INDEX_BIN!,
+    },
+    env: { ...process.env, LOG_LEVEL: 'warn', LOG_FORMAT: 'json', TEMPORAL_START_TIMEOUT_MS: '3000' },
+    log: createLogger('cluster-test', 'warn', { format: 'json' }),
+    serviceLogFiles: true,
+  });
+  const logs = () =>
+    fs
+      .readdirSync(logDir)
+      .map((f) => `--- ${f}\n${fs.readFileSync(path.join(logDir, f), 'utf8')}`)
+      .join('\n');
+  const close = async () => {
+    await cluster.stop();
+    if (process.env.CLUSTER_KEEP_DATA !== '1') fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  // The admin token and secrets key made once, before the four services read them at the same moment.
+  loadConfig({ DATA_DIR: dataDir });
+  try {
+    await cluster.start();
+  } catch (err) {
+    const tails = logs().slice(-6000);
+    await close();
+    throw new Error(`the cluster did not start: ${(err as Error).message}\n${tails}`, { cause: err });
+  }
+  const baseUrl = `http://127.0.0.1:${port}`;
+  return {
+    ...stackApi(baseUrl, fs.readFileSync(path.join(dataDir, 'admin-token'), 'utf8').trim()),
+    cluster,
+    baseUrl,
+    receiverUrls: [r1, r2].map((p) => `http://127.0.0.1:${p}`),
+    dataDir,
+    logs,
+    close,
+  };
+}

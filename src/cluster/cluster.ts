@@ -56,6 +56,8 @@ export interface ClusterOptions {
   log: Logger;
   /** Each receiver's and worker's output in its own file in logDir, rather than the launcher's stderr. */
   serviceLogFiles?: boolean;
+  /** The compiled receiver and worker entry points (tests, which run this file as TypeScript, give dist's). */
+  entryPoint?: (kind: 'receiver' | 'worker') => string;
 }
 
 export type ClusterServer = 'postgresql' | 'temporal' | 'mongodb' | 'entry';
@@ -177,7 +179,7 @@ export class Cluster {
       BASE_URL: o.env.BASE_URL ?? this.baseUrl,
       WEBHOOKS_PARENT_PID: String(process.pid),
     };
-    const entryScript = (name: string) => path.join(__dirname, '..', 'entry', `${name}${path.extname(__filename)}`);
+    const entryScript = o.entryPoint ?? ((kind: string) => path.join(__dirname, '..', 'entry', `${kind}.js`));
     const start = (kind: 'receiver' | 'worker', index: number, extra: NodeJS.ProcessEnv) => {
       const name = `${kind}-${index + 1}`;
       const logFile = o.serviceLogFiles ? path.join(o.logDir, `${name}.log`) : undefined;

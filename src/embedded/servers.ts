@@ -12,7 +12,7 @@ import { DEDUP_WINDOW } from '../domain/dedup';
 export interface ManagedProcess {
   name: string;
   child: ChildProcess;
-  /** The stop signal (SIGTERM unless the spawn named another), then SIGKILL after `graceMs`; resolves once it exited. */
+  /** The stop signal (SIGTERM unless the spawn named another), then SIGKILL after `graceMs`; resolves on exit. */
   stop(graceMs?: number): Promise<void>;
 }
 

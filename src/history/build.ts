@@ -18,7 +18,7 @@ import { type DeliveryDoc, type RunOutcomeDoc } from '../storage/documents';
 import { type Models } from '../storage/models';
 import type { SlotDoc } from './documents';
 import type { DeliveryEntry, LiveTally } from './live-tally';
-import { byId, deleteById, previewPageId, slotId } from './store';
+import { byId, previewPageId, slotId } from './store';
 import { addRange, removeIndex, type OpenDelivery, type RunSummary } from './tally';
 import {
   BLOCK_SIZE,
@@ -50,8 +50,8 @@ export async function takeSlots(models: Models, t: LiveTally): Promise<number> {
     const record = claim && (await byId<DeliveryDoc>(models.Delivery, claim.deliveryId));
     if (claim && !record) continue;
     st.pendingSlots = st.pendingSlots.filter((s) => s !== slot);
+    // A claim whose record names another slot (a retry's second claim) is skipped and kept: see below.
     if (record?.slot === slot) took += await take(t, record);
-    else if (claim) await deleteById(models.HistorySlot, claim._id);
   }
   // One slot first (an idle robot costs one read), then SLOT_BATCH at a time while they are all claimed.
   for (let batch = 1; took < TAKE_PER_STEP; batch = SLOT_BATCH) {
@@ -66,7 +66,9 @@ export async function takeSlots(models: Models, t: LiveTally): Promise<number> {
       if (!claim.deliveryId) continue; // a hole the keeper closed
       if (!record) st.pendingSlots.push(claim.slot);
       else if (record.slot === claim.slot) took += await take(t, record);
-      else await deleteById(models.HistorySlot, claim._id); // a retry's second claim: its record names another
+      // Else a retry's second claim: its record names another slot. It is skipped, and kept: every slot
+      // below `nextSlot` must stay claimed, or a recorder looking for the first free slot (slots.ts) could
+      // claim it again, behind the keeper, and that delivery would never be taken (seen with two workers).
     }
     st.nextSlot += found.length;
     if (found.length < batch) {

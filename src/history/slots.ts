@@ -6,7 +6,9 @@
  * Slots are claimed by insert, the one write that is atomic on FerretDB v1 as on MongoDB (an update
  * there is a read and a write, so two writers can lose each other's change). A retried activity may
  * claim a second slot before its record is written; the record names the slot that counts, and the
- * keeper skips (and removes) a slot whose delivery's record names another.
+ * keeper skips a slot whose delivery's record names another. Claims are never removed while their
+ * slot is in use (retention removes them with their entries): the claimed slots stay a prefix,
+ * which `firstFree` relies on, so a slot the keeper has passed is never claimed again.
  */
 import { insertOnce, isDuplicateKeyError, rawCollection } from '../storage/writes';
 import { type DeliveryDoc } from '../storage/documents';

@@ -14,6 +14,7 @@ import { DEFAULT_MAX_BODY_BYTES } from '../../src/domain/limits';
 import { createLogger } from '../../src/log';
 import { stackApi, type StackApi } from '../faults/fault-stack';
 import { freePorts } from '../support/ports';
+import { entryPoint } from '../support/processes';
 
 export interface ClusterStack extends StackApi {
   cluster: Cluster;
@@ -70,6 +71,7 @@ export async function startClusterStack(): Promise<ClusterStack> {
     env: { ...process.env, LOG_LEVEL: 'warn', LOG_FORMAT: 'json', TEMPORAL_START_TIMEOUT_MS: '3000' },
     log: createLogger('cluster-test', 'warn', { format: 'json' }),
     serviceLogFiles: true,
+    entryPoint,
   });
   const logs = () =>
     fs

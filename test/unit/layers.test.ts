@@ -27,7 +27,7 @@ const LAYERS: Array<{ name: string; paths: string[] }> = [
   { name: 'storage', paths: ['src/storage/', 'src/history/'] },
   { name: 'use cases', paths: ['src/deliveries/', 'src/runs/', 'src/robots/', 'src/receiver/', 'src/api/'] },
   { name: 'activities and workflows', paths: ['activities/', 'workflows/'] },
-  { name: 'entry points', paths: ['src/app.ts', 'src/worker.ts', 'src/entry/', 'src/embedded/'] },
+  { name: 'entry points', paths: ['src/app.ts', 'src/worker.ts', 'src/entry/', 'src/embedded/', 'src/cluster/'] },
 ];
 
 function sourceFiles(dir: string): string[] {

@@ -1,0 +1,58 @@
+/**
+ * docker-compose.yml runs what the cluster tests ran (src/cluster/, test/cluster/): the same
+ * Temporal server version, SQL plugin and history shards, the same entry config, receivers and
+ * workers scaled out. Where a compose CLI exists, it validates the file.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { parse } from 'yaml';
+import { COMPOSE_ENTRY, entryConfig } from '../../src/cluster/entry';
+import { CLUSTER_HISTORY_SHARDS, SQL_PLUGIN } from '../../src/cluster/temporal-server';
+import { DEFAULT_MAX_BODY_BYTES } from '../../src/domain/limits';
+
+const root = path.join(__dirname, '../..');
+const composeFile = path.join(root, 'docker-compose.yml');
+type Service = { image?: string; environment?: Record<string, unknown>; deploy?: { replicas?: number } };
+const compose = parse(fs.readFileSync(composeFile, 'utf8')) as { services: Record<string, Service> };
+const services = compose.services;
+
+/** The version scripts/cluster-binaries.sh builds (`v1.29.1`). */
+const builtVersion = /TEMPORAL_SERVER_VERSION:-v([\d.]+)/.exec(
+  fs.readFileSync(path.join(root, 'scripts/cluster-binaries.sh'), 'utf8'),
+)![1];
+
+it('runs the Temporal server version the cluster builds, on PostgreSQL, with the same history shards', () => {
+  expect(services.temporal.image).toBe(`temporalio/auto-setup:${builtVersion}`);
+  expect(services.temporal.environment).toMatchObject({ DB: SQL_PLUGIN, NUM_HISTORY_SHARDS: CLUSTER_HISTORY_SHARDS });
+});
+
+it('runs the PostgreSQL major version the cluster tests ran on (Debian 12: 15)', () => {
+  expect(services.postgresql.image).toBe('postgres:15');
+});
+
+it('puts the entry the cluster tests ran in front of 2 receivers, with 2 workers', () => {
+  expect(services.receiver.deploy?.replicas).toBe(2);
+  expect(services.worker.deploy?.replicas).toBe(2);
+  expect(services.entry.image).toMatch(/^nginx:/);
+  const conf = fs.readFileSync(path.join(root, 'docker/nginx.conf'), 'utf8');
+  expect(conf).toBe(entryConfig({ ...COMPOSE_ENTRY, maxBodyBytes: DEFAULT_MAX_BODY_BYTES }));
+});
+
+/** `docker compose` (v2) or `docker-compose` (v1), whichever answers. */
+function composeCli(): string[] | null {
+  for (const cli of [['docker', 'compose'], ['docker-compose']]) {
+    const run = spawnSync(cli[0], [...cli.slice(1), 'version'], { encoding: 'utf8' });
+    if (run.status === 0) return cli;
+  }
+  return null;
+}
+const cli = composeCli();
+
+(cli ? it : it.skip)(`is valid for ${cli?.join(' ') ?? 'a compose CLI (none here)'}`, () => {
+  const out = execFileSync(cli![0], [...cli!.slice(1), '-f', composeFile, 'config', '-q'], {
+    encoding: 'utf8',
+    env: { ...process.env, ADMIN_TOKEN: 'x'.repeat(32), SECRETS_KEY: Buffer.alloc(32).toString('base64') },
+  });
+  expect(out).toBe('');
+});

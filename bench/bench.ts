@@ -12,6 +12,8 @@
  *   4. CSV fan-out: one CSV of BENCH_CSV_ROWS rows; seconds until every run succeeded, runs per
  *      second, and the worker's peak RSS. Before it, the engine's ceiling for a fan-out: children
  *      that do nothing, started the way the delivery workflow starts runs (bench/workflows.ts).
+ *   5. Cluster: with the embedded stack stopped, levels 1-3 again on the cluster (Temporal server
+ *      on PostgreSQL, 2 receivers and 2 workers behind nginx), each against its own baselines.
  *
  * Prints a table and writes bench-results/bench-<timestamp>.json. Settings (environment):
  * bench/settings.ts. The phases: bench/phases/ (levels 1-3, fan-out baseline and CSV 4, history
@@ -20,6 +22,7 @@
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { benchRobot, clientsOf } from './context';
 import { csvFanOut, csvWithoutKeeper, warmCsv } from './phases/csv';
+import { clusterLevels } from './phases/cluster';
 import { fanOutBaseline } from './phases/fan-out-baseline';
 import { historyBench } from './phases/history';
 import { measureLevel } from './phases/levels';
@@ -44,6 +47,7 @@ async function main(): Promise<number> {
     csvPageOpen: null,
     csvNoKeeper: null,
     history: null,
+    cluster: null,
     error: null,
   };
   const cleanups: Array<() => Promise<void>> = [];
@@ -101,6 +105,12 @@ async function main(): Promise<number> {
       if (s.csvWatched) results.csvWatched = await csvFanOut(clients, 'api');
       if (s.csvPageOpen) results.csvPageOpen = await csvFanOut(clients, 'page');
       results.csv = await csvFanOut(clients);
+    }
+    if (s.cluster && s.levels.length > 0) {
+      // Alone on the machine: the embedded stack is stopped first.
+      await clients.close();
+      await stack.stop(s.keepData);
+      results.cluster = await clusterLevels(s, koa.port, cleanups);
     }
   } catch (err) {
     results.error = (err as Error).message;

@@ -19,6 +19,12 @@ export interface BenchContext {
 
 export type BenchClients = BenchContext & { close(): Promise<void> };
 
+/** `fn` the first time; the same promise every later time. */
+function once(fn: () => Promise<void>): () => Promise<void> {
+  let done: Promise<void> | undefined;
+  return () => (done ??= fn());
+}
+
 /** The bench's own clients of a stack (its database, Temporal, the API); `close` ends them. */
 export async function clientsOf(stack: EmbeddedStack, s: Settings): Promise<BenchClients> {
   const db = mongoose.createConnection(stack.mongodbUri, {
@@ -39,10 +45,10 @@ export async function clientsOf(stack: EmbeddedStack, s: Settings): Promise<Benc
     stack,
     temporal: new Client({ connection, namespace: stack.namespace }),
     s,
-    async close() {
+    close: once(async () => {
       await connection.close();
       await db.close();
-    },
+    }),
   };
 }
 

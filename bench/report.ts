@@ -23,6 +23,8 @@ export interface Results {
   /** The same CSV on a stack with no history keeper: what the runs cost without the run history. */
   csvNoKeeper: CsvResult | null;
   history: HistoryResult | null;
+  /** The same levels on the cluster (bench/phases/cluster.ts). */
+  cluster: LevelResult[] | null;
   error: string | null;
 }
 
@@ -121,6 +123,7 @@ export function report(r: Results): string {
         }),
       ),
     );
+  if (r.cluster && r.cluster.length > 0) out.push('', clusterReport(r.levels, r.cluster));
   if (r.fanOutBaseline) {
     const b = r.fanOutBaseline;
     out.push(
@@ -275,6 +278,46 @@ export function report(r: Results): string {
   }
   if (r.error) out.push('', `FAILED: ${r.error}`);
   return out.join('\n') + '\n';
+}
+
+/** The cluster beside the dev server, level by level: each against its own Temporal's bare starts. */
+function clusterReport(dev: LevelResult[], cluster: LevelResult[]): string {
+  const ratio = (a: number, b: number) => (b > 0 ? (a / b).toFixed(2) : 'n/a');
+  return [
+    'Cluster (Temporal server on PostgreSQL, 4 shards; 2 receivers, 2 workers behind nginx) beside the dev server',
+    table(
+      [
+        'connections',
+        'bare starts/s dev',
+        'cluster',
+        'acks/s dev',
+        'cluster',
+        'ack÷starts dev',
+        'cluster',
+        'runs/s dev',
+        'cluster',
+        'cluster÷dev acks',
+        'runs',
+      ],
+      cluster.map((c) => {
+        const d = dev.find((l) => l.connections === c.connections);
+        return [
+          c.connections,
+          d?.bareTemporal.perSec ?? 'n/a',
+          c.bareTemporal.perSec,
+          d?.ack.perSec ?? 'n/a',
+          c.ack.perSec,
+          d ? d.ackVsTemporal.toFixed(3) : 'n/a',
+          c.ackVsTemporal.toFixed(3),
+          d?.endToEnd.runsPerSecToDrain ?? 'n/a',
+          c.endToEnd.runsPerSecToDrain,
+          d ? ratio(c.ack.perSec, d.ack.perSec) : 'n/a',
+          d ? ratio(c.endToEnd.runsPerSecToDrain, d.endToEnd.runsPerSecToDrain) : 'n/a',
+        ];
+      }),
+    ),
+    '  runs/s: runs per second from the start of the load until the last one finished.',
+  ].join('\n');
 }
 
 export function writeResults(r: Results): string {

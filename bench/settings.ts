@@ -18,6 +18,8 @@
  *   BENCH_CSV_NO_KEEPER    1: first the same CSV on a stack whose worker runs no history keeper (default 1)
  *   BENCH_CSV_WARMUP       rows of an unmeasured CSV run on each stack before its first measured one
  *                          (default 2000)
+ *   BENCH_CLUSTER          1: the same levels again on the cluster (npm run start:cluster), after the
+ *                          embedded stack is stopped, beside the dev server's figures (default 1)
  *   BENCH_KEEP_DATA=1      keep the stack's data folder and logs (kept anyway on failure)
  */
 import os from 'node:os';
@@ -39,6 +41,7 @@ export interface Settings {
   csvPageOpen: boolean;
   csvNoKeeper: boolean;
   csvWarmup: number;
+  cluster: boolean;
 }
 
 function intSetting(name: string, fallback: number, min = 1): number {
@@ -75,6 +78,7 @@ export function readSettings(): Settings {
     csvPageOpen: process.env.BENCH_CSV_PAGE !== '0' && Boolean(process.env.CHROMIUM_BIN),
     csvNoKeeper: process.env.BENCH_CSV_NO_KEEPER !== '0',
     csvWarmup: intSetting('BENCH_CSV_WARMUP', 2000, 0),
+    cluster: process.env.BENCH_CLUSTER !== '0',
   };
 }
 

@@ -9,7 +9,8 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePorts } from '../test/support/ports';
+import { temporalServerPorts } from '../src/cluster/temporal-server';
+import { freePorts, portsFree } from '../test/support/ports';
 import { entryPoint, exited, isAlive } from '../test/support/processes';
 
 export interface EmbeddedStack {
@@ -77,25 +78,26 @@ export function descendants(root: number): number[] {
   return found;
 }
 
-/** The pid of the launcher's child whose command line names `script` (e.g. `entry/worker.js`). */
-export function childRunning(launcherPid: number, script: string): number | null {
-  for (const pid of descendants(launcherPid)) {
+/** The pids of the launcher's children whose command line names `script` (e.g. `entry/worker.js`). */
+export function childrenRunning(launcherPid: number, script: string): number[] {
+  return descendants(launcherPid).filter((pid) => {
     try {
-      if (
-        fs
-          .readFileSync(`/proc/${pid}/cmdline`, 'utf8')
-          .split('\0')
-          .some((arg) => arg.endsWith(script))
-      )
-        return pid;
+      return fs
+        .readFileSync(`/proc/${pid}/cmdline`, 'utf8')
+        .split('\0')
+        .some((arg) => arg.endsWith(script));
     } catch {
-      // gone
+      return false; // gone
     }
-  }
-  return null;
+  });
 }
 
-export type StackRole = 'temporal' | 'ferretdb' | 'worker' | 'receiver';
+/** The pid of the launcher's (first) child whose command line names `script`. */
+export function childRunning(launcherPid: number, script: string): number | null {
+  return childrenRunning(launcherPid, script)[0] ?? null;
+}
+
+export type StackRole = 'temporal' | 'ferretdb' | 'worker' | 'receiver' | 'postgresql' | 'entry';
 
 /** Linux's clock ticks per second for /proc/<pid>/stat times (USER_HZ, 100 on every mainstream build). */
 const CLOCK_TICKS = 100;
@@ -104,6 +106,8 @@ function roleOf(args: string[]): StackRole | null {
   const program = path.basename(args[0] ?? '');
   if (program.startsWith('temporal')) return 'temporal';
   if (program.startsWith('ferretdb')) return 'ferretdb';
+  if (program === 'postgres' || (args[0] ?? '').startsWith('postgres:')) return 'postgresql';
+  if (program === 'nginx' || (args[0] ?? '').startsWith('nginx:')) return 'entry';
   if (args.some((a) => a.endsWith('entry/worker.js'))) return 'worker';
   if (args.some((a) => a.endsWith('entry/receiver.js'))) return 'receiver';
   return null;
@@ -132,7 +136,8 @@ export function cpuSecondsBelow(root: number, matches: (args: string[]) => strin
 
 /** CPU seconds (user + system) used so far by the stack's processes, by role (0 where unreadable). */
 export function stackCpuSeconds(launcherPid: number): Record<StackRole, number> {
-  return { temporal: 0, ferretdb: 0, worker: 0, receiver: 0, ...cpuSecondsBelow(launcherPid, roleOf) };
+  const none = { temporal: 0, ferretdb: 0, worker: 0, receiver: 0, postgresql: 0, entry: 0 };
+  return { ...none, ...cpuSecondsBelow(launcherPid, roleOf) };
 }
 
 /** Resident set size now and at its peak (VmRSS, VmHWM), in bytes; null if unreadable. */
@@ -147,27 +152,54 @@ export function memoryOf(pid: number): { rss: number; hwm: number } | null {
   }
 }
 
-/** Starts the embedded launcher; `stop` works at once, also while it is still starting. */
+/** `count` free ports, each with the next two free as well. */
+async function freeSpacedPorts(count: number): Promise<number[]> {
+  const found: number[] = [];
+  while (found.length < count) {
+    const [p] = await freePorts(1);
+    const taken = found.some((f) => Math.abs(f - p) <= 2);
+    if (!taken && (await portsFree([p + 1, p + 2]))) found.push(p);
+  }
+  return found;
+}
+
+/** A frontend port whose Temporal server ports (src/cluster/temporal-server.ts) are all free. */
+async function temporalServerBase(): Promise<number> {
+  for (;;) {
+    const [frontend] = await freePorts(1);
+    if (frontend < 10_300) continue;
+    if (await portsFree(Object.values(temporalServerPorts(frontend)).filter((p) => p !== frontend))) return frontend;
+  }
+}
+
+/**
+ * Starts the embedded launcher, or with `kind: 'cluster'` the cluster launcher (docs/cluster.md:
+ * Temporal server on PostgreSQL, 2 receivers and 2 workers behind nginx, whose port is `port`);
+ * `stop` works at once, also while it is still starting.
+ */
 export async function launchEmbedded(opts: {
+  kind?: 'embedded' | 'cluster';
   logLevel: string;
   startTimeoutS: number;
   env?: NodeJS.ProcessEnv;
 }): Promise<EmbeddedStack> {
-  const launcher = entryPoint('embedded', 'run `npm run bench`, which builds it');
-  for (const v of ['TEMPORAL_CLI_BIN', 'FERRETDB_BIN']) {
+  const kind = opts.kind ?? 'embedded';
+  const launcher = entryPoint(kind, 'run `npm run bench`, which builds it');
+  const needed =
+    kind === 'cluster'
+      ? ['TEMPORAL_SERVER_BIN', 'TEMPORAL_SQL_TOOL_BIN', 'POSTGRES_BIN', 'NGINX_BIN', 'FERRETDB_BIN']
+      : ['TEMPORAL_CLI_BIN', 'FERRETDB_BIN'];
+  for (const v of needed) {
     if (!process.env[v])
       throw new Error(`${v} is not set: run \`npm run bench\`, which builds the binaries and sets it`);
   }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'webhooks-bench-'));
+  // The cluster's PostgreSQL runs as `postgres` when the bench runs as root: it must enter this folder.
+  fs.chmodSync(dataDir, 0o755);
   const logFile = path.join(dataDir, 'launcher.log');
-  const [port, temporalPort, uiPort, mongodbPort, metricsPort, sdkMetricsPort] = (await freePorts(6)) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
+  // The cluster's receivers take PORT+1 and PORT+2, its second worker the metrics ports + 2.
+  const [port, uiPort, mongodbPort, metricsPort, sdkMetricsPort, postgresPort] = await freeSpacedPorts(6);
+  const temporalPort = kind === 'cluster' ? await temporalServerBase() : (await freePorts(1))[0];
   const adminToken = randomBytes(24).toString('base64url');
   const namespace = process.env.TEMPORAL_NAMESPACE || 'default';
   // Servers of our own: nothing set for another deployment may leak in.
@@ -181,6 +213,7 @@ export async function launchEmbedded(opts: {
     EMBEDDED_MONGODB_PORT: String(mongodbPort),
     WORKER_METRICS_PORT: String(metricsPort),
     SDK_METRICS_PORT: String(sdkMetricsPort),
+    CLUSTER_POSTGRES_PORT: String(postgresPort),
     ADMIN_TOKEN: adminToken,
     LOG_LEVEL: opts.logLevel,
     ...opts.env,
@@ -193,9 +226,7 @@ export async function launchEmbedded(opts: {
   const ready = new Promise<void>((resolve, reject) => {
     const timer = setTimeout(
       () =>
-        reject(
-          new Error(`the embedded stack did not start within ${opts.startTimeoutS} s; its log:\n${tail(logFile)}`),
-        ),
+        reject(new Error(`the ${kind} stack did not start within ${opts.startTimeoutS} s; its log:\n${tail(logFile)}`)),
       opts.startTimeoutS * 1000,
     );
     child.stdout.on('data', (chunk: Buffer) => {
@@ -214,7 +245,7 @@ export async function launchEmbedded(opts: {
         () =>
           reject(
             new Error(
-              `the embedded launcher exited (${code ?? signal}) before it was ready; its log:\n${tail(logFile)}`,
+              `the ${kind} launcher exited (${code ?? signal}) before it was ready; its log:\n${tail(logFile)}`,
             ),
           ),
         200,

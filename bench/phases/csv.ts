@@ -18,7 +18,8 @@ export type CpuPerRun = Record<StackRole, number>;
 
 function cpuPerRun(before: Record<StackRole, number>, after: Record<StackRole, number>, runs: number): CpuPerRun {
   const per = (role: StackRole) => round(((after[role] - before[role]) * 1000) / Math.max(1, runs), 2);
-  return { temporal: per('temporal'), ferretdb: per('ferretdb'), worker: per('worker'), receiver: per('receiver') };
+  const roles = Object.keys(after) as StackRole[];
+  return Object.fromEntries(roles.map((role) => [role, per(role)])) as CpuPerRun;
 }
 
 export interface CsvResult {

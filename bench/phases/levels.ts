@@ -14,7 +14,7 @@ import {
   type Percentiles,
   type StartRateSummary,
 } from '../load';
-import { childRunning } from '../stack';
+import { childrenRunning } from '../stack';
 import { log, round } from '../util';
 
 export interface EndToEnd {
@@ -145,7 +145,7 @@ export async function measureLevel(connections: number, ctx: LevelContext): Prom
 }
 
 /**
- * The ack load with the stack's worker stopped (SIGSTOP), so that the server only takes starts,
+ * The ack load with the stack's workers stopped (SIGSTOP), so that the server only takes starts,
  * as it does for the bare ones; then the worker goes on (SIGCONT) and this phase's runs are
  * drained before the next phase is measured.
  */
@@ -157,14 +157,14 @@ async function ackWithWorkerPaused(
   const { url } = await benchRobot(api, stack.port, `bench ${tag} worker paused`, 'json', { id: '{{trigger.id}}' });
   const deliveries = completions(temporal, 'deliveryWorkflow');
   await deliveries.start();
-  const worker = childRunning(stack.pid, 'entry/worker.js');
-  if (worker === null) throw new Error('the worker process is not running');
-  process.kill(worker, 'SIGSTOP');
+  const workers = childrenRunning(stack.pid, 'entry/worker.js');
+  if (workers.length === 0) throw new Error('no worker process is running');
+  for (const worker of workers) process.kill(worker, 'SIGSTOP');
   let load: HttpLoad;
   try {
     load = await httpLoad(url, connections, s.durationS, `paused-${tag}`);
   } finally {
-    process.kill(worker, 'SIGCONT');
+    for (const worker of workers) process.kill(worker, 'SIGCONT');
   }
   log(`${connections} connections: worker resumed, draining the ${load.summary.ok} runs of the paused phase`);
   await waitFor(

@@ -51,3 +51,10 @@ export async function freePorts(count: number): Promise<number[]> {
   await Promise.all(held.map((s) => new Promise((r) => s.close(r))));
   return ports;
 }
+
+/** Whether nothing listens on any of these loopback ports right now. */
+export async function portsFree(ports: number[]): Promise<boolean> {
+  const held = await Promise.all(ports.map(listenOn));
+  await Promise.all(held.map((s) => s && new Promise((r) => s.close(r))));
+  return held.every((s) => s !== null);
+}

@@ -14,7 +14,7 @@ export const DIST =
     : path.resolve(__dirname, '../../dist/src/entry');
 
 export function entryPoint(
-  name: 'worker' | 'receiver' | 'embedded',
+  name: 'worker' | 'receiver' | 'embedded' | 'cluster',
   howToBuild = 'run the tests with `npm test`, which builds it',
 ): string {
   const file = path.join(DIST, `${name}.js`);

@@ -168,7 +168,8 @@ async function temporalServerBase(): Promise<number> {
   for (;;) {
     const [frontend] = await freePorts(1);
     if (frontend < 10_300) continue;
-    if (await portsFree(Object.values(temporalServerPorts(frontend)).filter((p) => p !== frontend))) return frontend;
+    const others = Object.values<number>({ ...temporalServerPorts(frontend) }).filter((p) => p !== frontend);
+    if (await portsFree(others)) return frontend;
   }
 }
 

@@ -55,6 +55,6 @@ export async function freePorts(count: number): Promise<number[]> {
 /** Whether nothing listens on any of these loopback ports right now. */
 export async function portsFree(ports: number[]): Promise<boolean> {
   const held = await Promise.all(ports.map(listenOn));
-  await Promise.all(held.map((s) => s && new Promise((r) => s.close(r))));
+  await Promise.all(held.map((s) => new Promise((r) => (s ? s.close(r) : r(undefined)))));
   return held.every((s) => s !== null);
 }

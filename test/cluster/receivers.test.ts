@@ -70,8 +70,9 @@ it('loses and doubles nothing when a receiver and a worker are killed during a b
   expect(stack.cluster.service('worker', 0).current()).not.toBe(worker);
 });
 
-it('loses and doubles no row when a receiver and a worker are killed during a 10,000-row CSV', async () => {
-  const rows = 10_000;
+it('loses and doubles no row when a receiver and a worker are killed during a 4,000-row CSV', async () => {
+  // Smaller than the fault tests' 10,000 rows: on 2 cores the cluster's extra processes slow a CSV down.
+  const rows = 4000;
   const robot = await stack.robotAtWork('csv');
   const csv = ['id', ...range(0, rows)].join('\n');
   expect((await fetch(robot.webhookUrl, { method: 'POST', body: csv })).status).toBe(200);

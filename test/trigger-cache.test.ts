@@ -37,3 +37,15 @@ it('knows a robot put to work through this receiver at once', async () => {
   await stack.api('POST', `/api/robots/${robot.robotId}/stop`);
   expect((await stack.send('POST', robot.webhookUrl, '')).status).toBe(404);
 });
+
+it('answers a robot put to work, or a token rotated, through another receiver at once', async () => {
+  const other = await stack.addReceiver();
+  const onOther = (url: string) => other + new URL(url).pathname;
+  // The other receiver has read the set of triggers (a 60-second TTL here) before the robot exists.
+  expect((await stack.send('POST', `${other}/api/webhooks/custom:${randomUUID()}/t`, '{}')).status).toBe(404);
+  const robot = await stack.robotAtWork();
+  expect((await stack.send('POST', onOther(robot.webhookUrl), '')).status).toBe(200);
+  // Its token rotated through the first receiver: the other takes the new one at once.
+  const rotated = await stack.api('POST', `/api/robots/${robot.robotId}/trigger/rotate`, { graceHours: 0 });
+  expect((await stack.send('POST', onOther(rotated.body.trigger.card.webhookUrl), '')).status).toBe(200);
+});

@@ -43,7 +43,7 @@ export function appRoutes(router: Router, { config, models, triggers }: Manageme
     const app = await found('app', App.findById(ctx.params.id, { _id: 1 }).lean());
     const changes = { ...body, ...(verification === undefined ? {} : sealed(verification)) };
     const updated = await found('app', App.findByIdAndUpdate(app._id, { $set: changes }, { new: true }).lean());
-    triggers.forgetAll();
+    await triggers.forgetAll();
     ctx.body = appView(updated, config.secretsKey);
   });
 

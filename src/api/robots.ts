@@ -47,11 +47,14 @@ export function robotRoutes(router: Router, deps: ManagementDeps): void {
     };
   }
 
-  /** Sets the robot's state; the receiver of this process sees it at once, others within TRIGGER_CACHE_TTL_MS. */
+  /**
+   * Sets the robot's state. The receiver of this process sees it at once; other receivers see a
+   * robot put to work at once, and a stop within TRIGGER_CACHE_TTL_MS (src/receiver/trigger-cache.ts).
+   */
   async function setState(id: string, state: RobotState, more: Partial<RobotDoc> = {}): Promise<RobotDoc> {
     const changes = { $set: { state, ...more } };
     const robot = await found('robot', Robot.findByIdAndUpdate(id, changes, { new: true }).lean());
-    triggers.forget(robot.trigger.identifier);
+    await triggers.forget(robot.trigger.identifier);
     return robot;
   }
 
@@ -115,7 +118,7 @@ export function robotRoutes(router: Router, deps: ManagementDeps): void {
       }
     }
     if (body.name) await Robot.updateOne({ _id: robot._id }, { $set: { name: body.name } });
-    triggers.forget(robot.trigger.identifier);
+    await triggers.forget(robot.trigger.identifier);
     ctx.body = robotView(await robotById(ctx), config);
   });
 
@@ -167,7 +170,7 @@ export function robotRoutes(router: Router, deps: ManagementDeps): void {
     const robot = await robotById(ctx);
     if (!robot.trigger.identifier) throw conflict('the robot has no URL yet: put it to work first');
     await rotateToken(models, config.secretsKey, robot, graceHours);
-    triggers.forget(robot.trigger.identifier);
+    await triggers.forget(robot.trigger.identifier);
     ctx.body = robotView(await robotById(ctx), config);
   });
 }

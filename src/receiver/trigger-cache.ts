@@ -4,15 +4,24 @@
  * stopping a robot through this process takes effect here at once; other receiver processes
  * see it within the TTL.
  *
- * Unknown identifiers cost nothing: the receiver keeps the set of every identifier that exists
+ * Unknown identifiers cost little: the receiver keeps the set of every identifier that exists
  * (read again at most once per TTL, one read for all), so a spray of made-up identifiers is
- * answered 404 without a database read each, and only triggers that exist are ever cached, so
- * it cannot push real ones out.
+ * answered 404 without a scan of the robots each, and only triggers that exist are ever cached,
+ * so it cannot push real ones out.
+ *
+ * Several receivers: before a would-be 404 (unknown identifier, robot not at work, wrong token),
+ * the receiver reads one small document by `_id` (`trigger_changes/all`, one read shared by the
+ * lookups that wait at that moment) whose stamp every receiver changes when it changes a
+ * trigger; a stamp it has not seen makes it read the triggers again. So a robot put to work, or a
+ * token rotated, through one receiver is answered by every other at once, never 404 for a TTL.
+ * A robot stopped through one receiver is still served by the others for up to the TTL.
  */
 import { decryptSecret } from '../domain/secrets';
 import type { BodyFormat, RobotState, TriggerKind } from '../domain/types';
 import type { CustomVerification } from '../domain/verification';
 import type { Models } from '../storage/models';
+import { rawCollection } from '../storage/writes';
+import { randomUUID } from 'node:crypto';
 import { tokenHashes, type TokenHashes } from '../robots/trigger-tokens';
 import { TRIGGER_CACHE_ENTRIES } from '../domain/limits';
 import { isTriggerIdentifier } from '../domain/ids';
@@ -42,10 +51,16 @@ export function takesDeliveries(trigger: WebhookTrigger): boolean {
   return trigger.state === 'at_work' || trigger.state === 'paused';
 }
 
+/** The `_id` of the one stamp document. */
+const STAMP_ID = 'all';
+
 export class TriggerCache {
   private readonly entries = new Map<string, { trigger: WebhookTrigger | null; expires: number }>();
   private known: { ids: Set<string>; expires: number } = { ids: new Set(), expires: 0 };
   private reading: Promise<Set<string>> | undefined;
+  /** The shared stamp as last seen, and the read of it under way. */
+  private stamp: string | null = null;
+  private stampRead: Promise<boolean> | undefined;
 
   constructor(
     private readonly models: Models,
@@ -64,16 +79,56 @@ export class TriggerCache {
     return trigger;
   }
 
-  /** A robot of this identifier was changed (started, stopped, paused, edited, rotated) through this process. */
-  forget(identifier: string | null): void {
+  /**
+   * The trigger as `lookup` finds it, or, when `accepted` refuses that answer, as found again if
+   * another receiver changed a trigger since this one last looked (see the module's doc).
+   */
+  async lookupFor(identifier: string, accepted: (t: WebhookTrigger | null) => boolean): Promise<WebhookTrigger | null> {
+    const first = await this.lookup(identifier);
+    if (accepted(first) || !isTriggerIdentifier(identifier) || !(await this.changedElsewhere())) return first;
+    return this.lookup(identifier);
+  }
+
+  /** Whether the shared stamp moved since last seen; if so, everything cached is dropped. */
+  private changedElsewhere(): Promise<boolean> {
+    this.stampRead ??= (async () => {
+      try {
+        const doc = await rawCollection(this.models.TriggerChange).findOne({ _id: STAMP_ID });
+        const stamp = doc?.stamp ?? null;
+        if (stamp === this.stamp) return false;
+        this.stamp = stamp;
+        this.entries.clear();
+        this.known.expires = 0;
+        return true;
+      } finally {
+        this.stampRead = undefined;
+      }
+    })();
+    return this.stampRead;
+  }
+
+  /**
+   * A robot of this identifier was changed (started, stopped, paused, edited, rotated) through this
+   * process: dropped here at once, and the shared stamp moved so the other receivers look again.
+   * Awaited before the change is answered, so a sender told of it is answered by every receiver.
+   */
+  async forget(identifier: string | null): Promise<void> {
     if (!identifier) return;
     this.entries.delete(identifier);
     this.known.ids.add(identifier);
+    await this.announce();
   }
 
-  /** An app was edited through this process: every trigger is read again. */
-  forgetAll(): void {
+  private async announce(): Promise<void> {
+    const stamp = randomUUID();
+    // Not taken as seen here: another receiver's change just before would be hidden by it.
+    await rawCollection(this.models.TriggerChange).updateOne({ _id: STAMP_ID }, { $set: { stamp } }, { upsert: true });
+  }
+
+  /** An app was edited through this process: every trigger is read again, here and by the others. */
+  async forgetAll(): Promise<void> {
     this.entries.clear();
+    await this.announce();
   }
 
   /** Every trigger identifier there is: one read of the robots at most once per TTL, shared by concurrent lookups. */
@@ -81,6 +136,8 @@ export class TriggerCache {
     if (this.known.expires > Date.now()) return this.known.ids;
     this.reading ??= (async () => {
       try {
+        // The stamp first: a change after it is either in the set or moves the stamp again.
+        this.stamp = (await rawCollection(this.models.TriggerChange).findOne({ _id: STAMP_ID }))?.stamp ?? null;
         const robots = await this.models.Robot.find(
           { 'trigger.identifier': { $ne: null } },
           { 'trigger.identifier': 1 },

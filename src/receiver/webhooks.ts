@@ -36,8 +36,10 @@ export function webhookRouter(deps: ReceiverDeps): Router {
 
   async function triggerFor(ctx: Context): Promise<WebhookTrigger> {
     const { identifier, token } = ctx.params as { identifier: string; token: string };
-    const trigger = await triggers.lookup(identifier);
-    if (!trigger || !takesDeliveries(trigger) || !tokenAccepted(trigger.tokens, token)) throw notFound();
+    const accepted = (t: WebhookTrigger | null): t is WebhookTrigger =>
+      t !== null && takesDeliveries(t) && tokenAccepted(t.tokens, token);
+    const trigger = await triggers.lookupFor(identifier, accepted);
+    if (!accepted(trigger)) throw notFound();
     return trigger;
   }
 

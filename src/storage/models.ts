@@ -194,6 +194,17 @@ const unconfirmedBodySchema = new Schema<UnconfirmedBodyDoc>(
   { ...opts, collection: 'unconfirmed_bodies' },
 );
 
+/** `trigger_changes/all`: a value every receiver changes when it changes a trigger (src/receiver/trigger-cache.ts). */
+export interface TriggerChangeDoc {
+  _id: string;
+  stamp: string;
+}
+
+const triggerChangeSchema = new Schema<TriggerChangeDoc>(
+  { _id: { type: String, required: true }, stamp: { type: String, required: true } },
+  { ...opts, collection: 'trigger_changes' },
+);
+
 export function createModels(db: Connection) {
   return {
     App: db.model<AppDoc>('App', appSchema),
@@ -213,6 +224,7 @@ export function createModels(db: Connection) {
     HistoryBlock: db.model('HistoryBlock', historySchemas.block),
     RunPreview: db.model('RunPreview', historySchemas.runPreview),
     Lease: db.model('Lease', historySchemas.lease),
+    TriggerChange: db.model<TriggerChangeDoc>('TriggerChange', triggerChangeSchema),
   };
 }
 export type Models = ReturnType<typeof createModels>;

@@ -9,9 +9,8 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { temporalServerPorts } from '../src/cluster/temporal-server';
-import { freePorts, portsFree } from '../test/support/ports';
-import { entryPoint, exited, isAlive } from '../test/support/processes';
+import { freePorts, freeSpacedPorts, freeTemporalServerPort } from '../test/support/ports';
+import { descendants, entryPoint, exited, isAlive } from '../test/support/processes';
 
 export interface EmbeddedStack {
   /** Resolves once the launcher has printed its banner (everything is up). */
@@ -45,37 +44,6 @@ function tail(file: string, lines = 30): string {
   } catch {
     return '(no log)';
   }
-}
-
-/** Every process below `root`, from the parent ids in /proc/<pid>/stat (empty where /proc is missing). */
-export function descendants(root: number): number[] {
-  const parentOf = new Map<number, number>();
-  let entries: string[];
-  try {
-    entries = fs.readdirSync('/proc').filter((e) => /^\d+$/.test(e));
-  } catch {
-    return [];
-  }
-  for (const entry of entries) {
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      parentOf.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-    } catch {
-      // the process ended meanwhile
-    }
-  }
-  const found: number[] = [];
-  const queue = [root];
-  while (queue.length > 0) {
-    const parent = queue.shift()!;
-    for (const [pid, ppid] of parentOf) {
-      if (ppid === parent) {
-        found.push(pid);
-        queue.push(pid);
-      }
-    }
-  }
-  return found;
 }
 
 /** The pids of the launcher's children whose command line names `script` (e.g. `entry/worker.js`). */
@@ -152,27 +120,6 @@ export function memoryOf(pid: number): { rss: number; hwm: number } | null {
   }
 }
 
-/** `count` free ports, each with the next two free as well. */
-async function freeSpacedPorts(count: number): Promise<number[]> {
-  const found: number[] = [];
-  while (found.length < count) {
-    const [p] = await freePorts(1);
-    const taken = found.some((f) => Math.abs(f - p) <= 2);
-    if (!taken && (await portsFree([p + 1, p + 2]))) found.push(p);
-  }
-  return found;
-}
-
-/** A frontend port whose Temporal server ports (src/cluster/temporal-server.ts) are all free. */
-async function temporalServerBase(): Promise<number> {
-  for (;;) {
-    const [frontend] = await freePorts(1);
-    if (frontend < 10_300) continue;
-    const others = Object.values<number>({ ...temporalServerPorts(frontend) }).filter((p) => p !== frontend);
-    if (await portsFree(others)) return frontend;
-  }
-}
-
 /**
  * Starts the embedded launcher, or with `kind: 'cluster'` the cluster launcher (docs/cluster.md:
  * Temporal server on PostgreSQL, 2 receivers and 2 workers behind nginx, whose port is `port`);
@@ -200,7 +147,7 @@ export async function launchEmbedded(opts: {
   const logFile = path.join(dataDir, 'launcher.log');
   // The cluster's receivers take PORT+1 and PORT+2, its second worker the metrics ports + 2.
   const [port, uiPort, mongodbPort, metricsPort, sdkMetricsPort, postgresPort] = await freeSpacedPorts(6);
-  const temporalPort = kind === 'cluster' ? await temporalServerBase() : (await freePorts(1))[0];
+  const temporalPort = kind === 'cluster' ? await freeTemporalServerPort() : (await freePorts(1))[0];
   const adminToken = randomBytes(24).toString('base64url');
   const namespace = process.env.TEMPORAL_NAMESPACE || 'default';
   // Servers of our own: nothing set for another deployment may leak in.

@@ -9,6 +9,7 @@
  */
 import fs from 'node:fs';
 import net from 'node:net';
+import { temporalServerPorts } from '../../src/cluster/temporal-server';
 
 /** The lowest ephemeral port (Linux: /proc/sys/net/ipv4/ip_local_port_range), or the IANA one. */
 function ephemeralStart(): number {
@@ -57,4 +58,25 @@ export async function portsFree(ports: number[]): Promise<boolean> {
   const held = await Promise.all(ports.map(listenOn));
   await Promise.all(held.map((s) => new Promise((r) => (s ? s.close(r) : r(undefined)))));
   return held.every((s) => s !== null);
+}
+
+/** `count` free ports, each with the next two free as well. */
+export async function freeSpacedPorts(count: number): Promise<number[]> {
+  const found: number[] = [];
+  while (found.length < count) {
+    const [p] = await freePorts(1);
+    const taken = found.some((f) => Math.abs(f - p) <= 2);
+    if (!taken && (await portsFree([p + 1, p + 2]))) found.push(p);
+  }
+  return found;
+}
+
+/** A frontend port whose Temporal server ports (src/cluster/temporal-server.ts) are all free. */
+export async function freeTemporalServerPort(): Promise<number> {
+  for (;;) {
+    const [frontend] = await freePorts(1);
+    if (frontend < 10_300) continue;
+    const others = Object.values<number>({ ...temporalServerPorts(frontend) }).filter((p) => p !== frontend);
+    if (await portsFree(others)) return frontend;
+  }
 }

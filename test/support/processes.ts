@@ -24,7 +24,7 @@ export function entryPoint(
 
 /** Starts an entry point with the given environment; its output goes to `logFile`. */
 export function startProcess(
-  name: 'worker' | 'receiver' | 'embedded',
+  name: 'worker' | 'receiver' | 'embedded' | 'cluster',
   env: NodeJS.ProcessEnv,
   logFile: string,
 ): ChildProcess {
@@ -48,4 +48,35 @@ export function isAlive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** Every process below `root`, from the parent ids in /proc/<pid>/stat (empty where /proc is missing). */
+export function descendants(root: number): number[] {
+  const parentOf = new Map<number, number>();
+  let entries: string[];
+  try {
+    entries = fs.readdirSync('/proc').filter((e) => /^\d+$/.test(e));
+  } catch {
+    return [];
+  }
+  for (const entry of entries) {
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      parentOf.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  const found: number[] = [];
+  const queue = [root];
+  while (queue.length > 0) {
+    const parent = queue.shift()!;
+    for (const [pid, ppid] of parentOf) {
+      if (ppid === parent) {
+        found.push(pid);
+        queue.push(pid);
+      }
+    }
+  }
+  return found;
 }

@@ -1,0 +1,78 @@
+/**
+ * `npm run start:cluster` as a newcomer runs it: the cluster launcher starts PostgreSQL, Temporal
+ * server, FerretDB, 2 receivers, 2 workers and nginx, prints where they are, serves a delivery
+ * sent to the URL on the card through the entry, and stops everything on Ctrl-C.
+ */
+import type { ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { apiClient, robotAtWork } from '../support/api-client';
+import { descendants, exited, isAlive, startProcess } from '../support/processes';
+import { freeSpacedPorts, freeTemporalServerPort } from '../support/ports';
+import { waitFor } from '../support/wait';
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'webhooks-cluster-launcher-'));
+fs.chmodSync(dataDir, 0o755); // PostgreSQL, run as `postgres` under root, must enter it
+let launcher: ChildProcess | undefined;
+afterAll(async () => {
+  // A test that failed half way leaves nothing running (a jest run that never ends).
+  if (launcher && launcher.exitCode === null) {
+    const tree = descendants(launcher.pid!);
+    launcher.kill('SIGINT');
+    await exited(launcher);
+    for (const pid of tree.filter(isAlive)) process.kill(pid, 'SIGKILL');
+  }
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+it('starts the cluster, serves a delivery through the entry, and stops everything on Ctrl-C', async () => {
+  // The launcher takes PORT+1 and +2 (receivers), the metrics ports +2 (second worker), Temporal's own.
+  const [port, mongodb, postgres, metrics, sdkMetrics] = await freeSpacedPorts(5);
+  const p = { port, mongodb, postgres, metrics, sdkMetrics, temporal: await freeTemporalServerPort() };
+  const { TEMPORAL_ADDRESS: _t, MONGODB_URI: _m, ADMIN_TOKEN: _a, BASE_URL: _b, ...rest } = process.env;
+  const log = path.join(dataDir, 'launcher.log');
+  launcher = startProcess(
+    'cluster',
+    {
+      ...rest,
+      DATA_DIR: dataDir,
+      PORT: String(p.port),
+      EMBEDDED_TEMPORAL_PORT: String(p.temporal),
+      EMBEDDED_MONGODB_PORT: String(p.mongodb),
+      CLUSTER_POSTGRES_PORT: String(p.postgres),
+      WORKER_METRICS_PORT: String(p.metrics),
+      SDK_METRICS_PORT: String(p.sdkMetrics),
+      LOG_LEVEL: 'warn',
+    },
+    log,
+  );
+  const printed = await waitFor(
+    () => fs.readFileSync(log, 'utf8'),
+    (out) => out.includes('Ctrl-C stops everything') || launcher!.exitCode !== null,
+    180_000,
+  );
+  const base = `http://localhost:${p.port}`;
+  const token = fs.readFileSync(path.join(dataDir, 'admin-token'), 'utf8').trim();
+  expect(printed).toContain(`Service (webhooks and API): ${base}   (nginx, in front of the receivers)`);
+  expect(printed).toContain(`Receivers:                  localhost:${p.port + 1}, localhost:${p.port + 2}`);
+  expect(printed).toContain(`Temporal server:            127.0.0.1:${p.temporal}   (PostgreSQL, 4 history shards;`);
+  expect(printed).toContain(`Admin token:                ${token}`);
+
+  const client = apiClient(base, token);
+  const robot = await robotAtWork(client, { template: { hi: 'Hi {{trigger.name}}' }, appName: 'A', robotName: 'R' });
+  expect(robot.webhookUrl.startsWith(`${base}/api/webhooks/`)).toBe(true);
+  expect((await fetch(robot.webhookUrl, { method: 'POST', body: '{"name":"Ann"}' })).status).toBe(200);
+  const runs = await waitFor(
+    () => client.json('GET', `/api/robots/${robot.robotId}/runs`),
+    (r) => r.runs[0]?.status === 'succeeded',
+  );
+  expect((await client.json('GET', `/api/runs/${runs.runs[0].id}`)).steps[0].output).toEqual({ hi: 'Hi Ann' });
+
+  // PostgreSQL, Temporal server, FerretDB, nginx (and its worker), 2 receivers, 2 workers.
+  const tree = descendants(launcher.pid!);
+  expect(tree.length).toBeGreaterThanOrEqual(8);
+  launcher.kill('SIGINT');
+  expect(await exited(launcher)).toBe(0);
+  expect(tree.filter(isAlive)).toEqual([]);
+}, 300_000);

@@ -267,4 +267,33 @@ export async function expectCountsMatchPages(stack: StackApi, robotId: string): 
 export const allDeliveries = (stack: StackApi, robotId: string) =>
   allPages<{ id: string; outcome: string }>(stack.client, `/api/robots/${robotId}/deliveries`);
 
+/**
+ * A CSV of `rows` rows, with `interrupt` called once 1,000 of its runs succeeded (it kills and
+ * restarts parts of the stack): every row still makes exactly one run, and the counts equal the pages.
+ */
+export async function expectCsvSurvives(
+  stack: StackApi,
+  rows: number,
+  interrupt: (robotId: string) => Promise<void>,
+): Promise<void> {
+  const robot = await stack.robotAtWork('csv');
+  const csv = ['id', ...range(0, rows)].join('\n');
+  expect((await fetch(robot.webhookUrl, { method: 'POST', body: csv })).status).toBe(200);
+  await waitFor(
+    () => stack.counts(robot.robotId),
+    (c) => c.succeeded >= 1000,
+    10 * 60_000,
+  );
+  await interrupt(robot.robotId);
+  await waitFor(
+    () => stack.counts(robot.robotId),
+    (c) => c.succeeded === rows,
+    15 * 60_000,
+  );
+  // One run per row, none doubled (CSV values are text, hence Number).
+  const ids = (await allRuns(stack, robot.robotId)).map((r) => Number(r.trigger.id)).sort((a, b) => a - b);
+  expect(ids).toEqual(range(0, rows));
+  await expectCountsMatchPages(stack, robot.robotId);
+}
+
 export const range = (from: number, count: number) => Array.from({ length: count }, (_, i) => from + i);

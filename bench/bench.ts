@@ -29,7 +29,7 @@ import { measureLevel } from './phases/levels';
 import { warmUp } from './phases/warm-up';
 import { report, writeResults, type Results } from './report';
 import { machineFacts, readSettings } from './settings';
-import { launchEmbedded, startBareKoa } from './stack';
+import { launchStack, startBareKoa } from './stack';
 import { log } from './util';
 
 async function main(): Promise<number> {
@@ -69,7 +69,7 @@ async function main(): Promise<number> {
     // First and on its own stack, so that the main stack's figures are as they always were.
     if (s.csvRows > 0 && s.csvNoKeeper) results.csvNoKeeper = await csvWithoutKeeper(s, cleanups);
     log('starting the embedded stack');
-    const stack = await launchEmbedded({ logLevel: s.logLevel, startTimeoutS: 180 });
+    const stack = await launchStack({ logLevel: s.logLevel, startTimeoutS: 180 });
     // Its data folder and logs are kept on a failure (not on an interruption).
     const failed = () => results.error !== null && !results.error.startsWith('interrupted');
     cleanups.push(() => stack.stop(s.keepData || failed()));

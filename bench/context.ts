@@ -7,12 +7,12 @@ import mongoose from 'mongoose';
 import { createModels, type Models } from '../src/storage/models';
 import { apiClient, robotAtWork, type ApiClient } from '../test/support/api-client';
 import type { Settings } from './settings';
-import type { EmbeddedStack } from './stack';
+import type { BenchStack } from './stack';
 
 export interface BenchContext {
   api: ApiClient;
   models: Models;
-  stack: EmbeddedStack;
+  stack: BenchStack;
   temporal: Client;
   s: Settings;
 }
@@ -26,7 +26,7 @@ function once(fn: () => Promise<void>): () => Promise<void> {
 }
 
 /** The bench's own clients of a stack (its database, Temporal, the API); `close` ends them. */
-export async function clientsOf(stack: EmbeddedStack, s: Settings): Promise<BenchClients> {
+export async function clientsOf(stack: BenchStack, s: Settings): Promise<BenchClients> {
   const db = mongoose.createConnection(stack.mongodbUri, {
     autoIndex: false,
     autoCreate: false,

@@ -1,6 +1,7 @@
 /**
- * The stack under test: the embedded launcher (`dist/src/entry/embedded.js`) as a child process
- * on free ports with a fresh data folder, and the bare Koa baseline server. Also reads process
+ * The stack under test: the embedded launcher (`dist/src/entry/embedded.js`), or the cluster's
+ * (`dist/src/entry/cluster.js`), as a child process on free ports with a fresh data folder, and
+ * the bare Koa baseline server. Also reads process
  * facts (children, RSS) from /proc, which exists on Linux only. Ports, entry points and exits
  * come from the test kit (test/support/).
  */
@@ -12,7 +13,7 @@ import path from 'node:path';
 import { freePorts, freeSpacedPorts, freeTemporalServerPort } from '../test/support/ports';
 import { descendants, entryPoint, exited, isAlive } from '../test/support/processes';
 
-export interface EmbeddedStack {
+export interface BenchStack {
   /** Resolves once the launcher has printed its banner (everything is up). */
   ready: Promise<void>;
   port: number;
@@ -125,12 +126,12 @@ export function memoryOf(pid: number): { rss: number; hwm: number } | null {
  * Temporal server on PostgreSQL, 2 receivers and 2 workers behind nginx, whose port is `port`);
  * `stop` works at once, also while it is still starting.
  */
-export async function launchEmbedded(opts: {
+export async function launchStack(opts: {
   kind?: 'embedded' | 'cluster';
   logLevel: string;
   startTimeoutS: number;
   env?: NodeJS.ProcessEnv;
-}): Promise<EmbeddedStack> {
+}): Promise<BenchStack> {
   const kind = opts.kind ?? 'embedded';
   const launcher = entryPoint(kind, 'run `npm run bench`, which builds it');
   const needed =

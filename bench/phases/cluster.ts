@@ -6,7 +6,7 @@
  */
 import { clientsOf } from '../context';
 import type { Settings } from '../settings';
-import { launchEmbedded } from '../stack';
+import { launchStack } from '../stack';
 import { log } from '../util';
 import { measureLevel, type LevelResult } from './levels';
 import { warmUp } from './warm-up';
@@ -17,7 +17,7 @@ export async function clusterLevels(
   cleanups: Array<() => Promise<void>>,
 ): Promise<LevelResult[]> {
   log('starting the cluster (PostgreSQL, Temporal server, FerretDB, 2 receivers, 2 workers, nginx)');
-  const stack = await launchEmbedded({ kind: 'cluster', logLevel: s.logLevel, startTimeoutS: 300 });
+  const stack = await launchStack({ kind: 'cluster', logLevel: s.logLevel, startTimeoutS: 300 });
   cleanups.push(() => stack.stop(s.keepData));
   await stack.ready;
   const clients = await clientsOf(stack, s);

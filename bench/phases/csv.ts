@@ -10,7 +10,7 @@ import { benchRobot, clientsOf, completions, type BenchContext } from '../contex
 import { percentiles, type Percentiles } from '../load';
 import { openRobotPage } from '../page-load';
 import type { Settings } from '../settings';
-import { childRunning, launchEmbedded, memoryOf, stackCpuSeconds, type StackRole } from '../stack';
+import { childRunning, launchStack, memoryOf, stackCpuSeconds, type StackRole } from '../stack';
 import { MiB, log, round, sleep } from '../util';
 
 /** CPU milliseconds per run used by each of the stack's processes during a phase. */
@@ -174,7 +174,7 @@ export async function warmCsv(ctx: BenchContext): Promise<void> {
 /** The CSV on a stack of its own whose worker runs no history keeper (HISTORY_KEEPER=0). */
 export async function csvWithoutKeeper(s: Settings, cleanups: Array<() => Promise<void>>): Promise<CsvResult> {
   log('CSV fan-out without the history keeper: starting a stack of its own');
-  const stack = await launchEmbedded({ logLevel: s.logLevel, startTimeoutS: 180, env: { HISTORY_KEEPER: '0' } });
+  const stack = await launchStack({ logLevel: s.logLevel, startTimeoutS: 180, env: { HISTORY_KEEPER: '0' } });
   const stopStack = () => stack.stop(s.keepData);
   cleanups.push(stopStack);
   try {

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { waitFor } from '../../test/support/wait';
 import { completions } from '../context';
 import type { Settings } from '../settings';
-import { stackCpuSeconds, type EmbeddedStack } from '../stack';
+import { stackCpuSeconds, type BenchStack } from '../stack';
 import { log, round } from '../util';
 import type { BenchFanOut } from '../workflows';
 
@@ -22,7 +22,7 @@ export interface FanOutBaseline {
  * Children that do nothing, started by the bench's own worker (in this process) as the delivery
  * workflow starts runs: the engine's ceiling for a CSV fan-out on this machine.
  */
-export async function fanOutBaseline(stack: EmbeddedStack, temporal: Client, s: Settings): Promise<FanOutBaseline> {
+export async function fanOutBaseline(stack: BenchStack, temporal: Client, s: Settings): Promise<FanOutBaseline> {
   const children = s.fanOutBaseline;
   const taskQueue = `bench-fan-out-${randomBytes(3).toString('hex')}`;
   const connection = await NativeConnection.connect({ address: stack.temporalAddress });

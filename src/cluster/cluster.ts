@@ -10,7 +10,7 @@
  */
 import path from 'node:path';
 import { prepareEmbeddedStore } from '../embedded/ferretdb-index';
-import { startFerretDb, waitForPort, type ManagedProcess } from '../embedded/servers';
+import { EMBEDDED_DATABASE, startFerretDb, waitForPort, type ManagedProcess } from '../embedded/servers';
 import { supervise, type Supervised } from '../embedded/supervisor';
 import type { Logger } from '../log';
 import { startEntry } from './entry';
@@ -22,9 +22,6 @@ import {
   type TemporalServerOptions,
   type TemporalServerPorts,
 } from './temporal-server';
-
-/** The database FerretDB keeps the service's collections in (as the embedded launcher's). */
-const DATABASE = 'webhooks';
 
 export interface ClusterBinaries {
   temporalServer: string;
@@ -76,7 +73,7 @@ export class Cluster {
     return `127.0.0.1:${this.o.temporalPorts.frontend}`;
   }
   get mongodbUri(): string {
-    return `mongodb://127.0.0.1:${this.o.mongodbPort}/${DATABASE}`;
+    return `mongodb://127.0.0.1:${this.o.mongodbPort}/${EMBEDDED_DATABASE}`;
   }
 
   private get temporal(): TemporalServerOptions {
@@ -107,8 +104,8 @@ export class Cluster {
 
   /** Starts one server (again), with what it needs before others use it. */
   async startServer(server: ClusterServer): Promise<void> {
-    const { o, log } = { o: this.o, log: this.o.log };
-    log.info(`starting ${server}`);
+    const o = this.o;
+    o.log.info(`starting ${server}`);
     switch (server) {
       case 'postgresql':
         this.servers.set(
@@ -124,7 +121,7 @@ export class Cluster {
         return;
       case 'temporal':
         this.servers.set(server, await startTemporalServer(this.temporal));
-        await prepareTemporalNamespace(this.temporalAddress, o.namespace, log);
+        await prepareTemporalNamespace(this.temporalAddress, o.namespace, o.log);
         return;
       case 'mongodb':
         this.servers.set(
@@ -140,7 +137,7 @@ export class Cluster {
         await prepareEmbeddedStore(this.mongodbUri, {
           indexBin: o.bins.sqliteIdIndex,
           dataDir: o.dataDir,
-          dbName: DATABASE,
+          dbName: EMBEDDED_DATABASE,
         });
         return;
       case 'entry':

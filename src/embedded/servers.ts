@@ -9,6 +9,9 @@ import path from 'node:path';
 import { DEV_SERVER_SEARCH_ATTRIBUTE_FLAGS } from '../search-attribute-setup';
 import { DEDUP_WINDOW } from '../domain/dedup';
 
+/** The database the embedded FerretDB keeps the service's collections in (both launchers). */
+export const EMBEDDED_DATABASE = 'webhooks';
+
 export interface ManagedProcess {
   name: string;
   child: ChildProcess;

@@ -11,17 +11,10 @@ import { Cluster, type ClusterBinaries } from '../cluster/cluster';
 import { CLUSTER_HISTORY_SHARDS, temporalServerPorts } from '../cluster/temporal-server';
 import { ConfigError, loadConfig } from '../config';
 import { createLogger } from '../log';
-import { onShutdown, runMain } from './main';
+import { binaryFrom, onShutdown, runMain } from './main';
 
-function binary(variable: string): string {
-  const bin = process.env[variable];
-  if (!bin || !fs.existsSync(bin))
-    throw new ConfigError(
-      `${variable} must name what scripts/binaries.sh or scripts/cluster-binaries.sh found (got ${bin ?? 'nothing'}); ` +
-        'start with `npm run start:cluster`, which finds or builds it',
-    );
-  return bin;
-}
+const binary = (variable: string) =>
+  binaryFrom(variable, 'scripts/binaries.sh or scripts/cluster-binaries.sh', 'npm run start:cluster');
 
 runMain('cluster', async () => {
   const config = loadConfig();

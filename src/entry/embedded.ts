@@ -5,9 +5,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { ConfigError, loadConfig, type Config } from '../config';
+import { loadConfig, type Config } from '../config';
 import { supervise } from '../embedded/supervisor';
 import {
+  EMBEDDED_DATABASE,
   EMBEDDED_RETENTION,
   startFerretDb,
   startTemporalDevServer,
@@ -16,20 +17,9 @@ import {
 } from '../embedded/servers';
 import { createLogger, type Logger } from '../log';
 import { prepareEmbeddedStore } from '../embedded/ferretdb-index';
-import { onShutdown, runMain } from './main';
+import { binaryFrom, onShutdown, runMain } from './main';
 
-function binary(variable: string): string {
-  const bin = process.env[variable];
-  if (!bin || !fs.existsSync(bin))
-    throw new ConfigError(
-      `${variable} must name the binary built by scripts/binaries.sh (got ${bin ?? 'nothing'}); ` +
-        'start with `npm start`, which builds it',
-    );
-  return bin;
-}
-
-/** The database the embedded FerretDB keeps the service's collections in. */
-const EMBEDDED_DATABASE = 'webhooks';
+const binary = (variable: string) => binaryFrom(variable, 'scripts/binaries.sh', 'npm start');
 
 runMain('embedded', async () => {
   const config = loadConfig();

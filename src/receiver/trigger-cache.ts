@@ -93,8 +93,7 @@ export class TriggerCache {
   private changedElsewhere(): Promise<boolean> {
     this.stampRead ??= (async () => {
       try {
-        const doc = await rawCollection(this.models.TriggerChange).findOne({ _id: STAMP_ID });
-        const stamp = doc?.stamp ?? null;
+        const stamp = await this.readStamp();
         if (stamp === this.stamp) return false;
         this.stamp = stamp;
         this.entries.clear();
@@ -119,6 +118,10 @@ export class TriggerCache {
     await this.announce();
   }
 
+  private async readStamp(): Promise<string | null> {
+    return (await rawCollection(this.models.TriggerChange).findOne({ _id: STAMP_ID }))?.stamp ?? null;
+  }
+
   private async announce(): Promise<void> {
     const stamp = randomUUID();
     // Not taken as seen here: another receiver's change just before would be hidden by it.
@@ -137,7 +140,7 @@ export class TriggerCache {
     this.reading ??= (async () => {
       try {
         // The stamp first: a change after it is either in the set or moves the stamp again.
-        this.stamp = (await rawCollection(this.models.TriggerChange).findOne({ _id: STAMP_ID }))?.stamp ?? null;
+        this.stamp = await this.readStamp();
         const robots = await this.models.Robot.find(
           { 'trigger.identifier': { $ne: null } },
           { 'trigger.identifier': 1 },

@@ -7,7 +7,13 @@ import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startFerretDb, startTemporalDevServer, waitForPort, type ManagedProcess } from '../../src/embedded/servers';
+import {
+  EMBEDDED_DATABASE,
+  startFerretDb,
+  startTemporalDevServer,
+  waitForPort,
+  type ManagedProcess,
+} from '../../src/embedded/servers';
 import { freePort } from '../support/ports';
 import { prepareEmbeddedStore } from '../../src/embedded/ferretdb-index';
 import { exited, startProcess } from '../support/processes';
@@ -104,7 +110,7 @@ export async function startFaultStack(): Promise<FaultStack> {
         await prepareEmbeddedStore(env.MONGODB_URI!, {
           indexBin: process.env.SQLITE_ID_INDEX_BIN!,
           dataDir,
-          dbName: 'webhooks',
+          dbName: EMBEDDED_DATABASE,
         });
       }
     }

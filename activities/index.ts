@@ -6,24 +6,34 @@
  * Writes are inserts with deterministic ids (src/storage/writes.ts), so any activity can be retried
  * after a crash and stores nothing twice; and no activity on a run's path reads a large collection.
  */
-import { Context } from '@temporalio/activity';
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import { DEFAULT_DELIVERY_CAPS, type DeliveryCaps } from '../src/domain/body-formats';
 import { CsvRunSeeds } from '../src/deliveries/csv-runs';
 import { DeliveryPreparer } from '../src/deliveries/prepare';
 import type { Progress } from '../src/deliveries/progress';
-import type { DeliveryInput, PreparedDelivery, RunOutcomeStatus, RunSeed, StepStatus } from '../src/domain/types';
+import {
+  BODY_NOT_KEPT,
+  type DeliveryInput,
+  type PreparedDelivery,
+  type RunOutcomeStatus,
+  type RunSeed,
+  type StepStatus,
+} from '../src/domain/types';
 import type { RunPreviewDoc } from '../src/history/documents';
 import { DeliveryRecorder } from '../src/history/slots';
 import type { WorkerMetrics } from '../src/metrics';
 import { RobotSettingsCache } from '../src/robots/settings';
 import { StepsVersions } from '../src/robots/steps-versions';
 import { StepExecutor, type StepInput } from '../src/runs/steps';
-import { bodyBlobId, discardBlob } from '../src/storage/blobs';
+import { BlobMissing, bodyBlobId, discardBlob } from '../src/storage/blobs';
 import type { Models } from '../src/storage/models';
 import { groupInserts } from '../src/storage/writes';
 
 export interface ActivityDeps {
   models: Models;
   metrics: WorkerMetrics;
+  /** What one delivery may make (CSV_MAX_ROWS and the rest); the defaults when not given. */
+  caps?: DeliveryCaps;
 }
 
 /** The activity's heartbeats as Progress (a local activity, for a small body, has none). */
@@ -37,7 +47,7 @@ function progressOfActivity(): Progress {
   };
 }
 
-export function createActivities({ models, metrics }: ActivityDeps) {
+export function createActivities({ models, metrics, caps = DEFAULT_DELIVERY_CAPS }: ActivityDeps) {
   // Concurrent activities share their writes: one insertMany per collection at a time.
   const writes = {
     models,
@@ -49,7 +59,7 @@ export function createActivities({ models, metrics }: ActivityDeps) {
   const robots = new RobotSettingsCache(models);
   const versions = new StepsVersions(models);
   const deliveries = new DeliveryRecorder(models, groupInserts(models.Delivery));
-  const preparer = new DeliveryPreparer(writes, robots, versions, deliveries, metrics);
+  const preparer = new DeliveryPreparer(writes, robots, versions, deliveries, metrics, caps);
   const csvRuns = new CsvRunSeeds(models);
   const steps = new StepExecutor(writes, robots, versions, metrics);
 
@@ -63,7 +73,13 @@ export function createActivities({ models, metrics }: ActivityDeps) {
 
     /** The seeds of runs `from` up to `to` of a csv delivery (src/deliveries/csv-runs.ts). */
     async nextRuns({ delivery, from, to }: { delivery: DeliveryInput; from: number; to: number }): Promise<RunSeed[]> {
-      return csvRuns.between(delivery, from, to, progressOfActivity());
+      try {
+        return await csvRuns.between(delivery, from, to, progressOfActivity());
+      } catch (err) {
+        // A body gone can never come back: the delivery fails once rather than retrying forever.
+        if (err instanceof BlobMissing) throw ApplicationFailure.nonRetryable(err.message, BODY_NOT_KEPT);
+        throw err;
+      }
     },
 
     /** Removes a large body once every run of its delivery has started. */

@@ -10,11 +10,11 @@
  * process from its worker thread as copies, which keep an error's message but not its type.
  */
 import type { LogLevel as SdkLevel, LogMetadata, Logger as SdkLogger } from '@temporalio/common';
-import { UNPARSABLE_BODY } from './domain/types';
+import { DELIVERY_FAILURES } from './domain/types';
 import type { Logger } from './log';
 import { EXPECTED_FAILURES_REMEMBERED } from './domain/limits';
 
-export const EXPECTED_FAILURE_TYPES: readonly string[] = [UNPARSABLE_BODY];
+export const EXPECTED_FAILURE_TYPES: readonly string[] = DELIVERY_FAILURES;
 
 function failureType(error: unknown): string | undefined {
   for (let e = error as { type?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {

@@ -81,7 +81,12 @@ describe('prepareDelivery', () => {
   it('records a body that does not parse as failed, with the parser error, and makes no run', async () => {
     const input = delivery(await robotWith('json'), '{"id":');
     const prepared = await env().run(activities.prepareDelivery, input);
-    expect(prepared).toEqual({ outcome: 'failed', error: expect.stringMatching(/^invalid JSON/), format: 'json' });
+    expect(prepared).toEqual({
+      outcome: 'failed',
+      error: expect.stringMatching(/^invalid JSON/),
+      failure: 'UnparsableBody',
+      format: 'json',
+    });
     expect(await models.Delivery.findById(input.deliveryId).lean()).toMatchObject({
       outcome: 'failed',
       error: (prepared as { error: string }).error,

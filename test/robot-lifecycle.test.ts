@@ -6,6 +6,8 @@ import { startStack, type Stack } from './support/stack';
 import { robotAtWork, type RobotAtWork } from './support/api-client';
 import { waitFor } from './support/wait';
 import { dedupKey, deliveryWorkflowId } from '../src/domain/dedup';
+import { derivedKey } from '../src/domain/secrets';
+import { bodyBlobId, discardBlob } from '../src/storage/blobs';
 import { createLogger } from '../src/log';
 import { releaseHeld } from '../src/robots/pause';
 import { StepsVersions } from '../src/robots/steps-versions';
@@ -143,19 +145,51 @@ describe('replay', () => {
     await finishedRuns(robot.robotId, 2);
   });
 
-  it('replays a large stored body without storing it again', async () => {
+  it("a held replay keeps a body of its own: it runs after retention removed its original's", async () => {
     const robot = await stack.robotAtWork({ bodyFormat: 'text', template: { size: '{{trigger}}' } });
     const big = 'x'.repeat(stack.config.inlineBodyBytes + 1);
     expect((await post(robot.webhookUrl, big)).status).toBe(200);
     const [original] = await deliveriesOnce(robot.robotId, 1);
+    await stack.api('POST', `/api/robots/${robot.robotId}/pause`);
     const replay = await stack.api('POST', `/api/deliveries/${original.id}/replay`);
-    await waitFor(
+    expect(replay.status).toBe(202);
+    // While the replay is held, retention removes the original with its body (as it does past HISTORY_RETENTION).
+    const { body } = (await stack.models.Delivery.findById(original.id).lean())!;
+    await discardBlob(stack.models, body!.ownerId, body!.chunks);
+    await stack.api('POST', `/api/robots/${robot.robotId}/resume`);
+    const replayed = await waitFor(
       () => stack.api('GET', `/api/deliveries/${replay.body.deliveryId}`),
-      (r) => r.body.outcome === 'processed',
+      (r) => r.status === 200,
     );
-    const chunks = await stack.models.BlobChunk.countDocuments({ ownerId: `body:${original.id}` });
-    expect(chunks).toBeGreaterThan(0);
-    expect(await stack.models.BlobChunk.countDocuments({ ownerId: `body:${replay.body.deliveryId}` })).toBe(0);
+    expect(replayed.body).toMatchObject({ outcome: 'processed', runCount: 1, replayOf: original.id });
+    const runs = await finishedRuns(robot.robotId, 2);
+    expect(runs.every((r) => r.trigger.text === big)).toBe(true);
+  });
+
+  it('fails a delivery whose stored body is gone once, with the reason, instead of retrying it forever', async () => {
+    const robot = await stack.robotAtWork({ bodyFormat: 'text', template: { size: '{{trigger}}' } });
+    await stack.api('POST', `/api/robots/${robot.robotId}/pause`);
+    expect((await post(robot.webhookUrl, 'y'.repeat(stack.config.inlineBodyBytes + 1))).status).toBe(200);
+    // Held, with its body stored by the receiver: lost while it waits.
+    const [held] = await waitFor(
+      async () => {
+        const found = [];
+        for await (const w of stack.temporal.workflow.list({ query: `RobotId = "${robot.robotId}"` })) found.push(w);
+        return found;
+      },
+      (found) => found.length === 1,
+    );
+    const { deliveryId } = held.memo as { deliveryId: string };
+    await discardBlob(stack.models, bodyBlobId(deliveryId), 1);
+    await stack.api('POST', `/api/robots/${robot.robotId}/resume`);
+    const [failed] = await deliveriesOnce(robot.robotId, 1);
+    expect(failed).toMatchObject({
+      outcome: 'failed',
+      error: "the delivery's body is no longer kept",
+      replayable: false,
+    });
+    const described = await stack.temporal.workflow.getHandle(failed.workflowId).describe();
+    expect(described.status.name).toBe('FAILED');
   });
 
   it('replays many: the failed deliveries since a time, in bounded batches, and says 409 or 404 when it cannot', async () => {
@@ -281,7 +315,8 @@ describe('pause with queueing', () => {
   /** Waits until the held delivery of `body` waits for its release: it found the robot paused and set a timer. */
   async function waitsForRelease(robot: RobotAtWork, body: string): Promise<void> {
     const identifier = decodeURIComponent(new URL(robot.webhookUrl).pathname.split('/')[3]);
-    const workflowId = deliveryWorkflowId(identifier, dedupKey('custom', {}, Buffer.from(body)));
+    const source = { kind: 'custom' as const, signedWith: null, headers: {}, body: Buffer.from(body) };
+    const workflowId = deliveryWorkflowId(identifier, dedupKey(source, derivedKey(stack.config.secretsKey, 'dedup')));
     await waitFor(
       async () => (await stack.temporal.workflow.getHandle(workflowId).fetchHistory()).events ?? [],
       (events) => events.some((e) => e.timerStartedEventAttributes),

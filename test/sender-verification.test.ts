@@ -2,7 +2,8 @@
  * Custom apps' signature verification over HTTP on the real stack (docs/api.md, Verification):
  * for every scheme, a request signed as the provider documents it runs; a forged one is 400 and a
  * `rejected` delivery with its reason, never a run; a replayed one makes no second run (refused
- * when the scheme signs a time, a duplicate of the sender's delivery id otherwise).
+ * when the scheme signs a time, else a duplicate: its key is taken from what the sender signed,
+ * never from an unsigned delivery id header).
  */
 import { createHmac, randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
@@ -80,6 +81,12 @@ const schemes: Record<string, Scheme> = {
   },
 };
 
+/** Deliveries the receiver answered as repeats (webhook_deliveries_total{outcome="duplicate"}). */
+async function duplicates(): Promise<number> {
+  const { values } = await stack.metrics.receiver.deliveries.get();
+  return values.find((v) => v.labels.outcome === 'duplicate')?.value ?? 0;
+}
+
 describe.each(Object.entries(schemes))('%s', (name, scheme) => {
   it('runs a signed delivery; refuses a forged one as rejected; a replayed signature makes no second run', async () => {
     const robot = await robotAtWork(stack.client, {
@@ -128,6 +135,39 @@ describe.each(Object.entries(schemes))('%s', (name, scheme) => {
     );
     // The first body ran once, however often it was sent.
     expect(runs.filter((r) => r.trigger.n === 1)).toHaveLength(1);
+  });
+
+  it('makes no new run from a captured signed request sent again with new unsigned id headers', async () => {
+    const robot = await robotAtWork(stack.client, {
+      template: { n: '{{trigger.n}}' },
+      verification: scheme.verification,
+    });
+    const body = '{"n":7}';
+    const captured = scheme.sign(body, now(), randomUUID());
+    expect((await stack.send('POST', robot.webhookUrl, body, captured)).status).toBe(200);
+    const duplicatesBefore = await duplicates();
+    const resent = await Promise.all(
+      [1, 2, 3].map((i) =>
+        stack.send('POST', robot.webhookUrl, body, {
+          ...captured,
+          'x-github-delivery': `replayed-${i}`,
+          'x-shopify-webhook-id': `replayed-${i}`,
+          'idempotency-key': `replayed-${i}`,
+          // standard-webhooks signs its webhook-id: a new one no longer verifies.
+          ...(name === 'standard-webhooks' ? { 'webhook-id': `replayed-${i}` } : {}),
+        }),
+      ),
+    );
+    expect(resent.map((r) => r.status)).toEqual(Array(3).fill(name === 'standard-webhooks' ? 400 : 200));
+    // Each copy the signature let through was refused by Temporal as a repeat of the first.
+    expect((await duplicates()) - duplicatesBefore).toBe(name === 'standard-webhooks' ? 0 : 3);
+    const later = scheme.sign('{"n":8}', now(), randomUUID());
+    expect((await stack.send('POST', robot.webhookUrl, '{"n":8}', later)).status).toBe(200);
+    const runs = await waitFor(
+      () => stack.runs(robot.robotId),
+      (r) => r.some((run) => run.trigger.n === 8) && r.every((run) => run.status === 'succeeded'),
+    );
+    expect(runs.map((r) => r.trigger.n).sort()).toEqual([7, 8]);
   });
 });
 

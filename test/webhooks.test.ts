@@ -53,7 +53,7 @@ it('runs a single-run delivery inside its delivery workflow, under a readable wo
   );
   const [delivery] = await stack.deliveries(robot.robotId);
   const identifier = new URL(robot.webhookUrl).pathname.split('/')[3];
-  expect(delivery.workflowId).toMatch(new RegExp(`^delivery:${identifier}:sha256:[0-9a-f]{64}$`));
+  expect(delivery.workflowId).toMatch(new RegExp(`^delivery:${identifier}:body-hmac:[0-9a-f]{64}$`));
   const handle = stack.temporal.workflow.getHandle(delivery.workflowId);
   expect(await handle.result()).toEqual({ outcome: 'processed', runCount: 1, runStatus: 'succeeded' });
   await expect(stack.temporal.workflow.getHandle(`run:${run.id}`).describe()).rejects.toThrow(WorkflowNotFoundError);
@@ -191,7 +191,7 @@ it('answers 503 with Retry-After, never 200, while Temporal is unreachable', asy
     expect(res.status).toBe(503);
     expect(res.headers.get('retry-after')).toBe('5');
     expect(res.text).toBe('');
-    const health = await fetch(`${down.baseUrl}/healthz`);
+    const health = await fetch(`${down.metricsUrl}/healthz`);
     expect(health.status).toBe(503);
     expect(await health.json()).toEqual({ temporal: 'unreachable', mongodb: 'ok' });
   } finally {

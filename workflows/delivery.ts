@@ -21,6 +21,7 @@ import {
   RELEASE_SIGNAL,
   UNPARSABLE_BODY,
   type BodyFormat,
+  type DeliveryFailure,
   type DeliveryInput,
   type DeliveryResult,
   type PreparedDelivery,
@@ -65,6 +66,13 @@ const PATCH_KEEP_BODY = 'keep-body-for-replay';
  */
 const HELD_RECHECK = '1 hour';
 
+/** What a delivery's failure log line says, by failure type. */
+const FAILURE_LINES: Record<DeliveryFailure, string> = {
+  UnparsableBody: 'the body does not parse',
+  DeliveryOverCap: 'it would make more than a cap allows',
+  BodyNotKept: 'its body is no longer kept',
+};
+
 /** The robot's resume releases the deliveries held for it, one after another in arrival order. */
 export const releaseSignal = defineSignal(RELEASE_SIGNAL);
 
@@ -103,12 +111,9 @@ export async function deliveryWorkflow(delivery: DeliveryInput, fanOut?: FanOut)
     if (prepared.outcome === 'failed') {
       // The parser's message may quote the body, which no log line holds: its kind only ("invalid JSON").
       const reason = prepared.error.split(':')[0];
-      log.info('delivery failed: the body does not parse', {
-        ...idsOf(delivery),
-        reason,
-        expectedFailure: UNPARSABLE_BODY,
-      });
-      throw ApplicationFailure.nonRetryable(prepared.error, UNPARSABLE_BODY);
+      const failure = prepared.failure ?? UNPARSABLE_BODY;
+      log.info(`delivery failed: ${FAILURE_LINES[failure]}`, { ...idsOf(delivery), reason, expectedFailure: failure });
+      throw ApplicationFailure.nonRetryable(prepared.error, failure);
     }
     if (prepared.outcome === 'dropped') return prepared;
     const [only] = prepared.firstRuns;

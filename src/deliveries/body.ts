@@ -1,9 +1,12 @@
 /**
- * A delivery's raw body: inline in its input, or stored in chunks (by the receiver, or, for a
- * replay, its original's). Every body is kept, stored once, for as long as its delivery is in the
- * history (retention removes it with the delivery), so that the delivery can be replayed.
+ * A delivery's raw body: inline in its input, or stored in chunks under its own id (by the receiver,
+ * or by the replay that copied it). Every body is kept for as long as its delivery is in the history
+ * (retention removes it with the delivery), so that the delivery can be replayed. A replay takes a
+ * copy of its own, so it never needs a body that retention may remove while it waits (a robot
+ * paused). Deliveries replayed before 0.5 read their original's (`ownerId`).
  */
-import type { DeliveryInput } from '../domain/types';
+import { isUtf8 } from 'node:buffer';
+import type { DeliveryBody, DeliveryInput } from '../domain/types';
 import { bodyBlobId, readBlob, storeBlob } from '../storage/blobs';
 import type { Models } from '../storage/models';
 import type { Progress } from './progress';
@@ -29,4 +32,23 @@ export async function keepBody(
   const ownerId = bodyOwnerOf(input);
   if (input.body.kind === 'stored') return { ownerId, chunks: input.body.chunks };
   return { ownerId, chunks: await storeBlob(models, ownerId, bytes) };
+}
+
+/**
+ * How a new delivery carries its body: up to `inlineBytes` (INLINE_BODY_BYTES) inside its workflow
+ * input (as text when valid UTF-8, so an operator reads it decoded in the Web UI), else stored in
+ * chunks under the delivery's own id first (the receiver's bodies and the replays' copies alike).
+ */
+export async function deliveryBody(
+  models: Models,
+  inlineBytes: number,
+  deliveryId: string,
+  bytes: Buffer,
+): Promise<DeliveryBody> {
+  if (bytes.length <= inlineBytes) {
+    return isUtf8(bytes)
+      ? { kind: 'inline', encoding: 'utf8', data: bytes.toString('utf8') }
+      : { kind: 'inline', encoding: 'base64', data: bytes.toString('base64') };
+  }
+  return { kind: 'stored', chunks: await storeBlob(models, bodyBlobId(deliveryId), bytes) };
 }

@@ -6,16 +6,33 @@
  * recorded as failed.
  */
 import { droppedEventReason, deliveryRecord, type DeliveryVerdict } from '../domain/deliveries';
-import { BodyParseError, csvRows, parseOne } from '../domain/body-formats';
+import {
+  BodyParseError,
+  csvRows,
+  DeliveryOverCap,
+  parseOne,
+  TriggerBytes,
+  UNCAPPED,
+  type DeliveryCaps,
+} from '../domain/body-formats';
 import { HEARTBEAT_ROWS } from '../domain/limits';
-import type { DeliveryInput, PreparedDelivery, RunSeed } from '../domain/types';
+import {
+  BODY_NOT_KEPT,
+  OVER_CAP,
+  UNPARSABLE_BODY,
+  type DeliveryFailure,
+  type DeliveryInput,
+  type PreparedDelivery,
+  type RunSeed,
+} from '../domain/types';
+import { BlobMissing } from '../storage/blobs';
 import type { DeliveryRecorder } from '../history/slots';
 import type { WorkerMetrics } from '../metrics';
 import type { RobotSettings, RobotSettingsCache } from '../robots/settings';
 import type { StepsVersions } from '../robots/steps-versions';
 import { bodyBytes, keepBody } from './body';
 import type { Progress } from './progress';
-import { storeRuns, type RunWrites, type StoredRuns } from './store-runs';
+import { storeRuns, storedSoFar, type RunWrites, type StoredRuns } from './store-runs';
 
 /** Where the delivery runs: its workflow, and whether this is a retried attempt. */
 export interface PreparationContext {
@@ -31,6 +48,7 @@ export class DeliveryPreparer {
     private readonly versions: StepsVersions,
     private readonly deliveries: DeliveryRecorder,
     private readonly metrics: WorkerMetrics,
+    private readonly caps: DeliveryCaps,
   ) {}
 
   async prepare(input: DeliveryInput, at: PreparationContext): Promise<PreparedDelivery> {
@@ -42,21 +60,28 @@ export class DeliveryPreparer {
       steps:
         input.stepsVersion === undefined ? current.steps : await this.versions.get(input.robotId, input.stepsVersion),
     };
-    const body = await bodyBytes(input, this.writes.models, at.progress);
     const { format, steps } = settings;
+    const failed = (failure: DeliveryFailure, err: Error): Decided => ({
+      verdict: { outcome: 'failed', format, stepCount: steps.length, error: err.message, failure },
+    });
+    let body: Buffer | null = null;
     let decided: Decided;
     try {
+      body = await bodyBytes(input, this.writes.models, at.progress);
       decided = await this.decide(input, settings, body, at.progress);
     } catch (err) {
-      if (!(err instanceof BodyParseError)) throw err;
-      decided = { verdict: { outcome: 'failed', format, stepCount: steps.length, error: err.message } };
+      if (err instanceof BodyParseError) decided = failed(UNPARSABLE_BODY, err);
+      else if (err instanceof DeliveryOverCap) decided = failed(OVER_CAP, err);
+      else if (err instanceof BlobMissing)
+        decided = failed(BODY_NOT_KEPT, new Error("the delivery's body is no longer kept"));
+      else throw err;
     }
     const { verdict, firstRuns = [] } = decided;
     const received = {
       ...input,
       receivedAt: new Date(input.receivedAt),
       workflowId: at.workflowId,
-      body: await keepBody(input, body, this.writes.models),
+      body: body && (await keepBody(input, body, this.writes.models)),
     };
     await this.deliveries.record(deliveryRecord(received, verdict), { retry: at.retry });
     this.metrics.deliveriesPrepared.inc({ outcome: verdict.outcome });
@@ -71,15 +96,24 @@ export class DeliveryPreparer {
     progress: Progress,
   ): Promise<Decided> {
     const stepCount = steps.length;
+    const caps = this.caps;
     let stored: StoredRuns;
     if (format === 'csv') {
-      // A first pass reads the whole body, so a bad row half way makes no run at all.
-      let rows = 0;
-      for await (const _row of csvRows(body)) if (++rows % HEARTBEAT_ROWS === 0) progress.beat(progress.resumed);
-      stored = await storeRuns(this.writes, input, csvRows(body), progress);
+      // A first pass reads the whole body against the caps, so a bad row or a cap half way makes no
+      // run at all. A retry that finds runs being stored (its heartbeat) knows the pass was made.
+      if (storedSoFar(progress.resumed) === undefined) {
+        const bytes = new TriggerBytes(caps.MAX_TRIGGER_BYTES);
+        let rows = 0;
+        for await (const row of csvRows(body, caps)) {
+          bytes.add(Buffer.byteLength(JSON.stringify(row)));
+          if (++rows % HEARTBEAT_ROWS === 0) progress.beat(progress.resumed);
+        }
+      }
+      stored = await storeRuns(this.writes, input, csvRows(body, UNCAPPED), progress);
       this.metrics.csvRows.inc(stored.runCount);
     } else {
       const data = parseOne(format, body);
+      new TriggerBytes(caps.MAX_TRIGGER_BYTES).add(Buffer.byteLength(JSON.stringify(data)));
       const reason = droppedEventReason(robot.trigger, data);
       if (reason) return { verdict: { outcome: 'dropped', format, stepCount, reason } };
       stored = await storeRuns(this.writes, input, [data], progress);
@@ -103,6 +137,6 @@ function answerOf(verdict: Decided['verdict'], firstRuns: RunSeed[]): PreparedDe
     case 'dropped':
       return { outcome: 'dropped', reason: verdict.reason };
     case 'failed':
-      return { outcome: 'failed', error: verdict.error };
+      return { outcome: 'failed', error: verdict.error, failure: verdict.failure };
   }
 }

@@ -5,15 +5,14 @@
  *
  * - Each replay is a new delivery with the dedup key `replay:<original id>:<n>` (n from 1, claimed
  *   by insert, so two replays at once get two numbers), marked `replayOf` in the deliveries log.
- * - It reads its original's kept body (stored once); it is not verified again (a signature's time
- *   window would have passed): it carries its original's `verified`.
+ * - It takes a copy of its original's kept body (in its input when small, else stored under its own
+ *   id), so it never needs a body retention may remove while it waits; it is not verified again (a
+ *   signature's time window would have passed): it carries its original's `verified`.
  * - A robot that is paused holds the replay like any delivery; a robot stopped or never put to work
  *   cannot replay (409). A rejected delivery (its body is never kept) cannot be replayed (409).
  * - Many at once (`replayMany`): the robot's deliveries of one outcome, newest first, that are
  *   not replays themselves, REPLAY_BATCH started at a time, at most REPLAYS_PER_REQUEST per request.
  */
-import type { Client } from '@temporalio/client';
-import type { Config } from '../config';
 import { deliveryWorkflowId, replayKey } from '../domain/dedup';
 import { REPLAY_BATCH, REPLAYS_PER_REQUEST } from '../domain/limits';
 import { newId } from '../domain/secrets';
@@ -23,15 +22,12 @@ import { byId } from '../history/store';
 import type { DeliveryDoc, RobotDoc } from '../storage/documents';
 import type { Models } from '../storage/models';
 import { claimById } from '../storage/writes';
-import { blobExists } from '../storage/blobs';
+import { BlobMissing, readBlob } from '../storage/blobs';
 import { robotBodyFormat } from '../robots/settings';
-import { startDeliveryWorkflow } from './start';
+import { deliveryBody } from './body';
+import { startDelivery, type StartDeps } from './start';
 
-export interface ReplayDeps {
-  config: Config;
-  models: Models;
-  temporal: Client;
-}
+export type ReplayDeps = StartDeps;
 
 /** Why a delivery cannot be replayed (the API answers 409 with it). */
 export class NotReplayable extends Error {
@@ -45,8 +41,13 @@ export async function replayDelivery(deps: ReplayDeps, original: DeliveryDoc): P
   if (!robot || (robot.state !== 'at_work' && robot.state !== 'paused'))
     throw new NotReplayable('the robot is not at work (put it to work, or resume it, first)');
   if (!original.body) throw new NotReplayable(`a ${original.outcome} delivery without a kept body cannot be replayed`);
-  if (!(await blobExists(models, original.body.ownerId)))
-    throw new NotReplayable("the delivery's body is no longer kept");
+  let bytes: Buffer;
+  try {
+    bytes = await readBlob(models, original.body.ownerId, original.body.chunks);
+  } catch (err) {
+    if (err instanceof BlobMissing) throw new NotReplayable("the delivery's body is no longer kept");
+    throw err;
+  }
   const n = await claimReplayNumber(models, original._id);
   const deliveryId = newId();
   const dedupKey = replayKey(original._id, n);
@@ -58,7 +59,7 @@ export async function replayDelivery(deps: ReplayDeps, original: DeliveryDoc): P
     dedupKey,
     contentType: original.contentType,
     size: original.size,
-    body: { kind: 'stored', chunks: original.body.chunks, ownerId: original.body.ownerId },
+    body: await deliveryBody(models, deps.config.inlineBodyBytes, deliveryId, bytes),
     verified: original.verified,
     robotName: robot.name,
     format: await robotBodyFormat(models, robot),
@@ -67,12 +68,7 @@ export async function replayDelivery(deps: ReplayDeps, original: DeliveryDoc): P
     replayOf: original._id,
     ...(robot.state === 'paused' ? { held: true } : {}),
   };
-  await startDeliveryWorkflow(
-    deps.temporal,
-    deps.config,
-    input,
-    deliveryWorkflowId(original.triggerIdentifier, dedupKey),
-  );
+  await startDelivery(deps, input, deliveryWorkflowId(original.triggerIdentifier, dedupKey));
   return deliveryId;
 }
 

@@ -2,13 +2,20 @@
  * Starting a delivery's workflow, the same way for a request the receiver took and for a replay:
  * its ID comes from the dedup key (src/domain/dedup.ts), so the engine refuses a repeat; it is
  * searchable by robot and trigger, and a delivery held for a paused robot by `DeliveryOutcome="held"`.
+ *
+ * A body stored before the start (over INLINE_BODY_BYTES) is discarded when the start is refused as
+ * a repeat, and noted for the body sweep when the start failed without a clear answer
+ * (src/receiver/body-sweep.ts): it may have started after all.
  */
-import type { Client } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import type { Config } from '../config';
 import { DELIVERY_ID_REUSE_POLICY } from '../domain/dedup';
 import { DELIVERY_OUTCOME, deliveryAttributes } from '../domain/search-attributes';
 import type { DeliveryInput } from '../domain/types';
-import type { DeliveryMemo } from '../receiver/body-sweep';
+import { noteUnconfirmedBody, type DeliveryMemo } from '../receiver/body-sweep';
+import type { Logger } from '../log';
+import { bodyBlobId, discardBlob } from '../storage/blobs';
+import type { Models } from '../storage/models';
 
 /** The outcome a held delivery's workflow is searchable by until the robot is resumed. */
 export const HELD = 'held';
@@ -35,4 +42,33 @@ export async function startDeliveryWorkflow(
       workflowIdReusePolicy: DELIVERY_ID_REUSE_POLICY,
     }),
   );
+}
+
+export interface StartDeps {
+  config: Config;
+  models: Models;
+  temporal: Client;
+  log: Logger;
+}
+
+/**
+ * Starts the delivery's workflow: true when started, false for a repeat (its stored body is
+ * discarded). Anything else thrown means the delivery may not have been taken (answer 503).
+ */
+export async function startDelivery(deps: StartDeps, input: DeliveryInput, workflowId: string): Promise<boolean> {
+  const { models, log } = deps;
+  const { deliveryId, body } = input;
+  try {
+    await startDeliveryWorkflow(deps.temporal, deps.config, input, workflowId);
+    return true;
+  } catch (err) {
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) {
+      // Maybe started, maybe not: the sweep finds out later.
+      if (body.kind === 'stored' && !body.ownerId)
+        await noteUnconfirmedBody(models, { _id: deliveryId, workflowId, chunks: body.chunks, at: new Date() }, log);
+      throw err;
+    }
+    if (body.kind === 'stored' && !body.ownerId) await discardBlob(models, bodyBlobId(deliveryId), body.chunks);
+    return false;
+  }
 }

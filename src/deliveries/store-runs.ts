@@ -33,13 +33,27 @@ export interface RunWrites {
   runPreviews: GroupedInsert<RunPreviewDoc>;
 }
 
+/** What storing runs reports in its heartbeat: how many runs are stored (before 0.5: that number alone). */
+export interface StoringProgress {
+  stored: number;
+}
+
+/** How many runs an earlier attempt reported stored, or undefined when it reported none. */
+export function storedSoFar(resumed: unknown): number | undefined {
+  if (typeof resumed === 'number') return resumed;
+  const stored = (resumed as Partial<StoringProgress> | null | undefined)?.stored;
+  return typeof stored === 'number' ? stored : undefined;
+}
+
 export async function storeRuns(
   w: RunWrites,
   input: DeliveryInput,
   triggers: TriggerSource,
   progress: Progress,
 ): Promise<StoredRuns> {
-  const resumeFrom = (progress.resumed as number | undefined) ?? 0;
+  const resumeFrom = storedSoFar(progress.resumed) ?? 0;
+  // From here on a retry knows the body was checked (prepare.ts) and that storing has begun.
+  if (resumeFrom === 0) progress.beat({ stored: 0 } satisfies StoringProgress);
   const first = new SeedBatch(RUN_INSERT_BATCH);
   // A run was created when its delivery was received: the same time on every attempt.
   const createdAt = new Date(input.receivedAt);
@@ -69,7 +83,7 @@ export async function storeRuns(
     if (batch.length === RUN_INSERT_BATCH) {
       await Promise.all([w.runs(batch), w.runPreviews(previews)]);
       [batch, previews] = [[], []];
-      progress.beat(index);
+      progress.beat({ stored: index } satisfies StoringProgress);
     }
   }
   if (page.length > 0) {

@@ -6,11 +6,69 @@ import { isUtf8 } from 'node:buffer';
 import { parse as parseCsv } from 'csv-parse';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { BodyFormat, JsonValue } from './types';
-import { CSV_SLICE_BYTES, MAX_NESTING_DEPTH } from './limits';
+import {
+  CSV_SLICE_BYTES,
+  DEFAULT_CSV_MAX_CELL_BYTES,
+  DEFAULT_CSV_MAX_COLUMNS,
+  DEFAULT_CSV_MAX_ROWS,
+  DEFAULT_MAX_TRIGGER_BYTES,
+  MAX_NESTING_DEPTH,
+} from './limits';
 
 /** The body cannot be read in the app's format; the delivery is recorded as failed with this message. */
 export class BodyParseError extends Error {
   override name = 'BodyParseError';
+}
+
+/** The caps on what one delivery makes (src/domain/limits.ts says why), named after their settings. */
+export interface DeliveryCaps {
+  CSV_MAX_ROWS: number;
+  CSV_MAX_COLUMNS: number;
+  CSV_MAX_CELL_BYTES: number;
+  MAX_TRIGGER_BYTES: number;
+}
+
+export const DEFAULT_DELIVERY_CAPS: DeliveryCaps = {
+  CSV_MAX_ROWS: DEFAULT_CSV_MAX_ROWS,
+  CSV_MAX_COLUMNS: DEFAULT_CSV_MAX_COLUMNS,
+  CSV_MAX_CELL_BYTES: DEFAULT_CSV_MAX_CELL_BYTES,
+  MAX_TRIGGER_BYTES: DEFAULT_MAX_TRIGGER_BYTES,
+};
+
+/** No cap: reading again a CSV whose delivery was already checked against them. */
+export const UNCAPPED: DeliveryCaps = {
+  CSV_MAX_ROWS: Infinity,
+  CSV_MAX_COLUMNS: Infinity,
+  CSV_MAX_CELL_BYTES: Infinity,
+  MAX_TRIGGER_BYTES: Infinity,
+};
+
+/**
+ * The delivery would make more than a cap allows: it is recorded as failed with this message, which
+ * names the cap's setting (`over CSV_MAX_ROWS: more than 1000000 rows`), and makes no run.
+ */
+export class DeliveryOverCap extends Error {
+  override name = 'DeliveryOverCap';
+  constructor(
+    readonly cap: keyof DeliveryCaps,
+    what: string,
+  ) {
+    super(`over ${cap}: ${what}`);
+  }
+}
+
+/** Counts the trigger data's bytes (its JSON) against MAX_TRIGGER_BYTES as the delivery's runs are made. */
+export class TriggerBytes {
+  private total = 0;
+  constructor(private readonly max: number) {}
+  get bytes(): number {
+    return this.total;
+  }
+  add(bytes: number): void {
+    this.total += bytes;
+    if (this.total > this.max)
+      throw new DeliveryOverCap('MAX_TRIGGER_BYTES', `more than ${this.max} bytes of trigger data`);
+  }
 }
 
 /** XML attributes appear under their name with this prefix: `{{trigger.order.@currency}}`. */
@@ -116,12 +174,17 @@ export function parseOne(format: Exclude<BodyFormat, 'csv'>, body: Uint8Array): 
 
 /**
  * The data rows of a CSV body as objects keyed by the header row. Quoted fields, embedded
- * commas and newlines, a UTF-8 BOM, CRLF and blank lines are handled; a row with fewer
- * fields than the header gets empty strings, extra fields are kept under their position.
- * The body is fed to the parser in slices with backpressure, so memory stays bounded by the
- * caller's batch and the event loop is never held for the whole body.
+ * commas and newlines, a UTF-8 BOM, CRLF and blank lines are handled; a row has the columns it
+ * has (a short row is not padded: a missing column is absent, and its placeholder resolves to ""),
+ * and extra fields are kept under their position. The caps on rows, columns and cell bytes are
+ * checked as rows are read (DeliveryOverCap). The body is fed to the parser in slices with
+ * backpressure, so memory stays bounded by the caller's batch and the event loop is never held
+ * for the whole body.
  */
-export async function* csvRows(body: Uint8Array): AsyncGenerator<Record<string, string>, void, undefined> {
+export async function* csvRows(
+  body: Uint8Array,
+  caps: DeliveryCaps = UNCAPPED,
+): AsyncGenerator<Record<string, string>, void, undefined> {
   // The whole body must be UTF-8, or no row is read (checked without decoding it to a string).
   if (!isUtf8(body)) throw new BodyParseError('body is not valid UTF-8');
   const parser = parseCsv({ bom: true, skip_empty_lines: true, relax_column_count: true });
@@ -135,23 +198,35 @@ export async function* csvRows(body: Uint8Array): AsyncGenerator<Record<string, 
   };
   feed().catch((err: Error) => parser.destroy(err));
   let header: string[] | undefined;
+  let rows = 0;
   try {
     for await (const fields of parser as AsyncIterable<string[]>) {
+      checkFields(fields, caps);
       if (!header) {
         header = fields;
         continue;
       }
+      if (++rows > caps.CSV_MAX_ROWS) throw new DeliveryOverCap('CSV_MAX_ROWS', `more than ${caps.CSV_MAX_ROWS} rows`);
       const columns = header;
       // Object.fromEntries defines own properties, so a column named __proto__ stays a column.
-      yield Object.fromEntries(
-        fields.length > columns.length
-          ? fields.map((v, i) => [columns[i] ?? String(i), v])
-          : columns.map((name, i) => [name, fields[i] ?? '']),
-      );
+      yield Object.fromEntries(fields.map((v, i) => [columns[i] ?? String(i), v]));
     }
   } catch (err) {
+    if (err instanceof DeliveryOverCap) throw err;
     throw new BodyParseError(`invalid CSV: ${(err as Error).message}`);
   } finally {
     parser.destroy();
+  }
+}
+
+/** A row's columns and cells against their caps (a cell's bytes are counted only when it could be over). */
+function checkFields(fields: string[], caps: DeliveryCaps): void {
+  if (fields.length > caps.CSV_MAX_COLUMNS)
+    throw new DeliveryOverCap('CSV_MAX_COLUMNS', `a row of ${fields.length} columns (at most ${caps.CSV_MAX_COLUMNS})`);
+  const maxCell = caps.CSV_MAX_CELL_BYTES;
+  for (const field of fields) {
+    // A UTF-16 unit is at most 3 bytes of UTF-8: most cells are cleared without being measured.
+    if (field.length * 3 > maxCell && Buffer.byteLength(field) > maxCell)
+      throw new DeliveryOverCap('CSV_MAX_CELL_BYTES', `a cell of more than ${maxCell} bytes`);
   }
 }

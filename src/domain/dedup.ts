@@ -4,20 +4,37 @@
  * recognised. Temporal itself refuses a second workflow with the same ID (docs/api.md,
  * Deduplication), so a repeat is answered 200 and makes no run.
  *
- * The key:
- * - payment provider: the event's `id`;
- * - custom app: the sender's own delivery id when its signature scheme has one (`webhook-id`,
- *   `X-GitHub-Delivery`, `X-Shopify-Webhook-Id`), else the `Idempotency-Key` header, else
- *   `webhook-id` (Standard Webhooks), else the SHA-256 of the raw body;
+ * The key is taken from what the sender signed, when it must sign, so that a captured signed
+ * request sent again with another unsigned header is still the same delivery:
+ * - payment provider: the event's `id` (inside the signed body);
+ * - custom app with a verification scheme: standard-webhooks' `webhook-id` (it is signed); for
+ *   every other scheme (GitHub, Shopify, Slack, any HMAC), which sign the body, the body's digest.
+ *   Their delivery id headers (`X-GitHub-Delivery`, `X-Shopify-Webhook-Id`) label a delivery (they
+ *   are kept with it) but never make it new;
+ * - custom app without one (nothing is signed): the `Idempotency-Key` header, else `webhook-id`,
+ *   else the body's digest;
  * - a replay: `replay:<original delivery id>:<n>`, the n-th replay of that delivery;
  * always scoped to the trigger identifier.
+ *
+ * A digest is keyed (HMAC-SHA256 with a key derived from SECRETS_KEY): keys end up in workflow IDs
+ * and log lines, and a bare hash of a short body could be reversed by guessing. Every workflow ID
+ * fits Temporal server's limit (TEMPORAL_MAX_ID_BYTES) whatever the sender sends: a header value
+ * that would not fit, or is not printable ASCII, is used by its digest.
  */
-import { sha256Hex } from './secrets';
+import { TEMPORAL_MAX_ID_BYTES } from './limits';
+import { keyedDigest } from './secrets';
 import type { TriggerKind } from './types';
+
+/** The workflow ID's prefix before the trigger identifier. */
+const WORKFLOW_ID_PREFIX = 'delivery:';
+/** The longest trigger identifier: `custom:` or `stripe:` and a UUID (src/domain/ids.ts). */
+const IDENTIFIER_MAX_BYTES = 'custom:'.length + 36;
+/** The longest key: what is left of TEMPORAL_MAX_ID_BYTES in `delivery:<identifier>:<key>`. */
+export const DEDUP_KEY_MAX_BYTES = TEMPORAL_MAX_ID_BYTES - WORKFLOW_ID_PREFIX.length - IDENTIFIER_MAX_BYTES - 1;
 
 /** The delivery workflow's ID: one per trigger and key, so the engine refuses a repeat. */
 export function deliveryWorkflowId(triggerIdentifier: string, key: string): string {
-  return `delivery:${triggerIdentifier}:${key}`;
+  return `${WORKFLOW_ID_PREFIX}${triggerIdentifier}:${key}`;
 }
 
 /**
@@ -35,14 +52,29 @@ export const DEDUP_WINDOW = '72h';
 
 type Headers = Record<string, string | string[] | undefined>;
 
-/** Header values are used as they are when short and printable, else by their hash. */
-function keyPart(source: string, value: string): string {
-  return /^[\x21-\x7e]{1,200}$/.test(value) ? `${source}:${value}` : `${source}-sha256:${sha256Hex(value)}`;
+/** What a delivery's key is taken from. */
+export interface DedupSource {
+  kind: TriggerKind;
+  /**
+   * The scheme the trigger's senders must sign with (`stripe` for a payment provider with a
+   * signing secret), or null when nothing is signed.
+   */
+  signedWith: string | null;
+  headers: Headers;
+  body: Buffer;
+}
+
+/** A header value is used as it is when printable and short enough, else by its keyed digest. */
+function keyPart(digestKey: Buffer, source: string, value: string): string {
+  const plain = `${source}:${value}`;
+  return /^[\x21-\x7e]+$/.test(value) && plain.length <= DEDUP_KEY_MAX_BYTES
+    ? plain
+    : `${source}-hmac:${keyedDigest(digestKey, value)}`;
 }
 
 function header(headers: Headers, name: string): string | undefined {
   const value = headers[name];
-  return Array.isArray(value) ? value[0] : value;
+  return (Array.isArray(value) ? value[0] : value) || undefined;
 }
 
 function stripeEventId(body: Buffer): string | undefined {
@@ -51,7 +83,7 @@ function stripeEventId(body: Buffer): string | undefined {
     const id = (event as { id?: unknown } | null)?.id;
     return typeof id === 'string' && id.length > 0 ? id : undefined;
   } catch {
-    return undefined; // not JSON: the body hash is the key, and parsing will record the error
+    return undefined; // not JSON: the body's digest is the key, and parsing will record the error
   }
 }
 
@@ -60,22 +92,20 @@ export function replayKey(originalDeliveryId: string, n: number): string {
   return `replay:${originalDeliveryId}:${n}`;
 }
 
-/** `senderId`: the delivery id the custom app's signature scheme carries, when there is one. */
-export function dedupKey(
-  kind: TriggerKind,
-  headers: Headers,
-  body: Buffer,
-  senderId?: { header: string; value: string },
-): string {
+/** The delivery's key; `digestKey` keys its digests (derivedKey(SECRETS_KEY, 'dedup')). */
+export function dedupKey({ kind, signedWith, headers, body }: DedupSource, digestKey: Buffer): string {
   if (kind === 'stripe') {
     const id = stripeEventId(body);
-    if (id) return keyPart('event', id);
-  } else {
-    if (senderId) return keyPart(senderId.header, senderId.value);
+    if (id) return keyPart(digestKey, 'event', id);
+  } else if (signedWith === 'standard-webhooks') {
+    // The scheme signs `webhook-id.timestamp.body`: its id is signed material.
+    const id = header(headers, 'webhook-id');
+    if (id) return keyPart(digestKey, 'webhook-id', id);
+  } else if (signedWith === null) {
     const idempotencyKey = header(headers, 'idempotency-key');
-    if (idempotencyKey) return keyPart('idempotency-key', idempotencyKey);
+    if (idempotencyKey) return keyPart(digestKey, 'idempotency-key', idempotencyKey);
     const webhookId = header(headers, 'webhook-id');
-    if (webhookId) return keyPart('webhook-id', webhookId);
+    if (webhookId) return keyPart(digestKey, 'webhook-id', webhookId);
   }
-  return `sha256:${sha256Hex(body)}`;
+  return `body-hmac:${keyedDigest(digestKey, body)}`;
 }

@@ -13,6 +13,12 @@
  * - **Unparsable: failed.** A body that does not parse makes no run; the delivery is recorded as
  *   failed with the parser's error, and its workflow fails, which frees its ID for a later genuine
  *   delivery (workflows/delivery.ts).
+ * - **Over a cap: failed.** A delivery that would make more rows, columns, cell bytes or trigger
+ *   data than its cap allows (DeliveryCaps, ./body-formats; why: ./limits) makes no run; it is
+ *   recorded as failed naming the cap's setting (`over CSV_MAX_ROWS: …`). Nothing is padded: a
+ *   short CSV row has only the columns it has.
+ * - **Body gone: failed.** A delivery whose stored body is no longer there (it can never succeed)
+ *   fails once with that reason instead of being retried.
  * - **Forged: rejected.** A payment provider delivery whose signature does not verify, when the
  *   trigger has a signing secret, is recorded as rejected and answered 400 (./stripe-signature).
  * - **Forged: rejected** too for a custom app with a `verification` scheme (./verification).
@@ -25,7 +31,7 @@
  * Every one of these outcomes is recorded by the same function, `deliveryRecord`.
  */
 import { KEPT_HEADER_BYTES } from './limits';
-import type { BodyFormat, DeliveryRecord, JsonValue, TriggerKind } from './types';
+import type { BodyFormat, DeliveryFailure, DeliveryRecord, JsonValue, TriggerKind } from './types';
 
 /** Headers kept with every delivery, besides those its app's signature scheme reads. */
 export const KEPT_HEADERS = ['idempotency-key', 'webhook-id', 'stripe-signature'];
@@ -81,7 +87,7 @@ export interface ReceivedDelivery {
 export type DeliveryVerdict =
   | { outcome: 'processed'; format: BodyFormat; stepCount: number; runCount: number; previewsJson: string }
   | { outcome: 'dropped'; format: BodyFormat; stepCount: number; reason: string }
-  | { outcome: 'failed'; format: BodyFormat; stepCount: number; error: string }
+  | { outcome: 'failed'; format: BodyFormat; stepCount: number; error: string; failure: DeliveryFailure }
   /** Refused by the receiver before any workflow: nothing was parsed. */
   | { outcome: 'rejected'; reason: string };
 

@@ -18,6 +18,11 @@ export const TEMPORAL_PAYLOAD_FAILS_BYTES = 2 * 1000 * 1000;
 export const TEMPORAL_HISTORY_EVENTS = 51_200;
 /** Temporal refuses to start a child while a workflow run has 2,000 children pending. */
 export const TEMPORAL_PENDING_CHILDREN = 2000;
+/**
+ * Temporal server refuses a workflow ID over 255 bytes (`limit.maxIDLength`; its SQL schemas' ID
+ * columns are VARCHAR(255)). The dev server allows 1,000, so only a real server shows it.
+ */
+export const TEMPORAL_MAX_ID_BYTES = 255;
 /** MongoDB and FerretDB refuse a document over 16 MiB. */
 export const DOCUMENT_BYTES = 16 * MiB;
 
@@ -33,11 +38,77 @@ export const DEFAULT_INLINE_BODY_BYTES = 128 * KiB;
 /** Body bytes one receiver holds in memory at once; past it the receiver answers 503 with Retry-After. */
 export const DEFAULT_MAX_INFLIGHT_BODY_BYTES = 256 * MiB;
 
+/**
+ * Body bytes one trigger's URL holds at once in one receiver (two of the largest bodies): past it
+ * that URL is answered 503, while every other robot still has the rest of the budget. A body is
+ * counted as its bytes arrive, never by the length it announces.
+ */
+export const DEFAULT_MAX_INFLIGHT_BODY_BYTES_PER_TRIGGER = 64 * MiB;
+
+// ---- Connections and slow senders (defaults of the settings of the same names) ----------------------
+// Real senders send their headers at once and their bodies at network speed; a sender who holds a
+// connection open while sending nothing must not keep the receiver's memory, sockets or budget.
+
+/** Time for a request's headers to arrive whole (Node's `headersTimeout`): 408 and closed past it. */
+export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+/** Time a body may go without a byte arriving: the request is answered 408 and its bytes given back. */
+export const DEFAULT_BODY_IDLE_TIMEOUT_MS = 30_000;
+/**
+ * Time for a whole request (Node's `requestTimeout`): the largest body (32 MiB) at about 110 KB/s,
+ * slower than any sender's network.
+ */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 300_000;
+/** Connections one receiver keeps open at once (Node's `maxConnections`): keep it under `ulimit -n`. */
+export const DEFAULT_MAX_CONNECTIONS = 4096;
+
+// ---- Refusals (src/receiver/throttle.ts) ------------------------------------------------------------
+// A refusal costs its sender nothing and the service a log line, a record or a hash: past these, a
+// sender is answered 429 with Retry-After for the rest of the minute, and nothing is recorded.
+
+/** Wrong or missing admin tokens one client address may send in a minute (AUTH_FAILURES_PER_MINUTE). */
+export const DEFAULT_AUTH_FAILURES_PER_MINUTE = 20;
+/** Deliveries one trigger may have recorded `rejected` (a failed signature check) a minute (REJECTED_PER_MINUTE). */
+export const DEFAULT_REJECTED_PER_MINUTE = 60;
+/** Client addresses or triggers the throttles remember at once; the oldest go first. */
+export const THROTTLE_ENTRIES = 10_000;
+
+// ---- Secrets ------------------------------------------------------------------------------------------
+
+/**
+ * Shortest signing secret a custom app or a payment provider connection takes: a shorter one can
+ * be found from a single captured request by trying every value (the providers' own are 32+).
+ */
+export const MIN_SIGNING_SECRET_LENGTH = 16;
+
 /** A header value kept with a delivery (for replay and inspection) is cut at this length. */
 export const KEPT_HEADER_BYTES = 1 * KiB;
 
+/**
+ * A request to the codec endpoints (src/codec-routes.ts): the Temporal Web UI sends the payloads of
+ * a page of history at once, each up to TEMPORAL_PAYLOAD_FAILS_BYTES.
+ */
+export const CODEC_BODY_BYTES = 64 * MiB;
 /** A management API request's JSON body: robots and apps are small; past it the API answers 413. */
 export const API_BODY_BYTES = 1 * MiB;
+
+// ---- Work per delivery (defaults of CSV_MAX_ROWS, CSV_MAX_COLUMNS, CSV_MAX_CELL_BYTES, MAX_TRIGGER_BYTES) ----
+// One delivery is one sender's request; what it may make is capped so that no sender can queue days
+// of runs for every other robot (a 32 MiB body of `a\n` lines would make 16.7 million runs) or
+// turn a small body into gigabytes of trigger data. A delivery past a cap is recorded `failed`
+// naming the cap's setting, and makes no run (src/domain/deliveries.ts).
+
+/** Runs one CSV delivery may make: a real export of a million customers fits. */
+export const DEFAULT_CSV_MAX_ROWS = 1_000_000;
+/** Columns of a CSV row, the header included: wider than any spreadsheet export people send. */
+export const DEFAULT_CSV_MAX_COLUMNS = 1000;
+/** Bytes of one CSV cell (a header cell too): a long description or an embedded document fits. */
+export const DEFAULT_CSV_MAX_CELL_BYTES = 1 * MiB;
+/**
+ * Bytes of trigger data (as JSON) one delivery makes, all its runs together: a 32 MiB export of a
+ * million rows with ten named columns is about 200 MB; a header of 200 columns over 20,000 one-cell
+ * rows (80 KB sent, 834 MB of trigger data when rows were padded to the header) is refused.
+ */
+export const DEFAULT_MAX_TRIGGER_BYTES = 512 * MiB;
 
 // ---- Parsing ------------------------------------------------------------------------------------
 

@@ -1,5 +1,14 @@
 /** Tokens, constant-time comparison and encryption of stored secrets (AES-256-GCM). */
-import { createCipheriv, createDecipheriv, createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createHmac,
+  hkdfSync,
+  randomBytes,
+  randomUUID,
+  timingSafeEqual,
+} from 'node:crypto';
 
 /** A webhook URL token: 32 bytes from the CSPRNG, base64url (43 characters). */
 export function newToken(): string {
@@ -28,10 +37,37 @@ export function encryptSecret(key: Buffer, plain: string): string {
   return ['v1', iv.toString('base64'), cipher.getAuthTag().toString('base64'), data.toString('base64')].join(':');
 }
 
-export function decryptSecret(key: Buffer, sealed: string): string {
+/**
+ * Opens a sealed secret with the first of `keys` that sealed it: SECRETS_KEY, then the keys it
+ * replaced (SECRETS_KEY_PREVIOUS), so that changing SECRETS_KEY loses no stored secret.
+ */
+export function decryptSecret(keys: Buffer | readonly Buffer[], sealed: string): string {
   const [version, iv, tag, data] = sealed.split(':');
   if (version !== 'v1' || !iv || !tag || data === undefined) throw new Error('unknown secret format');
-  const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64'));
-  decipher.setAuthTag(Buffer.from(tag, 'base64'));
-  return Buffer.concat([decipher.update(Buffer.from(data, 'base64')), decipher.final()]).toString('utf8');
+  let failure: unknown;
+  for (const key of Buffer.isBuffer(keys) ? [keys] : keys) {
+    try {
+      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64'));
+      decipher.setAuthTag(Buffer.from(tag, 'base64'));
+      return Buffer.concat([decipher.update(Buffer.from(data, 'base64')), decipher.final()]).toString('utf8');
+    } catch (err) {
+      failure = err; // sealed with another key: the next one is tried
+    }
+  }
+  throw new Error('a stored secret was sealed with a key that is neither SECRETS_KEY nor in SECRETS_KEY_PREVIOUS', {
+    cause: failure,
+  });
+}
+
+/**
+ * A key of its own for one purpose (`dedup`, `payload-codec`, …), derived from SECRETS_KEY with
+ * HKDF-SHA256, so that no two uses share a key and none reveals SECRETS_KEY.
+ */
+export function derivedKey(secretsKey: Buffer, purpose: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', secretsKey, Buffer.alloc(0), `webhook-trigger-service:${purpose}`, 32));
+}
+
+/** A keyed digest (HMAC-SHA256, hex): without the key, nobody can test a guess of what was digested. */
+export function keyedDigest(key: Buffer, data: string | Buffer): string {
+  return createHmac('sha256', key).update(data).digest('hex');
 }

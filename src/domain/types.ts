@@ -51,6 +51,13 @@ export const RELEASE_SIGNAL = 'release';
 
 /** The failure type of a delivery workflow whose body does not parse in the app's body format. */
 export const UNPARSABLE_BODY = 'UnparsableBody';
+/** The failure type of a delivery workflow that would make more than a cap allows (DeliveryCaps). */
+export const OVER_CAP = 'DeliveryOverCap';
+/** The failure type of a delivery workflow whose stored body is gone (it can only fail, never succeed). */
+export const BODY_NOT_KEPT = 'BodyNotKept';
+/** Why a delivery failed: each is final (the workflow fails at once, and its ID is free again). */
+export const DELIVERY_FAILURES = [UNPARSABLE_BODY, OVER_CAP, BODY_NOT_KEPT] as const;
+export type DeliveryFailure = (typeof DELIVERY_FAILURES)[number];
 
 /** A robot step as the run executes it: the template is kept as JSON text (see README, storage). */
 export interface StepDefinition {
@@ -114,7 +121,8 @@ export interface RunSeed {
 export type PreparedDelivery = (
   | { outcome: 'processed'; runCount: number; stepCount: number; firstRuns: RunSeed[] }
   | { outcome: 'dropped'; reason: string }
-  | { outcome: 'failed'; error: string }
+  /** `failure` since 0.5 (absent: UnparsableBody). */
+  | { outcome: 'failed'; error: string; failure?: DeliveryFailure }
 ) & {
   /** The body format it was parsed in (absent in results recorded before it was added). */
   format?: BodyFormat;

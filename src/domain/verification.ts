@@ -169,26 +169,6 @@ export function verifyCustomSignature(
   }
 }
 
-/** The header carrying the sender's own delivery id, by scheme (a redelivery repeats it). */
-const DELIVERY_ID_HEADERS: Partial<Record<VerificationScheme, string>> = {
-  'standard-webhooks': 'webhook-id',
-  github: 'x-github-delivery',
-  shopify: 'x-shopify-webhook-id',
-};
-
-/**
- * The sender's own delivery id for the scheme, when its header is present: standard-webhooks `webhook-id`,
- * github `x-github-delivery`, shopify `x-shopify-webhook-id`; slack and hmac: undefined.
- */
-export function senderDeliveryId(
-  scheme: VerificationScheme,
-  headers: RequestHeaders,
-): { header: string; value: string } | undefined {
-  const name = DELIVERY_ID_HEADERS[scheme];
-  const value = name === undefined ? undefined : header(headers, name);
-  return name !== undefined && value !== undefined ? { header: name, value } : undefined;
-}
-
 /** The request headers a scheme reads (lower-case), kept with each delivery so it can be inspected and replayed. */
 export function headersRead(v: CustomVerification): string[] {
   switch (v.scheme) {

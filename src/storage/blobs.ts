@@ -12,6 +12,11 @@ import { BLOB_CHUNK_BYTES, INLINE_JSON_BYTES } from '../domain/limits';
 
 const chunkId = (ownerId: string, n: number) => `${ownerId}:${n}`;
 
+/** A blob read whole is missing a chunk: what needed it can never succeed (it is not retried). */
+export class BlobMissing extends Error {
+  override name = 'BlobMissing';
+}
+
 /** Stores the bytes (idempotent: a retry finds its chunks written) and returns the chunk count. */
 export async function storeBlob(models: Models, ownerId: string, data: Buffer): Promise<number> {
   const chunks = [];
@@ -31,7 +36,7 @@ export async function readBlob(models: Models, ownerId: string, chunks: number, 
       { _id: chunkId(ownerId, n) as never },
       { projection: { data: 1 } },
     );
-    if (!doc) throw new Error(`blob ${ownerId} is missing chunk ${n} of ${chunks}`);
+    if (!doc) throw new BlobMissing(`blob ${ownerId} is missing chunk ${n} of ${chunks}`);
     parts.push(Buffer.from(doc.data.read(0, doc.data.length())));
   }
   return Buffer.concat(parts);

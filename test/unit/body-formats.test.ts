@@ -2,6 +2,9 @@ import fc from 'fast-check';
 import {
   BodyParseError,
   csvRows,
+  DeliveryOverCap,
+  TriggerBytes,
+  UNCAPPED,
   nestingDepth,
   parseOne,
   XML_ATTRIBUTE_PREFIX,
@@ -278,8 +281,8 @@ describe('csvRows', () => {
     expect(await collect(bytes(''))).toEqual([]);
   });
 
-  test('short rows are padded with empty strings', async () => {
-    expect(await collect(bytes('a,b,c\n1\n'))).toEqual([{ a: '1', b: '', c: '' }]);
+  test('short rows are not padded: a row has the columns it has', async () => {
+    expect(await collect(bytes('a,b,c\n1\n1,2\n'))).toEqual([{ a: '1' }, { a: '1', b: '2' }]);
   });
 
   test('extra fields are kept under their position', async () => {
@@ -397,5 +400,57 @@ describe('csvRows on large bodies', () => {
       if (seen.length === 3) break;
     }
     expect(seen).toEqual(['0', '1', '2']);
+  });
+});
+
+describe('csvRows caps (DeliveryCaps)', () => {
+  const caps = { ...UNCAPPED, CSV_MAX_ROWS: 3, CSV_MAX_COLUMNS: 4, CSV_MAX_CELL_BYTES: 8 };
+  const collectCapped = async (text: string) => {
+    const rows: Record<string, string>[] = [];
+    for await (const row of csvRows(bytes(text), caps)) rows.push(row);
+    return rows;
+  };
+
+  it('reads up to CSV_MAX_ROWS rows, and refuses one more naming the cap', async () => {
+    expect(await collectCapped('n\n1\n2\n3\n')).toHaveLength(3);
+    const over = collectCapped('n\n1\n2\n3\n4\n');
+    await expect(over).rejects.toThrow(DeliveryOverCap);
+    await expect(collectCapped('n\n1\n2\n3\n4\n')).rejects.toThrow('over CSV_MAX_ROWS: more than 3 rows');
+  });
+
+  it('refuses a header or a row wider than CSV_MAX_COLUMNS', async () => {
+    expect(await collectCapped('a,b,c,d\n1,2,3,4\n')).toHaveLength(1);
+    await expect(collectCapped('a,b,c,d,e\n1\n')).rejects.toThrow(
+      'over CSV_MAX_COLUMNS: a row of 5 columns (at most 4)',
+    );
+    await expect(collectCapped('a\n1,2,3,4,5\n')).rejects.toThrow(/^over CSV_MAX_COLUMNS/);
+  });
+
+  it('counts a cell in UTF-8 bytes against CSV_MAX_CELL_BYTES, header cells included', async () => {
+    expect(await collectCapped('a\n12345678\n')).toEqual([{ a: '12345678' }]);
+    await expect(collectCapped('a\n123456789\n')).rejects.toThrow(
+      'over CSV_MAX_CELL_BYTES: a cell of more than 8 bytes',
+    );
+    // Five two-byte characters are 10 bytes, over the cap, though only 5 characters.
+    await expect(collectCapped('a\nżżżżż\n')).rejects.toThrow(/^over CSV_MAX_CELL_BYTES/);
+    await expect(collectCapped('123456789\n1\n')).rejects.toThrow(/^over CSV_MAX_CELL_BYTES/);
+  });
+
+  it('makes no more data than was sent: a wide header over one-cell rows gives one key per row', async () => {
+    const header = Array.from({ length: 200 }, (_, i) => `column_${i}`).join(',');
+    const rows = [];
+    for await (const row of csvRows(bytes(`${header}\n${'x\n'.repeat(1000)}`))) rows.push(row);
+    expect(rows).toHaveLength(1000);
+    expect(rows.every((r) => Object.keys(r).length === 1 && r.column_0 === 'x')).toBe(true);
+  });
+});
+
+describe('TriggerBytes', () => {
+  it('adds bytes up to MAX_TRIGGER_BYTES and refuses the byte past it', () => {
+    const bytes = new TriggerBytes(10);
+    bytes.add(6);
+    bytes.add(4);
+    expect(bytes.bytes).toBe(10);
+    expect(() => bytes.add(1)).toThrow('over MAX_TRIGGER_BYTES: more than 10 bytes of trigger data');
   });
 });

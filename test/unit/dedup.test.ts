@@ -1,147 +1,132 @@
-import { createHash } from 'node:crypto';
-import { dedupKey, deliveryWorkflowId } from '../../src/domain/dedup';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
+import fc from 'fast-check';
+import { DEDUP_KEY_MAX_BYTES, dedupKey, deliveryWorkflowId, type DedupSource } from '../../src/domain/dedup';
+import { TEMPORAL_MAX_ID_BYTES } from '../../src/domain/limits';
+import { VERIFICATION_SCHEMES } from '../../src/domain/verification';
 
-const sha256 = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
+const DIGEST_KEY = randomBytes(32);
+const hmac = (data: string | Buffer): string => createHmac('sha256', DIGEST_KEY).update(data).digest('hex');
 const body = (text: string): Buffer => Buffer.from(text, 'utf8');
+type Headers = DedupSource['headers'];
+const stripe = (headers: Headers, raw: Buffer) =>
+  dedupKey({ kind: 'stripe', signedWith: null, headers, body: raw }, DIGEST_KEY);
+const custom = (headers: Headers, raw: Buffer, signedWith: string | null = null) =>
+  dedupKey({ kind: 'custom', signedWith, headers, body: raw }, DIGEST_KEY);
 
 describe('dedupKey: payment provider (stripe)', () => {
   test('uses the event id', () => {
-    expect(dedupKey('stripe', {}, body('{"id":"evt_123","type":"charge.succeeded"}'))).toBe('event:evt_123');
+    expect(stripe({}, body('{"id":"evt_123","type":"charge.succeeded"}'))).toBe('event:evt_123');
   });
 
   test('ignores Idempotency-Key and webhook-id headers', () => {
-    const headers = { 'idempotency-key': 'k1', 'webhook-id': 'w1' };
-    expect(dedupKey('stripe', headers, body('{"id":"evt_123"}'))).toBe('event:evt_123');
+    expect(stripe({ 'idempotency-key': 'k1', 'webhook-id': 'w1' }, body('{"id":"evt_123"}'))).toBe('event:evt_123');
   });
 
-  test('falls back to the body hash when the body is not JSON', () => {
-    const raw = body('not json at all');
-    expect(dedupKey('stripe', {}, raw)).toBe(`sha256:${sha256(raw)}`);
+  test('falls back to the body digest when the body is not JSON, has no id, or is not an object', () => {
+    for (const text of ['not json at all', '{"type":"x"}', '{"id":""}', '{"id":42}', 'null', '[{"id":"e"}]', '7'])
+      expect(stripe({}, body(text))).toBe(`body-hmac:${hmac(body(text))}`);
   });
 
-  test('falls back to the body hash when the event has no id', () => {
-    const raw = body('{"type":"charge.succeeded"}');
-    expect(dedupKey('stripe', {}, raw)).toBe(`sha256:${sha256(raw)}`);
-  });
-
-  test('falls back to the body hash when the id is empty or not a string', () => {
-    for (const text of ['{"id":""}', '{"id":42}', '{"id":null}']) {
-      expect(dedupKey('stripe', {}, body(text))).toBe(`sha256:${sha256(body(text))}`);
-    }
-  });
-
-  test('falls back to the body hash when the body is JSON but not an object', () => {
-    for (const text of ['null', '"evt_1"', '[{"id":"evt_1"}]', '7']) {
-      expect(dedupKey('stripe', {}, body(text))).toBe(`sha256:${sha256(body(text))}`);
-    }
-  });
-
-  test('an event id with non-printable characters is hashed', () => {
+  test('an event id with non-printable characters is used by its digest', () => {
     const id = 'evt 1\n';
-    expect(dedupKey('stripe', {}, body(JSON.stringify({ id })))).toBe(`event-sha256:${sha256(id)}`);
+    expect(stripe({}, body(JSON.stringify({ id })))).toBe(`event-hmac:${hmac(id)}`);
   });
 });
 
-describe('dedupKey: custom app', () => {
+describe('dedupKey: custom app without verification (nothing is signed)', () => {
   test('prefers the Idempotency-Key header', () => {
-    const headers = { 'idempotency-key': 'order-7', 'webhook-id': 'msg_1' };
-    expect(dedupKey('custom', headers, body('{}'))).toBe('idempotency-key:order-7');
+    expect(custom({ 'idempotency-key': 'order-7', 'webhook-id': 'msg_1' }, body('{}'))).toBe('idempotency-key:order-7');
   });
 
-  test('uses webhook-id when there is no Idempotency-Key', () => {
-    expect(dedupKey('custom', { 'webhook-id': 'msg_1' }, body('{}'))).toBe('webhook-id:msg_1');
+  test('uses webhook-id when there is no Idempotency-Key, or an empty one', () => {
+    expect(custom({ 'webhook-id': 'msg_1' }, body('{}'))).toBe('webhook-id:msg_1');
+    expect(custom({ 'idempotency-key': '', 'webhook-id': 'msg_1' }, body('{}'))).toBe('webhook-id:msg_1');
   });
 
-  test('uses the body hash when neither header is present', () => {
-    const raw = body('{"a":1}');
-    expect(dedupKey('custom', {}, raw)).toBe(`sha256:${sha256(raw)}`);
-  });
-
-  test('an empty Idempotency-Key falls through to webhook-id', () => {
-    expect(dedupKey('custom', { 'idempotency-key': '', 'webhook-id': 'msg_1' }, body('{}'))).toBe('webhook-id:msg_1');
-  });
-
-  test('does not read an event id from a custom body', () => {
+  test('uses the body digest when neither header is present, and reads no event id from the body', () => {
     const raw = body('{"id":"evt_123"}');
-    expect(dedupKey('custom', {}, raw)).toBe(`sha256:${sha256(raw)}`);
+    expect(custom({}, raw)).toBe(`body-hmac:${hmac(raw)}`);
   });
 
   test('a repeated header uses its first value', () => {
-    expect(dedupKey('custom', { 'idempotency-key': ['first', 'second'] }, body('{}'))).toBe('idempotency-key:first');
+    expect(custom({ 'idempotency-key': ['first', 'second'] }, body('{}'))).toBe('idempotency-key:first');
   });
 
-  test('a header value with spaces is hashed', () => {
-    const value = 'order 7';
-    expect(dedupKey('custom', { 'idempotency-key': value }, body('{}'))).toBe(
-      `idempotency-key-sha256:${sha256(value)}`,
-    );
+  test.each([
+    ['spaces', 'order 7'],
+    ['a control character', 'order\u00077'],
+    ['non-ASCII characters', 'bestellung-ä'],
+  ])('a header value with %s is used by its digest', (_, value) => {
+    expect(custom({ 'idempotency-key': value }, body('{}'))).toBe(`idempotency-key-hmac:${hmac(value)}`);
   });
 
-  test('a header value with non-printable characters is hashed', () => {
-    const value = 'order\u00077';
-    expect(dedupKey('custom', { 'idempotency-key': value }, body('{}'))).toBe(
-      `idempotency-key-sha256:${sha256(value)}`,
-    );
-  });
-
-  test('a header value with non-ASCII characters is hashed', () => {
-    const value = 'bestellung-ä';
-    expect(dedupKey('custom', { 'idempotency-key': value }, body('{}'))).toBe(
-      `idempotency-key-sha256:${sha256(value)}`,
-    );
-  });
-
-  test('a 200-character header value is used as it is', () => {
-    const value = 'k'.repeat(200);
-    expect(dedupKey('custom', { 'idempotency-key': value }, body('{}'))).toBe(`idempotency-key:${value}`);
-  });
-
-  test('a header value over 200 characters is hashed', () => {
-    const value = 'k'.repeat(201);
-    expect(dedupKey('custom', { 'idempotency-key': value }, body('{}'))).toBe(
-      `idempotency-key-sha256:${sha256(value)}`,
-    );
-  });
-
-  test('a long webhook-id is hashed under its own prefix', () => {
-    const value = 'w'.repeat(300);
-    expect(dedupKey('custom', { 'webhook-id': value }, body('{}'))).toBe(`webhook-id-sha256:${sha256(value)}`);
+  test(`a header value is used as it is while the key fits in ${DEDUP_KEY_MAX_BYTES} bytes, by its digest past that`, () => {
+    const fits = 'k'.repeat(DEDUP_KEY_MAX_BYTES - 'idempotency-key:'.length);
+    expect(custom({ 'idempotency-key': fits }, body('{}'))).toBe(`idempotency-key:${fits}`);
+    const over = `${fits}k`;
+    expect(custom({ 'idempotency-key': over }, body('{}'))).toBe(`idempotency-key-hmac:${hmac(over)}`);
   });
 });
 
-describe('dedupKey: stability', () => {
-  test('the same input gives the same key', () => {
-    const raw = body('{"a":1}');
-    expect(dedupKey('custom', {}, raw)).toBe(dedupKey('custom', {}, Buffer.from(raw)));
-    expect(dedupKey('stripe', {}, body('{"id":"evt_1"}'))).toBe(dedupKey('stripe', {}, body('{"id":"evt_1"}')));
+describe('dedupKey: custom app with verification (the key is taken from what is signed)', () => {
+  test('standard-webhooks: its signed webhook-id; an Idempotency-Key changes nothing', () => {
+    const headers = { 'webhook-id': 'msg_1', 'idempotency-key': 'k' };
+    expect(custom(headers, body('{}'), 'standard-webhooks')).toBe('webhook-id:msg_1');
   });
 
-  test('a different body gives a different key', () => {
-    expect(dedupKey('custom', {}, body('{"a":1}'))).not.toBe(dedupKey('custom', {}, body('{"a":2}')));
-    expect(dedupKey('stripe', {}, body('not json 1'))).not.toBe(dedupKey('stripe', {}, body('not json 2')));
+  test.each(['github', 'shopify', 'slack', 'hmac'])(
+    '%s: the signed body, whatever delivery id or Idempotency-Key header comes with it',
+    (scheme) => {
+      const raw = body('{"action":"opened"}');
+      const copies = [
+        { 'x-github-delivery': 'd-1', 'x-shopify-webhook-id': 's-1' },
+        { 'x-github-delivery': 'd-2', 'x-shopify-webhook-id': 's-2', 'idempotency-key': 'new' },
+        { 'webhook-id': 'w-3' },
+      ];
+      for (const headers of copies) expect(custom(headers, raw, scheme)).toBe(`body-hmac:${hmac(raw)}`);
+      expect(custom({}, body('{"action":"closed"}'), scheme)).not.toBe(custom({}, raw, scheme));
+    },
+  );
+});
+
+describe('dedupKey: digests', () => {
+  test('are keyed: another key gives another digest, and none is the bare SHA-256 of the body', () => {
+    const raw = body('{"status":"down"}');
+    const other = dedupKey({ kind: 'custom', signedWith: null, headers: {}, body: raw }, randomBytes(32));
+    expect(custom({}, raw)).not.toBe(other);
+    expect(custom({}, raw)).not.toContain(createHash('sha256').update(raw).digest('hex'));
   });
 
-  test('the same Idempotency-Key with a different body gives the same key', () => {
-    const headers = { 'idempotency-key': 'order-7' };
-    expect(dedupKey('custom', headers, body('{"a":1}'))).toBe(dedupKey('custom', headers, body('{"a":2}')));
-  });
-
-  test('a hashed header never equals the body-hash key of the same text', () => {
-    const value = 'x'.repeat(201);
-    expect(dedupKey('custom', { 'idempotency-key': value }, body('{}'))).not.toBe(dedupKey('custom', {}, body(value)));
+  test('a header digest never equals the body digest of the same text', () => {
+    const value = 'x'.repeat(DEDUP_KEY_MAX_BYTES);
+    expect(custom({ 'idempotency-key': value }, body('{}'))).not.toBe(custom({}, body(value)));
   });
 });
 
 describe('deliveryWorkflowId', () => {
   test('combines the trigger identifier and the dedup key', () => {
-    expect(deliveryWorkflowId('trg_abc', 'event:evt_123')).toBe('delivery:trg_abc:event:evt_123');
+    expect(deliveryWorkflowId('custom:abc', 'event:evt_123')).toBe('delivery:custom:abc:event:evt_123');
   });
 
-  test('different identifiers with the same key give different IDs', () => {
-    expect(deliveryWorkflowId('trg_a', 'sha256:00')).not.toBe(deliveryWorkflowId('trg_b', 'sha256:00'));
+  test(`fits Temporal server's ${TEMPORAL_MAX_ID_BYTES} bytes whatever the sender sends`, () => {
+    const identifier = `custom:${'0'.repeat(8)}-0000-0000-0000-${'0'.repeat(12)}`;
+    const value = fc.oneof(fc.string({ maxLength: 2000 }), fc.string({ unit: 'binary', maxLength: 600 }));
+    fc.assert(
+      fc.property(
+        fc.record({ 'idempotency-key': value, 'webhook-id': value }, { requiredKeys: [] }),
+        fc.constantFrom<string | null>(null, 'standard-webhooks', 'github'),
+        fc.constantFrom('custom' as const, 'stripe' as const),
+        value,
+        (headers, signedWith, kind, id) => {
+          const raw = body(JSON.stringify({ id }));
+          const key = dedupKey({ kind, signedWith, headers, body: raw }, DIGEST_KEY);
+          expect(Buffer.byteLength(deliveryWorkflowId(identifier, key))).toBeLessThanOrEqual(TEMPORAL_MAX_ID_BYTES);
+        },
+      ),
+    );
   });
 
-  test('the same identifier with different keys gives different IDs', () => {
-    expect(deliveryWorkflowId('trg_a', 'idempotency-key:1')).not.toBe(deliveryWorkflowId('trg_a', 'idempotency-key:2'));
+  test('every verification scheme is known to the key (a new scheme must say what it signs)', () => {
+    expect([...VERIFICATION_SCHEMES].sort()).toEqual(['github', 'hmac', 'shopify', 'slack', 'standard-webhooks']);
   });
 });

@@ -6,7 +6,6 @@ import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import {
   headersRead,
-  senderDeliveryId,
   SIGNED_TIMESTAMP_TOLERANCE_SECONDS,
   verifyCustomSignature,
   type CustomVerification,
@@ -321,30 +320,6 @@ test('no reason repeats the secret or the body', () => {
       expect(reason).not.toContain('MARKER');
     }
   }
-});
-
-describe('senderDeliveryId', () => {
-  const headers = { 'x-github-delivery': 'd1', 'x-shopify-webhook-id': 's1', 'webhook-id': 'w1' };
-
-  test("names each scheme's own delivery id header and its value", () => {
-    expect(senderDeliveryId('github', headers)).toEqual({ header: 'x-github-delivery', value: 'd1' });
-    expect(senderDeliveryId('shopify', headers)).toEqual({ header: 'x-shopify-webhook-id', value: 's1' });
-    expect(senderDeliveryId('standard-webhooks', headers)).toEqual({ header: 'webhook-id', value: 'w1' });
-  });
-
-  test('is undefined for slack and hmac, and when the header is missing', () => {
-    expect(senderDeliveryId('slack', headers)).toBeUndefined();
-    expect(senderDeliveryId('hmac', headers)).toBeUndefined();
-    expect(senderDeliveryId('github', {})).toBeUndefined();
-    expect(senderDeliveryId('shopify', { 'x-shopify-webhook-id': '' })).toBeUndefined();
-  });
-
-  test('takes the first value of a header sent twice', () => {
-    expect(senderDeliveryId('github', { 'x-github-delivery': ['d1', 'd2'] })).toEqual({
-      header: 'x-github-delivery',
-      value: 'd1',
-    });
-  });
 });
 
 test('headersRead lists the lower-case headers each scheme reads', () => {

@@ -7,7 +7,19 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { LogFormat, LogLevel } from './log';
-import { DEFAULT_INLINE_BODY_BYTES, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_INFLIGHT_BODY_BYTES } from './domain/limits';
+import {
+  DEFAULT_AUTH_FAILURES_PER_MINUTE,
+  DEFAULT_BODY_IDLE_TIMEOUT_MS,
+  DEFAULT_HEADERS_TIMEOUT_MS,
+  DEFAULT_INLINE_BODY_BYTES,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_MAX_INFLIGHT_BODY_BYTES,
+  DEFAULT_MAX_INFLIGHT_BODY_BYTES_PER_TRIGGER,
+  DEFAULT_REJECTED_PER_MINUTE,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+} from './domain/limits';
+import { DEFAULT_DELIVERY_CAPS, type DeliveryCaps } from './domain/body-formats';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().positive();
@@ -17,6 +29,19 @@ const duration = z
   .string()
   .regex(/^(0|\d+[smhd])$/, 'must be a number followed by s, m, h or d (30d), or 0')
   .transform((v) => (v === '0' ? 0 : Number(v.slice(0, -1)) * UNIT_MS[v.slice(-1) as keyof typeof UNIT_MS]));
+
+const adminTokenSchema = z.string().min(16, 'must be at least 16 characters');
+const secretsKeySchema = z
+  .string()
+  .refine((v) => /^[A-Za-z0-9+/_-]{43}=?$/.test(v.trim()), 'must be 32 bytes, base64-encoded');
+const readableFile = z.string().refine((f) => {
+  try {
+    fs.accessSync(f, fs.constants.R_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}, 'must name a file this process can read');
 
 const envSchema = z.object({
   PORT: port.default(3000),
@@ -29,14 +54,35 @@ const envSchema = z.object({
     .string()
     .regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://')
     .optional(),
-  ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
-  SECRETS_KEY: z
+  ADMIN_TOKEN: adminTokenSchema.optional(),
+  SECRETS_KEY: secretsKeySchema.optional(),
+  /** Keys SECRETS_KEY replaced, comma-separated: still read (sealed secrets, encrypted payloads), never written. */
+  SECRETS_KEY_PREVIOUS: z
     .string()
-    .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded')
+    .transform((v) => v.split(',').filter(Boolean))
+    .pipe(z.array(secretsKeySchema))
     .optional(),
+  TEMPORAL_TLS: z.enum(['0', '1']).optional(),
+  TEMPORAL_TLS_CA: readableFile.optional(),
+  TEMPORAL_TLS_CERT: readableFile.optional(),
+  TEMPORAL_TLS_KEY: readableFile.optional(),
+  TEMPORAL_TLS_SERVER_NAME: z.string().min(1).optional(),
   MAX_BODY_BYTES: positiveInt.default(DEFAULT_MAX_BODY_BYTES),
   INLINE_BODY_BYTES: positiveInt.default(DEFAULT_INLINE_BODY_BYTES),
   MAX_INFLIGHT_BODY_BYTES: positiveInt.default(DEFAULT_MAX_INFLIGHT_BODY_BYTES),
+  MAX_INFLIGHT_BODY_BYTES_PER_TRIGGER: positiveInt.default(DEFAULT_MAX_INFLIGHT_BODY_BYTES_PER_TRIGGER),
+  HEADERS_TIMEOUT_MS: positiveInt.default(DEFAULT_HEADERS_TIMEOUT_MS),
+  BODY_IDLE_TIMEOUT_MS: positiveInt.default(DEFAULT_BODY_IDLE_TIMEOUT_MS),
+  REQUEST_TIMEOUT_MS: positiveInt.default(DEFAULT_REQUEST_TIMEOUT_MS),
+  MAX_CONNECTIONS: positiveInt.default(DEFAULT_MAX_CONNECTIONS),
+  TRUST_PROXY: z.enum(['0', '1']).default('0'),
+  AUTH_FAILURES_PER_MINUTE: positiveInt.default(DEFAULT_AUTH_FAILURES_PER_MINUTE),
+  REJECTED_PER_MINUTE: positiveInt.default(DEFAULT_REJECTED_PER_MINUTE),
+  RECEIVER_METRICS_PORT: port.default(9463),
+  CSV_MAX_ROWS: positiveInt.default(DEFAULT_DELIVERY_CAPS.CSV_MAX_ROWS),
+  CSV_MAX_COLUMNS: positiveInt.default(DEFAULT_DELIVERY_CAPS.CSV_MAX_COLUMNS),
+  CSV_MAX_CELL_BYTES: positiveInt.default(DEFAULT_DELIVERY_CAPS.CSV_MAX_CELL_BYTES),
+  MAX_TRIGGER_BYTES: positiveInt.default(DEFAULT_DELIVERY_CAPS.MAX_TRIGGER_BYTES),
   TRIGGER_CACHE_TTL_MS: z.coerce.number().int().min(0).default(5000),
   TEMPORAL_START_TIMEOUT_MS: positiveInt.default(10_000),
   EMBEDDED_TEMPORAL_PORT: port.default(7233),
@@ -58,14 +104,31 @@ export interface Config {
   port: number;
   baseUrl: string;
   dataDir: string;
-  temporal: { address?: string; namespace: string; taskQueue: string; startTimeoutMs: number };
+  temporal: { address?: string; namespace: string; taskQueue: string; startTimeoutMs: number; tls: TemporalTls };
   mongodbUri?: string;
   adminToken: string;
+  /** Whether the admin token came from ADMIN_TOKEN (launchers then do not print it). */
+  adminTokenFromEnv: boolean;
   secretsKey: Buffer;
+  /** Keys SECRETS_KEY replaced: what they sealed or encrypted is still read (SECRETS_KEY_PREVIOUS). */
+  previousSecretsKeys: Buffer[];
+  /** SECRETS_KEY, then the previous keys: every key a sealed secret may have been sealed with. */
+  secretsKeys: Buffer[];
   maxBodyBytes: number;
   inlineBodyBytes: number;
-  /** Body bytes one receiver holds at once; past it, 503 (src/receiver/body-budget.ts). */
+  /** Body bytes one receiver holds at once, and one URL's share of them; past either, 503 (receiver/body-budget.ts). */
   maxInflightBodyBytes: number;
+  maxInflightBodyBytesPerTrigger: number;
+  /** The receiver's HTTP server against slow senders (src/domain/limits.ts). */
+  http: { headersTimeoutMs: number; bodyIdleTimeoutMs: number; requestTimeoutMs: number; maxConnections: number };
+  /** Behind a proxy that sets X-Forwarded-For (the cluster's entry): the client's address is taken from it. */
+  trustProxy: boolean;
+  /** Refusals a client address (wrong admin tokens) or a trigger (rejected deliveries) may have a minute. */
+  throttles: { authFailuresPerMinute: number; rejectedPerMinute: number };
+  /** The receiver's metrics and health port (GET /metrics, GET /healthz); 0 for none. */
+  receiverMetricsPort: number;
+  /** What one delivery may make (src/domain/limits.ts): past a cap it is failed, with no run. */
+  deliveryCaps: DeliveryCaps;
   triggerCacheTtlMs: number;
   embedded: { temporalPort: number; temporalUiPort: number; mongodbPort: number };
   /** `npm run start:cluster` (docs/cluster.md): how many receivers and workers, and PostgreSQL's port. */
@@ -84,17 +147,37 @@ export interface Config {
   temporalUiUrl: string | null;
 }
 
+/**
+ * TLS to Temporal (the Temporal CLI's variables): TEMPORAL_TLS_CA (the server's CA), TEMPORAL_TLS_CERT
+ * and TEMPORAL_TLS_KEY (this client's certificate, for mutual TLS), TEMPORAL_TLS_SERVER_NAME; TLS is
+ * on when any is set, or with TEMPORAL_TLS=1 (the system's CAs).
+ */
+export interface TemporalTls {
+  enabled: boolean;
+  caFile?: string;
+  certFile?: string;
+  keyFile?: string;
+  serverName?: string;
+}
+
 export class ConfigError extends Error {}
 
-/** Reads a secret kept in the data folder, creating it on first start (O_EXCL: one writer wins). */
-function persistentSecret(dataDir: string, name: string, make: () => string): string {
+/**
+ * Reads a secret kept in the data folder, creating it on first start (O_EXCL: one writer wins). A
+ * file whose content is not a valid value (edited by hand, cut short) stops the process naming it.
+ */
+function persistentSecret(dataDir: string, name: string, make: () => string, valid: z.ZodTypeAny): string {
   const file = path.join(dataDir, name);
   try {
     fs.writeFileSync(file, make(), { flag: 'wx', mode: 0o600 });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
   }
-  return fs.readFileSync(file, 'utf8').trim();
+  const value = fs.readFileSync(file, 'utf8').trim();
+  const checked = valid.safeParse(value);
+  if (!checked.success)
+    throw new ConfigError(`${file}: ${checked.error.issues[0].message}; fix the file, or remove it to make a new one`);
+  return value;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -104,14 +187,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid environment:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  if (e.HEADERS_TIMEOUT_MS > e.REQUEST_TIMEOUT_MS)
+    throw new ConfigError('Invalid environment:\n  HEADERS_TIMEOUT_MS: must not be over REQUEST_TIMEOUT_MS');
   const dataDir = path.resolve(e.DATA_DIR);
   let adminToken: string;
   let secretsKey: string;
   try {
     fs.mkdirSync(dataDir, { recursive: true });
-    adminToken = e.ADMIN_TOKEN ?? persistentSecret(dataDir, 'admin-token', () => randomBytes(32).toString('base64url'));
-    secretsKey = e.SECRETS_KEY ?? persistentSecret(dataDir, 'secrets.key', () => randomBytes(32).toString('base64'));
+    adminToken =
+      e.ADMIN_TOKEN ??
+      persistentSecret(dataDir, 'admin-token', () => randomBytes(32).toString('base64url'), adminTokenSchema);
+    secretsKey =
+      e.SECRETS_KEY ??
+      persistentSecret(dataDir, 'secrets.key', () => randomBytes(32).toString('base64'), secretsKeySchema);
   } catch (err) {
+    if (err instanceof ConfigError) throw err;
     const { code } = err as NodeJS.ErrnoException;
     if (!code) throw err;
     const who = process.getuid ? ` by this user (uid ${process.getuid()})` : '';
@@ -119,6 +209,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       `DATA_DIR: ${dataDir} cannot be written${who} (${code}); make it writable, or point DATA_DIR elsewhere`,
     );
   }
+  const previous = (e.SECRETS_KEY_PREVIOUS ?? []).map((k) => Buffer.from(k, 'base64'));
   return {
     port: e.PORT,
     baseUrl: (e.BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
@@ -128,13 +219,42 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       namespace: e.TEMPORAL_NAMESPACE,
       taskQueue: e.TEMPORAL_TASK_QUEUE,
       startTimeoutMs: e.TEMPORAL_START_TIMEOUT_MS,
+      tls: {
+        enabled:
+          e.TEMPORAL_TLS === '1' ||
+          (e.TEMPORAL_TLS !== '0' &&
+            [e.TEMPORAL_TLS_CA, e.TEMPORAL_TLS_CERT, e.TEMPORAL_TLS_KEY, e.TEMPORAL_TLS_SERVER_NAME].some(Boolean)),
+        caFile: e.TEMPORAL_TLS_CA,
+        certFile: e.TEMPORAL_TLS_CERT,
+        keyFile: e.TEMPORAL_TLS_KEY,
+        serverName: e.TEMPORAL_TLS_SERVER_NAME,
+      },
     },
     mongodbUri: e.MONGODB_URI,
     adminToken,
+    adminTokenFromEnv: e.ADMIN_TOKEN !== undefined,
     secretsKey: Buffer.from(secretsKey, 'base64'),
+    previousSecretsKeys: previous,
+    secretsKeys: [Buffer.from(secretsKey, 'base64'), ...previous],
     maxBodyBytes: e.MAX_BODY_BYTES,
     inlineBodyBytes: e.INLINE_BODY_BYTES,
     maxInflightBodyBytes: e.MAX_INFLIGHT_BODY_BYTES,
+    maxInflightBodyBytesPerTrigger: e.MAX_INFLIGHT_BODY_BYTES_PER_TRIGGER,
+    http: {
+      headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
+      bodyIdleTimeoutMs: e.BODY_IDLE_TIMEOUT_MS,
+      requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+      maxConnections: e.MAX_CONNECTIONS,
+    },
+    trustProxy: e.TRUST_PROXY === '1',
+    throttles: { authFailuresPerMinute: e.AUTH_FAILURES_PER_MINUTE, rejectedPerMinute: e.REJECTED_PER_MINUTE },
+    receiverMetricsPort: e.RECEIVER_METRICS_PORT,
+    deliveryCaps: {
+      CSV_MAX_ROWS: e.CSV_MAX_ROWS,
+      CSV_MAX_COLUMNS: e.CSV_MAX_COLUMNS,
+      CSV_MAX_CELL_BYTES: e.CSV_MAX_CELL_BYTES,
+      MAX_TRIGGER_BYTES: e.MAX_TRIGGER_BYTES,
+    },
     triggerCacheTtlMs: e.TRIGGER_CACHE_TTL_MS,
     embedded: {
       temporalPort: e.EMBEDDED_TEMPORAL_PORT,

@@ -8,6 +8,8 @@ import type { Context, Middleware } from 'koa';
 import { ZodError, type ZodTypeAny, type output } from 'zod';
 import type { Logger } from './log';
 import { API_BODY_BYTES } from './domain/limits';
+import { secretsEqual } from './domain/secrets';
+import type { Throttle } from './receiver/throttle';
 
 /** What an error adds to its status and message. */
 export interface HttpErrorDetails {
@@ -42,6 +44,21 @@ export const conflict = (why: string) => new HttpError(409, why);
 export const methodNotAllowed = (allow: string) =>
   new HttpError(405, 'Method Not Allowed', { headers: { Allow: allow } });
 
+/**
+ * The admin token's check, for every route that needs it: `Authorization: Bearer <admin token>`,
+ * compared in constant time. A client address with too many wrong tokens this minute is answered
+ * 429 before its token is even looked at (src/receiver/throttle.ts).
+ */
+export function requireAdminToken(ctx: Context, adminToken: string, failures: Throttle): void {
+  failures.check(ctx.ip);
+  const header = ctx.get('authorization');
+  const token = header.startsWith('Bearer ') ? header.slice(7) : '';
+  if (!token || !secretsEqual(token, adminToken)) {
+    failures.count(ctx.ip);
+    throw unauthorized('missing or wrong admin token');
+  }
+}
+
 /** A status with an empty body (set in this order: assigning a null body after the status makes it 204). */
 export function answerEmpty(ctx: Context, status: number): void {
   ctx.body = null;
@@ -52,10 +69,17 @@ export function answerEmpty(ctx: Context, status: number): void {
 function toHttpError(raw: unknown): HttpError {
   if (raw instanceof HttpError) return raw;
   if (raw instanceof ZodError) return fromZod(raw);
-  const like = raw as { status?: unknown; message?: unknown; expose?: boolean; headers?: Record<string, string> };
+  const like = raw as {
+    status?: unknown;
+    message?: unknown;
+    expose?: boolean;
+    expected?: boolean;
+    headers?: Record<string, string>;
+  };
   const status = typeof like?.status === 'number' && like.status >= 400 && like.status < 600 ? like.status : 500;
   const message = typeof like?.message === 'string' ? like.message : String(raw);
-  return new HttpError(status, message, { expose: like?.expose, headers: like?.headers });
+  // An error that says it is expected (the body budget's 503, a body too large) is one info line.
+  return new HttpError(status, message, { expose: like?.expose, expected: like?.expected, headers: like?.headers });
 }
 
 /** Idle keep-alive connections are kept longer than the usual 60 s of load balancers and senders. */

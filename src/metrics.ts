@@ -12,18 +12,21 @@ import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client
 /**
  * What the receiver did with a request on a webhook URL (`webhook_deliveries_total{outcome}`):
  * accepted (its workflow started), duplicate (refused by the engine as a repeat, answered 200),
- * empty (empty body, dropped), rejected (failed signature check), unknown (no such trigger, wrong
- * token, or not at work), too_large, busy (body bytes in flight past the cap), unavailable
- * (Temporal or MongoDB did not answer), refused (any other 4xx).
+ * empty (empty body, dropped), rejected (failed signature check), throttled (too many rejected in a
+ * minute: 429, not recorded), unknown (no such trigger, wrong token, or not at work), too_large,
+ * busy (body bytes in flight past the receiver's cap or the URL's share), timeout (no body byte for
+ * BODY_IDLE_TIMEOUT_MS: 408), unavailable (Temporal or MongoDB did not answer), refused (any other 4xx).
  */
 export const RECEIVER_OUTCOMES = [
   'accepted',
   'duplicate',
   'empty',
   'rejected',
+  'throttled',
   'unknown',
   'too_large',
   'busy',
+  'timeout',
   'unavailable',
   'refused',
 ] as const;
@@ -37,6 +40,8 @@ export interface ReceiverMetrics {
   deliveries: Counter<'outcome'>;
   ackDuration: Histogram;
   responses: Counter<'status'>;
+  /** Answers of the management API, the codec endpoints and the dashboard, by HTTP status. */
+  apiResponses: Counter<'status'>;
 }
 
 export function receiverMetrics(): ReceiverMetrics {
@@ -61,6 +66,12 @@ export function receiverMetrics(): ReceiverMetrics {
     responses: new Counter({
       name: 'webhook_responses_total',
       help: 'Answers on webhook URLs by HTTP status',
+      labelNames: ['status'],
+      registers: [registry],
+    }),
+    apiResponses: new Counter({
+      name: 'api_responses_total',
+      help: 'Answers of the management API, the codec endpoints and the dashboard, by HTTP status',
       labelNames: ['status'],
       registers: [registry],
     }),

@@ -16,10 +16,39 @@ describe('authentication', () => {
     expect(wrong.body).toEqual({ error: 'missing or wrong admin token' });
   });
 
-  it('serves /healthz without a token and reports both servers', async () => {
-    const res = await fetch(`${stack.baseUrl}/healthz`);
+  it('serves /healthz and /metrics on the metrics port only, never on the senders’ port', async () => {
+    const res = await fetch(`${stack.metricsUrl}/healthz`);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ temporal: 'ok', mongodb: 'ok' });
+    expect((await fetch(`${stack.metricsUrl}/metrics`)).status).toBe(200);
+    for (const route of ['/healthz', '/metrics']) expect((await fetch(`${stack.baseUrl}${route}`)).status).toBe(404);
+  });
+
+  it('serves the OpenAPI document behind the admin token only', async () => {
+    expect((await fetch(`${stack.baseUrl}/api/openapi.json`)).status).toBe(401);
+    expect((await stack.api('GET', '/api/openapi.json')).body.openapi).toBe('3.1.0');
+  });
+
+  it('answers 429 with Retry-After to a client past its wrong tokens for the minute, even with the right one', async () => {
+    const other = await stack.addReceiver(); // its own count, so the other tests keep theirs
+    const wrong = () => fetch(`${other}/api/apps`, { headers: { authorization: 'Bearer wrong-token-xxxxxxxx' } });
+    for (let i = 0; i < stack.config.throttles.authFailuresPerMinute; i++) expect((await wrong()).status).toBe(401);
+    const refused = await wrong();
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    const right = await fetch(`${other}/api/apps`, { headers: { authorization: `Bearer ${stack.config.adminToken}` } });
+    expect(right.status).toBe(429);
+    // Counted per receiver process: the stack's first receiver still answers the same address.
+    expect((await stack.api('GET', '/api/apps')).status).toBe(200);
+  });
+
+  it('sends the browser safety headers on the API and the dashboard, and keeps no API answer', async () => {
+    for (const res of [await fetch(`${stack.baseUrl}/api/apps`), await fetch(`${stack.baseUrl}/`)]) {
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+      expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    }
+    expect((await fetch(`${stack.baseUrl}/api/apps`)).headers.get('cache-control')).toBe('no-store');
   });
 });
 
@@ -116,6 +145,17 @@ describe('robots', () => {
     const again = await stack.api('POST', `/api/robots/${robot.body.id}/start`);
     expect(again.body.trigger.card.webhookUrl).toBe(url);
     expect((await stack.send('POST', url, '{"name":"x"}')).status).toBe(200);
+  });
+
+  it('lists robots without their webhook URLs: a URL, a credential, is read one robot at a time', async () => {
+    const robot = await stack.robotAtWork();
+    const { robots } = await stack.client.json('GET', '/api/robots');
+    const listed = robots.find((r: { id: string }) => r.id === robot.robotId);
+    expect(listed.trigger.card).toBeUndefined();
+    expect(JSON.stringify(robots)).not.toContain(new URL(robot.webhookUrl).pathname.split('/').pop());
+    expect((await stack.client.json('GET', `/api/robots/${robot.robotId}`)).trigger.card.webhookUrl).toBe(
+      robot.webhookUrl,
+    );
   });
 
   it('gives every robot its own URL', async () => {

@@ -15,7 +15,7 @@ beforeAll(async () => {
 afterAll(() => stack.close());
 afterEach(async () => {
   expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-  expect((await fetch(`${stack.baseUrl}/healthz`)).status).toBe(200);
+  expect((await fetch(`${stack.metricsUrl}/healthz`)).status).toBe(200);
 });
 
 const nestedJson = (depth: number) => '{"a":'.repeat(depth) + '"end"' + '}'.repeat(depth);

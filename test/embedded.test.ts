@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import net from 'node:net';
+import { webUiCodecKey } from '../src/codec-routes';
 import { freePort } from './support/ports';
 import { apiClient, robotAtWork } from './support/api-client';
 import { exited, isAlive, startProcess } from './support/processes';
@@ -28,6 +29,7 @@ beforeAll(async () => {
     EMBEDDED_TEMPORAL_UI_PORT: String(await freePort()),
     EMBEDDED_MONGODB_PORT: String(await freePort()),
     WORKER_METRICS_PORT: String(await freePort()),
+    RECEIVER_METRICS_PORT: String(await freePort()),
     SDK_METRICS_PORT: String(await freePort()),
     LOG_LEVEL: 'warn',
   };
@@ -74,8 +76,19 @@ it('starts everything, serves a delivery end to end, stops on Ctrl-C without orp
     `Temporal Web UI:            http://localhost:${env.EMBEDDED_TEMPORAL_UI_PORT}/namespaces/default/workflows`,
   );
   expect(printed).toContain(`Admin token:                ${token}`);
+  const metrics = `http://localhost:${env.RECEIVER_METRICS_PORT}`;
+  expect(printed).toContain(`Metrics and health:         ${metrics}/metrics, /healthz (receiver)`);
 
-  expect((await fetch(`${base}/healthz`)).status).toBe(200);
+  expect((await fetch(`${metrics}/healthz`)).status).toBe(200);
+  // The Web UI decodes payloads through the receiver's codec endpoint, under the Web UI's key.
+  const ui = `http://localhost:${env.EMBEDDED_TEMPORAL_UI_PORT}`;
+  const settings = (await (await fetch(`${ui}/api/v1/settings`)).json()) as { Codec: { Endpoint: string } };
+  expect(settings.Codec.Endpoint).toBe(`${base}/codec/${webUiCodecKey(token)}`);
+  const preflight = await fetch(`${settings.Codec.Endpoint}/decode`, {
+    method: 'OPTIONS',
+    headers: { origin: ui, 'access-control-request-method': 'POST' },
+  });
+  expect(preflight.headers.get('access-control-allow-origin')).toBe(ui);
   const dashboard = await fetch(`${base}/`);
   expect(dashboard.status).toBe(200);
   expect(await dashboard.text()).toContain('<div id="app">');

@@ -66,7 +66,7 @@ describe('xml', () => {
     const { delivery, runs } = await deliver('xml', xml);
     expect(runs).toEqual([]);
     expect(delivery).toMatchObject({ outcome: 'failed', error: 'invalid XML: entity declarations are not accepted' });
-    expect((await fetch(`${stack.baseUrl}/healthz`)).status).toBe(200);
+    expect((await fetch(`${stack.metricsUrl}/healthz`)).status).toBe(200);
   });
 });
 

@@ -22,7 +22,7 @@ function sample(text: string, series: string): number {
 }
 
 const receiverScrape = async () => {
-  const res = await fetch(`${stack.baseUrl}/metrics`);
+  const res = await fetch(`${stack.metricsUrl}/metrics`);
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
   return res.text();

@@ -23,18 +23,18 @@ export function appRoutes(router: Router, { config, models, triggers }: Manageme
     const { verification, ...body } = await readJson(ctx, createAppBody);
     const app = await App.create({ _id: newId(), ...body, ...sealed(verification ?? null), createdAt: new Date() });
     ctx.status = 201;
-    ctx.body = appView(app.toObject(), config.secretsKey);
+    ctx.body = appView(app.toObject(), config.secretsKeys);
   });
 
   /** Every app, newest first (apps are few: one read of the collection). */
   router.get('/apps', async (ctx) => {
     const apps = await App.find().lean();
     apps.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
-    ctx.body = { apps: apps.map((a) => appView(a, config.secretsKey)) };
+    ctx.body = { apps: apps.map((a) => appView(a, config.secretsKeys)) };
   });
 
   router.get('/apps/:id', async (ctx) => {
-    ctx.body = appView(await found('app', App.findById(ctx.params.id).lean()), config.secretsKey);
+    ctx.body = appView(await found('app', App.findById(ctx.params.id).lean()), config.secretsKeys);
   });
 
   /** Edits take effect for deliveries accepted from then on (other receiver processes: within TRIGGER_CACHE_TTL_MS). */
@@ -44,7 +44,7 @@ export function appRoutes(router: Router, { config, models, triggers }: Manageme
     const changes = { ...body, ...(verification === undefined ? {} : sealed(verification)) };
     const updated = await found('app', App.findByIdAndUpdate(app._id, { $set: changes }, { new: true }).lean());
     await triggers.forgetAll();
-    ctx.body = appView(updated, config.secretsKey);
+    ctx.body = appView(updated, config.secretsKeys);
   });
 
   router.post('/connections', async (ctx) => {

@@ -2,6 +2,7 @@
 import type { Client } from '@temporalio/client';
 import type { Config } from '../config';
 import type { Logger } from '../log';
+import type { Throttle } from '../receiver/throttle';
 import type { TriggerCache } from '../receiver/trigger-cache';
 import type { Models } from '../storage/models';
 
@@ -11,4 +12,8 @@ export interface ManagementDeps {
   temporal: Client;
   triggers: TriggerCache;
   log: Logger;
+  /** Wrong admin tokens per client address (src/receiver/throttle.ts). */
+  authFailures: Throttle;
+  /** The OpenAPI document (src/api/openapi.ts), served at GET /api/openapi.json. */
+  document: Record<string, unknown>;
 }

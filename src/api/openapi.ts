@@ -21,7 +21,9 @@ import {
   deliveriesPageAnswer,
   deliveryAnswer,
   errorAnswer,
-  healthAnswer,
+  codecAnswer,
+  payloadsAnswer,
+  payloadsBody,
   jsonValue,
   listQuery,
   replayAnswer,
@@ -49,7 +51,8 @@ const ANSWERS = {
   Robots: robotsAnswer,
   Replayed: replayAnswer,
   ReplayedMany: bulkReplayAnswer,
-  Health: healthAnswer,
+  Payloads: payloadsAnswer,
+  Codec: codecAnswer,
 } satisfies Record<string, ZodTypeAny>;
 /**
  * Request bodies' schemas, likewise (described as the sender writes them: defaults may be left
@@ -63,6 +66,7 @@ const BODIES = {
   UpdateRobot: updateRobotBody,
   RotateToken: rotateTokenBody,
   ReplayMany: bulkReplayBody,
+  PayloadsToCode: payloadsBody,
 } satisfies Record<string, ZodTypeAny>;
 
 type AnswerName = keyof typeof ANSWERS;
@@ -73,7 +77,7 @@ interface Operation {
   /** Koa's form: `/api/robots/:id`. */
   path: string;
   summary: string;
-  /** Needs `Authorization: Bearer <admin token>` (everything under /api but the webhook URL and this document). */
+  /** Needs `Authorization: Bearer <admin token>` (everything but the webhook URL and the Web UI's codec key). */
   admin: boolean;
   body?: BodyName | 'raw';
   query?: ZodObject<ZodRawShape>;
@@ -89,26 +93,35 @@ const webhook = (method: 'post' | 'put'): Operation => ({
     'The token in the path is the only credential.',
   admin: false,
   body: 'raw',
-  answers: { 200: 'empty', 400: 'empty', 404: 'empty', 413: 'empty', 503: 'empty' },
+  answers: { 200: 'empty', 400: 'empty', 404: 'empty', 408: 'empty', 413: 'empty', 429: 'empty', 503: 'empty' },
 });
 
-/** Every route of the service. */
+/** The codec endpoints (src/codec-routes.ts): with the admin token, or under the Web UI's key. */
+const codec = (operation: 'encode' | 'decode', withKey: boolean): Operation => ({
+  method: 'post',
+  path: withKey ? `/codec/:key/${operation}` : `/codec/${operation}`,
+  summary:
+    `${operation === 'encode' ? 'Encrypt' : 'Decrypt'} payloads as the workers do (Temporal's codec server)` +
+    (withKey ? ", for the Temporal Web UI: the key is GET /api/codec's" : ''),
+  admin: !withKey,
+  body: 'PayloadsToCode',
+  answers: withKey ? { 200: 'Payloads', 400: 'Error', 401: 'Error' } : { 200: 'Payloads', 400: 'Error' },
+});
+
+/** Every route of the service's port (the metrics port's /metrics and /healthz are in docs/operations.md). */
 export const OPERATIONS: Operation[] = [
+  { method: 'get', path: '/api/openapi.json', summary: 'This document', admin: true, answers: { 200: 'document' } },
   {
     method: 'get',
-    path: '/healthz',
-    summary: 'Whether Temporal and MongoDB answer',
-    admin: false,
-    answers: { 200: 'Health', 503: 'Health' },
+    path: '/api/codec',
+    summary: 'The codec endpoint to give the Temporal Web UI (TEMPORAL_CODEC_ENDPOINT): bodies in it are encrypted',
+    admin: true,
+    answers: { 200: 'Codec' },
   },
-  {
-    method: 'get',
-    path: '/metrics',
-    summary: 'Prometheus metrics of this receiver',
-    admin: false,
-    answers: { 200: 'text' },
-  },
-  { method: 'get', path: '/api/openapi.json', summary: 'This document', admin: false, answers: { 200: 'document' } },
+  codec('encode', false),
+  codec('decode', false),
+  codec('encode', true),
+  codec('decode', true),
   webhook('post'),
   webhook('put'),
   {
@@ -327,6 +340,8 @@ function operation(op: Operation) {
     Object.entries(op.answers).map(([status, kind]) => [status, answer(kind)]),
   );
   if (op.admin) answers[401] = answer('Error');
+  // Wrong credentials are throttled per client address (src/receiver/throttle.ts).
+  if (op.admin || 401 in op.answers) answers[429] = answer('Error');
   return {
     summary: op.summary,
     ...(op.admin ? { security: [{ adminToken: [] }] } : {}),

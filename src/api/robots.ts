@@ -91,13 +91,16 @@ export function robotRoutes(router: Router, deps: ManagementDeps): void {
     ctx.body = robotView(robot.toObject(), config);
   });
 
-  /** Every robot with its counts, newest first (robots are few: one read, then each robot's tally by `_id`). */
+  /**
+   * Every robot with its counts, newest first (robots are few: one read, then each robot's tally by
+   * `_id`), without their cards: a webhook URL is read one robot at a time.
+   */
   router.get('/robots', async (ctx) => {
     const robots = await Robot.find().lean();
     robots.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
     const shown = robots.slice(0, ROBOTS_LISTED);
     const histories = await Promise.all(shown.map((r) => robotHistory(models, r._id)));
-    ctx.body = { robots: shown.map((r, i) => robotView(r, config, histories[i])) };
+    ctx.body = { robots: shown.map((r, i) => robotView(r, config, histories[i], { card: false })) };
   });
 
   router.get('/robots/:id', async (ctx) => {

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { BODY_FORMATS, ROBOT_STATES, type JsonValue } from '../domain/types';
 import { HMAC_ALGORITHMS, isStandardWebhooksSecret, SIGNATURE_ENCODINGS } from '../domain/verification';
 import { MAX_GRACE_HOURS, DEFAULT_GRACE_HOURS } from '../robots/trigger-tokens';
+import { MIN_SIGNING_SECRET_LENGTH } from '../domain/limits';
 
 const name = z.string().trim().min(1).max(200);
 const id = z.string().min(1).max(100);
@@ -14,7 +15,11 @@ export const jsonValue: z.ZodType<JsonValue> = z.lazy(() =>
   z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(jsonValue), z.record(jsonValue)]),
 );
 
-const secret = z.string().min(1).max(500);
+/** A signing secret: long enough that nobody finds it from one captured request (MIN_SIGNING_SECRET_LENGTH). */
+const secret = z
+  .string()
+  .min(MIN_SIGNING_SECRET_LENGTH, `must be at least ${MIN_SIGNING_SECRET_LENGTH} characters`)
+  .max(500);
 /** How the app's senders sign their requests (checked before any run); the secret is write-only. */
 export const verificationBody = z.discriminatedUnion('scheme', [
   z
@@ -63,7 +68,7 @@ export const createConnectionBody = z
   .object({
     provider: z.literal('stripe'),
     name,
-    signingSecret: z.string().min(1).max(500).optional(),
+    signingSecret: secret.optional(),
   })
   .strict();
 
@@ -174,7 +179,8 @@ export const connectionAnswer = answer({
 
 /**
  * The trigger step's card: the webhook URL once the robot has been put to work (spec 1.8), else
- * null; after a rotation, until when the previous URL keeps working.
+ * null; after a rotation, until when the previous URL keeps working. Left out of the list of robots
+ * (the URL's token is its credential): read one robot for it.
  */
 const card = answer({ webhookUrl: z.string().url().nullable(), previousTokenExpiresAt: time.nullable() });
 
@@ -196,13 +202,13 @@ export const robotAnswer = answer({
   name: z.string(),
   state: z.enum(ROBOT_STATES),
   trigger: z.union([
-    answer({ kind: z.literal('custom'), appId: z.string(), identifier: z.string().nullable(), card }),
+    answer({ kind: z.literal('custom'), appId: z.string(), identifier: z.string().nullable(), card: card.optional() }),
     answer({
       kind: z.literal('stripe'),
       connectionId: z.string(),
       events: z.array(z.string()).nullable(),
       identifier: z.string().nullable(),
-      card,
+      card: card.optional(),
     }),
   ]),
   steps: z.array(answer({ name: z.string(), type: z.literal('compose'), template: jsonValue })),
@@ -285,3 +291,16 @@ export const runsPageAnswer = answer({ runs: z.array(runSummaryAnswer), nextCurs
 export const deliveriesPageAnswer = answer({ deliveries: z.array(deliveryAnswer), nextCursor: z.string().nullable() });
 
 export const healthAnswer = answer({ temporal: z.enum(['ok', 'unreachable']), mongodb: z.enum(['ok', 'unreachable']) });
+
+/** Temporal's codec-server shape (src/codec-routes.ts): payloads with base64 metadata values and data. */
+const base64 = z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, 'base64');
+export const payloadsBody = z
+  .object({
+    payloads: z.array(z.object({ metadata: z.record(base64).optional(), data: base64.optional() }).strict()),
+  })
+  .strict();
+export const payloadsAnswer = answer({
+  payloads: z.array(answer({ metadata: z.record(z.string()), data: z.string() })),
+});
+/** Where the Temporal Web UI's codec endpoint is: its key is derived from the admin token. */
+export const codecAnswer = answer({ webUiEndpoint: z.string().url() });

@@ -17,12 +17,12 @@ import type { CustomVerification } from '../domain/verification';
 import { cardToken } from '../robots/trigger-tokens';
 
 /** An app as the API shows it: its verification's settings without the secret. */
-export function appView(app: AppDoc, secretsKey: Buffer) {
+export function appView(app: AppDoc, secretsKeys: readonly Buffer[]) {
   const { _id, verificationSealed, ...rest } = app;
   let verification = null;
   if (verificationSealed) {
     const { secret: _secret, ...settings } = JSON.parse(
-      decryptSecret(secretsKey, verificationSealed),
+      decryptSecret(secretsKeys, verificationSealed),
     ) as CustomVerification;
     verification = settings;
   }
@@ -51,9 +51,18 @@ export function workflowUrl(ui: WebUi, workflowId: string | null): string | null
   return `${ui.url}/namespaces/${encodeURIComponent(ui.namespace)}/workflows?query=${query}`;
 }
 
-export function robotView(robot: RobotDoc, config: { baseUrl: string; secretsKey: Buffer }, history?: RobotHistory) {
+/**
+ * A robot as the API shows it. Its card (with the webhook URL, whose token is the URL's credential)
+ * is there for one robot; the list of robots leaves it out (`card: false`), so a page that polls
+ * the list never carries every robot's live URL.
+ */
+export function robotView(
+  robot: RobotDoc,
+  config: { baseUrl: string; secretsKeys: readonly Buffer[] },
+  history?: RobotHistory,
+  { card = true }: { card?: boolean } = {},
+) {
   const { kind, appId, connectionId, events, identifier, previousTokenExpiresAt } = robot.trigger;
-  const token = cardToken(config.secretsKey, robot.trigger);
   return {
     id: robot._id,
     name: robot.name,
@@ -62,11 +71,15 @@ export function robotView(robot: RobotDoc, config: { baseUrl: string; secretsKey
       kind,
       ...(kind === 'custom' ? { appId } : { connectionId, events: events ?? null }),
       identifier,
-      card: {
-        webhookUrl: webhookUrl(config.baseUrl, identifier, token),
-        previousTokenExpiresAt:
-          previousTokenExpiresAt && previousTokenExpiresAt > new Date() ? previousTokenExpiresAt : null,
-      },
+      ...(card
+        ? {
+            card: {
+              webhookUrl: webhookUrl(config.baseUrl, identifier, cardToken(config.secretsKeys, robot.trigger)),
+              previousTokenExpiresAt:
+                previousTokenExpiresAt && previousTokenExpiresAt > new Date() ? previousTokenExpiresAt : null,
+            },
+          }
+        : {}),
     },
     steps: robot.steps.map((s) => ({ name: s.name, type: s.type, template: JSON.parse(s.templateJson) as JsonValue })),
     stepsVersion: robot.stepsVersion ?? 0,

@@ -88,6 +88,8 @@ export interface TemporalDevServerOptions {
    * (README, Deduplication). The dev server's own default is 24 hours.
    */
   retention?: string;
+  /** The Web UI's codec endpoint (src/codec-routes.ts), so it shows encrypted payloads decoded. */
+  uiCodecEndpoint?: string;
   logFile?: string;
 }
 
@@ -113,6 +115,7 @@ export async function startTemporalDevServer(o: TemporalDevServerOptions): Promi
     '--port',
     String(o.port),
     ...(o.uiPort === undefined ? ['--headless'] : ['--ui-port', String(o.uiPort)]),
+    ...(o.uiCodecEndpoint ? ['--ui-codec-endpoint', o.uiCodecEndpoint] : []),
     '--log-level',
     'warn',
     ...TEMPORAL_SQLITE_PRAGMAS.flatMap((p) => ['--sqlite-pragma', p]),

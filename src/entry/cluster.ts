@@ -11,7 +11,7 @@ import { Cluster, type ClusterBinaries } from '../cluster/cluster';
 import { CLUSTER_HISTORY_SHARDS, temporalServerPorts } from '../cluster/temporal-server';
 import { ConfigError, loadConfig } from '../config';
 import { createLogger } from '../log';
-import { binaryFrom, onShutdown, runMain } from './main';
+import { adminTokenLines, binaryFrom, onShutdown, runMain } from './main';
 
 const binary = (variable: string) =>
   binaryFrom(variable, 'scripts/binaries.sh or scripts/cluster-binaries.sh', 'npm run start:cluster');
@@ -40,6 +40,8 @@ runMain('cluster', async () => {
     logDir,
     port: config.port,
     receiverPorts: Array.from({ length: receivers }, (_, i) => config.port + 1 + i),
+    // Down from RECEIVER_METRICS_PORT (the workers' go up from WORKER_METRICS_PORT).
+    receiverMetricsPorts: Array.from({ length: receivers }, (_, i) => config.receiverMetricsPort - i),
     workerMetricsPorts: Array.from({ length: workers }, (_, i) => ({
       worker: config.workerMetricsPort + 2 * i,
       sdk: config.sdkMetricsPort + 2 * i,
@@ -59,6 +61,8 @@ runMain('cluster', async () => {
     await cluster.stop();
   });
   await cluster.start();
+  const { tls } = cluster;
+  const passwordFile = path.join(config.dataDir, 'postgres-password');
 
   const receiverList = Array.from({ length: receivers }, (_, i) => `localhost:${config.port + 1 + i}`).join(', ');
   process.stdout.write(
@@ -66,12 +70,17 @@ runMain('cluster', async () => {
       '',
       `  Service (webhooks and API): ${config.baseUrl}   (nginx, in front of the receivers)`,
       `  Receivers:                  ${receiverList}`,
-      `  Workers:                    ${workers}   metrics: localhost:${config.workerMetricsPort} and up, by 2`,
+      `  Workers:                    ${workers}`,
       `  Temporal server:            ${cluster.temporalAddress}   (PostgreSQL, ${CLUSTER_HISTORY_SHARDS} history shards;` +
-        ' `temporal --address ... workflow list`)',
-      `  PostgreSQL:                 127.0.0.1:${postgresPort}   user temporal`,
+        ' mutual TLS only)',
+      `                              temporal workflow list --address ${cluster.temporalAddress}` +
+        ` --tls-ca-path ${tls.ca} --tls-cert-path ${tls.clientCert} --tls-key-path ${tls.clientKey}` +
+        ` --tls-server-name ${tls.serverName}`,
+      `  PostgreSQL:                 127.0.0.1:${postgresPort}   user temporal, password in ${passwordFile}`,
+      `  Metrics and health:         receivers localhost:${config.receiverMetricsPort} and down;` +
+        ` workers localhost:${config.workerMetricsPort} and up, by 2`,
       `  FerretDB (MongoDB):         ${cluster.mongodbUri}`,
-      `  Admin token:                ${config.adminToken}`,
+      ...adminTokenLines(config),
       `  Data folder:                ${config.dataDir}   logs: ${logDir}`,
       '  Ctrl-C stops everything.',
       '',

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { loadConfig, type Config } from '../config';
+import { ConfigError, loadConfig, type Config } from '../config';
 import { supervise } from '../embedded/supervisor';
 import {
   EMBEDDED_DATABASE,
@@ -17,7 +17,8 @@ import {
 } from '../embedded/servers';
 import { createLogger, type Logger } from '../log';
 import { prepareEmbeddedStore } from '../embedded/ferretdb-index';
-import { binaryFrom, onShutdown, runMain } from './main';
+import { adminTokenLines, binaryFrom, onShutdown, runMain } from './main';
+import { webUiCodecEndpoint } from '../codec-routes';
 
 const binary = (variable: string) => binaryFrom(variable, 'scripts/binaries.sh', 'npm start');
 
@@ -53,6 +54,10 @@ async function startAll(
   servers: ManagedProcess[],
   services: Array<{ stop(): Promise<void> }>,
 ): Promise<void> {
+  if (config.temporal.tls.enabled && !config.temporal.address)
+    throw new ConfigError(
+      'TEMPORAL_TLS_* apply to a Temporal you run (TEMPORAL_ADDRESS); the embedded one takes no TLS',
+    );
   let temporalAddress = config.temporal.address;
   let webUi = config.temporalUiUrl ?? 'the Web UI of your Temporal cluster';
   let webUiUrl: string | null = null;
@@ -67,6 +72,7 @@ async function startAll(
         uiPort: temporalUiPort,
         namespace: config.temporal.namespace,
         retention: EMBEDDED_RETENTION,
+        uiCodecEndpoint: webUiCodecEndpoint(config.baseUrl, config.adminToken),
         logFile: path.join(logDir, 'temporal.log'),
       }),
     );
@@ -116,8 +122,9 @@ async function startAll(
       '',
       `  Service (webhooks and API): ${config.baseUrl}`,
       `  Temporal Web UI:            ${webUi}`,
-      `  Admin token:                ${config.adminToken}`,
-      `                              (also in ${path.join(config.dataDir, 'admin-token')} unless ADMIN_TOKEN is set)`,
+      ...adminTokenLines(config),
+      `  Metrics and health:         http://localhost:${config.receiverMetricsPort}/metrics, /healthz (receiver);` +
+        ` http://localhost:${config.workerMetricsPort}/metrics (worker)`,
       `  Data folder:                ${config.dataDir}   logs: ${logDir}`,
       '  Ctrl-C stops everything.',
       '',

@@ -1,6 +1,7 @@
 /** What every entry point shares: a clear message on bad config, and no orphans. */
 import fs from 'node:fs';
-import { ConfigError } from '../config';
+import path from 'node:path';
+import { ConfigError, type Config } from '../config';
 
 /**
  * Runs an entry point. A ConfigError prints its message alone; anything else its stack. When
@@ -50,4 +51,17 @@ export function onShutdown(stop: () => Promise<void>): void {
   };
   process.on('SIGINT', handler);
   process.on('SIGTERM', handler);
+}
+
+/**
+ * The launchers' lines about the admin token: the token itself when the launcher made it (it is in
+ * the data folder too), never one given in ADMIN_TOKEN (whoever set it has it; a terminal's
+ * scrollback or a log collector should not).
+ */
+export function adminTokenLines(config: Pick<Config, 'adminToken' | 'adminTokenFromEnv' | 'dataDir'>): string[] {
+  if (config.adminTokenFromEnv) return ['  Admin token:                (the one in ADMIN_TOKEN)'];
+  return [
+    `  Admin token:                ${config.adminToken}`,
+    `                              (also in ${path.join(config.dataDir, 'admin-token')})`,
+  ];
 }

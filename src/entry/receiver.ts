@@ -1,7 +1,6 @@
-/** Receiver process: the HTTP service (webhooks, management API, health). */
-import { createApp } from '../app';
+/** Receiver process: the HTTP service (webhooks, management API, codec endpoints) and its metrics port. */
+import { listenReceiver } from '../app';
 import { loadConfig, requireServers } from '../config';
-import { KEEP_ALIVE_TIMEOUT_MS } from '../http';
 import { createLogger } from '../log';
 import { connectDatabase } from '../storage/models';
 import { createTemporalClient } from '../temporal';
@@ -12,21 +11,19 @@ import { onShutdown, runMain } from './main';
 
 runMain('receiver', async () => {
   const config = loadConfig();
-  const { temporalAddress, mongodbUri } = requireServers(config);
+  const { mongodbUri } = requireServers(config);
   const log = createLogger('receiver', config.logLevel, { format: config.logFormat });
   const { db, models } = await connectDatabase(mongodbUri);
   const sealed = await sealPlainTokens(models, config.secretsKey);
   if (sealed > 0) log.info('sealed webhook tokens kept in clear by an earlier version', { count: sealed });
-  const temporal = createTemporalClient(temporalAddress, config.temporal.namespace);
-  const server = createApp({ config, db, models, temporal, log }).listen(config.port);
-  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
-  await new Promise<void>((resolve) => server.once('listening', resolve));
-  log.info(`listening on port ${config.port}`);
+  const temporal = createTemporalClient(config);
+  const listening = await listenReceiver({ config, db, models, temporal, log });
+  log.info(`listening on port ${listening.port}`, { metricsPort: listening.metricsPort });
   const sweep = startBodySweep(models, temporal, log);
   void registerSearchAttributes(temporal.connection, config.temporal.namespace, log);
   onShutdown(async () => {
     sweep.stop();
-    await new Promise((resolve) => server.close(resolve));
+    await listening.close();
     await db.close();
   });
 });

@@ -1,5 +1,6 @@
 /** Worker process: runs the delivery and run workflows and their activities, and the history keeper. */
-import { NativeConnection, Runtime } from '@temporalio/worker';
+import { Runtime } from '@temporalio/worker';
+import { connectWorker, dataConverter } from '../temporal';
 import { loadConfig, requireServers } from '../config';
 import { createLogger } from '../log';
 import { serveWorkerMetrics, workerMetrics } from '../metrics';
@@ -12,7 +13,7 @@ import { runMain } from './main';
 
 runMain('worker', async () => {
   const config = loadConfig();
-  const { temporalAddress, mongodbUri } = requireServers(config);
+  const { mongodbUri } = requireServers(config);
   const log = createLogger('worker', config.logLevel, { format: config.logFormat });
   const metrics = workerMetrics();
   const sdkMetrics = config.workerMetricsPort > 0 ? `127.0.0.1:${config.sdkMetricsPort}` : undefined;
@@ -21,7 +22,7 @@ runMain('worker', async () => {
     telemetryOptions: sdkMetrics ? { metrics: { prometheus: { bindAddress: sdkMetrics } } } : undefined,
   });
   const { db, models } = await connectDatabase(mongodbUri);
-  const connection = await NativeConnection.connect({ address: temporalAddress });
+  const connection = await connectWorker(config);
   await registerSearchAttributes(connection, config.temporal.namespace, log);
   const worker = await createWorker({
     connection,
@@ -29,6 +30,8 @@ runMain('worker', async () => {
     taskQueue: config.temporal.taskQueue,
     models,
     metrics,
+    caps: config.deliveryCaps,
+    dataConverter: dataConverter(config),
   });
   const keeper = config.historyKeeper
     ? startHistoryKeeper({ models, retentionMs: config.historyRetentionMs, log })

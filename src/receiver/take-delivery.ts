@@ -7,21 +7,20 @@
  * the delivery is durable and the sender may get 200. Anything else thrown means the delivery was
  * not taken (the route answers 503).
  */
-import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
-import { isUtf8 } from 'node:buffer';
+import type { Client } from '@temporalio/client';
 import type { Config } from '../config';
 import { dedupKey, deliveryWorkflowId } from '../domain/dedup';
 import { deliveryRecord, isEmptyBody, keptHeaders } from '../domain/deliveries';
-import { newId } from '../domain/secrets';
+import { derivedKey, newId } from '../domain/secrets';
 import { SIGNATURE_HEADER, verifyStripeSignature } from '../domain/stripe-signature';
-import type { DeliveryBody, DeliveryInput } from '../domain/types';
-import { headersRead, senderDeliveryId, verifyCustomSignature, type Verdict } from '../domain/verification';
-import { startDeliveryWorkflow } from '../deliveries/start';
+import type { DeliveryInput } from '../domain/types';
+import { headersRead, verifyCustomSignature, type Verdict } from '../domain/verification';
+import { deliveryBody } from '../deliveries/body';
+import { startDelivery } from '../deliveries/start';
 import type { DeliveryRecorder } from '../history/slots';
 import type { Logger } from '../log';
-import { bodyBlobId, discardBlob, storeBlob } from '../storage/blobs';
 import type { Models } from '../storage/models';
-import { noteUnconfirmedBody } from './body-sweep';
+import { Throttle } from './throttle';
 import type { SenderVerification, WebhookTrigger } from './trigger-cache';
 
 export interface TakeDeliveryDeps {
@@ -47,19 +46,23 @@ export type Taken =
   { outcome: 'empty' } | { outcome: 'rejected'; reason: string } | { outcome: 'accepted' | 'duplicate' };
 
 export class DeliveryTaker {
-  constructor(private readonly deps: TakeDeliveryDeps) {}
+  /** Keys the digests in dedup keys (src/domain/dedup.ts). */
+  private readonly digestKey: Buffer;
+  /** Rejected deliveries recorded per trigger this minute (src/receiver/throttle.ts). */
+  private readonly rejections: Throttle;
+
+  constructor(private readonly deps: TakeDeliveryDeps) {
+    this.digestKey = derivedKey(deps.config.secretsKey, 'dedup');
+    this.rejections = new Throttle('rejected deliveries for this URL', deps.config.throttles.rejectedPerMinute);
+  }
 
   /** Takes the delivery; `identified` hears its ids as soon as they are known (before any start). */
   async take(trigger: WebhookTrigger, req: DeliveryRequest, identified: (ids: DeliveryIds) => void): Promise<Taken> {
     if (isEmptyBody(req.body.length)) return { outcome: 'empty' };
     const { verification } = trigger;
     const scheme = verification && verification.scheme !== 'stripe' ? verification : null;
-    const key = dedupKey(
-      trigger.kind,
-      req.headers,
-      req.body,
-      scheme ? senderDeliveryId(scheme.scheme, req.headers) : undefined,
-    );
+    const signedWith = verification?.scheme ?? null;
+    const key = dedupKey({ kind: trigger.kind, signedWith, headers: req.headers, body: req.body }, this.digestKey);
     const deliveryId = newId();
     const headers = keptHeaders(req.headers, scheme ? headersRead(scheme) : []);
     const forged = await this.rejectForgery(trigger, req, { deliveryId, key, headers });
@@ -77,7 +80,7 @@ export class DeliveryTaker {
       dedupKey: key,
       contentType: req.contentType,
       size: req.body.length,
-      body: await this.bodyPayload(deliveryId, req.body),
+      body: await deliveryBody(this.deps.models, this.deps.config.inlineBodyBytes, deliveryId, req.body),
       verified: verification ? true : trigger.kind === 'stripe' ? false : null,
       robotName: trigger.robotName,
       format: trigger.format,
@@ -85,7 +88,7 @@ export class DeliveryTaker {
       headers,
       ...(trigger.state === 'paused' ? { held: true } : {}),
     };
-    return (await this.start(input, workflowId)) ? { outcome: 'accepted' } : { outcome: 'duplicate' };
+    return (await startDelivery(this.deps, input, workflowId)) ? { outcome: 'accepted' } : { outcome: 'duplicate' };
   }
 
   /**
@@ -100,6 +103,9 @@ export class DeliveryTaker {
     if (!trigger.verification) return null;
     const verdict = verifySender(trigger.verification, req);
     if (verdict.ok) return null;
+    // Past REJECTED_PER_MINUTE for this trigger, a forgery is answered 429 and not recorded.
+    this.rejections.check(trigger.identifier);
+    this.rejections.count(trigger.identifier);
     const received = {
       deliveryId,
       robotId: trigger.robotId,
@@ -114,38 +120,6 @@ export class DeliveryTaker {
     };
     await this.deps.deliveries.record(deliveryRecord(received, { outcome: 'rejected', reason: verdict.reason }));
     return verdict.reason;
-  }
-
-  /** Small bodies travel in the workflow input (as text when valid UTF-8); larger are stored first. */
-  private async bodyPayload(deliveryId: string, body: Buffer): Promise<DeliveryBody> {
-    if (body.length <= this.deps.config.inlineBodyBytes) {
-      return isUtf8(body)
-        ? { kind: 'inline', encoding: 'utf8', data: body.toString('utf8') }
-        : { kind: 'inline', encoding: 'base64', data: body.toString('base64') };
-    }
-    return { kind: 'stored', chunks: await storeBlob(this.deps.models, bodyBlobId(deliveryId), body) };
-  }
-
-  /** Starts the delivery workflow: true when started, false for a duplicate (its stored body is discarded). */
-  private async start(input: DeliveryInput, workflowId: string): Promise<boolean> {
-    const { config, models, temporal, log } = this.deps;
-    const { deliveryId } = input;
-    try {
-      await startDeliveryWorkflow(temporal, config, input, workflowId);
-      return true;
-    } catch (err) {
-      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) {
-        // Maybe started, maybe not: the sweep finds out later (body-sweep.ts).
-        if (input.body.kind === 'stored') {
-          const note = { _id: deliveryId, workflowId, chunks: input.body.chunks, at: new Date() };
-          await noteUnconfirmedBody(models, note, log);
-        }
-        throw err;
-      }
-      // A duplicate delivery: answered 200 like the first, and nothing more happens.
-      if (input.body.kind === 'stored') await discardBlob(models, bodyBlobId(deliveryId), input.body.chunks);
-      return false;
-    }
   }
 }
 

@@ -64,7 +64,7 @@ export class TriggerCache {
 
   constructor(
     private readonly models: Models,
-    private readonly secretsKey: Buffer,
+    private readonly secretsKeys: readonly Buffer[],
     private readonly ttlMs: number,
   ) {}
 
@@ -163,12 +163,12 @@ export class TriggerCache {
     if (robot.trigger.kind === 'stripe' && robot.trigger.connectionId) {
       const connection = await this.models.Connection.findById(robot.trigger.connectionId).lean();
       if (connection?.signingSecretSealed)
-        verification = { scheme: 'stripe', secret: decryptSecret(this.secretsKey, connection.signingSecretSealed) };
+        verification = { scheme: 'stripe', secret: decryptSecret(this.secretsKeys, connection.signingSecretSealed) };
     } else if (robot.trigger.kind === 'custom') {
       const app = await this.models.App.findById(robot.trigger.appId).lean();
       format = app?.bodyFormat ?? 'json';
       if (app?.verificationSealed)
-        verification = JSON.parse(decryptSecret(this.secretsKey, app.verificationSealed)) as CustomVerification;
+        verification = JSON.parse(decryptSecret(this.secretsKeys, app.verificationSealed)) as CustomVerification;
     }
     return {
       robotId: robot._id,

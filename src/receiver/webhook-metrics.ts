@@ -1,7 +1,7 @@
 /**
  * Counts every answer on a webhook URL (src/metrics.ts): its status, how long it took, and what
- * the receiver did with the delivery. It runs outside the error handler, so it sees the status
- * the sender got, errors included.
+ * the receiver did with the delivery; and every other answer of the service's port by status. It
+ * runs outside the error handler, so it sees the status the client got, errors included.
  */
 import type { Middleware } from 'koa';
 import type { ReceiverMetrics, ReceiverOutcome } from '../metrics';
@@ -23,6 +23,8 @@ function outcomeOf(state: WebhookState, status: number): ReceiverOutcome {
   if (status === 400) return 'rejected';
   if (status === 404) return 'unknown';
   if (status === 413) return 'too_large';
+  if (status === 408) return 'timeout';
+  if (status === 429) return 'throttled';
   if (status === 503) return state.error instanceof BodyBudgetExceeded ? 'busy' : 'unavailable';
   return 'refused';
 }
@@ -32,7 +34,10 @@ export function countWebhookAnswers(metrics: ReceiverMetrics): Middleware {
     const end = metrics.ackDuration.startTimer();
     await next();
     const state = ctx.state as WebhookState;
-    if (!state.bareErrors) return;
+    if (!state.bareErrors) {
+      metrics.apiResponses.inc({ status: String(ctx.status) });
+      return;
+    }
     end();
     metrics.responses.inc({ status: String(ctx.status) });
     metrics.deliveries.inc({ outcome: outcomeOf(state, ctx.status) });

@@ -43,13 +43,19 @@ export function webhookRouter(deps: ReceiverDeps): Router {
     return trigger;
   }
 
-  const budget = new BodyBudget(config.maxInflightBodyBytes);
+  const budget = new BodyBudget({
+    total: config.maxInflightBodyBytes,
+    perTrigger: config.maxInflightBodyBytesPerTrigger,
+    idleMs: config.http.bodyIdleTimeoutMs,
+  });
 
   async function receive(ctx: Context): Promise<void> {
     ctx.state.bareErrors = true;
     const trigger = await triggerFor(ctx);
     const receivedAt = new Date();
-    await budget.withBody(ctx.req, config.maxBodyBytes, (body) => accept(ctx, trigger, body, receivedAt));
+    await budget.withBody(ctx.req, trigger.identifier, config.maxBodyBytes, (body) =>
+      accept(ctx, trigger, body, receivedAt),
+    );
   }
 
   /** Takes a body that was read whole, and answers 200 unless its signature does not verify. */

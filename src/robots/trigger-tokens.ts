@@ -53,8 +53,8 @@ export function tokenAccepted(hashes: TokenHashes, token: string, now = Date.now
 }
 
 /** The token the card's URL shows, or null before the robot is first put to work. */
-export function cardToken(key: Buffer, trigger: Trigger): string | null {
-  if (trigger.tokenSealed) return decryptSecret(key, trigger.tokenSealed);
+export function cardToken(keys: readonly Buffer[], trigger: Trigger): string | null {
+  if (trigger.tokenSealed) return decryptSecret(keys, trigger.tokenSealed);
   return trigger.token ?? null;
 }
 

@@ -24,6 +24,8 @@ type Part = 'temporal' | 'mongodb' | 'receiver' | 'worker';
 
 export interface FaultStack {
   baseUrl: string;
+  /** The receiver's metrics port (GET /metrics, /healthz). */
+  metricsUrl: string;
   dataDir: string;
   /** The management API with the admin token (test/support/api-client.ts). */
   client: ApiClient;
@@ -42,10 +44,16 @@ export interface FaultStack {
 
 export async function startFaultStack(): Promise<FaultStack> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'webhooks-faults-'));
-  const ports = { http: await freePort(), temporal: await freePort(), mongodb: await freePort() };
+  const ports = {
+    http: await freePort(),
+    metrics: await freePort(),
+    temporal: await freePort(),
+    mongodb: await freePort(),
+  };
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: String(ports.http),
+    RECEIVER_METRICS_PORT: String(ports.metrics),
     DATA_DIR: dataDir,
     TEMPORAL_ADDRESS: `127.0.0.1:${ports.temporal}`,
     MONGODB_URI: `mongodb://127.0.0.1:${ports.mongodb}/webhooks`,
@@ -127,6 +135,7 @@ export async function startFaultStack(): Promise<FaultStack> {
   return {
     ...stackApi(baseUrl, fs.readFileSync(path.join(dataDir, 'admin-token'), 'utf8').trim()),
     baseUrl,
+    metricsUrl: `http://127.0.0.1:${ports.metrics}`,
     dataDir,
     logs: () =>
       fs

@@ -20,12 +20,12 @@ it('answers 503 (never 200) while Temporal is down, accepts again once it is bac
   );
   expect(during.map((r) => r.status)).toEqual(Array(10).fill(503));
   expect(during.map((r) => r.headers.get('retry-after'))).toEqual(Array(10).fill('5'));
-  const health = await fetch(`${stack.baseUrl}/healthz`);
+  const health = await fetch(`${stack.metricsUrl}/healthz`);
   expect(await health.json()).toEqual({ temporal: 'unreachable', mongodb: 'ok' });
 
   await stack.start('temporal');
   await waitFor(
-    () => fetch(`${stack.baseUrl}/healthz`).then((r) => r.status),
+    () => fetch(`${stack.metricsUrl}/healthz`).then((r) => r.status),
     (s) => s === 200,
   );
   const after = await sendDeliveries(robot.webhookUrl, range(2000, 300), { retryUntil200: true });

@@ -6,20 +6,17 @@
 import { NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { createApp } from '../../src/app';
+import { listenReceiver, type Listening } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
-import { KEEP_ALIVE_TIMEOUT_MS } from '../../src/http';
 import { createLogger, type LogLevel } from '../../src/log';
 import { receiverMetrics, workerMetrics, type ReceiverMetrics, type WorkerMetrics } from '../../src/metrics';
 import { sdkLogger } from '../../src/sdk-log';
 import { freePort } from './ports';
 import { apiClient, robotAtWork, type ApiClient, type RobotAtWork } from './api-client';
 import { connectDatabase, type Models } from '../../src/storage/models';
-import { createTemporalClient } from '../../src/temporal';
+import { connectWorker, createTemporalClient, dataConverter } from '../../src/temporal';
 import { createWorker } from '../../src/worker';
 import { startHistoryKeeper, type HistoryKeeper } from '../../src/history/keeper';
 import { indexFerretDb } from '../../src/embedded/ferretdb-index';
@@ -36,6 +33,8 @@ export function withDatabase(uri: string, name: string): string {
 export interface Stack {
   config: Config;
   baseUrl: string;
+  /** The receiver's metrics port: `GET /metrics` and `GET /healthz`. */
+  metricsUrl: string;
   models: Models;
   db: Connection;
   temporal: Client;
@@ -92,9 +91,7 @@ export async function startStack(
   const sdkMetrics = await installTestRuntime();
   const name = `t${randomBytes(5).toString('hex')}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `webhooks-${name}-`));
-  const server = http.createServer({ keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
+  const port = await freePort();
   const config = loadConfig({
     ...process.env,
     PORT: String(port),
@@ -106,11 +103,14 @@ export async function startStack(
   });
   const log = createLogger('receiver', config.logLevel, { format: 'json', destination: logDestination });
   const { db, models } = await connectDatabase(config.mongodbUri!);
-  const temporal = createTemporalClient(config.temporal.address!, config.temporal.namespace);
+  const temporal = createTemporalClient(config);
   const metrics = { receiver: receiverMetrics(), worker: workerMetrics(), sdkUrl: sdkMetrics };
-  const handle = createApp({ config, db, models, temporal, log, metrics: metrics.receiver }).callback();
-  server.on('request', (req, res) => void handle(req, res));
-  const extra: Array<{ server: http.Server; temporal: Client }> = [];
+  // The receiver production runs, with its limits, on loopback; its metrics port on any free port.
+  const listening = await listenReceiver(
+    { config, db, models, temporal, log, metrics: metrics.receiver },
+    { host: '127.0.0.1', metricsPort: 0 },
+  );
+  const extra: Array<{ listening: Listening; temporal: Client }> = [];
 
   // The embedded FerretDB's lookups by `_id` use the index its launcher adds (docs/storage.md).
   const { FERRETDB_SQLITE_DIR: ferretDir, SQLITE_ID_INDEX_BIN: indexBin } = process.env;
@@ -119,13 +119,15 @@ export async function startStack(
   let worker:
     { worker: Worker; running: Promise<void>; connection: NativeConnection; keeper: HistoryKeeper } | undefined;
   const startWorker = async () => {
-    const connection = await NativeConnection.connect({ address: config.temporal.address! });
+    const connection = await connectWorker(config);
     const w = await createWorker({
       connection,
       namespace: config.temporal.namespace,
       taskQueue: config.temporal.taskQueue,
       models,
       metrics: metrics.worker,
+      caps: config.deliveryCaps,
+      dataConverter: dataConverter(config),
       workflowBundlePath: process.env.TEST_WORKFLOW_BUNDLE,
     });
     const keeper = startHistoryKeeper({ models, retentionMs: config.historyRetentionMs, log });
@@ -152,6 +154,7 @@ export async function startStack(
   return {
     config,
     baseUrl,
+    metricsUrl: `http://127.0.0.1:${listening.metricsPort}`,
     metrics,
     models,
     db,
@@ -168,24 +171,23 @@ export async function startStack(
     robotAtWork: ({ bodyFormat = 'json', template = { data: '{{trigger}}' } } = {}) =>
       robotAtWork(client, { bodyFormat, template, appName: 'App', robotName: 'Robot', stepName: 'compose' }),
     async addReceiver() {
-      const other = createTemporalClient(config.temporal.address!, config.temporal.namespace);
-      const handle = createApp({ config, db, models, temporal: other, log }).callback();
-      const otherServer = http.createServer((req, res) => void handle(req, res));
-      await new Promise<void>((resolve) => otherServer.listen(0, '127.0.0.1', resolve));
-      extra.push({ server: otherServer, temporal: other });
-      return `http://127.0.0.1:${(otherServer.address() as AddressInfo).port}`;
+      const other = createTemporalClient(config);
+      const otherListening = await listenReceiver(
+        { config, db, models, temporal: other, log },
+        { host: '127.0.0.1', port: await freePort(), metricsPort: null },
+      );
+      extra.push({ listening: otherListening, temporal: other });
+      return `http://127.0.0.1:${otherListening.port}`;
     },
     startWorker,
     stopWorker,
     async close() {
       await stopWorker();
       for (const e of extra) {
-        e.server.closeAllConnections();
-        await new Promise((resolve) => e.server.close(resolve));
+        await e.listening.close();
         await e.temporal.connection.close();
       }
-      await new Promise((resolve) => server.close(resolve));
-      server.closeAllConnections();
+      await listening.close();
       await temporal.connection.close();
       await db.dropDatabase().catch(() => undefined);
       await db.close();

@@ -152,4 +152,42 @@ describe('loadConfig errors', () => {
       'mongodb://localhost:27017/db',
     );
   });
+
+  test('an admin-token file too short to be a token stops the start, naming the file', () => {
+    fs.writeFileSync(path.join(dataDir, 'admin-token'), 'ab');
+    expect(configError({ DATA_DIR: dataDir }).message).toMatch(/admin-token: must be at least 16 characters/);
+  });
+
+  test.each(['not base64 at all', Buffer.alloc(16).toString('base64'), ''])(
+    'a secrets.key file that is not 32 bytes of base64 (%j) stops the start, naming the file',
+    (content) => {
+      fs.writeFileSync(path.join(dataDir, 'secrets.key'), content);
+      expect(configError({ DATA_DIR: dataDir }).message).toMatch(/secrets\.key: must be 32 bytes, base64-encoded/);
+    },
+  );
+
+  test('SECRETS_KEY_PREVIOUS is read as keys, and a malformed one is refused naming it', () => {
+    const [a, b] = [Buffer.alloc(32, 1), Buffer.alloc(32, 2)];
+    const config = loadConfig({
+      DATA_DIR: dataDir,
+      SECRETS_KEY_PREVIOUS: `${a.toString('base64')},${b.toString('base64')}`,
+    });
+    expect(config.previousSecretsKeys).toEqual([a, b]);
+    expect(configError({ DATA_DIR: dataDir, SECRETS_KEY_PREVIOUS: 'short' }).message).toContain('SECRETS_KEY_PREVIOUS');
+  });
+
+  test('TLS to Temporal is on when a TEMPORAL_TLS_* file is named, and a file that cannot be read is refused', () => {
+    expect(loadConfig({ DATA_DIR: dataDir }).temporal.tls.enabled).toBe(false);
+    const ca = path.join(dataDir, 'ca.pem');
+    fs.writeFileSync(ca, 'x');
+    expect(loadConfig({ DATA_DIR: dataDir, TEMPORAL_TLS_CA: ca }).temporal.tls).toEqual({ enabled: true, caFile: ca });
+    expect(loadConfig({ DATA_DIR: dataDir, TEMPORAL_TLS: '1' }).temporal.tls.enabled).toBe(true);
+    const missing = path.join(dataDir, 'missing.pem');
+    expect(configError({ DATA_DIR: dataDir, TEMPORAL_TLS_CERT: missing }).message).toContain('TEMPORAL_TLS_CERT');
+  });
+
+  test('HEADERS_TIMEOUT_MS over REQUEST_TIMEOUT_MS is refused', () => {
+    const env = { DATA_DIR: dataDir, HEADERS_TIMEOUT_MS: '5000', REQUEST_TIMEOUT_MS: '1000' };
+    expect(configError(env).message).toContain('HEADERS_TIMEOUT_MS');
+  });
 });

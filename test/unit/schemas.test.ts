@@ -1,4 +1,10 @@
-import { createAppBody, createRobotBody, listQuery, verificationBody } from '../../src/api/schemas';
+import {
+  createConnectionBody,
+  createAppBody,
+  createRobotBody,
+  listQuery,
+  verificationBody,
+} from '../../src/api/schemas';
 
 describe('createAppBody', () => {
   test('bodyFormat defaults to json', () => {
@@ -119,4 +125,22 @@ describe('verificationBody', () => {
       expect(standard(secret)).toBe(false);
     },
   );
+
+  test.each(['github', 'shopify', 'slack'])(
+    'a %s secret shorter than 16 characters is refused, naming the rule',
+    (scheme) => {
+      const short = verificationBody.safeParse({ scheme, secret: 'x'.repeat(15) });
+      expect(short.success).toBe(false);
+      expect(short.error?.issues[0].message).toBe('must be at least 16 characters');
+      expect(verificationBody.safeParse({ scheme, secret: 'x'.repeat(16) }).success).toBe(true);
+    },
+  );
+
+  test('a payment provider signing secret shorter than 16 characters is refused', () => {
+    expect(createConnectionBody.safeParse({ provider: 'stripe', name: 'P', signingSecret: 'whsec_1' }).success).toBe(
+      false,
+    );
+    const long = { provider: 'stripe', name: 'P', signingSecret: 'whsec_' + 'k'.repeat(10) };
+    expect(createConnectionBody.safeParse(long).success).toBe(true);
+  });
 });

@@ -74,7 +74,8 @@ export interface Robot {
     appId?: string;
     connectionId?: string;
     identifier: string | null;
-    card: { webhookUrl: string | null; previousTokenExpiresAt: string | null };
+    /** Only with one robot (GET /api/robots/:id): the list leaves the URL, a credential, out. */
+    card?: { webhookUrl: string | null; previousTokenExpiresAt: string | null };
   };
   steps: Array<{ name: string; type: 'compose'; template: unknown }>;
   stepsVersion: number;

@@ -117,7 +117,7 @@ async function copyUrl(url: string): Promise<boolean> {
 
 /** The trigger step's card. */
 function Card({ robot, app }: { robot: Robot; app: App | null }) {
-  const url = robot.trigger.card.webhookUrl;
+  const url = robot.trigger.card?.webhookUrl ?? null;
   const [copied, setCopied] = useState<boolean | null>(null);
   const atWork = robot.state === 'at_work' || robot.state === 'paused';
   return (
@@ -136,7 +136,7 @@ function Card({ robot, app }: { robot: Robot; app: App | null }) {
             </button>
             {copied !== null && <span role="status">{copied ? 'Copied' : 'Selected: press Ctrl+C to copy'}</span>}
           </div>
-          {robot.trigger.card.previousTokenExpiresAt && (
+          {robot.trigger.card?.previousTokenExpiresAt && (
             <p>The previous URL keeps working until {formatTime(robot.trigger.card.previousTokenExpiresAt)}.</p>
           )}
           {robot.state === 'paused' && <p>Paused: deliveries are accepted and wait until the robot is resumed.</p>}

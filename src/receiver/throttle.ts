@@ -1,0 +1,51 @@
+/**
+ * Refusals are throttled (src/domain/limits.ts, Refusals): a key (a client's address, a trigger)
+ * may be refused a few times a minute; past that it is answered 429 with Retry-After until its
+ * minute ends, and nothing more is checked, logged or recorded for it. Counted in memory, per
+ * process, in fixed one-minute windows; at most THROTTLE_ENTRIES keys are remembered (the oldest go
+ * first, so a spray of keys cannot grow the process).
+ */
+import { THROTTLE_ENTRIES } from '../domain/limits';
+
+const WINDOW_MS = 60_000;
+
+/** Too many refusals for one key this minute: answered 429 with Retry-After. */
+export class Throttled extends Error {
+  readonly status = 429;
+  readonly expected = true;
+  readonly headers: Record<string, string>;
+  constructor(what: string, retryAfterSeconds: number) {
+    super(`too many ${what}; try again in ${retryAfterSeconds} s`);
+    this.headers = { 'Retry-After': String(retryAfterSeconds) };
+  }
+}
+
+export class Throttle {
+  private readonly windows = new Map<string, { start: number; count: number }>();
+
+  constructor(
+    /** What is counted, for the 429's message ("failed admin logins"). */
+    private readonly what: string,
+    private readonly perMinute: number,
+    private readonly maxKeys = THROTTLE_ENTRIES,
+  ) {}
+
+  /** Throws Throttled when the key has used up its minute. */
+  check(key: string, now = Date.now()): void {
+    const w = this.windows.get(key);
+    if (w && now - w.start < WINDOW_MS && w.count >= this.perMinute)
+      throw new Throttled(this.what, Math.ceil((w.start + WINDOW_MS - now) / 1000));
+  }
+
+  /** Counts one refusal of the key. */
+  count(key: string, now = Date.now()): void {
+    let w = this.windows.get(key);
+    if (!w || now - w.start >= WINDOW_MS) {
+      this.windows.delete(key);
+      w = { start: now, count: 0 };
+      if (this.windows.size >= this.maxKeys) this.windows.delete(this.windows.keys().next().value!);
+      this.windows.set(key, w);
+    }
+    w.count++;
+  }
+}

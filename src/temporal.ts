@@ -1,9 +1,56 @@
-/** The Temporal client used by the receiver and the management API. */
-import { Client, Connection } from '@temporalio/client';
+/**
+ * How this service reaches Temporal, in one place: the address, TLS or mutual TLS (TEMPORAL_TLS_*,
+ * src/config.ts) and the payload codec that encrypts every payload (./payload-codec.ts), for the
+ * receiver's client and the worker's connection alike.
+ */
+import { Client, Connection, type TLSConfig } from '@temporalio/client';
+import type { DataConverter } from '@temporalio/common';
+import { NativeConnection } from '@temporalio/worker';
+import fs from 'node:fs';
+import type { Config, TemporalTls } from './config';
+import { PayloadEncryption } from './payload-codec';
 
-/** Lazy: the receiver starts (and answers 503) even while Temporal is down. */
-export function createTemporalClient(address: string, namespace: string): Client {
-  return new Client({ connection: Connection.lazy({ address }), namespace });
+/** What a connection to Temporal needs of the configuration. */
+export type TemporalSettings = Pick<Config, 'secretsKey' | 'previousSecretsKeys'> & {
+  temporal: Pick<Config['temporal'], 'namespace' | 'tls'> & { address?: string };
+};
+
+/** The SDK's TLS settings from the files named, or undefined for plain TCP. */
+export function temporalTls(tls: TemporalTls): TLSConfig | undefined {
+  if (!tls.enabled) return undefined;
+  const read = (file: string | undefined) => (file ? fs.readFileSync(file) : undefined);
+  const crt = read(tls.certFile);
+  const key = read(tls.keyFile);
+  return {
+    serverNameOverride: tls.serverName,
+    serverRootCACertificate: read(tls.caFile),
+    clientCertPair: crt && key ? { crt, key } : undefined,
+  };
+}
+
+/** The payload codec of the client and the worker: SECRETS_KEY seals, the previous keys still open. */
+export function payloadEncryption(config: Pick<Config, 'secretsKey' | 'previousSecretsKeys'>): PayloadEncryption {
+  return new PayloadEncryption([config.secretsKey, ...config.previousSecretsKeys]);
+}
+
+export function dataConverter(config: Pick<Config, 'secretsKey' | 'previousSecretsKeys'>): DataConverter {
+  return { payloadCodecs: [payloadEncryption(config)] };
+}
+
+function addressOf(config: TemporalSettings): string {
+  if (!config.temporal.address) throw new Error('TEMPORAL_ADDRESS is not set');
+  return config.temporal.address;
+}
+
+/** The receiver's client. Lazy: the receiver starts (and answers 503) even while Temporal is down. */
+export function createTemporalClient(config: TemporalSettings): Client {
+  const connection = Connection.lazy({ address: addressOf(config), tls: temporalTls(config.temporal.tls) });
+  return new Client({ connection, namespace: config.temporal.namespace, dataConverter: dataConverter(config) });
+}
+
+/** The worker's connection (its data converter goes to Worker.create). */
+export function connectWorker(config: TemporalSettings): Promise<NativeConnection> {
+  return NativeConnection.connect({ address: addressOf(config), tls: temporalTls(config.temporal.tls) });
 }
 
 export async function temporalAnswers(client: Client, timeoutMs = 2000): Promise<boolean> {

@@ -1,10 +1,12 @@
 /** The Temporal worker: the delivery and run workflows and their activities. */
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import type { DataConverter } from '@temporalio/common';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createActivities } from '../activities';
 import type { Models } from './storage/models';
 import { workerMetrics, type WorkerMetrics } from './metrics';
+import type { DeliveryCaps } from './domain/body-formats';
 
 /** Pre-built by `npm run build`; without it (tests from source) the workflows are bundled at start. */
 export const WORKFLOW_BUNDLE = path.resolve(__dirname, '..', 'workflow-bundle.js');
@@ -25,18 +27,23 @@ export interface WorkerDeps {
   models: Models;
   /** The worker's metrics (its metrics port); a fresh set when not given. */
   metrics?: WorkerMetrics;
+  /** The payload codec (src/temporal.ts `dataConverter`): every payload the worker sends is sealed. */
+  dataConverter: DataConverter;
+  /** What one delivery may make (config.deliveryCaps); the defaults when not given. */
+  caps?: DeliveryCaps;
   /** A workflow bundle made by bundleWorkflowCode (tests bundle once for every worker). */
   workflowBundlePath?: string;
 }
 
 export async function createWorker(deps: WorkerDeps): Promise<Worker> {
-  const { connection, namespace, taskQueue, models, metrics = workerMetrics(), workflowBundlePath } = deps;
+  const { connection, namespace, taskQueue, models, metrics = workerMetrics(), workflowBundlePath, caps } = deps;
   return Worker.create({
     connection,
     namespace,
     taskQueue,
     ...workflowCode(workflowBundlePath),
-    activities: createActivities({ models, metrics }),
+    activities: createActivities({ models, metrics, caps }),
+    dataConverter: deps.dataConverter,
     maxCachedWorkflows: 2000,
     maxConcurrentWorkflowTaskExecutions: 100,
     maxConcurrentActivityTaskExecutions: 50,

@@ -61,7 +61,7 @@ it("keeps a body its delivery's workflow owns, and discards a duplicate's", asyn
     await storeBlob(stack.models, bodyBlobId(id), Buffer.from(large));
     await stack.models.UnconfirmedBody.create({ _id: id, workflowId: delivery.workflowId, chunks: 1, at: new Date(0) });
   }
-  const temporal = createTemporalClient(stack.config.temporal.address!, stack.config.temporal.namespace);
+  const temporal = createTemporalClient(stack.config);
   try {
     expect(await sweepUnconfirmedBodies(stack.models, temporal, 0)).toBe(1);
   } finally {

@@ -1,0 +1,117 @@
+/**
+ * Temporal's codec-server endpoints, so that an operator reads deliveries decoded although Temporal
+ * holds them encrypted (src/payload-codec.ts): `POST /codec/decode` and `POST /codec/encode` take
+ * `{ payloads: [{ metadata: { key: base64 }, data: base64 }] }` and answer the same shape.
+ *
+ * - The Temporal CLI sends the admin token: `temporal workflow show … --codec-endpoint
+ *   <BASE_URL>/codec --codec-auth "Bearer <admin token>"`.
+ * - The Temporal Web UI cannot send a header of ours: it is given `<BASE_URL>/codec/<web UI key>`,
+ *   where the key is derived from the admin token (`webUiCodecKey`, also answered by
+ *   `GET /api/codec`). It opens only these two endpoints, and whoever can load the Web UI reads
+ *   what it decodes anyway. The embedded launcher starts the Web UI with it set.
+ * - Browsers may call them from the Web UI's origin only (the origin of TEMPORAL_UI_URL): CORS
+ *   answers that origin and no other.
+ */
+import Router from '@koa/router';
+import type { Payload } from '@temporalio/common';
+import getRawBody from 'raw-body';
+import type { Context } from 'koa';
+import type { z } from 'zod';
+import { payloadsBody } from './api/schemas';
+import type { Config } from './config';
+import { CODEC_BODY_BYTES } from './domain/limits';
+import { keyedDigest, secretsEqual } from './domain/secrets';
+import { invalidField, requireAdminToken, unauthorized } from './http';
+import { UnknownPayloadKey, type PayloadEncryption } from './payload-codec';
+import type { Throttle } from './receiver/throttle';
+
+/** The key in the Web UI's codec endpoint: derived from the admin token, so rotating that rotates it. */
+export function webUiCodecKey(adminToken: string): string {
+  return Buffer.from(keyedDigest(Buffer.from(adminToken), 'temporal-web-ui-codec'), 'hex').toString('base64url');
+}
+
+/** The codec endpoint to give the Temporal Web UI (`--ui-codec-endpoint`, TEMPORAL_CODEC_ENDPOINT). */
+export function webUiCodecEndpoint(baseUrl: string, adminToken: string): string {
+  return `${baseUrl}/codec/${webUiCodecKey(adminToken)}`;
+}
+
+const toPayload = (p: z.infer<typeof payloadsBody>['payloads'][number]): Payload => ({
+  metadata: Object.fromEntries(Object.entries(p.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64')])),
+  data: Buffer.from(p.data ?? '', 'base64'),
+});
+const fromPayload = (p: Payload) => ({
+  metadata: Object.fromEntries(
+    Object.entries(p.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v ?? []).toString('base64')]),
+  ),
+  data: Buffer.from(p.data ?? []).toString('base64'),
+});
+
+export interface CodecDeps {
+  config: Pick<Config, 'adminToken' | 'temporalUiUrl'>;
+  codec: PayloadEncryption;
+  /** Wrong credentials, counted per client address with the API's (src/receiver/throttle.ts). */
+  authFailures: Throttle;
+}
+
+export function codecRouter({ config, codec, authFailures }: CodecDeps): Router {
+  const uiOrigin = config.temporalUiUrl ? new URL(config.temporalUiUrl).origin : null;
+  const uiKey = webUiCodecKey(config.adminToken);
+  const router = new Router({ prefix: '/codec' });
+
+  /** CORS for the Web UI's origin only: any other origin gets no CORS headers, so browsers refuse it. */
+  const cors = (ctx: Context) => {
+    const origin = ctx.get('origin');
+    if (origin && origin === uiOrigin) {
+      ctx.set('Access-Control-Allow-Origin', origin);
+      ctx.set('Access-Control-Allow-Methods', 'POST, OPTIONS');
+      ctx.set('Access-Control-Allow-Headers', 'content-type, x-namespace, authorization');
+      ctx.set('Access-Control-Max-Age', '600');
+    }
+    ctx.vary('Origin');
+  };
+  const preflight = (ctx: Context) => {
+    cors(ctx);
+    ctx.status = 204;
+  };
+
+  const run = (operation: 'encode' | 'decode') => async (ctx: Context) => {
+    cors(ctx);
+    const raw = await getRawBody(ctx.req, { limit: CODEC_BODY_BYTES, encoding: 'utf8' });
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      throw invalidField('body', 'invalid JSON');
+    }
+    const payloads = payloadsBody.parse(parsed).payloads.map(toPayload);
+    let done: Payload[];
+    try {
+      done = operation === 'encode' ? await codec.encode(payloads) : await codec.decode(payloads);
+    } catch (err) {
+      // Not sealed by any key given (or altered): the caller's payloads, not a fault of the service.
+      throw invalidField('payloads', err instanceof UnknownPayloadKey ? err.message : 'a payload could not be opened');
+    }
+    ctx.body = { payloads: done.map(fromPayload) };
+  };
+
+  const withToken = (handler: (ctx: Context) => Promise<void>) => async (ctx: Context) => {
+    requireAdminToken(ctx, config.adminToken, authFailures);
+    await handler(ctx);
+  };
+  const withUiKey = (handler: (ctx: Context) => Promise<void>) => async (ctx: Context) => {
+    authFailures.check(ctx.ip);
+    if (!secretsEqual((ctx.params as { key: string }).key, uiKey)) {
+      authFailures.count(ctx.ip);
+      throw unauthorized('wrong codec key');
+    }
+    await handler(ctx);
+  };
+
+  for (const operation of ['encode', 'decode'] as const) {
+    router.post(`/${operation}`, withToken(run(operation)));
+    router.post(`/:key/${operation}`, withUiKey(run(operation)));
+    router.options(`/${operation}`, preflight);
+    router.options(`/:key/${operation}`, preflight);
+  }
+  return router;
+}

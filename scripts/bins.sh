@@ -1,8 +1,14 @@
 # Sourced by the start, test and bench commands. `use_bins SCRIPT...` runs a set-up script and
 # exports the `NAME_BIN=path` lines it prints last. A set-up script that fails stops the caller
-# (under `set -e`) with the script's own message, rather than going on with half a build.
+# (under `set -e`) with the script's own message, rather than going on with half a build. The
+# lines are read as data, never evaluated: a path holds whatever characters it holds.
 use_bins() {
-  local out
+  local out name value
   out=$("$@")
-  eval "$(printf '%s\n' "$out" | grep -E '^[A-Z_]+_BIN=' | sed 's/^/export /')"
+  while IFS= read -r line; do
+    [[ $line =~ ^([A-Z_]+_BIN)=(.*)$ ]] || continue
+    name=${BASH_REMATCH[1]}
+    value=${BASH_REMATCH[2]}
+    export "$name=$value"
+  done <<<"$out"
 }

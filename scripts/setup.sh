@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Idempotent set-up shared by the start and test commands:
-#   - npm dependencies (again only when package.json or the lock file changed),
+#   - npm dependencies exactly as locked (again only when package.json or the lock file changed),
 #   - the embedded servers (scripts/binaries.sh: built once into a cache outside the repo),
 #   - the TypeScript build, the pre-bundled workflow code and the dashboard (web/dist).
 # Prints the binaries' paths as shell assignments (`NAME_BIN=path`) on its last lines.
@@ -10,10 +10,8 @@ log() { echo "[setup] $*" >&2; }
 
 stamp=node_modules/.install-stamp
 if [ ! -f "$stamp" ] || [ package.json -nt "$stamp" ] || [ package-lock.json -nt "$stamp" ]; then
-  log "installing npm dependencies"
-  # npm install, not npm ci: this npm writes lock files without other platforms' optional
-  # packages, which its own `npm ci` then refuses. The locked versions are still what installs.
-  npm install --no-audit --no-fund >&2
+  log "installing npm dependencies (as locked)"
+  npm ci --no-audit --no-fund >&2
   touch "$stamp"
 fi
 

@@ -8,6 +8,8 @@
  * workers and receivers, the entry. A step that fails stops what was started. Stop order: the
  * services, then the servers from the entry back to PostgreSQL.
  */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import { prepareEmbeddedStore } from '../embedded/ferretdb-index';
 import { EMBEDDED_DATABASE, startFerretDb, waitForPort, type ManagedProcess } from '../embedded/servers';
@@ -15,6 +17,7 @@ import { supervise, type Supervised } from '../embedded/supervisor';
 import type { Logger } from '../log';
 import { startEntry } from './entry';
 import { startPostgres } from './postgres';
+import { clientTlsEnv, clusterCertificates, type ClusterTls } from './tls';
 import {
   prepareTemporalNamespace,
   prepareTemporalSchema,
@@ -40,6 +43,8 @@ export interface ClusterOptions {
   /** The entry's port: the one address senders and people use. */
   port: number;
   receiverPorts: number[];
+  /** Each receiver's metrics port (GET /metrics, /healthz). */
+  receiverMetricsPorts: number[];
   /** Per worker: its metrics port and the Temporal SDK exporter's behind it. */
   workerMetricsPorts: Array<{ worker: number; sdk: number }>;
   postgresPort: number;
@@ -53,6 +58,8 @@ export interface ClusterOptions {
   log: Logger;
   /** Each receiver's and worker's output in its own file in logDir, rather than the launcher's stderr. */
   serviceLogFiles?: boolean;
+  /** The entry's read timeout of management requests (API_READ_TIMEOUT_S unless given). */
+  apiReadTimeoutSeconds?: number;
   /** The compiled receiver and worker entry points (tests, which run this file as TypeScript, give dist's). */
   entryPoint?: (kind: 'receiver' | 'worker') => string;
 }
@@ -60,11 +67,33 @@ export interface ClusterOptions {
 export type ClusterServer = 'postgresql' | 'temporal' | 'mongodb' | 'entry';
 export type ClusterService = { kind: 'receiver' | 'worker'; index: number; process: Supervised };
 
+/** Reads the password kept in `file`, making it (readable by its owner only) the first time. */
+function persistentPassword(file: string): string {
+  try {
+    fs.writeFileSync(file, randomBytes(24).toString('base64url'), { flag: 'wx', mode: 0o600 });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+  return fs.readFileSync(file, 'utf8').trim();
+}
+
 export class Cluster {
   private readonly servers = new Map<ClusterServer, ManagedProcess>();
   readonly services: ClusterService[] = [];
+  /** PostgreSQL's password for `temporal` (DATA_DIR/postgres-password). */
+  private readonly postgresPassword: string;
+  /** The Temporal frontend's certificates, made at the first start. */
+  private certificates: ClusterTls | undefined;
 
-  constructor(private readonly o: ClusterOptions) {}
+  constructor(private readonly o: ClusterOptions) {
+    this.postgresPassword = persistentPassword(path.join(o.dataDir, 'postgres-password'));
+  }
+
+  /** The certificates clients of its Temporal present and trust (TEMPORAL_TLS_*). */
+  get tls(): ClusterTls {
+    if (!this.certificates) throw new Error('the cluster has not started');
+    return this.certificates;
+  }
 
   get baseUrl(): string {
     return `http://localhost:${this.o.port}`;
@@ -80,7 +109,13 @@ export class Cluster {
     return {
       serverBin: this.o.bins.temporalServer,
       sqlToolBin: this.o.bins.temporalSqlTool,
-      postgres: { binDir: this.o.bins.postgres, port: this.o.postgresPort },
+      postgres: {
+        binDir: this.o.bins.postgres,
+        port: this.o.postgresPort,
+        dir: this.postgresDir,
+        password: this.postgresPassword,
+      },
+      tls: this.tls,
       dir: path.join(this.o.dataDir, 'temporal-server'),
       ports: this.o.temporalPorts,
       namespace: this.o.namespace,
@@ -88,8 +123,13 @@ export class Cluster {
     };
   }
 
+  private get postgresDir(): string {
+    return path.join(this.o.dataDir, 'postgresql');
+  }
+
   async start(): Promise<void> {
     try {
+      this.certificates = await clusterCertificates(path.join(this.o.dataDir, 'tls'));
       for (const server of ['postgresql', 'temporal', 'mongodb'] as const) await this.startServer(server);
       this.startServices();
       for (const s of this.services.filter((s) => s.kind === 'receiver'))
@@ -112,8 +152,9 @@ export class Cluster {
           server,
           await startPostgres({
             binDir: o.bins.postgres,
-            dir: path.join(o.dataDir, 'postgresql'),
+            dir: this.postgresDir,
             port: o.postgresPort,
+            password: this.postgresPassword,
             logFile: path.join(o.logDir, 'postgresql.log'),
           }),
         );
@@ -121,7 +162,7 @@ export class Cluster {
         return;
       case 'temporal':
         this.servers.set(server, await startTemporalServer(this.temporal));
-        await prepareTemporalNamespace(this.temporalAddress, o.namespace, o.log);
+        await prepareTemporalNamespace(this.temporalAddress, this.tls, o.namespace, o.log);
         return;
       case 'mongodb':
         this.servers.set(
@@ -149,6 +190,7 @@ export class Cluster {
             port: o.port,
             receiverPorts: o.receiverPorts,
             maxBodyBytes: o.maxBodyBytes,
+            apiReadTimeoutSeconds: o.apiReadTimeoutSeconds,
             logFile: path.join(o.logDir, 'entry.log'),
           }),
         );
@@ -174,6 +216,9 @@ export class Cluster {
       DATA_DIR: o.dataDir,
       // The URLs on the cards, and links, are the entry's: senders never see a receiver's own port.
       BASE_URL: o.env.BASE_URL ?? this.baseUrl,
+      // Behind the entry: a client's address is the one nginx saw (refusals are counted by it).
+      TRUST_PROXY: '1',
+      ...clientTlsEnv(this.tls),
       WEBHOOKS_PARENT_PID: String(process.pid),
     };
     const entryScript = o.entryPoint ?? ((kind: string) => path.join(__dirname, '..', 'entry', `${kind}.js`));
@@ -186,7 +231,9 @@ export class Cluster {
     o.workerMetricsPorts.forEach((ports, i) =>
       start('worker', i, { WORKER_METRICS_PORT: String(ports.worker), SDK_METRICS_PORT: String(ports.sdk) }),
     );
-    o.receiverPorts.forEach((port, i) => start('receiver', i, { PORT: String(port) }));
+    o.receiverPorts.forEach((port, i) =>
+      start('receiver', i, { PORT: String(port), RECEIVER_METRICS_PORT: String(o.receiverMetricsPorts[i]) }),
+    );
   }
 
   /** A receiver's or worker's current process (the supervisor starts a new one when it dies). */

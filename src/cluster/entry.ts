@@ -3,22 +3,42 @@
  * dashboard over the receivers, round robin.
  *
  * Its contract:
- * - A request goes to the next receiver when one refuses the connection, times out, or answers
- *   502 or 503, POST and PUT included (`non_idempotent`): a delivery sent twice is still one run,
- *   because its workflow ID comes from its dedup key. At most one other receiver is tried.
+ * - **Webhooks** (`/api/webhooks/`) go to the next receiver when one refuses the connection, times
+ *   out, or answers 502 or 503, POST and PUT included (`non_idempotent`): a delivery sent twice is
+ *   still one run, because its workflow ID comes from its dedup key. At most one other receiver is
+ *   tried. A receiver answers a delivery within TEMPORAL_START_TIMEOUT_MS; WEBHOOK_READ_TIMEOUT_S
+ *   is well past it.
+ * - **Everything else** (the management API, the codec endpoints, the dashboard) is never sent twice
+ *   once a receiver has it: a POST that times out is answered 504, not repeated on the other
+ *   receiver (a bulk replay sent twice would replay everything twice). Only a request no receiver
+ *   took (connection refused) goes to the next. Its read timeout, API_READ_TIMEOUT_S, fits the
+ *   longest bulk replay.
  * - A receiver is never marked down (max_fails=0): when Temporal is down every receiver answers
  *   503, and the sender must get that 503, not nginx's own 502. The entry answers 502 only when
  *   no receiver takes connections at all.
  * - Bodies are read whole before a receiver sees them (request buffering, as nginx does by
  *   default), up to a little more than MAX_BODY_BYTES, so the receiver's own 413 answers a body
- *   too large, as it does without the entry.
- * - The receivers see the sender's address in X-Forwarded-For and the original Host.
+ *   too large, as it does without the entry. Slow senders are held to the receivers' own limits
+ *   (HEADERS_TIMEOUT_MS, BODY_IDLE_TIMEOUT_MS) by nginx, which buffers what they send.
+ * - The receivers see the sender's address in X-Forwarded-For (set, never appended to: a sender's
+ *   own X-Forwarded-For is dropped) and the original Host.
+ * - As root, nginx's workers run as `nobody`, which owns the folder where they buffer bodies.
  *
  * The same function writes docker/nginx.conf for docker-compose.yml (test/unit/compose.test.ts).
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { DEFAULT_BODY_IDLE_TIMEOUT_MS, DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_MAX_CONNECTIONS } from '../domain/limits';
 import { spawnManaged, waitForPort, type ManagedProcess } from '../embedded/servers';
+
+/** Seconds a webhook may take at a receiver: past TEMPORAL_START_TIMEOUT_MS (10 s), when it answers 503 itself. */
+export const WEBHOOK_READ_TIMEOUT_S = 30;
+/**
+ * Seconds a management request may take at a receiver: a bulk replay reads, copies and starts up to
+ * REPLAYS_PER_REQUEST (1,000) deliveries, some seconds each when their bodies are large.
+ */
+export const API_READ_TIMEOUT_S = 600;
 
 export interface EntryConfig {
   /** What nginx listens on: `127.0.0.1:3000`, or `3000` for every address. */
@@ -32,6 +52,8 @@ export interface EntryConfig {
   maxBodyBytes: number;
   /** nginx's worker user, when its master runs as root. */
   user?: string;
+  /** API_READ_TIMEOUT_S unless given (the cluster tests shorten it to see a stalled receiver). */
+  apiReadTimeoutSeconds?: number;
 }
 
 /** What docker-compose.yml's `entry` runs (the receivers are one scaled service there). */
@@ -44,19 +66,35 @@ export const COMPOSE_ENTRY: Omit<EntryConfig, 'maxBodyBytes'> = {
 
 /** Bytes above MAX_BODY_BYTES nginx still takes, so the receiver, not nginx, refuses a body too large. */
 const BODY_HEADROOM_BYTES = 1024 * 1024;
+const seconds = (ms: number) => `${Math.ceil(ms / 1000)}s`;
 
 export function entryConfig(o: EntryConfig): string {
   const temp = (name: string) => `  ${name}_temp_path ${path.posix.join(o.dir, `${name}-temp`)};`;
+  const proxied = (retry: string, readTimeoutSeconds: number) => [
+    '      proxy_pass http://receivers;',
+    '      proxy_http_version 1.1;',
+    '      proxy_set_header Connection "";',
+    '      proxy_set_header Host $http_host;',
+    '      proxy_set_header X-Forwarded-For $remote_addr;',
+    '      proxy_set_header X-Forwarded-Proto $scheme;',
+    `      proxy_next_upstream ${retry};`,
+    '      proxy_next_upstream_tries 2;',
+    '      proxy_connect_timeout 2s;',
+    `      proxy_read_timeout ${readTimeoutSeconds}s;`,
+  ];
   return [
     '# The entry point in front of the receivers (src/cluster/entry.ts, which writes this file).',
     ...(o.user ? [`user ${o.user};`] : []),
     'worker_processes 1;',
     `pid ${path.posix.join(o.dir, 'nginx.pid')};`,
     `error_log ${o.errorLog} warn;`,
-    'events { worker_connections 1024; }',
+    `events { worker_connections ${DEFAULT_MAX_CONNECTIONS}; }`,
     'http {',
     '  access_log off;',
+    '  server_tokens off;',
     `  client_max_body_size ${o.maxBodyBytes + BODY_HEADROOM_BYTES};`,
+    `  client_header_timeout ${seconds(DEFAULT_HEADERS_TIMEOUT_MS)};`,
+    `  client_body_timeout ${seconds(DEFAULT_BODY_IDLE_TIMEOUT_MS)};`,
     ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(temp),
     '  upstream receivers {',
     ...o.receivers.map((r) => `    server ${r} max_fails=0;`),
@@ -64,16 +102,13 @@ export function entryConfig(o: EntryConfig): string {
     '  }',
     '  server {',
     `    listen ${o.listen};`,
+    '    # Deliveries: sent again to the other receiver when one fails them (their dedup makes it harmless).',
+    '    location /api/webhooks/ {',
+    ...proxied('error timeout http_502 http_503 non_idempotent', WEBHOOK_READ_TIMEOUT_S),
+    '    }',
+    '    # Everything else: never sent twice once a receiver has it.',
     '    location / {',
-    '      proxy_pass http://receivers;',
-    '      proxy_http_version 1.1;',
-    '      proxy_set_header Connection "";',
-    '      proxy_set_header Host $http_host;',
-    '      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;',
-    '      proxy_set_header X-Forwarded-Proto $scheme;',
-    '      proxy_next_upstream error timeout http_502 http_503 non_idempotent;',
-    '      proxy_next_upstream_tries 2;',
-    '      proxy_connect_timeout 2s;',
+    ...proxied('error timeout http_502 http_503', o.apiReadTimeoutSeconds ?? API_READ_TIMEOUT_S),
     '    }',
     '  }',
     '}',
@@ -87,11 +122,17 @@ export interface EntryOptions {
   port: number;
   receiverPorts: number[];
   maxBodyBytes: number;
+  apiReadTimeoutSeconds?: number;
   logFile?: string;
 }
 
+/** The unprivileged user and group nginx's workers run as when it is started as root (Debian's). */
+const NGINX_WORKER_USER = 'nobody';
+const NGINX_WORKER_GROUP = 'nogroup';
+
 /** Writes the config into its folder and starts nginx in the foreground on loopback. */
 export async function startEntry(o: EntryOptions): Promise<ManagedProcess> {
+  const asRoot = process.getuid?.() === 0;
   fs.mkdirSync(o.dir, { recursive: true });
   const conf = path.join(o.dir, 'nginx.conf');
   const errorLog = path.join(o.dir, 'error.log');
@@ -103,10 +144,12 @@ export async function startEntry(o: EntryOptions): Promise<ManagedProcess> {
       dir: o.dir,
       errorLog,
       maxBodyBytes: o.maxBodyBytes,
-      // As root, its workers would run as `nobody`, who cannot write the buffered bodies here.
-      user: process.getuid?.() === 0 ? 'root root' : undefined,
+      user: asRoot ? `${NGINX_WORKER_USER} ${NGINX_WORKER_GROUP}` : undefined,
+      apiReadTimeoutSeconds: o.apiReadTimeoutSeconds,
     }),
   );
+  // As root, the workers run as `nobody`: they buffer bodies in this folder, which becomes theirs.
+  if (asRoot) execFileSync('chown', ['-R', `${NGINX_WORKER_USER}:${NGINX_WORKER_GROUP}`, o.dir]);
   const args = ['-p', o.dir, '-c', conf, '-e', errorLog, '-g', 'daemon off;'];
   const proc = spawnManaged('entry', o.bin, args, { logFile: o.logFile });
   await waitForPort(o.port, proc);

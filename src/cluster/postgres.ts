@@ -1,8 +1,11 @@
 /**
  * The cluster's PostgreSQL (docs/cluster.md): a cluster of its own in a folder of the data folder,
  * made with `initdb` on first start, listening on loopback only, run in the foreground as a child
- * process. Its superuser is `temporal`, trusted without a password from this machine only (it
- * listens on 127.0.0.1 and a socket in its own folder): the same role name the compose file uses.
+ * process. Its superuser is `temporal` (the role name the compose file uses), with a generated
+ * password (DATA_DIR/postgres-password, readable by its owner only) for every TCP connection; only
+ * its own socket, in its own folder that no other user may enter, takes the launcher without one
+ * (that is how the password is set, at each start, and how an older cluster that trusted every
+ * local connection is closed).
  *
  * PostgreSQL refuses to run as root. Run as root (a container, CI), its folder is given to the
  * system's `postgres` user and its commands run as that user (`setpriv`, which execs, so signals
@@ -27,6 +30,8 @@ export interface PostgresOptions {
   /** Its own folder (created; `initdb` makes the cluster there on first start). */
   dir: string;
   port: number;
+  /** The `temporal` role's password: every TCP connection gives it. */
+  password: string;
   logFile?: string;
 }
 
@@ -38,14 +43,25 @@ function asPostgres(bin: string, args: string[]): [string, string[]] {
   return ['setpriv', ['--reuid=postgres', '--regid=postgres', '--init-groups', '--', bin, ...args]];
 }
 
-function run(bin: string, args: string[]): Promise<string> {
+/** Runs a PostgreSQL program (as `postgres` when we are root); `input` goes to its stdin. */
+function run(bin: string, args: string[], input?: string): Promise<string> {
   const [command, argv] = asPostgres(bin, args);
-  return new Promise((resolve, reject) =>
-    execFile(command, argv, { encoding: 'utf8' }, (err, stdout, stderr) =>
+  return new Promise((resolve, reject) => {
+    const child = execFile(command, argv, { encoding: 'utf8' }, (err, stdout, stderr) =>
       err ? reject(new Error(`${path.basename(bin)} failed: ${stderr.trim() || err.message}`)) : resolve(stdout),
-    ),
-  );
+    );
+    child.stdin?.end(input ?? '');
+  });
 }
+
+/** Who may connect how: the own socket without a password (its folder is closed to others), TCP with one. */
+const PG_HBA = [
+  '# Written by the webhook trigger service (src/cluster/postgres.ts) at each start.',
+  'local all all trust',
+  'host all all 127.0.0.1/32 scram-sha-256',
+  'host all all ::1/128 scram-sha-256',
+  '',
+].join('\n');
 
 /** Makes the folder, owned by `postgres` when we are root, and says clearly when that user cannot use it. */
 async function prepareFolder(dir: string): Promise<void> {
@@ -76,8 +92,14 @@ export async function startPostgres(o: PostgresOptions): Promise<ManagedProcess>
   const bin = (name: string) => path.join(o.binDir, name);
   await prepareFolder(o.dir);
   if (!fs.existsSync(path.join(o.dir, 'PG_VERSION'))) {
-    await run(bin('initdb'), ['-D', o.dir, '-U', POSTGRES_ROLE, '--auth=trust', '-E', 'UTF8', '--no-instructions']);
+    const auth = ['--auth-local=trust', '--auth-host=scram-sha-256'];
+    await run(bin('initdb'), ['-D', o.dir, '-U', POSTGRES_ROLE, ...auth, '-E', 'UTF8', '--no-instructions']);
   }
+  // Written at each start: a cluster made by an earlier version trusted every connection.
+  const hba = path.join(o.dir, 'pg_hba.conf');
+  const owner = fs.statSync(path.join(o.dir, 'PG_VERSION'));
+  fs.writeFileSync(hba, PG_HBA, { mode: 0o600 });
+  fs.chownSync(hba, owner.uid, owner.gid);
   const [command, args] = asPostgres(bin('postgres'), [
     '-D',
     o.dir,
@@ -97,6 +119,12 @@ export async function startPostgres(o: PostgresOptions): Promise<ManagedProcess>
   for (let attempt = 1; ; attempt++) {
     try {
       await run(bin('pg_isready'), ['-h', '127.0.0.1', '-p', String(o.port), '-U', POSTGRES_ROLE]);
+      // Through the own socket; the password on stdin, never in an argument anyone could list.
+      await run(
+        bin('psql'),
+        [...socketArgs(o), '-d', 'postgres', '-q', '-v', 'ON_ERROR_STOP=1', '-f', '-'],
+        setPassword(o),
+      );
       return proc;
     } catch (err) {
       if (proc.child.exitCode !== null || attempt >= 300) {
@@ -108,8 +136,20 @@ export async function startPostgres(o: PostgresOptions): Promise<ManagedProcess>
   }
 }
 
-/** One query's rows, tab-separated (psql -tA), as `temporal`. */
-export function psql(o: Pick<PostgresOptions, 'binDir' | 'port'>, database: string, sql: string): Promise<string> {
-  const args = ['-h', '127.0.0.1', '-p', String(o.port), '-U', POSTGRES_ROLE, '-d', database, '-tA', '-c', sql];
-  return run(path.join(o.binDir, 'psql'), args);
+/** psql's arguments to connect through the own socket as `temporal`. */
+function socketArgs(o: Pick<PostgresOptions, 'dir' | 'port'>): string[] {
+  return ['-h', o.dir, '-p', String(o.port), '-U', POSTGRES_ROLE];
+}
+
+function setPassword(o: Pick<PostgresOptions, 'password'>): string {
+  return `ALTER ROLE ${POSTGRES_ROLE} PASSWORD '${o.password.replace(/'/g, "''")}';\n`;
+}
+
+/** One query's rows, tab-separated (psql -tA), as `temporal` through the own socket. */
+export function psql(
+  o: Pick<PostgresOptions, 'binDir' | 'port' | 'dir'>,
+  database: string,
+  sql: string,
+): Promise<string> {
+  return run(path.join(o.binDir, 'psql'), [...socketArgs(o), '-d', database, '-tA', '-c', sql]);
 }

@@ -5,6 +5,10 @@
  * created on first start and migrated to the binary's latest on every start, by temporal-sql-tool.
  * The namespace is registered with the dedup window as retention, then the service's search
  * attributes are added, and the server is ready once a visibility query naming them is answered.
+ *
+ * Closed by default: its frontend takes mutual TLS only (./tls.ts; its services talk to each other
+ * on loopback in the clear), and it reaches PostgreSQL with a password (./postgres.ts). Its config
+ * file, which holds that password, is readable by its owner only.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -16,7 +20,9 @@ import { SEARCH_ATTRIBUTES } from '../domain/search-attributes';
 import { spawnManaged, waitForPort, type ManagedProcess } from '../embedded/servers';
 import { ensureSearchAttributes } from '../search-attribute-setup';
 import type { Logger } from '../log';
-import { POSTGRES_ROLE, psql } from './postgres';
+import { POSTGRES_ROLE, psql, type PostgresOptions } from './postgres';
+import type { ClusterTls } from './tls';
+import { temporalTls } from '../temporal';
 
 /**
  * History shards: fixed when the cluster's database is first made (changing it means a new
@@ -63,7 +69,9 @@ export function temporalServerPorts(frontend: number): TemporalServerPorts {
 export interface TemporalServerOptions {
   serverBin: string;
   sqlToolBin: string;
-  postgres: { binDir: string; port: number };
+  postgres: Pick<PostgresOptions, 'binDir' | 'port' | 'dir'> & { password: string };
+  /** The frontend's certificates (mutual TLS). */
+  tls: ClusterTls;
   /** Its own folder: the config it is started with, and the dynamic config. */
   dir: string;
   ports: TemporalServerPorts;
@@ -71,7 +79,7 @@ export interface TemporalServerOptions {
   logFile?: string;
 }
 
-function datastore(database: string, port: number, maxConns: number) {
+function datastore(database: string, port: number, password: string, maxConns: number) {
   return {
     sql: {
       pluginName: SQL_PLUGIN,
@@ -79,7 +87,7 @@ function datastore(database: string, port: number, maxConns: number) {
       connectAddr: `127.0.0.1:${port}`,
       connectProtocol: 'tcp',
       user: POSTGRES_ROLE,
-      password: '',
+      password,
       maxConns,
       maxIdleConns: maxConns,
       maxConnLifetime: '1h',
@@ -88,7 +96,7 @@ function datastore(database: string, port: number, maxConns: number) {
 }
 
 /** The server's config (JSON, which its YAML loader reads). */
-export function temporalServerConfig(o: Pick<TemporalServerOptions, 'ports' | 'postgres' | 'dir'>): object {
+export function temporalServerConfig(o: Pick<TemporalServerOptions, 'ports' | 'postgres' | 'dir' | 'tls'>): object {
   const rpc = (grpcPort: number, membershipPort: number, extra: object = {}) => ({
     rpc: { grpcPort, membershipPort, bindOnLocalHost: true, ...extra },
   });
@@ -100,11 +108,31 @@ export function temporalServerConfig(o: Pick<TemporalServerOptions, 'ports' | 'p
       visibilityStore: 'visibility',
       numHistoryShards: CLUSTER_HISTORY_SHARDS,
       datastores: {
-        default: datastore('temporal', o.postgres.port, 20),
-        visibility: datastore('temporal_visibility', o.postgres.port, 4),
+        default: datastore('temporal', o.postgres.port, o.postgres.password, 20),
+        visibility: datastore('temporal_visibility', o.postgres.port, o.postgres.password, 4),
       },
     },
-    global: { membership: { maxJoinDuration: '30s', broadcastAddress: '127.0.0.1' } },
+    global: {
+      membership: { maxJoinDuration: '30s', broadcastAddress: '127.0.0.1' },
+      tls: {
+        // Clients (the receivers, the workers, the CLI) must present a certificate the CA signed.
+        frontend: {
+          server: {
+            certFile: o.tls.serverCert,
+            keyFile: o.tls.serverKey,
+            clientCaFiles: [o.tls.ca],
+            requireClientAuth: true,
+          },
+          client: { serverName: o.tls.serverName, rootCaFiles: [o.tls.ca] },
+        },
+        // Temporal's own system worker is such a client too.
+        systemWorker: {
+          certFile: o.tls.clientCert,
+          keyFile: o.tls.clientKey,
+          client: { serverName: o.tls.serverName, rootCaFiles: [o.tls.ca] },
+        },
+      },
+    },
     services: {
       frontend: rpc(p.frontend, p.frontendMembership, { httpPort: p.frontendHttp }),
       history: rpc(p.history, p.historyMembership),
@@ -145,8 +173,10 @@ const DYNAMIC_CONFIG = [
 function sqlTool(o: TemporalServerOptions, database: string, args: string[]): Promise<void> {
   const global = ['--plugin', SQL_PLUGIN, '--endpoint', '127.0.0.1', '--port', String(o.postgres.port)];
   const argv = [...global, '--user', POSTGRES_ROLE, '--database', database, '--quiet', ...args];
+  // The password in its environment, not its arguments (which every user of the machine can list).
+  const env = { ...process.env, SQL_PASSWORD: o.postgres.password };
   return new Promise((resolve, reject) =>
-    execFile(o.sqlToolBin, argv, { encoding: 'utf8' }, (err, _out, stderr) =>
+    execFile(o.sqlToolBin, argv, { encoding: 'utf8', env }, (err, _out, stderr) =>
       err ? reject(new Error(`temporal-sql-tool ${args[0]} ${database}: ${stderr.trim() || err.message}`)) : resolve(),
     ),
   );
@@ -170,7 +200,11 @@ export async function prepareTemporalSchema(o: TemporalServerOptions): Promise<v
 export async function startTemporalServer(o: TemporalServerOptions): Promise<ManagedProcess> {
   const configDir = path.join(o.dir, 'config');
   fs.mkdirSync(configDir, { recursive: true });
-  fs.writeFileSync(path.join(configDir, 'cluster.yaml'), JSON.stringify(temporalServerConfig(o), null, 2));
+  // It holds PostgreSQL's password: its owner's only.
+  fs.writeFileSync(path.join(configDir, 'cluster.yaml'), JSON.stringify(temporalServerConfig(o), null, 2), {
+    mode: 0o600,
+  });
+  fs.chmodSync(path.join(configDir, 'cluster.yaml'), 0o600);
   fs.writeFileSync(path.join(o.dir, 'dynamicconfig.yaml'), DYNAMIC_CONFIG);
   const args = ['--root', o.dir, '--config', 'config', '--env', 'cluster', '--allow-no-auth', 'start'];
   const proc = spawnManaged('temporal-server', o.serverBin, args, { logFile: o.logFile });
@@ -185,12 +219,13 @@ export async function startTemporalServer(o: TemporalServerOptions): Promise<Man
  */
 export async function prepareTemporalNamespace(
   address: string,
+  tls: ClusterTls,
   namespace: string,
   log: Logger,
   timeoutMs = 120_000,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  const connection = await Connection.connect({ address });
+  const connection = await Connection.connect({ address, tls: temporalTls(clusterClientTls(tls)) });
   try {
     for (;;) {
       try {
@@ -214,4 +249,15 @@ export async function prepareTemporalNamespace(
   } finally {
     await connection.close();
   }
+}
+
+/** The client side of the cluster's TLS as the service's settings say it (TEMPORAL_TLS_*). */
+export function clusterClientTls(tls: ClusterTls) {
+  return {
+    enabled: true,
+    caFile: tls.ca,
+    certFile: tls.clientCert,
+    keyFile: tls.clientKey,
+    serverName: tls.serverName,
+  };
 }

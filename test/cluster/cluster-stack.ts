@@ -16,13 +16,20 @@ import { stackApi, type StackApi } from '../faults/fault-stack';
 import { freePorts } from '../support/ports';
 import { entryPoint } from '../support/processes';
 
+/** The entry's read timeout of management requests in the cluster tests (API_READ_TIMEOUT_S otherwise). */
+export const API_READ_TIMEOUT_IN_TESTS_S = 10;
+
 export interface ClusterStack extends StackApi {
   cluster: Cluster;
   /** The entry (nginx): what senders use. */
   baseUrl: string;
   /** Each receiver's own address, bypassing the entry. */
   receiverUrls: string[];
+  /** Each receiver's metrics port (GET /metrics, /healthz). */
+  receiverMetricsUrls: string[];
   dataDir: string;
+  adminToken: string;
+  postgresPort: number;
   /** Everything every process has logged so far. */
   logs(): string;
   close(): Promise<void>;
@@ -34,7 +41,7 @@ export async function startClusterStack(): Promise<ClusterStack> {
   fs.chmodSync(dataDir, 0o755);
   const logDir = path.join(dataDir, 'logs');
   fs.mkdirSync(logDir);
-  const [port, r1, r2, w1, s1, w2, s2, postgresPort, mongodbPort, ...t] = await freePorts(18);
+  const [port, r1, r2, m1, m2, w1, s1, w2, s2, postgresPort, mongodbPort, ...t] = await freePorts(20);
   const temporalPorts: TemporalServerPorts = {
     ...temporalServerPorts(t[0]),
     frontendHttp: t[1],
@@ -51,6 +58,7 @@ export async function startClusterStack(): Promise<ClusterStack> {
     logDir,
     port,
     receiverPorts: [r1, r2],
+    receiverMetricsPorts: [m1, m2],
     workerMetricsPorts: [
       { worker: w1, sdk: s1 },
       { worker: w2, sdk: s2 },
@@ -69,6 +77,8 @@ export async function startClusterStack(): Promise<ClusterStack> {
       sqliteIdIndex: process.env.SQLITE_ID_INDEX_BIN!,
     },
     env: { ...process.env, LOG_LEVEL: 'warn', LOG_FORMAT: 'json', TEMPORAL_START_TIMEOUT_MS: '3000' },
+    // Short enough that a test sees a stalled receiver's management request answered 504.
+    apiReadTimeoutSeconds: API_READ_TIMEOUT_IN_TESTS_S,
     log: createLogger('cluster-test', 'warn', { format: 'json' }),
     serviceLogFiles: true,
     entryPoint,
@@ -92,12 +102,16 @@ export async function startClusterStack(): Promise<ClusterStack> {
     throw new Error(`the cluster did not start: ${(err as Error).message}\n${tails}`, { cause: err });
   }
   const baseUrl = `http://127.0.0.1:${port}`;
+  const adminToken = fs.readFileSync(path.join(dataDir, 'admin-token'), 'utf8').trim();
   return {
-    ...stackApi(baseUrl, fs.readFileSync(path.join(dataDir, 'admin-token'), 'utf8').trim()),
+    ...stackApi(baseUrl, adminToken),
+    adminToken,
     cluster,
     baseUrl,
     receiverUrls: [r1, r2].map((p) => `http://127.0.0.1:${p}`),
+    receiverMetricsUrls: [m1, m2].map((p) => `http://127.0.0.1:${p}`),
     dataDir,
+    postgresPort,
     logs,
     close,
   };

@@ -28,8 +28,10 @@ afterAll(async () => {
 
 it('starts the cluster, serves a delivery through the entry, and stops everything on Ctrl-C', async () => {
   // The launcher takes PORT+1 and +2 (receivers), the metrics ports +2 (second worker), Temporal's own.
-  const [port, mongodb, postgres, metrics, sdkMetrics] = await freeSpacedPorts(5);
+  const [port, mongodb, postgres, metrics, sdkMetrics, receiverMetrics] = await freeSpacedPorts(6);
   const p = { port, mongodb, postgres, metrics, sdkMetrics, temporal: await freeTemporalServerPort() };
+  // The receivers' metrics ports go down from RECEIVER_METRICS_PORT: the two above a spaced port are free.
+  const receiverMetricsPort = receiverMetrics + 2;
   const { TEMPORAL_ADDRESS: _t, MONGODB_URI: _m, ADMIN_TOKEN: _a, BASE_URL: _b, ...rest } = process.env;
   const log = path.join(dataDir, 'launcher.log');
   launcher = startProcess(
@@ -43,6 +45,7 @@ it('starts the cluster, serves a delivery through the entry, and stops everythin
       CLUSTER_POSTGRES_PORT: String(p.postgres),
       WORKER_METRICS_PORT: String(p.metrics),
       SDK_METRICS_PORT: String(p.sdkMetrics),
+      RECEIVER_METRICS_PORT: String(receiverMetricsPort),
       LOG_LEVEL: 'warn',
     },
     log,
@@ -57,7 +60,10 @@ it('starts the cluster, serves a delivery through the entry, and stops everythin
   expect(printed).toContain(`Service (webhooks and API): ${base}   (nginx, in front of the receivers)`);
   expect(printed).toContain(`Receivers:                  localhost:${p.port + 1}, localhost:${p.port + 2}`);
   expect(printed).toContain(`Temporal server:            127.0.0.1:${p.temporal}   (PostgreSQL, 4 history shards;`);
+  expect(printed).toContain(`--tls-cert-path ${path.join(dataDir, 'tls', 'client.pem')}`);
   expect(printed).toContain(`Admin token:                ${token}`);
+  for (const metrics of [receiverMetricsPort, receiverMetricsPort - 1])
+    expect((await fetch(`http://localhost:${metrics}/healthz`)).status).toBe(200);
 
   const client = apiClient(base, token);
   const robot = await robotAtWork(client, { template: { hi: 'Hi {{trigger.name}}' }, appName: 'A', robotName: 'R' });

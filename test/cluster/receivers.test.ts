@@ -3,6 +3,12 @@
  * delivery raced through both receivers is one run, and a receiver and a worker killed with
  * SIGKILL mid-burst or mid-CSV lose and double nothing (their supervisors start them again).
  */
+import { Connection } from '@temporalio/client';
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { DEDUP_KEY_MAX_BYTES } from '../../src/domain/dedup';
 import { waitFor } from '../support/wait';
 import { expectCsvSurvives, expectExactlyOneRunEach, range, sendDeliveries } from '../faults/fault-stack';
 import { startClusterStack, type ClusterStack } from './cluster-stack';
@@ -37,9 +43,9 @@ it('spreads deliveries over both receivers through the entry', async () => {
   const { accepted } = await sendDeliveries(robot.webhookUrl, range(0, 40), { concurrency: 4 });
   expect(accepted.size).toBe(40);
   await expectExactlyOneRunEach(stack, robot.robotId, accepted);
-  // Each receiver counted some of them (its own /metrics).
+  // Each receiver counted some of them (its own metrics port).
   const answered = await Promise.all(
-    stack.receiverUrls.map(async (base) => {
+    stack.receiverMetricsUrls.map(async (base) => {
       const text = await (await fetch(`${base}/metrics`)).text();
       return [...text.matchAll(/^webhook_responses_total\{status="200"\} (\d+)/gm)].reduce(
         (n, m) => n + Number(m[1]),
@@ -79,3 +85,114 @@ it('loses and doubles no row when a receiver and a worker are killed during a 4,
     expect((await stack.counts(robotId)).succeeded).toBeLessThan(rows);
   });
 });
+
+it("fits Temporal server's 255-byte workflow IDs: a delivery with the longest key a sender may send runs", async () => {
+  const robot = await stack.robotAtWork();
+  // Short enough to be used as it is, too long for that, and not printable ASCII (Latin-1 bytes).
+  const keys = ['k'.repeat(DEDUP_KEY_MAX_BYTES - 'idempotency-key:'.length), 'k'.repeat(1000), 'clé-'.repeat(100)];
+  for (const [i, key] of keys.entries()) {
+    const res = await fetch(robot.webhookUrl, {
+      method: 'POST',
+      body: JSON.stringify({ id: i }),
+      headers: { 'idempotency-key': key },
+    });
+    expect(res.status).toBe(200);
+  }
+  await expectExactlyOneRunEach(stack, robot.robotId, new Set([0, 1, 2]));
+});
+
+it('sends a management request that stalls at a receiver to no other receiver: answered 504, done once', async () => {
+  const refusedBefore = await refusedByBoth();
+  const stalled = stack.cluster.service('receiver', 0).current().child;
+  stalled.kill('SIGSTOP');
+  const names = range(0, 4).map((i) => `once-${i}-${Date.now()}`);
+  let answers: number[];
+  try {
+    // Round robin: half of them reach the stalled receiver.
+    // Raw requests: the entry's 504 is nginx's own HTML page.
+    const create = (name: string) =>
+      fetch(`${stack.baseUrl}/api/robots`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${stack.adminToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name, trigger: { appId: 'none' } }),
+      }).then((r) => r.status);
+    answers = await Promise.all(names.map(create));
+  } finally {
+    stalled.kill('SIGCONT');
+  }
+  // Refused at once by the receiver that answers (no such app); the stalled ones time out at the entry.
+  expect(answers.filter((s) => s === 504)).toHaveLength(2);
+  expect(answers.filter((s) => s === 400)).toHaveLength(2);
+  // The stalled receiver, going on, answers its two itself: each request was handled exactly once.
+  const handled = await waitFor(
+    async () => (await refusedByBoth()) - refusedBefore,
+    (n) => n >= 4,
+  );
+  expect(handled).toBe(4);
+});
+
+it('is closed by default: Temporal takes no client without its certificate, PostgreSQL no connection without the password', async () => {
+  const { tls } = stack.cluster;
+  const address = stack.cluster.temporalAddress;
+  const reach = async (options: Parameters<typeof Connection.connect>[0]) => {
+    try {
+      const c = await Connection.connect({ ...options, connectTimeout: 5000 });
+      try {
+        await c.withDeadline(Date.now() + 5000, () => c.workflowService.getSystemInfo({}));
+        return 'answered';
+      } finally {
+        await c.close();
+      }
+    } catch {
+      return 'refused';
+    }
+  };
+  expect(await reach({ address })).toBe('refused');
+  const ca = fs.readFileSync(tls.ca);
+  expect(await reach({ address, tls: { serverRootCACertificate: ca, serverNameOverride: tls.serverName } })).toBe(
+    'refused',
+  );
+  const clientCertPair = { crt: fs.readFileSync(tls.clientCert), key: fs.readFileSync(tls.clientKey) };
+  expect(
+    await reach({ address, tls: { serverRootCACertificate: ca, serverNameOverride: tls.serverName, clientCertPair } }),
+  ).toBe('answered');
+
+  const passwordFile = path.join(stack.dataDir, 'postgres-password');
+  expect(fs.statSync(passwordFile).mode & 0o777).toBe(0o600);
+  const psql = (password?: string) =>
+    promisify(execFile)(
+      path.join(path.dirname(process.env.POSTGRES_BIN!), 'psql'),
+      // -w: never ask for a password (one not given is refused, not prompted for).
+      [
+        '-w',
+        '-h',
+        '127.0.0.1',
+        '-p',
+        String(stack.postgresPort),
+        '-U',
+        'temporal',
+        '-d',
+        'postgres',
+        '-tAc',
+        'select 1',
+      ],
+      { env: { ...process.env, ...(password === undefined ? {} : { PGPASSWORD: password }), PGCONNECT_TIMEOUT: '5' } },
+    ).then(
+      (r) => r.stdout.trim(),
+      () => 'refused',
+    );
+  expect(await psql()).toBe('refused');
+  expect(await psql('wrong')).toBe('refused');
+  expect(await psql(fs.readFileSync(passwordFile, 'utf8').trim())).toBe('1');
+});
+
+/** Management requests both receivers answered 400, by their own metrics. */
+async function refusedByBoth(): Promise<number> {
+  const counts = await Promise.all(
+    stack.receiverMetricsUrls.map(async (u) => {
+      const text = await (await fetch(`${u}/metrics`)).text();
+      return Number(/^api_responses_total\{status="400"\} (\d+)/m.exec(text)?.[1] ?? 0);
+    }),
+  );
+  return counts[0] + counts[1];
+}

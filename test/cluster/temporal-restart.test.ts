@@ -34,7 +34,7 @@ it('answers only 200 or 503 while Temporal server restarts under load, and runs 
   await stack.cluster.stopServer('temporal', 'SIGKILL');
   // Every receiver has found out (its health says so) before the server comes back.
   await waitFor(
-    () => Promise.all(stack.receiverUrls.map((u) => fetch(`${u}/healthz`).then((r) => r.status))),
+    () => Promise.all(stack.receiverMetricsUrls.map((u) => fetch(`${u}/healthz`).then((r) => r.status))),
     (statuses) => statuses.every((s) => s === 503),
   );
   const down = await sendDeliveries(robot.webhookUrl, range(1_000_000, 10));

@@ -13,7 +13,12 @@ import { DEFAULT_MAX_BODY_BYTES } from '../../src/domain/limits';
 
 const root = path.join(__dirname, '../..');
 const composeFile = path.join(root, 'docker-compose.yml');
-type Service = { image?: string; environment?: Record<string, unknown>; deploy?: { replicas?: number } };
+type Service = {
+  image?: string;
+  environment?: Record<string, unknown>;
+  deploy?: { replicas?: number };
+  ports?: string[];
+};
 const compose = parse(fs.readFileSync(composeFile, 'utf8')) as { services: Record<string, Service> };
 const services = compose.services;
 
@@ -23,8 +28,39 @@ const builtVersion = /TEMPORAL_SERVER_VERSION:-v([\d.]+)/.exec(
 )![1];
 
 it('runs the Temporal server version the cluster builds, on PostgreSQL, with the same history shards', () => {
-  expect(services.temporal.image).toBe(`temporalio/auto-setup:${builtVersion}`);
+  expect(services.temporal.image).toBe(`temporalio/server:${builtVersion}`);
   expect(services.temporal.environment).toMatchObject({ DB: SQL_PLUGIN, NUM_HISTORY_SHARDS: CLUSTER_HISTORY_SHARDS });
+  // Its own schema tool, of the same version, makes the schema: not the development image auto-setup.
+  expect(services['temporal-schema'].image).toMatch(new RegExp(`^temporalio/admin-tools:${builtVersion}-`));
+  expect(fs.readFileSync(composeFile, 'utf8')).not.toContain('auto-setup');
+});
+
+it('is closed by default: only the entry is published, the Web UI on loopback, nothing else', () => {
+  const published = Object.entries(services).filter(([, s]) => s.ports?.length);
+  expect(published.map(([name]) => name).sort()).toEqual(['entry', 'temporal-ui']);
+  expect(services.entry.ports).toEqual(['3000:3000']);
+  expect(services['temporal-ui'].ports!.every((p) => p.startsWith('127.0.0.1:'))).toBe(true);
+});
+
+it("needs a password for Temporal's database, and has none of its own", () => {
+  expect(services.postgresql.environment?.POSTGRES_PASSWORD).toBe('${POSTGRES_PASSWORD}');
+  expect(fs.readFileSync(composeFile, 'utf8')).toContain('POSTGRES_PWD: ${POSTGRES_PASSWORD:?');
+});
+
+it('builds the image on a supported Node LTS with the locked dependencies, from an allowlist of files', () => {
+  const dockerfile = fs.readFileSync(path.join(root, 'Dockerfile'), 'utf8');
+  const nodes = [...dockerfile.matchAll(/^FROM node:(\d+)-/gm)].map((m) => Number(m[1]));
+  expect(nodes.length).toBeGreaterThan(0);
+  expect(nodes.every((major) => major === 22 || major === 24)).toBe(true);
+  expect(dockerfile).toContain('npm ci');
+  expect(dockerfile).not.toMatch(/npm install/);
+  const ignore = fs.readFileSync(path.join(root, '.dockerignore'), 'utf8').split('\n');
+  expect(ignore.find((l) => l && !l.startsWith('#'))).toBe('*');
+});
+
+it('runs a supported nginx (the 1.30 stable line or later)', () => {
+  const [, major, minor] = /^nginx:(\d+)\.(\d+)/.exec(services.entry.image!)!.map(Number);
+  expect(major * 1000 + minor).toBeGreaterThanOrEqual(1030);
 });
 
 it('runs the PostgreSQL major version the cluster tests ran on (Debian 12: 15)', () => {

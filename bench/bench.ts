@@ -12,7 +12,9 @@
  *   4. CSV fan-out: one CSV of BENCH_CSV_ROWS rows; seconds until every run succeeded, runs per
  *      second, and the worker's peak RSS. Before it, the engine's ceiling for a fan-out: children
  *      that do nothing, started the way the delivery workflow starts runs (bench/workflows.ts).
- *   5. Cluster: with the embedded stack stopped, levels 1-3 again on the cluster (Temporal server
+ *   5. Hostile load: ordinary senders' acks while one URL takes the worst allowed CSV and ten slow
+ *      uploads, as a ratio of the same senders alone (docs/security.md).
+ *   6. Cluster: with the embedded stack stopped, levels 1-3 again on the cluster (Temporal server
  *      on PostgreSQL, 2 receivers and 2 workers behind nginx), each against its own baselines.
  *
  * Prints a table and writes bench-results/bench-<timestamp>.json. Settings (environment):
@@ -25,6 +27,7 @@ import { csvFanOut, csvWithoutKeeper, warmCsv } from './phases/csv';
 import { clusterLevels } from './phases/cluster';
 import { fanOutBaseline } from './phases/fan-out-baseline';
 import { historyBench } from './phases/history';
+import { hostileLoad } from './phases/hostile';
 import { measureLevel } from './phases/levels';
 import { warmUp } from './phases/warm-up';
 import { report, writeResults, type Results } from './report';
@@ -48,6 +51,7 @@ async function main(): Promise<number> {
     csvNoKeeper: null,
     history: null,
     cluster: null,
+    hostile: null,
     error: null,
   };
   const cleanups: Array<() => Promise<void>> = [];
@@ -69,7 +73,9 @@ async function main(): Promise<number> {
     // First and on its own stack, so that the main stack's figures are as they always were.
     if (s.csvRows > 0 && s.csvNoKeeper) results.csvNoKeeper = await csvWithoutKeeper(s, cleanups);
     log('starting the embedded stack');
-    const stack = await launchStack({ logLevel: s.logLevel, startTimeoutS: 180 });
+    // The worst CSV the caps allow is the hostile phase's: the stack's row cap is set to it.
+    const env = { CSV_MAX_ROWS: String(Math.max(s.hostileCsvRows, s.csvRows, s.csvWarmup, 1)) };
+    const stack = await launchStack({ logLevel: s.logLevel, startTimeoutS: 180, env });
     // Its data folder and logs are kept on a failure (not on an interruption).
     const failed = () => results.error !== null && !results.error.startsWith('interrupted');
     cleanups.push(() => stack.stop(s.keepData || failed()));
@@ -106,6 +112,8 @@ async function main(): Promise<number> {
       if (s.csvPageOpen) results.csvPageOpen = await csvFanOut(clients, 'page');
       results.csv = await csvFanOut(clients);
     }
+    // Last on this stack: the hostile CSV is still fanning out when it ends.
+    if (s.hostileConnections > 0) results.hostile = await hostileLoad(clients, s.hostileConnections, s.hostileCsvRows);
     if (s.cluster && s.levels.length > 0) {
       // Alone on the machine: the embedded stack is stopped first.
       await clients.close();

@@ -33,12 +33,13 @@ export async function clientsOf(stack: BenchStack, s: Settings): Promise<BenchCl
     serverSelectionTimeoutMS: 10_000,
   });
   await db.asPromise();
-  const connection = await TemporalConnection.connect({ address: stack.temporalAddress }).catch(
-    async (err: unknown) => {
-      await db.close();
-      throw err;
-    },
-  );
+  const connection = await TemporalConnection.connect({
+    address: stack.temporalAddress,
+    tls: stack.temporalTls(),
+  }).catch(async (err: unknown) => {
+    await db.close();
+    throw err;
+  });
   return {
     api: apiClient(`http://127.0.0.1:${stack.port}`, stack.adminToken),
     models: createModels(db),

@@ -1,8 +1,9 @@
 /** The bench's report: the tables printed at the end, and the results file in bench-results/. */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Percentiles } from './load';
+import type { HttpLoadSummary, Percentiles } from './load';
 import { WATCH_INTERVAL_MS, type CsvResult } from './phases/csv';
+import type { HostileResult } from './phases/hostile';
 import type { FanOutBaseline } from './phases/fan-out-baseline';
 import { HISTORY_READS, type HistoryResult } from './phases/history';
 import type { LevelResult } from './phases/levels';
@@ -25,6 +26,8 @@ export interface Results {
   history: HistoryResult | null;
   /** The same levels on the cluster (bench/phases/cluster.ts). */
   cluster: LevelResult[] | null;
+  /** Ordinary senders under the worst allowed CSV and ten slow uploads (bench/phases/hostile.ts). */
+  hostile: HostileResult | null;
   error: string | null;
 }
 
@@ -276,8 +279,24 @@ export function report(r: Results): string {
       );
     }
   }
+  if (r.hostile) out.push('', hostileReport(r.hostile));
   if (r.error) out.push('', `FAILED: ${r.error}`);
   return out.join('\n') + '\n';
+}
+
+/** Ordinary senders alone and while one URL takes the worst allowed CSV and ten slow uploads. */
+function hostileReport(h: HostileResult): string {
+  const row = (name: string, l: HttpLoadSummary) => [name, l.perSec, l.ok, l.non2xx, pct(l.latencyMs)];
+  return [
+    `Hostile load: ${h.connections} ordinary senders, alone and while one URL takes the worst allowed CSV ` +
+      `(${h.csvRows} rows, fanning out) and ${h.slowUploads} slow uploads`,
+    table(
+      ['senders', 'acks/s', '2xx', 'non-2xx', 'ack ms p50 / p95 / p99'],
+      [row('alone', h.alone), row('under attack', h.underAttack)],
+    ),
+    `  acks ÷ alone: ${h.ackRatio.toFixed(3)}; p99 ÷ alone: ${h.p99Ratio.toFixed(2)}; ` +
+      `CSV runs finished meanwhile: ${h.csvRunsDuringLoad}; slow uploads still open at the end: ${h.slowUploadsOpenAtEnd}`,
+  ].join('\n');
 }
 
 /** The cluster beside the dev server, level by level: each against its own Temporal's bare starts. */

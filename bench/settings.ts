@@ -20,6 +20,8 @@
  *                          (default 2000)
  *   BENCH_CLUSTER          1: the same levels again on the cluster (npm run start:cluster), after the
  *                          embedded stack is stopped, beside the dev server's figures (default 1)
+ *   BENCH_HOSTILE          connections of the ordinary senders of the hostile phase, 0 to skip it (default 16)
+ *   BENCH_HOSTILE_CSV_ROWS rows of its worst allowed CSV: the stack's CSV_MAX_ROWS is set to it (default 100000)
  *   BENCH_KEEP_DATA=1      keep the stack's data folder and logs (kept anyway on failure)
  */
 import os from 'node:os';
@@ -42,6 +44,8 @@ export interface Settings {
   csvNoKeeper: boolean;
   csvWarmup: number;
   cluster: boolean;
+  hostileConnections: number;
+  hostileCsvRows: number;
 }
 
 function intSetting(name: string, fallback: number, min = 1): number {
@@ -79,6 +83,8 @@ export function readSettings(): Settings {
     csvNoKeeper: process.env.BENCH_CSV_NO_KEEPER !== '0',
     csvWarmup: intSetting('BENCH_CSV_WARMUP', 2000, 0),
     cluster: process.env.BENCH_CLUSTER !== '0',
+    hostileConnections: intSetting('BENCH_HOSTILE', 16, 0),
+    hostileCsvRows: intSetting('BENCH_HOSTILE_CSV_ROWS', 100_000),
   };
 }
 

@@ -10,6 +10,10 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { TLSConfig } from '@temporalio/client';
+import { clusterClientTls } from '../src/cluster/temporal-server';
+import { CLUSTER_TLS_SERVER_NAME } from '../src/cluster/tls';
+import { temporalTls } from '../src/temporal';
 import { freePorts, freeSpacedPorts, freeTemporalServerPort } from '../test/support/ports';
 import { descendants, entryPoint, exited, isAlive } from '../test/support/processes';
 
@@ -20,6 +24,8 @@ export interface BenchStack {
   adminToken: string;
   mongodbUri: string;
   temporalAddress: string;
+  /** How to reach its Temporal: the cluster's takes mutual TLS only (its certificates, once ready). */
+  temporalTls(): TLSConfig | undefined;
   namespace: string;
   dataDir: string;
   logFile: string;
@@ -147,7 +153,8 @@ export async function launchStack(opts: {
   fs.chmodSync(dataDir, 0o755);
   const logFile = path.join(dataDir, 'launcher.log');
   // The cluster's receivers take PORT+1 and PORT+2, its second worker the metrics ports + 2.
-  const [port, uiPort, mongodbPort, metricsPort, sdkMetricsPort, postgresPort] = await freeSpacedPorts(6);
+  const [port, uiPort, mongodbPort, metricsPort, sdkMetricsPort, postgresPort, receiverMetricsPort] =
+    await freeSpacedPorts(7);
   const temporalPort = kind === 'cluster' ? await freeTemporalServerPort() : (await freePorts(1))[0];
   const adminToken = randomBytes(24).toString('base64url');
   const namespace = process.env.TEMPORAL_NAMESPACE || 'default';
@@ -162,6 +169,8 @@ export async function launchStack(opts: {
     EMBEDDED_MONGODB_PORT: String(mongodbPort),
     WORKER_METRICS_PORT: String(metricsPort),
     SDK_METRICS_PORT: String(sdkMetricsPort),
+    // The cluster's second receiver takes the port below (spaced ports: the two above are free).
+    RECEIVER_METRICS_PORT: String(receiverMetricsPort + 2),
     CLUSTER_POSTGRES_PORT: String(postgresPort),
     ADMIN_TOKEN: adminToken,
     LOG_LEVEL: opts.logLevel,
@@ -223,6 +232,22 @@ export async function launchStack(opts: {
     adminToken,
     mongodbUri: `mongodb://127.0.0.1:${mongodbPort}/webhooks`,
     temporalAddress: `127.0.0.1:${temporalPort}`,
+    temporalTls: () => {
+      if (kind !== 'cluster') return undefined;
+      const dir = path.join(dataDir, 'tls');
+      const files = { ca: 'ca.pem', clientCert: 'client.pem', clientKey: 'client-key.pem' };
+      const [ca, clientCert, clientKey] = Object.values(files).map((f) => path.join(dir, f));
+      return temporalTls(
+        clusterClientTls({
+          ca,
+          clientCert,
+          clientKey,
+          serverCert: '',
+          serverKey: '',
+          serverName: CLUSTER_TLS_SERVER_NAME,
+        }),
+      );
+    },
     namespace,
     dataDir,
     logFile,

@@ -62,10 +62,14 @@ export function safetyHeaders(): Middleware {
   };
 }
 
+/** The receiver's view of triggers (src/receiver/trigger-cache.ts); `watch` it while it serves. */
+export function triggerCache(deps: Pick<AppDeps, 'models' | 'config'>): TriggerCache {
+  return new TriggerCache(deps.models, deps.config.secretsKeys, deps.config.triggerCacheTtlMs);
+}
+
 /** Every router of the service's port, in the order requests meet them (test/openapi.test.ts lists their routes). */
-export function routers(deps: AppDeps): Router[] {
+export function routers(deps: AppDeps, triggers = triggerCache(deps)): Router[] {
   const { config } = deps;
-  const triggers = new TriggerCache(deps.models, config.secretsKeys, config.triggerCacheTtlMs);
   // Wrong admin tokens are counted per client address, whichever route they were tried on.
   const authFailures = new Throttle('requests with a wrong admin token', config.throttles.authFailuresPerMinute);
   const document = openApiDocument(config.baseUrl);
@@ -76,7 +80,7 @@ export function routers(deps: AppDeps): Router[] {
   ];
 }
 
-export function createApp(deps: AppDeps): Koa {
+export function createApp(deps: AppDeps, triggers = triggerCache(deps)): Koa {
   const app = new Koa();
   app.silent = true; // errors are logged by the error handler
   // Behind the cluster's entry the client's address is in X-Forwarded-For (refusals are counted by it).
@@ -86,7 +90,7 @@ export function createApp(deps: AppDeps): Koa {
   app.use(safetyHeaders());
   app.use(countWebhookAnswers(metrics)); // outside the error handler: it sees what the sender got
   app.use(errorHandler(deps.log));
-  for (const router of routers({ ...deps, metrics })) app.use(router.routes());
+  for (const router of routers({ ...deps, metrics }, triggers)) app.use(router.routes());
   app.use(serveDashboard());
   return app;
 }
@@ -159,7 +163,9 @@ export async function listenReceiver(
 ): Promise<Listening> {
   const { config } = deps;
   const metrics = deps.metrics ?? receiverMetrics();
-  const app = createApp({ ...deps, metrics });
+  const triggers = triggerCache(deps);
+  triggers.watch();
+  const app = createApp({ ...deps, metrics }, triggers);
   const server = http.createServer(
     {
       headersTimeout: config.http.headersTimeoutMs,
@@ -186,6 +192,7 @@ export async function listenReceiver(
     port,
     metricsPort,
     async close() {
+      triggers.stop();
       for (const s of [server, metricsServer]) {
         if (!s) continue;
         s.closeAllConnections();

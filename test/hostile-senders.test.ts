@@ -1,17 +1,26 @@
 /**
  * A sender who means harm, on the real stack (docs/api.md, Bad input): what one delivery may make
  * is capped (DeliveryCaps: here lowered, so the worst allowed CSV is small enough to run in a
- * test), and while the worst allowed CSV fans out another robot's delivery still runs at once.
+ * test), and while the worst allowed CSV fans out another robot's delivery still runs at once;
+ * slow senders, forgers and connection floods hold nothing another robot needs.
  */
+import { createHmac } from 'node:crypto';
+import http from 'node:http';
+import net from 'node:net';
+import { robotAtWork } from './support/api-client';
 import { startStack, type Stack } from './support/stack';
 import { waitFor } from './support/wait';
 
 /** The caps of this file's stack: small enough that the worst allowed CSV runs in about a minute. */
 const CAPS = { CSV_MAX_ROWS: 1500, CSV_MAX_COLUMNS: 50, CSV_MAX_CELL_BYTES: 4096, MAX_TRIGGER_BYTES: 1024 * 1024 };
 
+/** Limits of this file's stack against slow senders and forgers, lowered to be seen within a test. */
+const LIMITS = { HEADERS_TIMEOUT_MS: 2000, BODY_IDLE_TIMEOUT_MS: 3000, MAX_CONNECTIONS: 64, REJECTED_PER_MINUTE: 5 };
+
 let stack: Stack;
 beforeAll(async () => {
-  stack = await startStack(Object.fromEntries(Object.entries(CAPS).map(([k, v]) => [k, String(v)])));
+  const settings = { ...CAPS, ...LIMITS };
+  stack = await startStack(Object.fromEntries(Object.entries(settings).map(([k, v]) => [k, String(v)])));
 });
 afterAll(() => stack.close());
 
@@ -96,4 +105,100 @@ it('runs another robot’s delivery at once while the worst allowed CSV fans out
   // Done while most of the CSV still waits: it did not queue behind the whole fan-out.
   const { runCounts } = await stack.client.json('GET', `/api/robots/${bulk.robotId}`);
   expect(runCounts.succeeded).toBeLessThan(CAPS.CSV_MAX_ROWS / 2);
+});
+
+describe('slow senders, floods and forgers', () => {
+  it('answers another robot 200 while ten slow uploads, each announcing the largest body, hold one URL', async () => {
+    const slow = await stack.robotAtWork();
+    const other = await stack.robotAtWork();
+    const { port } = new URL(slow.webhookUrl);
+    const uploads = Array.from({ length: 10 }, () => {
+      const req = http.request(slow.webhookUrl.replace('localhost', '127.0.0.1'), {
+        method: 'POST',
+        headers: { 'content-length': String(stack.config.maxBodyBytes) },
+        port,
+      });
+      req.on('error', () => undefined);
+      req.write(Buffer.alloc(64 * 1024, 'x'));
+      return req;
+    });
+    // A byte now and then, well within BODY_IDLE_TIMEOUT_MS: they stay open through what follows.
+    const trickle = setInterval(() => uploads.forEach((u) => u.write('x')), LIMITS.BODY_IDLE_TIMEOUT_MS / 3);
+    try {
+      for (let n = 0; n < 5; n++)
+        expect((await stack.send('POST', other.webhookUrl, JSON.stringify({ n }))).status).toBe(200);
+    } finally {
+      clearInterval(trickle);
+      uploads.forEach((u) => u.destroy());
+    }
+    const runs = await waitFor(
+      () => stack.runs(other.robotId),
+      (r) => r.length === 5 && r.every((run) => run.status === 'succeeded'),
+    );
+    expect(runs).toHaveLength(5);
+  });
+
+  it('closes a connection whose headers do not arrive within HEADERS_TIMEOUT_MS', async () => {
+    const { hostname, port } = new URL(stack.baseUrl);
+    const socket = net.connect(Number(port), hostname === 'localhost' ? '127.0.0.1' : hostname);
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString('latin1')));
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    socket.write('POST /api/webhooks/custom:x/y HTTP/1.1\r\nHost: x\r\nX-Slow: ');
+    const trickle = setInterval(() => socket.write('a'), 200); // a header that never ends
+    await closed;
+    clearInterval(trickle);
+    expect(answer).toMatch(/^(HTTP\/1\.1 408 |$)/);
+  });
+
+  it('takes no more than MAX_CONNECTIONS connections at once, and serves again once they are gone', async () => {
+    const { port } = new URL(stack.baseUrl);
+    // Connect more than the cap, then ask on each: a connection past it was closed, unanswered.
+    const sockets = await Promise.all(
+      Array.from({ length: LIMITS.MAX_CONNECTIONS + 8 }, async () => {
+        const socket = net.connect(Number(port), '127.0.0.1');
+        socket.on('error', () => undefined);
+        await new Promise((resolve) => socket.once('connect', resolve));
+        return socket;
+      }),
+    );
+    const answered = await Promise.all(
+      sockets.map(
+        (socket) =>
+          new Promise<boolean>((resolve) => {
+            let got = '';
+            socket.on('data', (chunk: Buffer) => (got += chunk.toString('latin1')));
+            socket.once('close', () => resolve(got.startsWith('HTTP/1.1 ')));
+            socket.write('GET /nowhere HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+          }),
+      ),
+    );
+    expect(answered.filter(Boolean).length).toBeLessThanOrEqual(LIMITS.MAX_CONNECTIONS);
+    expect(answered.filter((a) => !a).length).toBeGreaterThanOrEqual(8);
+    const robot = await stack.robotAtWork();
+    expect((await stack.send('POST', robot.webhookUrl, '{"after":true}')).status).toBe(200);
+  });
+
+  it('records at most REJECTED_PER_MINUTE forgeries of one URL a minute, then answers 429; a signed delivery still runs', async () => {
+    const secret = 'signing-secret-' + 'x'.repeat(16);
+    const robot = await robotAtWork(stack.client, {
+      template: { n: '{{trigger.n}}' },
+      verification: { scheme: 'github', secret },
+    });
+    const statuses = [];
+    for (let i = 0; i < LIMITS.REJECTED_PER_MINUTE + 3; i++) {
+      const res = await stack.send('POST', robot.webhookUrl, `{"forged":${i}}`, { 'x-hub-signature-256': 'sha256=00' });
+      statuses.push(res.status);
+      if (res.status === 429) expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    }
+    expect(statuses).toEqual([...Array(LIMITS.REJECTED_PER_MINUTE).fill(400), 429, 429, 429]);
+    const body = '{"n":1}';
+    const signature = 'sha256=' + createHmac('sha256', secret).update(body).digest('hex');
+    expect((await stack.send('POST', robot.webhookUrl, body, { 'x-hub-signature-256': signature })).status).toBe(200);
+    const deliveries = await waitFor(
+      () => stack.deliveries(robot.robotId),
+      (d) => d.some((x) => x.outcome === 'processed'),
+    );
+    expect(deliveries.filter((d) => d.outcome === 'rejected')).toHaveLength(LIMITS.REJECTED_PER_MINUTE);
+  });
 });

@@ -1,6 +1,7 @@
 /** Made-up identifiers cost no database read each and never push a real trigger out of the cache. */
 import { randomUUID } from 'node:crypto';
 import { startStack, type Stack } from './support/stack';
+import { waitFor } from './support/wait';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -48,4 +49,22 @@ it('answers a robot put to work, or a token rotated, through another receiver at
   // Its token rotated through the first receiver: the other takes the new one at once.
   const rotated = await stack.api('POST', `/api/robots/${robot.robotId}/trigger/rotate`, { graceHours: 0 });
   expect((await stack.send('POST', onOther(rotated.body.trigger.card.webhookUrl), '')).status).toBe(200);
+});
+
+it('takes a stop, a pause or a revoked token made through another receiver by its watch of the stamp, not after the TTL', async () => {
+  const other = await stack.addReceiver();
+  const onOther = (url: string) => other + new URL(url).pathname;
+  const robot = await stack.robotAtWork();
+  // The other receiver serves the robot, and would keep it for its 60-second TTL: each change below
+  // must reach it by its watch of the stamp (every STAMP_POLL_MS), long before.
+  expect((await stack.send('POST', onOther(robot.webhookUrl), '')).status).toBe(200);
+  const answersOnOther = (url: string) => async () => (await stack.send('POST', onOther(url), '')).status;
+  // Revoked: rotated with no grace through the first receiver.
+  await stack.api('POST', `/api/robots/${robot.robotId}/trigger/rotate`, { graceHours: 0 });
+  await waitFor(answersOnOther(robot.webhookUrl), (status) => status === 404, 20_000);
+  // Stopped through the first receiver.
+  const { webhookUrl } = (await stack.client.json('GET', `/api/robots/${robot.robotId}`)).trigger.card;
+  expect((await stack.send('POST', onOther(webhookUrl), '')).status).toBe(200);
+  await stack.api('POST', `/api/robots/${robot.robotId}/stop`);
+  await waitFor(answersOnOther(webhookUrl), (status) => status === 404, 20_000);
 });

@@ -25,7 +25,7 @@ export interface FanOutBaseline {
 export async function fanOutBaseline(stack: BenchStack, temporal: Client, s: Settings): Promise<FanOutBaseline> {
   const children = s.fanOutBaseline;
   const taskQueue = `bench-fan-out-${randomBytes(3).toString('hex')}`;
-  const connection = await NativeConnection.connect({ address: stack.temporalAddress });
+  const connection = await NativeConnection.connect({ address: stack.temporalAddress, tls: stack.temporalTls() });
   try {
     const worker = await Worker.create({
       connection,

@@ -9,12 +9,14 @@
  * answered 404 without a scan of the robots each, and only triggers that exist are ever cached,
  * so it cannot push real ones out.
  *
- * Several receivers: before a would-be 404 (unknown identifier, robot not at work, wrong token),
- * the receiver reads one small document by `_id` (`trigger_changes/all`, one read shared by the
- * lookups that wait at that moment) whose stamp every receiver changes when it changes a
- * trigger; a stamp it has not seen makes it read the triggers again. So a robot put to work, or a
- * token rotated, through one receiver is answered by every other at once, never 404 for a TTL.
- * A robot stopped through one receiver is still served by the others for up to the TTL.
+ * Several receivers: every receiver changes one small document (`trigger_changes/all`) when it
+ * changes a trigger, and reads it by `_id`:
+ * - before a would-be 404 (unknown identifier, robot not at work, wrong token; one read shared by
+ *   the lookups that wait at that moment), so a robot put to work, or a token rotated, through one
+ *   receiver is answered by every other at once, never 404 for a TTL;
+ * - every STAMP_POLL_MS in the background (`watch`), so a robot stopped or paused, or a token
+ *   revoked (rotated with no grace), through one receiver is taken by every other within that
+ *   time, not the TTL. A stamp it has not seen makes it read the triggers again.
  */
 import { decryptSecret } from '../domain/secrets';
 import type { BodyFormat, RobotState, TriggerKind } from '../domain/types';
@@ -53,6 +55,11 @@ export function takesDeliveries(trigger: WebhookTrigger): boolean {
 
 /** The `_id` of the one stamp document. */
 const STAMP_ID = 'all';
+/**
+ * How often each receiver reads the stamp: how long a stop, a pause or a revoked token made through
+ * another receiver may still be served here. Four reads by `_id` a second.
+ */
+export const STAMP_POLL_MS = 250;
 
 export class TriggerCache {
   private readonly entries = new Map<string, { trigger: WebhookTrigger | null; expires: number }>();
@@ -87,6 +94,19 @@ export class TriggerCache {
     const first = await this.lookup(identifier);
     if (accepted(first) || !isTriggerIdentifier(identifier) || !(await this.changedElsewhere())) return first;
     return this.lookup(identifier);
+  }
+
+  private watching: NodeJS.Timeout | undefined;
+
+  /** Reads the shared stamp every STAMP_POLL_MS until `stop` (a read that fails waits for the next). */
+  watch(everyMs = STAMP_POLL_MS): void {
+    this.watching ??= setInterval(() => void this.changedElsewhere().catch(() => undefined), everyMs);
+    this.watching.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.watching);
+    this.watching = undefined;
   }
 
   /** Whether the shared stamp moved since last seen; if so, everything cached is dropped. */

@@ -1,0 +1,117 @@
+/**
+ * Hostile load (docs/security.md): ordinary senders' ack rate and p99 while one robot's URL takes
+ * the worst CSV the stack's caps allow (its CSV_MAX_ROWS rows, fanning out) and ten slow uploads
+ * (each announcing MAX_BODY_BYTES, sending a byte now and then), as a ratio of the same senders
+ * alone on the same stack, measured one after the other in this run.
+ */
+import http from 'node:http';
+import { waitFor } from '../../test/support/wait';
+import { benchRobot, completions, type BenchContext } from '../context';
+import { httpLoad, type HttpLoadSummary } from '../load';
+import { log, round } from '../util';
+
+/** Slow uploads held open on one URL. */
+const SLOW_UPLOADS = 10;
+/** How often each slow upload sends a byte: far within BODY_IDLE_TIMEOUT_MS (30 s). */
+const TRICKLE_MS = 5000;
+/** The largest body a sender may announce (MAX_BODY_BYTES' default). */
+const ANNOUNCED_BYTES = 32 * 1024 * 1024;
+
+export interface HostileResult {
+  connections: number;
+  csvRows: number;
+  slowUploads: number;
+  alone: HttpLoadSummary;
+  underAttack: HttpLoadSummary;
+  /** Acks per second under attack ÷ alone. */
+  ackRatio: number;
+  /** p99 ack latency under attack ÷ alone. */
+  p99Ratio: number;
+  /** Runs of the hostile CSV finished while the senders were measured under attack: it was fanning out. */
+  csvRunsDuringLoad: number;
+  /** Slow uploads still open when the measurement ended (none was refused or timed out). */
+  slowUploadsOpenAtEnd: number;
+}
+
+/** Runs finished (succeeded or failed) of a robot, from its counts. */
+async function finishedRuns({ api }: BenchContext, robotId: string): Promise<number> {
+  const { runCounts } = await api.json<{ runCounts: { succeeded: number; failed: number } }>(
+    'GET',
+    `/api/robots/${robotId}`,
+  );
+  return runCounts.succeeded + runCounts.failed;
+}
+
+/** Ten requests announcing the largest body and sending a byte every TRICKLE_MS until stopped. */
+function slowUploads(url: string): { open(): number; stop(): void } {
+  let open = 0;
+  const requests = Array.from({ length: SLOW_UPLOADS }, () => {
+    const req = http.request(url, { method: 'POST', headers: { 'content-length': String(ANNOUNCED_BYTES) } });
+    open++;
+    req.on('error', () => undefined);
+    req.on('close', () => open--);
+    req.on('response', (res) => res.resume());
+    req.write('x');
+    return req;
+  });
+  const trickle = setInterval(() => requests.forEach((r) => r.write('x')), TRICKLE_MS);
+  return {
+    open: () => open,
+    stop() {
+      clearInterval(trickle);
+      requests.forEach((r) => r.destroy());
+    },
+  };
+}
+
+export async function hostileLoad(ctx: BenchContext, connections: number, csvRows: number): Promise<HostileResult> {
+  const { api, stack, temporal, s } = ctx;
+  const ordinary = await benchRobot(api, stack.port, 'bench hostile: ordinary senders', 'json', { id: '{{trigger.id}}' });
+  const bulk = await benchRobot(api, stack.port, 'bench hostile: worst CSV', 'csv', { n: '{{trigger.n}}' });
+
+  log(`hostile: ${connections} ordinary senders alone for ${s.durationS} s`);
+  const deliveries = completions(temporal, 'deliveryWorkflow');
+  await deliveries.start();
+  const alone = await httpLoad(ordinary.url, connections, s.durationS, 'hostile-alone');
+  await waitFor(
+    () => deliveries.sinceStart(),
+    (n) => n >= alone.summary.ok,
+    s.drainTimeoutS * 1000,
+    { intervalMs: s.pollS * 1000 },
+  );
+
+  log(`hostile: the worst allowed CSV (${csvRows} rows) to one URL, waiting for its fan-out`);
+  const body = `n\n${Array.from({ length: csvRows }, (_, i) => i).join('\n')}\n`;
+  const sent = await fetch(bulk.url, { method: 'POST', body });
+  if (sent.status !== 200) throw new Error(`the hostile CSV was answered ${sent.status}`);
+  await waitFor(
+    () => finishedRuns(ctx, bulk.robotId),
+    (n) => n > 0,
+    s.csvTimeoutS * 1000,
+    { intervalMs: s.pollS * 1000 },
+  );
+  log(`hostile: ${SLOW_UPLOADS} slow uploads on that URL too, and the same senders for ${s.durationS} s`);
+  const uploads = slowUploads(bulk.url);
+  let underAttack: Awaited<ReturnType<typeof httpLoad>>;
+  let csvRunsDuringLoad: number;
+  let slowUploadsOpenAtEnd: number;
+  try {
+    const before = await finishedRuns(ctx, bulk.robotId);
+    underAttack = await httpLoad(ordinary.url, connections, s.durationS, 'hostile-attacked');
+    csvRunsDuringLoad = (await finishedRuns(ctx, bulk.robotId)) - before;
+    slowUploadsOpenAtEnd = uploads.open();
+  } finally {
+    uploads.stop();
+  }
+  return {
+    connections,
+    csvRows,
+    slowUploads: SLOW_UPLOADS,
+    alone: alone.summary,
+    underAttack: underAttack.summary,
+    ackRatio: round(underAttack.summary.perSec / Math.max(1, alone.summary.perSec), 3),
+    p99Ratio: round(underAttack.summary.latencyMs.p99 / Math.max(0.01, alone.summary.latencyMs.p99), 2),
+    csvRunsDuringLoad,
+    slowUploadsOpenAtEnd,
+  };
+}

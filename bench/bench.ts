@@ -14,7 +14,9 @@
  *      that do nothing, started the way the delivery workflow starts runs (bench/workflows.ts).
  *   5. Hostile load: ordinary senders' acks while one URL takes the worst allowed CSV and ten slow
  *      uploads, as a ratio of the same senders alone (docs/security.md).
- *   6. Cluster: with the embedded stack stopped, levels 1-3 again on the cluster (Temporal server
+ *   6. Ablation: a smaller CSV with every feature on, each off in turn, and on an earlier commit,
+ *      each on a stack of its own (what each feature costs a row).
+ *   7. Cluster: with the embedded stack stopped, levels 1-3 again on the cluster (Temporal server
  *      on PostgreSQL, 2 receivers and 2 workers behind nginx), each against its own baselines.
  *
  * Prints a table and writes bench-results/bench-<timestamp>.json. Settings (environment):
@@ -28,6 +30,7 @@ import { clusterLevels } from './phases/cluster';
 import { fanOutBaseline } from './phases/fan-out-baseline';
 import { historyBench } from './phases/history';
 import { hostileLoad } from './phases/hostile';
+import { ablation } from './phases/ablation';
 import { measureLevel } from './phases/levels';
 import { warmUp } from './phases/warm-up';
 import { report, writeResults, type Results } from './report';
@@ -52,6 +55,7 @@ async function main(): Promise<number> {
     history: null,
     cluster: null,
     hostile: null,
+    ablation: null,
     error: null,
   };
   const cleanups: Array<() => Promise<void>> = [];
@@ -70,7 +74,8 @@ async function main(): Promise<number> {
   }
 
   try {
-    // First and on its own stack, so that the main stack's figures are as they always were.
+    // First and on stacks of their own, so that the main stack's figures are as they always were.
+    if (s.ablationRows > 0) results.ablation = await ablation(s, cleanups);
     if (s.csvRows > 0 && s.csvNoKeeper) results.csvNoKeeper = await csvWithoutKeeper(s, cleanups);
     log('starting the embedded stack');
     // The worst CSV the caps allow is the hostile phase's: the stack's row cap is set to it.

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { HttpLoadSummary, Percentiles } from './load';
 import { WATCH_INTERVAL_MS, type CsvResult } from './phases/csv';
 import type { HostileResult } from './phases/hostile';
+import type { AblationRow } from './phases/ablation';
 import type { FanOutBaseline } from './phases/fan-out-baseline';
 import { HISTORY_READS, type HistoryResult } from './phases/history';
 import type { LevelResult } from './phases/levels';
@@ -28,6 +29,8 @@ export interface Results {
   cluster: LevelResult[] | null;
   /** Ordinary senders under the worst allowed CSV and ten slow uploads (bench/phases/hostile.ts). */
   hostile: HostileResult | null;
+  /** The smaller CSV with each feature off in turn, and on an earlier commit (bench/phases/ablation.ts). */
+  ablation: AblationRow[] | null;
   error: string | null;
 }
 
@@ -279,9 +282,29 @@ export function report(r: Results): string {
       );
     }
   }
+  if (r.ablation) out.push('', ablationReport(r.ablation));
   if (r.hostile) out.push('', hostileReport(r.hostile));
   if (r.error) out.push('', `FAILED: ${r.error}`);
   return out.join('\n') + '\n';
+}
+
+/** What each feature costs a CSV row: runs/s and CPU per run with it off, beside all on and an earlier commit. */
+function ablationReport(rows: AblationRow[]): string {
+  return [
+    `What each feature costs: a ${rows[0].csv.rows}-row CSV, each variant on a stack of its own`,
+    table(
+      ['variant', 'runs/s', '÷ all on', 'CPU ms/run: temporal', 'worker', 'ferretdb', 'receiver'],
+      rows.map((r) => [
+        r.variant,
+        r.csv.runsPerSec,
+        r.vsAllOn.toFixed(2),
+        r.csv.cpuMsPerRun.temporal,
+        r.csv.cpuMsPerRun.worker,
+        r.csv.cpuMsPerRun.ferretdb,
+        r.csv.cpuMsPerRun.receiver,
+      ]),
+    ),
+  ].join('\n');
 }
 
 /** Ordinary senders alone and while one URL takes the worst allowed CSV and ten slow uploads. */

@@ -8,5 +8,5 @@ use_bins ./scripts/setup.sh
 # The cluster's servers (BENCH_CLUSTER, on by default).
 [ "${BENCH_CLUSTER:-1}" = 0 ] || use_bins ./scripts/cluster-binaries.sh
 # The browser for the dashboard's page loads (left out when none can be found or installed).
-eval "$(./scripts/browser.sh 2>/dev/null | grep -E "^[A-Z_]+_BIN=" | sed 's/^/export /' || true)"
+use_bins ./scripts/browser.sh 2>/dev/null || true
 exec node dist/bench/bench.js "$@"

@@ -22,6 +22,9 @@
  *                          embedded stack is stopped, beside the dev server's figures (default 1)
  *   BENCH_HOSTILE          connections of the ordinary senders of the hostile phase, 0 to skip it (default 16)
  *   BENCH_HOSTILE_CSV_ROWS rows of its worst allowed CSV: the stack's CSV_MAX_ROWS is set to it (default 100000)
+ *   BENCH_ABLATION_ROWS    rows of the CSV run with every feature on, then each off in turn, then on the
+ *                          baseline commit, each on a stack of its own; 0 to skip (default 10000)
+ *   BENCH_BASELINE_COMMIT  the earlier commit of the ablation, '' for none (default 756a1f1: before the run history)
  *   BENCH_KEEP_DATA=1      keep the stack's data folder and logs (kept anyway on failure)
  */
 import os from 'node:os';
@@ -46,6 +49,8 @@ export interface Settings {
   cluster: boolean;
   hostileConnections: number;
   hostileCsvRows: number;
+  ablationRows: number;
+  baselineCommit: string;
 }
 
 function intSetting(name: string, fallback: number, min = 1): number {
@@ -85,6 +90,8 @@ export function readSettings(): Settings {
     cluster: process.env.BENCH_CLUSTER !== '0',
     hostileConnections: intSetting('BENCH_HOSTILE', 16, 0),
     hostileCsvRows: intSetting('BENCH_HOSTILE_CSV_ROWS', 100_000),
+    ablationRows: intSetting('BENCH_ABLATION_ROWS', 10_000, 0),
+    baselineCommit: process.env.BENCH_BASELINE_COMMIT ?? '756a1f1',
   };
 }
 

@@ -137,9 +137,11 @@ export async function launchStack(opts: {
   logLevel: string;
   startTimeoutS: number;
   env?: NodeJS.ProcessEnv;
+  /** Another build's embedded launcher (bench/phases/ablation.ts: an earlier commit's). */
+  launcher?: string;
 }): Promise<BenchStack> {
   const kind = opts.kind ?? 'embedded';
-  const launcher = entryPoint(kind, 'run `npm run bench`, which builds it');
+  const launcher = opts.launcher ?? entryPoint(kind, 'run `npm run bench`, which builds it');
   const needed =
     kind === 'cluster'
       ? ['TEMPORAL_SERVER_BIN', 'TEMPORAL_SQL_TOOL_BIN', 'POSTGRES_BIN', 'NGINX_BIN', 'FERRETDB_BIN']

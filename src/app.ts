@@ -27,7 +27,7 @@ import type { Models } from './storage/models';
 import { DeliveryRecorder } from './history/slots';
 import { TriggerCache } from './receiver/trigger-cache';
 import { countWebhookAnswers } from './receiver/webhook-metrics';
-import { Throttle } from './receiver/throttle';
+import { Throttle } from './throttle';
 import { serveDashboard } from './dashboard';
 import { webhookRouter } from './receiver/webhooks';
 import { payloadEncryption, temporalAnswers } from './temporal';
@@ -179,6 +179,7 @@ export async function listenReceiver(
     app.callback(),
   );
   server.maxConnections = config.http.maxConnections;
+  server.on('drop', () => metrics.connectionsRefused.inc());
   const port = await listen(server, opts.port ?? config.port, opts.host);
   let metricsServer: http.Server | null = null;
   let metricsPort: number | null = null;

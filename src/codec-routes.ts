@@ -23,7 +23,7 @@ import { CODEC_BODY_BYTES } from './domain/limits';
 import { keyedDigest, secretsEqual } from './domain/secrets';
 import { invalidField, requireAdminToken, unauthorized } from './http';
 import { UnknownPayloadKey, type PayloadEncryption } from './payload-codec';
-import type { Throttle } from './receiver/throttle';
+import type { Throttle } from './throttle';
 
 /** The key in the Web UI's codec endpoint: derived from the admin token, so rotating that rotates it. */
 export function webUiCodecKey(adminToken: string): string {
@@ -49,7 +49,7 @@ const fromPayload = (p: Payload) => ({
 export interface CodecDeps {
   config: Pick<Config, 'adminToken' | 'temporalUiUrl'>;
   codec: PayloadEncryption;
-  /** Wrong credentials, counted per client address with the API's (src/receiver/throttle.ts). */
+  /** Wrong credentials, counted per client address with the API's (src/throttle.ts). */
   authFailures: Throttle;
 }
 

@@ -9,7 +9,7 @@ import { ZodError, type ZodTypeAny, type output } from 'zod';
 import type { Logger } from './log';
 import { API_BODY_BYTES } from './domain/limits';
 import { secretsEqual } from './domain/secrets';
-import type { Throttle } from './receiver/throttle';
+import type { Throttle } from './throttle';
 
 /** What an error adds to its status and message. */
 export interface HttpErrorDetails {
@@ -47,7 +47,7 @@ export const methodNotAllowed = (allow: string) =>
 /**
  * The admin token's check, for every route that needs it: `Authorization: Bearer <admin token>`,
  * compared in constant time. A client address with too many wrong tokens this minute is answered
- * 429 before its token is even looked at (src/receiver/throttle.ts).
+ * 429 before its token is even looked at (src/throttle.ts).
  */
 export function requireAdminToken(ctx: Context, adminToken: string, failures: Throttle): void {
   failures.check(ctx.ip);

@@ -42,6 +42,8 @@ export interface ReceiverMetrics {
   responses: Counter<'status'>;
   /** Answers of the management API, the codec endpoints and the dashboard, by HTTP status. */
   apiResponses: Counter<'status'>;
+  /** Connections closed at once because MAX_CONNECTIONS were open. */
+  connectionsRefused: Counter;
 }
 
 export function receiverMetrics(): ReceiverMetrics {
@@ -73,6 +75,11 @@ export function receiverMetrics(): ReceiverMetrics {
       name: 'api_responses_total',
       help: 'Answers of the management API, the codec endpoints and the dashboard, by HTTP status',
       labelNames: ['status'],
+      registers: [registry],
+    }),
+    connectionsRefused: new Counter({
+      name: 'receiver_connections_refused_total',
+      help: 'Connections closed at once because MAX_CONNECTIONS were open',
       registers: [registry],
     }),
   };

@@ -66,7 +66,9 @@ function slowUploads(url: string): { open(): number; stop(): void } {
 
 export async function hostileLoad(ctx: BenchContext, connections: number, csvRows: number): Promise<HostileResult> {
   const { api, stack, temporal, s } = ctx;
-  const ordinary = await benchRobot(api, stack.port, 'bench hostile: ordinary senders', 'json', { id: '{{trigger.id}}' });
+  const ordinary = await benchRobot(api, stack.port, 'bench hostile: ordinary senders', 'json', {
+    id: '{{trigger.id}}',
+  });
   const bulk = await benchRobot(api, stack.port, 'bench hostile: worst CSV', 'csv', { n: '{{trigger.n}}' });
 
   log(`hostile: ${connections} ordinary senders alone for ${s.durationS} s`);

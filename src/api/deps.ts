@@ -2,7 +2,7 @@
 import type { Client } from '@temporalio/client';
 import type { Config } from '../config';
 import type { Logger } from '../log';
-import type { Throttle } from '../receiver/throttle';
+import type { Throttle } from '../throttle';
 import type { TriggerCache } from '../receiver/trigger-cache';
 import type { Models } from '../storage/models';
 
@@ -12,7 +12,7 @@ export interface ManagementDeps {
   temporal: Client;
   triggers: TriggerCache;
   log: Logger;
-  /** Wrong admin tokens per client address (src/receiver/throttle.ts). */
+  /** Wrong admin tokens per client address (src/throttle.ts). */
   authFailures: Throttle;
   /** The OpenAPI document (src/api/openapi.ts), served at GET /api/openapi.json. */
   document: Record<string, unknown>;

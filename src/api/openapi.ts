@@ -340,7 +340,7 @@ function operation(op: Operation) {
     Object.entries(op.answers).map(([status, kind]) => [status, answer(kind)]),
   );
   if (op.admin) answers[401] = answer('Error');
-  // Wrong credentials are throttled per client address (src/receiver/throttle.ts).
+  // Wrong credentials are throttled per client address (src/throttle.ts).
   if (op.admin || 401 in op.answers) answers[429] = answer('Error');
   return {
     summary: op.summary,

@@ -61,7 +61,7 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 300_000;
 /** Connections one receiver keeps open at once (Node's `maxConnections`): keep it under `ulimit -n`. */
 export const DEFAULT_MAX_CONNECTIONS = 4096;
 
-// ---- Refusals (src/receiver/throttle.ts) ------------------------------------------------------------
+// ---- Refusals (src/throttle.ts) ------------------------------------------------------------
 // A refusal costs its sender nothing and the service a log line, a record or a hash: past these, a
 // sender is answered 429 with Retry-After for the rest of the minute, and nothing is recorded.
 

@@ -20,7 +20,7 @@ import { startDelivery } from '../deliveries/start';
 import type { DeliveryRecorder } from '../history/slots';
 import type { Logger } from '../log';
 import type { Models } from '../storage/models';
-import { Throttle } from './throttle';
+import { Throttle } from '../throttle';
 import type { SenderVerification, WebhookTrigger } from './trigger-cache';
 
 export interface TakeDeliveryDeps {
@@ -48,7 +48,7 @@ export type Taken =
 export class DeliveryTaker {
   /** Keys the digests in dedup keys (src/domain/dedup.ts). */
   private readonly digestKey: Buffer;
-  /** Rejected deliveries recorded per trigger this minute (src/receiver/throttle.ts). */
+  /** Rejected deliveries recorded per trigger this minute (src/throttle.ts). */
   private readonly rejections: Throttle;
 
   constructor(private readonly deps: TakeDeliveryDeps) {

@@ -5,7 +5,7 @@
  * process, in fixed one-minute windows; at most THROTTLE_ENTRIES keys are remembered (the oldest go
  * first, so a spray of keys cannot grow the process).
  */
-import { THROTTLE_ENTRIES } from '../domain/limits';
+import { THROTTLE_ENTRIES } from './domain/limits';
 
 const WINDOW_MS = 60_000;
 

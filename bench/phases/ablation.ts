@@ -1,0 +1,101 @@
+/**
+ * What each feature costs a CSV row (docs/benchmark.md): the same CSV (BENCH_ABLATION_ROWS rows,
+ * after an unmeasured warm-up) on a stack of its own with every feature on, then with each one
+ * turned off by its setting, then on the code of an earlier commit (BENCH_BASELINE_COMMIT, before
+ * the run history), one after the other on this machine in this run. Each as runs/s, its ratio to
+ * all-on, and each process's CPU per run.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { clientsOf } from '../context';
+import type { Settings } from '../settings';
+import { launchStack } from '../stack';
+import { log } from '../util';
+import { csvFanOut, warmCsv, type CsvResult } from './csv';
+
+/** Each feature on the run path, and the setting that turns it off. */
+export const FEATURES: Record<string, NodeJS.ProcessEnv> = {
+  'run history (the keeper)': { HISTORY_KEEPER: '0' },
+  'metrics (the worker and the SDK)': { WORKER_METRICS_PORT: '0' },
+  'search attributes on runs': { RUN_SEARCH_ATTRIBUTES: '0' },
+  'summaries on runs': { RUN_SUMMARIES: '0' },
+  'kept bodies': { KEEP_BODIES: '0' },
+  'payload encryption': { PAYLOAD_ENCRYPTION: '0' },
+};
+
+export interface AblationRow {
+  /** `all on`, `without <feature>`, or `<commit> (baseline)`. */
+  variant: string;
+  env: NodeJS.ProcessEnv;
+  csv: CsvResult;
+  /** runs/s ÷ all-on's. */
+  vsAllOn: number;
+}
+
+/** The code of `commit`, built once into a folder of its own with this checkout's node_modules. */
+function buildCommit(commit: string): string {
+  const root = path.resolve(__dirname, '../../..');
+  const sha = execFileSync('git', ['rev-parse', '--short', commit], { cwd: root, encoding: 'utf8' }).trim();
+  const dir = path.join(os.tmpdir(), `webhooks-baseline-${sha}`);
+  const launcher = path.join(dir, 'dist/src/entry/embedded.js');
+  if (fs.existsSync(path.join(dir, '.built'))) return launcher;
+  log(`baseline: building ${commit} (${sha}) in ${dir}`);
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  execFileSync('sh', ['-c', `git archive ${sha} | tar -x -C '${dir}'`], { cwd: root });
+  fs.symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'));
+  // Its own compiler settings; type errors against this checkout's newer types do not stop the output.
+  try {
+    execFileSync(path.join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], { cwd: dir, stdio: 'ignore' });
+  } catch {
+    if (!fs.existsSync(launcher)) throw new Error(`${commit} did not build: ${launcher} is missing`);
+  }
+  execFileSync(process.execPath, ['dist/scripts/bundle-workflows.js'], { cwd: dir, stdio: 'ignore' });
+  fs.writeFileSync(path.join(dir, '.built'), sha);
+  return launcher;
+}
+
+/** One variant: a stack of its own, the warm-up CSV, then the measured one. */
+async function variant(
+  s: Settings,
+  cleanups: Array<() => Promise<void>>,
+  env: NodeJS.ProcessEnv,
+  launcher?: string,
+): Promise<CsvResult> {
+  const stack = await launchStack({ logLevel: s.logLevel, startTimeoutS: 180, env, launcher });
+  const stop = () => stack.stop(s.keepData);
+  cleanups.push(stop);
+  try {
+    await stack.ready;
+    const ctx = await clientsOf(stack, s);
+    try {
+      await warmCsv(ctx);
+      return await csvFanOut(ctx, null, s.ablationRows);
+    } finally {
+      await ctx.close();
+    }
+  } finally {
+    await stop();
+    cleanups.splice(cleanups.indexOf(stop), 1);
+  }
+}
+
+export async function ablation(s: Settings, cleanups: Array<() => Promise<void>>): Promise<AblationRow[]> {
+  const rows: AblationRow[] = [];
+  const add = (name: string, env: NodeJS.ProcessEnv, csv: CsvResult) =>
+    rows.push({ variant: name, env, csv, vsAllOn: rows.length === 0 ? 1 : csv.runsPerSec / rows[0].csv.runsPerSec });
+  log(`ablation: ${s.ablationRows} rows with every feature on`);
+  add('all on', {}, await variant(s, cleanups, {}));
+  for (const [feature, env] of Object.entries(FEATURES)) {
+    log(`ablation: ${s.ablationRows} rows without ${feature}`);
+    add(`without ${feature}`, env, await variant(s, cleanups, env));
+  }
+  if (s.baselineCommit) {
+    const launcher = buildCommit(s.baselineCommit);
+    log(`ablation: ${s.ablationRows} rows on ${s.baselineCommit}`);
+    add(`${s.baselineCommit} (baseline)`, {}, await variant(s, cleanups, {}, launcher));
+  }
+  return rows;
+}

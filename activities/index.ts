@@ -16,6 +16,7 @@ import {
   type DeliveryInput,
   type PreparedDelivery,
   type RunOutcomeStatus,
+  type RunFeatures,
   type RunSeed,
   type StepStatus,
 } from '../src/domain/types';
@@ -34,7 +35,11 @@ export interface ActivityDeps {
   metrics: WorkerMetrics;
   /** What one delivery may make (CSV_MAX_ROWS and the rest); the defaults when not given. */
   caps?: DeliveryCaps;
+  /** What deliveries' workflows do beyond running runs (RUN_SEARCH_ATTRIBUTES and the rest); all on when not given. */
+  features?: RunFeatures;
 }
+
+const ALL_FEATURES: RunFeatures = { runSearchAttributes: true, runSummaries: true, keepBodies: true };
 
 /** The activity's heartbeats as Progress (a local activity, for a small body, has none). */
 function progressOfActivity(): Progress {
@@ -47,7 +52,12 @@ function progressOfActivity(): Progress {
   };
 }
 
-export function createActivities({ models, metrics, caps = DEFAULT_DELIVERY_CAPS }: ActivityDeps) {
+export function createActivities({
+  models,
+  metrics,
+  caps = DEFAULT_DELIVERY_CAPS,
+  features = ALL_FEATURES,
+}: ActivityDeps) {
   // Concurrent activities share their writes: one insertMany per collection at a time.
   const writes = {
     models,
@@ -59,7 +69,7 @@ export function createActivities({ models, metrics, caps = DEFAULT_DELIVERY_CAPS
   const robots = new RobotSettingsCache(models);
   const versions = new StepsVersions(models);
   const deliveries = new DeliveryRecorder(models, groupInserts(models.Delivery));
-  const preparer = new DeliveryPreparer(writes, robots, versions, deliveries, metrics, caps);
+  const preparer = new DeliveryPreparer(writes, robots, versions, deliveries, metrics, caps, features);
   const csvRuns = new CsvRunSeeds(models);
   const steps = new StepExecutor(writes, robots, versions, metrics);
 

@@ -1,7 +1,7 @@
 /**
  * The bench's settings, read from the environment, and the facts of the machine it ran on.
  *
- *   BENCH_CONCURRENCY      levels, comma-separated            (default 1,16,64)
+ *   BENCH_CONCURRENCY      levels, comma-separated, 0 to skip them (default 1,16,64)
  *   BENCH_DURATION_S       seconds of load per level and kind (default 10)
  *   BENCH_CSV_ROWS         rows of the CSV, 0 to skip it      (default 100000)
  *   BENCH_FANOUT_BASELINE  children of the fan-out baseline, 0 to skip it (default 10000)
@@ -24,10 +24,13 @@
  *   BENCH_HOSTILE_CSV_ROWS rows of its worst allowed CSV: the stack's CSV_MAX_ROWS is set to it (default 100000)
  *   BENCH_ABLATION_ROWS    rows of the CSV run with every feature on, then each off in turn, then on the
  *                          baseline commit, each on a stack of its own; 0 to skip (default 10000)
+ *   BENCH_ABLATION_FEATURES which features the ablation turns off, comma-separated (default all:
+ *                          history,metrics,searchAttributes,summaries,keptBodies,encryption; '' for none)
  *   BENCH_BASELINE_COMMIT  the earlier commit of the ablation, '' for none (default 756a1f1: before the run history)
  *   BENCH_KEEP_DATA=1      keep the stack's data folder and logs (kept anyway on failure)
  */
 import os from 'node:os';
+import { FEATURES } from './phases/ablation';
 import { round } from './util';
 
 export interface Settings {
@@ -50,6 +53,7 @@ export interface Settings {
   hostileConnections: number;
   hostileCsvRows: number;
   ablationRows: number;
+  ablationFeatures: string[];
   baselineCommit: string;
 }
 
@@ -64,9 +68,19 @@ function intSetting(name: string, fallback: number, min = 1): number {
 
 export function readSettings(): Settings {
   const levelsRaw = process.env.BENCH_CONCURRENCY?.trim() || '1,16,64';
-  const levels = levelsRaw.split(',').map((s) => Number(s.trim()));
+  const levels = levelsRaw === '0' ? [] : levelsRaw.split(',').map((s) => Number(s.trim()));
   if (levels.some((n) => !Number.isInteger(n) || n < 1))
-    throw new Error(`BENCH_CONCURRENCY must be whole numbers separated by commas (got "${levelsRaw}")`);
+    throw new Error(`BENCH_CONCURRENCY must be whole numbers separated by commas, or 0 (got "${levelsRaw}")`);
+  const featuresRaw = process.env.BENCH_ABLATION_FEATURES ?? Object.keys(FEATURES).join(',');
+  const ablationFeatures = featuresRaw
+    .split(',')
+    .map((f) => f.trim())
+    .filter(Boolean);
+  const unknown = ablationFeatures.filter((f) => !(f in FEATURES));
+  if (unknown.length > 0)
+    throw new Error(
+      `BENCH_ABLATION_FEATURES: ${unknown.join(', ')} unknown; known: ${Object.keys(FEATURES).join(', ')}`,
+    );
   const historyRaw = process.env.BENCH_HISTORY_LEVELS?.trim() || '1000,10000,100000';
   const historyLevels = historyRaw === '0' ? [] : historyRaw.split(',').map((v) => Number(v.trim()));
   if (historyLevels.some((n) => !Number.isInteger(n) || n < 100))
@@ -91,6 +105,7 @@ export function readSettings(): Settings {
     hostileConnections: intSetting('BENCH_HOSTILE', 16, 0),
     hostileCsvRows: intSetting('BENCH_HOSTILE_CSV_ROWS', 100_000),
     ablationRows: intSetting('BENCH_ABLATION_ROWS', 10_000, 0),
+    ablationFeatures,
     baselineCommit: process.env.BENCH_BASELINE_COMMIT ?? '756a1f1',
   };
 }

@@ -20,6 +20,7 @@ import {
   DEFAULT_REQUEST_TIMEOUT_MS,
 } from './domain/limits';
 import { DEFAULT_DELIVERY_CAPS, type DeliveryCaps } from './domain/body-formats';
+import type { RunFeatures } from './domain/types';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().positive();
@@ -95,6 +96,10 @@ const envSchema = z.object({
   LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   HISTORY_RETENTION: duration.default('30d'),
   HISTORY_KEEPER: z.enum(['0', '1']).default('1'),
+  RUN_SEARCH_ATTRIBUTES: z.enum(['0', '1']).default('1'),
+  RUN_SUMMARIES: z.enum(['0', '1']).default('1'),
+  KEEP_BODIES: z.enum(['0', '1']).default('1'),
+  PAYLOAD_ENCRYPTION: z.enum(['0', '1']).default('1'),
   WORKER_METRICS_PORT: port.default(9464),
   SDK_METRICS_PORT: port.default(9465),
   TEMPORAL_UI_URL: z.string().url().optional(),
@@ -140,6 +145,10 @@ export interface Config {
   historyRetentionMs: number;
   /** Whether this worker runs a history keeper (one of all workers does the work, by lease). */
   historyKeeper: boolean;
+  /** What deliveries' workflows do beyond running runs (each on by default; the bench turns each off in turn). */
+  runFeatures: RunFeatures;
+  /** Payloads sealed for Temporal (PAYLOAD_ENCRYPTION; off only to measure its cost: sealed ones are read anyway). */
+  payloadEncryption: boolean;
   /** The worker's metrics port (0: none), and the loopback port of the Temporal SDK's exporter behind it. */
   workerMetricsPort: number;
   sdkMetricsPort: number;
@@ -266,6 +275,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logFormat: e.LOG_FORMAT ?? (process.stderr.isTTY ? 'pretty' : 'json'),
     historyRetentionMs: e.HISTORY_RETENTION,
     historyKeeper: e.HISTORY_KEEPER === '1',
+    runFeatures: {
+      runSearchAttributes: e.RUN_SEARCH_ATTRIBUTES === '1',
+      runSummaries: e.RUN_SUMMARIES === '1',
+      keepBodies: e.KEEP_BODIES === '1',
+    },
+    payloadEncryption: e.PAYLOAD_ENCRYPTION === '1',
     workerMetricsPort: e.WORKER_METRICS_PORT,
     sdkMetricsPort: e.SDK_METRICS_PORT,
     temporalUiUrl: e.TEMPORAL_UI_URL?.replace(/\/+$/, '') ?? null,

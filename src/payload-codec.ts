@@ -42,8 +42,15 @@ export class PayloadEncryption implements PayloadCodec {
   private readonly current: CodecKey;
   private readonly byId: Map<string, CodecKey>;
 
-  /** `secretsKeys`: SECRETS_KEY first (it seals), then those of SECRETS_KEY_PREVIOUS (read only). */
-  constructor(secretsKeys: readonly Buffer[]) {
+  /**
+   * `secretsKeys`: SECRETS_KEY first (it seals), then those of SECRETS_KEY_PREVIOUS (read only).
+   * `seal: false` (PAYLOAD_ENCRYPTION=0, to measure what sealing costs) sends payloads as they are
+   * and still opens sealed ones.
+   */
+  constructor(
+    secretsKeys: readonly Buffer[],
+    private readonly options: { seal: boolean } = { seal: true },
+  ) {
     const keys = secretsKeys.map(codecKey);
     this.current = keys[0];
     this.byId = new Map(keys.map((k) => [k.id, k]));
@@ -55,7 +62,7 @@ export class PayloadEncryption implements PayloadCodec {
 
   // eslint-disable-next-line @typescript-eslint/require-await -- a failure must be a rejection, as the SDK expects
   async encode(payloads: Payload[]): Promise<Payload[]> {
-    return payloads.map((p) => this.seal(p));
+    return this.options.seal ? payloads.map((p) => this.seal(p)) : payloads;
   }
 
   // eslint-disable-next-line @typescript-eslint/require-await -- a failure must be a rejection, as the SDK expects

@@ -11,7 +11,7 @@ import type { Config, TemporalTls } from './config';
 import { PayloadEncryption } from './payload-codec';
 
 /** What a connection to Temporal needs of the configuration. */
-export type TemporalSettings = Pick<Config, 'secretsKey' | 'previousSecretsKeys'> & {
+export type TemporalSettings = CodecSettings & {
   temporal: Pick<Config['temporal'], 'namespace' | 'tls'> & { address?: string };
 };
 
@@ -28,12 +28,14 @@ export function temporalTls(tls: TemporalTls): TLSConfig | undefined {
   };
 }
 
+type CodecSettings = Pick<Config, 'secretsKey' | 'previousSecretsKeys' | 'payloadEncryption'>;
+
 /** The payload codec of the client and the worker: SECRETS_KEY seals, the previous keys still open. */
-export function payloadEncryption(config: Pick<Config, 'secretsKey' | 'previousSecretsKeys'>): PayloadEncryption {
-  return new PayloadEncryption([config.secretsKey, ...config.previousSecretsKeys]);
+export function payloadEncryption(config: CodecSettings): PayloadEncryption {
+  return new PayloadEncryption([config.secretsKey, ...config.previousSecretsKeys], { seal: config.payloadEncryption });
 }
 
-export function dataConverter(config: Pick<Config, 'secretsKey' | 'previousSecretsKeys'>): DataConverter {
+export function dataConverter(config: CodecSettings): DataConverter {
   return { payloadCodecs: [payloadEncryption(config)] };
 }
 

@@ -7,6 +7,7 @@ import { createActivities } from '../activities';
 import type { Models } from './storage/models';
 import { workerMetrics, type WorkerMetrics } from './metrics';
 import type { DeliveryCaps } from './domain/body-formats';
+import type { RunFeatures } from './domain/types';
 
 /** Pre-built by `npm run build`; without it (tests from source) the workflows are bundled at start. */
 export const WORKFLOW_BUNDLE = path.resolve(__dirname, '..', 'workflow-bundle.js');
@@ -31,18 +32,20 @@ export interface WorkerDeps {
   dataConverter: DataConverter;
   /** What one delivery may make (config.deliveryCaps); the defaults when not given. */
   caps?: DeliveryCaps;
+  /** What deliveries' workflows do beyond running runs (config.runFeatures); all on when not given. */
+  features?: RunFeatures;
   /** A workflow bundle made by bundleWorkflowCode (tests bundle once for every worker). */
   workflowBundlePath?: string;
 }
 
 export async function createWorker(deps: WorkerDeps): Promise<Worker> {
-  const { connection, namespace, taskQueue, models, metrics = workerMetrics(), workflowBundlePath, caps } = deps;
+  const { connection, namespace, taskQueue, models, metrics = workerMetrics(), workflowBundlePath } = deps;
   return Worker.create({
     connection,
     namespace,
     taskQueue,
     ...workflowCode(workflowBundlePath),
-    activities: createActivities({ models, metrics, caps }),
+    activities: createActivities({ models, metrics, caps: deps.caps, features: deps.features }),
     dataConverter: deps.dataConverter,
     maxCachedWorkflows: 2000,
     maxConcurrentWorkflowTaskExecutions: 100,

@@ -25,6 +25,7 @@ import {
   type DeliveryInput,
   type DeliveryResult,
   type PreparedDelivery,
+  type RunFeatures,
   type RunInput,
   type RunSeed,
 } from '../src/domain/types';
@@ -83,6 +84,8 @@ export interface FanOut {
   nextRun: number;
   /** The body format the delivery was parsed in (search attribute of its runs), since 0.3. */
   format?: BodyFormat;
+  /** What the worker that prepared it was set to do beyond running runs, since 0.5 (absent: all on). */
+  features?: RunFeatures;
 }
 
 /**
@@ -107,7 +110,8 @@ export async function deliveryWorkflow(delivery: DeliveryInput, fanOut?: FanOut)
     const prepare = delivery.body.kind === 'inline' ? local.prepareDelivery : activities.prepareDelivery;
     const prepared = await prepare(delivery);
     if (patched(PATCH_SEARCH_ATTRIBUTES)) showInWebUi(delivery, prepared);
-    if (prepared.outcome !== 'processed' && patched(PATCH_DISCARD_UNUSED_BODY)) await discardStoredBody(delivery);
+    if (prepared.outcome !== 'processed' && patched(PATCH_DISCARD_UNUSED_BODY))
+      await discardStoredBody(delivery, prepared.features);
     if (prepared.outcome === 'failed') {
       // The parser's message may quote the body, which no log line holds: its kind only ("invalid JSON").
       const reason = prepared.error.split(':')[0];
@@ -120,10 +124,16 @@ export async function deliveryWorkflow(delivery: DeliveryInput, fanOut?: FanOut)
     if (runsInDeliveryWorkflow(prepared.runCount) && only) {
       // One workflow per delivery instead of a parent and a child (README, Benchmark).
       const runStatus = await runWorkflow(runInput(delivery, only, prepared.stepCount));
-      await discardStoredBody(delivery);
+      await discardStoredBody(delivery, prepared.features);
       return { outcome: 'processed', runCount: 1, runStatus };
     }
-    fanOut = { runCount: prepared.runCount, stepCount: prepared.stepCount, nextRun: 0, format: prepared.format };
+    fanOut = {
+      runCount: prepared.runCount,
+      stepCount: prepared.stepCount,
+      nextRun: 0,
+      format: prepared.format,
+      ...(prepared.features ? { features: prepared.features } : {}),
+    };
     seeds = prepared.firstRuns;
   }
 
@@ -140,7 +150,7 @@ export async function deliveryWorkflow(delivery: DeliveryInput, fanOut?: FanOut)
   }
   if (next < fanOut.runCount) return continueAsNew<typeof deliveryWorkflow>(delivery, { ...fanOut, nextRun: next });
 
-  await discardStoredBody(delivery);
+  await discardStoredBody(delivery, fanOut.features);
   return { outcome: 'processed', runCount: fanOut.runCount };
 }
 
@@ -149,8 +159,9 @@ function idsOf(delivery: DeliveryInput) {
   return { deliveryId: delivery.deliveryId, robotId: delivery.robotId, triggerIdentifier: delivery.triggerIdentifier };
 }
 
-async function discardStoredBody(delivery: DeliveryInput): Promise<void> {
-  if (patched(PATCH_KEEP_BODY)) return;
+/** A stored body is discarded once it is no longer needed, unless it is kept for replay (KEEP_BODIES, since 0.4). */
+async function discardStoredBody(delivery: DeliveryInput, features: RunFeatures | undefined): Promise<void> {
+  if (patched(PATCH_KEEP_BODY) && features?.keepBodies !== false) return;
   if (delivery.body.kind === 'stored')
     await activities.discardBody({ deliveryId: delivery.deliveryId, chunks: delivery.body.chunks });
 }
@@ -166,17 +177,26 @@ function runInput(delivery: DeliveryInput, seed: RunSeed, stepCount: number): Ru
  * search attributes and a summary; the options of a child's start are not compared on replay.
  */
 function startRun(delivery: DeliveryInput, seed: RunSeed, fanOut: FanOut, index: number) {
+  const { format, features } = fanOut;
   const described =
-    fanOut.format === undefined
+    format === undefined
       ? {}
       : {
-          typedSearchAttributes: [
-            ...deliveryAttributes(delivery.robotId, delivery.triggerIdentifier),
-            { key: BODY_FORMAT, value: fanOut.format },
-          ],
-          staticSummary:
-            `Run ${index + 1} of ${fanOut.runCount} (${fanOut.format} row ${index + 1}) ` +
-            `for robot ${robotNameOf(delivery)}`,
+          ...(features?.runSearchAttributes === false
+            ? {}
+            : {
+                typedSearchAttributes: [
+                  ...deliveryAttributes(delivery.robotId, delivery.triggerIdentifier),
+                  { key: BODY_FORMAT, value: format },
+                ],
+              }),
+          ...(features?.runSummaries === false
+            ? {}
+            : {
+                staticSummary:
+                  `Run ${index + 1} of ${fanOut.runCount} (${format} row ${index + 1}) ` +
+                  `for robot ${robotNameOf(delivery)}`,
+              }),
         };
   return startChild(runWorkflow, {
     workflowId: runWorkflowId(seed.runId),

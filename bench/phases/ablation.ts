@@ -15,14 +15,14 @@ import { launchStack } from '../stack';
 import { log } from '../util';
 import { csvFanOut, warmCsv, type CsvResult } from './csv';
 
-/** Each feature on the run path, and the setting that turns it off. */
-export const FEATURES: Record<string, NodeJS.ProcessEnv> = {
-  'run history (the keeper)': { HISTORY_KEEPER: '0' },
-  'metrics (the worker and the SDK)': { WORKER_METRICS_PORT: '0' },
-  'search attributes on runs': { RUN_SEARCH_ATTRIBUTES: '0' },
-  'summaries on runs': { RUN_SUMMARIES: '0' },
-  'kept bodies': { KEEP_BODIES: '0' },
-  'payload encryption': { PAYLOAD_ENCRYPTION: '0' },
+/** Each feature on the run path, by its key in BENCH_ABLATION_FEATURES: what it is, and the setting that turns it off. */
+export const FEATURES: Record<string, { name: string; off: NodeJS.ProcessEnv }> = {
+  history: { name: 'run history (the keeper)', off: { HISTORY_KEEPER: '0' } },
+  metrics: { name: 'metrics (the worker and the SDK)', off: { WORKER_METRICS_PORT: '0' } },
+  searchAttributes: { name: 'search attributes on runs', off: { RUN_SEARCH_ATTRIBUTES: '0' } },
+  summaries: { name: 'summaries on runs', off: { RUN_SUMMARIES: '0' } },
+  keptBodies: { name: 'kept bodies', off: { KEEP_BODIES: '0' } },
+  encryption: { name: 'payload encryption', off: { PAYLOAD_ENCRYPTION: '0' } },
 };
 
 export interface AblationRow {
@@ -88,9 +88,10 @@ export async function ablation(s: Settings, cleanups: Array<() => Promise<void>>
     rows.push({ variant: name, env, csv, vsAllOn: rows.length === 0 ? 1 : csv.runsPerSec / rows[0].csv.runsPerSec });
   log(`ablation: ${s.ablationRows} rows with every feature on`);
   add('all on', {}, await variant(s, cleanups, {}));
-  for (const [feature, env] of Object.entries(FEATURES)) {
-    log(`ablation: ${s.ablationRows} rows without ${feature}`);
-    add(`without ${feature}`, env, await variant(s, cleanups, env));
+  for (const key of s.ablationFeatures) {
+    const { name, off } = FEATURES[key];
+    log(`ablation: ${s.ablationRows} rows without ${name}`);
+    add(`without ${name}`, off, await variant(s, cleanups, off));
   }
   if (s.baselineCommit) {
     const launcher = buildCommit(s.baselineCommit);

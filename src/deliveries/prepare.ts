@@ -23,6 +23,7 @@ import {
   type DeliveryFailure,
   type DeliveryInput,
   type PreparedDelivery,
+  type RunFeatures,
   type RunSeed,
 } from '../domain/types';
 import { BlobMissing } from '../storage/blobs';
@@ -49,6 +50,7 @@ export class DeliveryPreparer {
     private readonly deliveries: DeliveryRecorder,
     private readonly metrics: WorkerMetrics,
     private readonly caps: DeliveryCaps,
+    private readonly features: RunFeatures,
   ) {}
 
   async prepare(input: DeliveryInput, at: PreparationContext): Promise<PreparedDelivery> {
@@ -81,11 +83,11 @@ export class DeliveryPreparer {
       ...input,
       receivedAt: new Date(input.receivedAt),
       workflowId: at.workflowId,
-      body: body && (await keepBody(input, body, this.writes.models)),
+      body: body && this.features.keepBodies ? await keepBody(input, body, this.writes.models) : null,
     };
     await this.deliveries.record(deliveryRecord(received, verdict), { retry: at.retry });
     this.metrics.deliveriesPrepared.inc({ outcome: verdict.outcome });
-    return { ...answerOf(verdict, firstRuns), format };
+    return { ...answerOf(verdict, firstRuns), format, features: this.features };
   }
 
   /** What the body makes: runs of one trigger data value, or (csv) one per row; or dropped. */

@@ -126,7 +126,23 @@ export type PreparedDelivery = (
 ) & {
   /** The body format it was parsed in (absent in results recorded before it was added). */
   format?: BodyFormat;
+  /** How the worker that prepared it shows runs and keeps bodies (absent before 0.5: all on). */
+  features?: RunFeatures;
 };
+
+/**
+ * What a delivery's workflow does beyond running its runs, as the worker that prepared it was set
+ * (RUN_SEARCH_ATTRIBUTES, RUN_SUMMARIES, KEEP_BODIES; src/config.ts): decided once, in the prepare
+ * activity's result, so a workflow replays the same whatever a worker's settings later.
+ */
+export interface RunFeatures {
+  /** Each run of a fan-out carries the RobotId, TriggerIdentifier and BodyFormat search attributes. */
+  runSearchAttributes: boolean;
+  /** Each run of a fan-out carries a summary (`Run 2 of 3 (csv row 2) for robot "Orders"`). */
+  runSummaries: boolean;
+  /** The raw body is kept for replay while the delivery is in the history. */
+  keepBodies: boolean;
+}
 
 /** How a run ended. */
 export type RunOutcomeStatus = Exclude<RunStatus, 'running'>;

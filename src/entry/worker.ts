@@ -31,6 +31,7 @@ runMain('worker', async () => {
     models,
     metrics,
     caps: config.deliveryCaps,
+    features: config.runFeatures,
     dataConverter: dataConverter(config),
   });
   const keeper = config.historyKeeper

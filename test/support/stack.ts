@@ -127,6 +127,7 @@ export async function startStack(
       models,
       metrics: metrics.worker,
       caps: config.deliveryCaps,
+      features: config.runFeatures,
       dataConverter: dataConverter(config),
       workflowBundlePath: process.env.TEST_WORKFLOW_BUNDLE,
     });

@@ -190,4 +190,13 @@ describe('loadConfig errors', () => {
     const env = { DATA_DIR: dataDir, HEADERS_TIMEOUT_MS: '5000', REQUEST_TIMEOUT_MS: '1000' };
     expect(configError(env).message).toContain('HEADERS_TIMEOUT_MS');
   });
+
+  test('every feature on the run path is on by default, and each can be turned off on its own', () => {
+    const all = loadConfig({ DATA_DIR: dataDir });
+    expect(all.runFeatures).toEqual({ runSearchAttributes: true, runSummaries: true, keepBodies: true });
+    expect(all.payloadEncryption).toBe(true);
+    const off = loadConfig({ DATA_DIR: dataDir, RUN_SUMMARIES: '0', PAYLOAD_ENCRYPTION: '0' });
+    expect(off.runFeatures).toEqual({ runSearchAttributes: true, runSummaries: false, keepBodies: true });
+    expect(off.payloadEncryption).toBe(false);
+  });
 });

@@ -15,7 +15,7 @@ import { launchStack } from '../stack';
 import { log } from '../util';
 import { csvFanOut, warmCsv, type CsvResult } from './csv';
 
-/** Each feature on the run path, by its key in BENCH_ABLATION_FEATURES: what it is, and the setting that turns it off. */
+/** Each feature on the run path, by its BENCH_ABLATION_FEATURES key: what it is, and the setting that turns it off. */
 export const FEATURES: Record<string, { name: string; off: NodeJS.ProcessEnv }> = {
   history: { name: 'run history (the keeper)', off: { HISTORY_KEEPER: '0' } },
   metrics: { name: 'metrics (the worker and the SDK)', off: { WORKER_METRICS_PORT: '0' } },

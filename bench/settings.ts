@@ -25,7 +25,8 @@
  *   BENCH_ABLATION_ROWS    rows of the CSV run with every feature on, then each off in turn, then on the
  *                          baseline commit, each on a stack of its own; 0 to skip (default 10000)
  *   BENCH_ABLATION_FEATURES which features the ablation turns off, comma-separated (default all:
- *                          history,metrics,searchAttributes,summaries,keptBodies,encryption; '' for none)
+ *                          history,metrics,searchAttributes,summaries,keptBodies,encryption, then every:
+ *                          all of them off at once; '' for none)
  *   BENCH_BASELINE_COMMIT  the earlier commit of the ablation, '' for none (default 756a1f1: before the run history)
  *   BENCH_KEEP_DATA=1      keep the stack's data folder and logs (kept anyway on failure)
  */

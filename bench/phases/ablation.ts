@@ -16,13 +16,25 @@ import { log } from '../util';
 import { csvFanOut, warmCsv, type CsvResult } from './csv';
 
 /** Each feature on the run path, by its BENCH_ABLATION_FEATURES key: what it is, and the setting that turns it off. */
-export const FEATURES: Record<string, { name: string; off: NodeJS.ProcessEnv }> = {
+const EACH: Record<string, { name: string; off: NodeJS.ProcessEnv }> = {
   history: { name: 'run history (the keeper)', off: { HISTORY_KEEPER: '0' } },
   metrics: { name: 'metrics (the worker and the SDK)', off: { WORKER_METRICS_PORT: '0' } },
   searchAttributes: { name: 'search attributes on runs', off: { RUN_SEARCH_ATTRIBUTES: '0' } },
   summaries: { name: 'summaries on runs', off: { RUN_SUMMARIES: '0' } },
   keptBodies: { name: 'kept bodies', off: { KEEP_BODIES: '0' } },
   encryption: { name: 'payload encryption', off: { PAYLOAD_ENCRYPTION: '0' } },
+};
+
+/**
+ * Each feature, then all of them at once (`every`): what is left between `without every feature`
+ * and the baseline commit is a cost no setting turns off.
+ */
+export const FEATURES: Record<string, { name: string; off: NodeJS.ProcessEnv }> = {
+  ...EACH,
+  every: {
+    name: 'every feature',
+    off: Object.assign({}, ...Object.values(EACH).map((f) => f.off)) as NodeJS.ProcessEnv,
+  },
 };
 
 export interface AblationRow {

@@ -72,3 +72,34 @@ it('searches failed deliveries, and links deliveries and runs to their workflows
   const [one] = await stack.deliveries(json.robotId);
   expect(run.workflowUrl).toBe(search(one.workflowId)); // a single run executes in its delivery's workflow
 });
+
+it('leaves search attributes and summaries off the runs when RUN_SEARCH_ATTRIBUTES=0 and RUN_SUMMARIES=0', async () => {
+  const plain = await startStack({ RUN_SEARCH_ATTRIBUTES: '0', RUN_SUMMARIES: '0' });
+  try {
+    const robot = await plain.robotAtWork({ bodyFormat: 'csv', template: { n: '{{trigger.n}}' } });
+    expect((await plain.send('POST', robot.webhookUrl, 'n\n1\n2')).status).toBe(200);
+    const [delivery] = await waitFor(
+      () => plain.deliveries(robot.robotId),
+      (d) => d.length === 1 && d[0].runCount === 2,
+    );
+    const runs = await waitFor(
+      async () => {
+        const found = [];
+        for await (const w of plain.temporal.workflow.list({ query: `ParentWorkflowId="${delivery.workflowId}"` }))
+          found.push(w);
+        return found;
+      },
+      (ws) => ws.length === 2 && ws.every((w) => w.status.name === 'COMPLETED'),
+    );
+    for (const r of runs) {
+      const described = await plain.temporal.workflow.getHandle(r.workflowId).describe();
+      expect(described.searchAttributes).not.toHaveProperty('RobotId');
+      expect(await described.staticSummary()).toBeUndefined();
+    }
+    // The delivery itself is still found by its robot.
+    const own = await plain.temporal.workflow.getHandle(delivery.workflowId).describe();
+    expect(own.searchAttributes).toMatchObject({ RobotId: [robot.robotId] });
+  } finally {
+    await plain.close();
+  }
+});

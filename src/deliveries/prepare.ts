@@ -87,7 +87,9 @@ export class DeliveryPreparer {
     };
     await this.deliveries.record(deliveryRecord(received, verdict), { retry: at.retry });
     this.metrics.deliveriesPrepared.inc({ outcome: verdict.outcome });
-    return { ...answerOf(verdict, firstRuns), format, features: this.features };
+    // Only when one is off: the result of the default worker stays as it was before 0.5.
+    const someOff = Object.values(this.features).includes(false);
+    return { ...answerOf(verdict, firstRuns), format, ...(someOff ? { features: this.features } : {}) };
   }
 
   /** What the body makes: runs of one trigger data value, or (csv) one per row; or dropped. */

@@ -126,7 +126,7 @@ export type PreparedDelivery = (
 ) & {
   /** The body format it was parsed in (absent in results recorded before it was added). */
   format?: BodyFormat;
-  /** How the worker that prepared it shows runs and keeps bodies (absent before 0.5: all on). */
+  /** How the worker that prepared it shows runs and keeps bodies, when one is off (absent: all on). */
   features?: RunFeatures;
 };
 

@@ -9,11 +9,9 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { clientsOf } from '../context';
 import type { Settings } from '../settings';
-import { launchStack } from '../stack';
 import { log } from '../util';
-import { csvFanOut, warmCsv, type CsvResult } from './csv';
+import { csvOnStackOfItsOwn, type CsvResult } from './csv';
 
 /** Each feature on the run path, by its BENCH_ABLATION_FEATURES key: what it is, and the setting that turns it off. */
 const EACH: Record<string, { name: string; off: NodeJS.ProcessEnv }> = {
@@ -70,28 +68,8 @@ function buildCommit(commit: string): string {
 }
 
 /** One variant: a stack of its own, the warm-up CSV, then the measured one. */
-async function variant(
-  s: Settings,
-  cleanups: Array<() => Promise<void>>,
-  env: NodeJS.ProcessEnv,
-  launcher?: string,
-): Promise<CsvResult> {
-  const stack = await launchStack({ logLevel: s.logLevel, startTimeoutS: 180, env, launcher });
-  const stop = () => stack.stop(s.keepData);
-  cleanups.push(stop);
-  try {
-    await stack.ready;
-    const ctx = await clientsOf(stack, s);
-    try {
-      await warmCsv(ctx);
-      return await csvFanOut(ctx, null, s.ablationRows);
-    } finally {
-      await ctx.close();
-    }
-  } finally {
-    await stop();
-    cleanups.splice(cleanups.indexOf(stop), 1);
-  }
+function variant(s: Settings, cleanups: Array<() => Promise<void>>, env: NodeJS.ProcessEnv, launcher?: string) {
+  return csvOnStackOfItsOwn(s, cleanups, s.ablationRows, env, launcher);
 }
 
 export async function ablation(s: Settings, cleanups: Array<() => Promise<void>>): Promise<AblationRow[]> {

@@ -171,23 +171,34 @@ export async function warmCsv(ctx: BenchContext): Promise<void> {
   await csvFanOut(ctx, null, ctx.s.csvWarmup);
 }
 
-/** The CSV on a stack of its own whose worker runs no history keeper (HISTORY_KEEPER=0). */
-export async function csvWithoutKeeper(s: Settings, cleanups: Array<() => Promise<void>>): Promise<CsvResult> {
-  log('CSV fan-out without the history keeper: starting a stack of its own');
-  const stack = await launchStack({ logLevel: s.logLevel, startTimeoutS: 180, env: { HISTORY_KEEPER: '0' } });
-  const stopStack = () => stack.stop(s.keepData);
-  cleanups.push(stopStack);
+/** A CSV of `rows` on a stack of its own (`env` set, another build's `launcher`), after the warm-up CSV. */
+export async function csvOnStackOfItsOwn(
+  s: Settings,
+  cleanups: Array<() => Promise<void>>,
+  rows: number,
+  env: NodeJS.ProcessEnv,
+  launcher?: string,
+): Promise<CsvResult> {
+  const stack = await launchStack({ logLevel: s.logLevel, startTimeoutS: 180, env, launcher });
+  const stop = () => stack.stop(s.keepData);
+  cleanups.push(stop);
   try {
     await stack.ready;
     const ctx = await clientsOf(stack, s);
     try {
       await warmCsv(ctx);
-      return await csvFanOut(ctx);
+      return await csvFanOut(ctx, null, rows);
     } finally {
       await ctx.close();
     }
   } finally {
-    await stopStack();
-    cleanups.splice(cleanups.indexOf(stopStack), 1);
+    await stop();
+    cleanups.splice(cleanups.indexOf(stop), 1);
   }
+}
+
+/** The CSV on a stack of its own whose worker runs no history keeper (HISTORY_KEEPER=0). */
+export function csvWithoutKeeper(s: Settings, cleanups: Array<() => Promise<void>>): Promise<CsvResult> {
+  log('CSV fan-out without the history keeper: starting a stack of its own');
+  return csvOnStackOfItsOwn(s, cleanups, s.csvRows, { HISTORY_KEEPER: '0' });
 }

@@ -18,7 +18,7 @@ import {
   robotAnswer,
   runAnswer,
   runsPageAnswer,
-} from '../src/api/schemas';
+} from '../src/api/answers';
 import { startStack, type Stack } from './support/stack';
 import { waitFor } from './support/wait';
 

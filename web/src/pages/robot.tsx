@@ -4,8 +4,7 @@
  * history and its deliveries log. Both lists follow new runs and deliveries every 2 seconds.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { api, ApiError, type App, type Delivery, type Outcome, type Robot, type RunSummary } from '../api';
-import { link } from '../nav';
+import { api, ApiError, type App, type Robot } from '../api';
 import {
   FieldError,
   FOLLOW_MS,
@@ -18,6 +17,7 @@ import {
   TextField,
   useRefusal,
 } from './parts';
+import { Deliveries, Runs } from './robot-history';
 
 export function RobotPage({ id }: { id: string }) {
   const [robot, setRobot] = useState<Robot | null>(null);
@@ -211,154 +211,6 @@ function EditSteps({ robot, onChange }: { robot: Robot; onChange: (r: Robot) => 
           <p>New steps apply to deliveries accepted from now on.</p>
         </form>
       )}
-    </section>
-  );
-}
-
-/** A page of a history list, following its first page while it is shown. */
-function usePage<T>(path: string, key: 'runs' | 'deliveries') {
-  const [cursors, setCursors] = useState<string[]>([]); // the cursors of the pages before this one
-  const [page, setPage] = useState<{ items: T[]; nextCursor: string | null } | null>(null);
-  const cursor = cursors.at(-1);
-  useEffect(() => {
-    const load = async () => {
-      const answer = await api<Record<string, unknown>>(
-        'GET',
-        `${path}?limit=20${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
-      );
-      setPage({ items: answer[key] as T[], nextCursor: answer.nextCursor as string | null });
-    };
-    void load();
-    if (cursor) return undefined;
-    const timer = setInterval(() => void load(), FOLLOW_MS);
-    return () => clearInterval(timer);
-  }, [path, cursor]);
-  const older = page?.nextCursor ? () => setCursors([...cursors, page.nextCursor!]) : null;
-  const newer = cursors.length > 0 ? () => setCursors(cursors.slice(0, -1)) : null;
-  return { page, older, newer };
-}
-
-function Pager(props: { of: string; older: (() => void) | null; newer: (() => void) | null }) {
-  const { older, newer } = props;
-  return (
-    <div class="actions">
-      <button type="button" aria-label={`Newer ${props.of}`} disabled={!newer} onClick={() => newer?.()}>
-        Newer
-      </button>
-      <button type="button" aria-label={`Older ${props.of}`} disabled={!older} onClick={() => older?.()}>
-        Older
-      </button>
-    </div>
-  );
-}
-
-const preview = (r: RunSummary) => (r.triggerTruncated ? '(large: open the run)' : JSON.stringify(r.trigger));
-
-function Runs({ robotId }: { robotId: string }) {
-  const { page, older, newer } = usePage<RunSummary>(`/api/robots/${robotId}/runs`, 'runs');
-  return (
-    <section>
-      <h2>Run history</h2>
-      <table aria-label="Run history">
-        <thead>
-          <tr>
-            <th>Status</th>
-            <th>Started</th>
-            <th>Trigger data</th>
-          </tr>
-        </thead>
-        <tbody>
-          {page?.items.map((r) => (
-            <tr key={r.id}>
-              <td>
-                <a
-                  href={`/runs/${r.id}`}
-                  onClick={link(`/runs/${r.id}`)}
-                  aria-label={`${r.status}: run of ${formatTime(r.createdAt)}`}
-                >
-                  {r.status}
-                </a>
-              </td>
-              <td>{formatTime(r.createdAt)}</td>
-              <td>
-                <code>{preview(r)}</code>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {page && page.items.length === 0 && <p>No runs yet.</p>}
-      <Pager of="runs" older={older} newer={newer} />
-    </section>
-  );
-}
-
-const OUTCOMES: Outcome[] = ['processed', 'dropped', 'rejected', 'failed'];
-
-function Deliveries({ robotId }: { robotId: string }) {
-  const { page, older, newer } = usePage<Delivery>(`/api/robots/${robotId}/deliveries`, 'deliveries');
-  const [outcome, setOutcome] = useState<Outcome | ''>('');
-  const [replayed, setReplayed] = useState<string | null>(null);
-  const { refusal, attempt } = useRefusal();
-  // The API lists deliveries by time only: the filter narrows the page shown.
-  const shown = page?.items.filter((d) => !outcome || d.outcome === outcome) ?? [];
-  const replay = (d: Delivery) =>
-    void attempt(async () => {
-      setReplayed((await api<{ deliveryId: string }>('POST', `/api/deliveries/${d.id}/replay`)).deliveryId);
-    });
-  return (
-    <section>
-      <h2>Deliveries</h2>
-      <label>
-        Outcome (on this page){' '}
-        <select value={outcome} onChange={(e) => setOutcome(e.currentTarget.value as Outcome | '')}>
-          <option value="">All</option>
-          {OUTCOMES.map((o) => (
-            <option key={o} value={o}>
-              {o}
-            </option>
-          ))}
-        </select>
-      </label>
-      {replayed && <p role="status">Replayed as delivery {replayed}.</p>}
-      <FieldError refusal={refusal} />
-      <table aria-label="Deliveries">
-        <thead>
-          <tr>
-            <th>Outcome</th>
-            <th>Received</th>
-            <th>Size</th>
-            <th>Content type</th>
-            <th>Details</th>
-            <th aria-label="Replay" />
-          </tr>
-        </thead>
-        <tbody>
-          {shown.map((d) => (
-            <tr key={d.id}>
-              <td>{d.outcome}</td>
-              <td>{formatTime(d.receivedAt)}</td>
-              <td>{d.size} bytes</td>
-              <td>{d.contentType ?? ''}</td>
-              <td>
-                {d.outcome === 'processed' && `${d.runCount ?? 0} run(s)`}
-                {d.reason && <span>{d.reason}</span>}
-                {d.error && <span class="error">{d.error}</span>}
-                {d.replayOf && <span> (replay)</span>}
-              </td>
-              <td>
-                {d.replayable && (
-                  <button type="button" aria-label={`Replay delivery ${d.id}`} onClick={() => replay(d)}>
-                    Replay
-                  </button>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {page && shown.length === 0 && <p>No deliveries{outcome ? ` ${outcome}` : ''} on this page.</p>}
-      <Pager of="deliveries" older={older} newer={newer} />
     </section>
   );
 }

@@ -178,26 +178,25 @@ function runInput(delivery: DeliveryInput, seed: RunSeed, stepCount: number): Ru
  */
 function startRun(delivery: DeliveryInput, seed: RunSeed, fanOut: FanOut, index: number) {
   const { format, features } = fanOut;
-  const described =
-    format === undefined
-      ? {}
-      : {
-          ...(features?.runSearchAttributes === false
-            ? {}
-            : {
-                typedSearchAttributes: [
-                  ...deliveryAttributes(delivery.robotId, delivery.triggerIdentifier),
-                  { key: BODY_FORMAT, value: format },
-                ],
-              }),
-          ...(features?.runSummaries === false
-            ? {}
-            : {
-                staticSummary:
-                  `Run ${index + 1} of ${fanOut.runCount} (${format} row ${index + 1}) ` +
-                  `for robot ${robotNameOf(delivery)}`,
-              }),
-        };
+  const attributes = format !== undefined && features?.runSearchAttributes !== false;
+  const summary = format !== undefined && features?.runSummaries !== false;
+  const described = {
+    ...(attributes
+      ? {
+          typedSearchAttributes: [
+            ...deliveryAttributes(delivery.robotId, delivery.triggerIdentifier),
+            { key: BODY_FORMAT, value: format },
+          ],
+        }
+      : {}),
+    ...(summary
+      ? {
+          staticSummary:
+            `Run ${index + 1} of ${fanOut.runCount} (${format} row ${index + 1}) ` +
+            `for robot ${robotNameOf(delivery)}`,
+        }
+      : {}),
+  };
   return startChild(runWorkflow, {
     workflowId: runWorkflowId(seed.runId),
     args: [runInput(delivery, seed, fanOut.stepCount)],

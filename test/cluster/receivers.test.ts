@@ -77,7 +77,6 @@ it('loses and doubles nothing when a receiver and a worker are killed during a b
 });
 
 it('loses and doubles no row when a receiver and a worker are killed during a 4,000-row CSV', async () => {
-  // Smaller than the fault tests' 10,000 rows: on 2 cores the cluster's extra processes slow a CSV down.
   const rows = 4000;
   await expectCsvSurvives(stack, rows, async (robotId) => {
     stack.cluster.service('worker', 1).current().child.kill('SIGKILL');

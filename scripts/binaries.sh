@@ -3,7 +3,8 @@
 # only; later runs find them at once) and prints their paths as shell assignments:
 #   TEMPORAL_CLI_BIN=...   the Temporal CLI (dev server with SQLite and the Web UI)
 #   FERRETDB_BIN=...       FerretDB (MongoDB wire protocol on SQLite)
-#   SQLITE_ID_INDEX_BIN=... our own scripts/sqlite-id-index: the `_id` index FerretDB's queries use
+#   SQLITE_TUNE_BIN=...    our own scripts/sqlite-tune: the `_id` index FerretDB's queries use, and
+#                          the dev server's visibility indexes the service never searches by
 # TEMPORAL_CLI_BIN / FERRETDB_BIN already set to an existing file are kept as they are.
 set -euo pipefail
 
@@ -48,12 +49,12 @@ build_ferretdb() {
   mv "$bin.tmp" "$bin"
 }
 
-build_id_index() {
+build_sqlite_tune() {
   local bin="$1"
-  need_go "scripts/sqlite-id-index"
-  log "building scripts/sqlite-id-index into $(dirname "$bin") (first run only)"
+  need_go "scripts/sqlite-tune"
+  log "building scripts/sqlite-tune into $(dirname "$bin") (first run only)"
   mkdir -p "$(dirname "$bin")"
-  (cd "$(dirname "$0")/sqlite-id-index" && GOFLAGS=-buildvcs=false go build -o "$bin.tmp" .) >&2
+  (cd "$(dirname "$0")/sqlite-tune" && GOFLAGS=-buildvcs=false go build -o "$bin.tmp" .) >&2
   mv "$bin.tmp" "$bin"
 }
 
@@ -63,10 +64,10 @@ ferretdb_bin="${FERRETDB_BIN:-$CACHE/ferretdb-$FERRETDB_VERSION/ferretdb}"
 [ -x "$ferretdb_bin" ] || build_ferretdb "$ferretdb_bin"
 
 # Keyed by the helper's own source, so a change to it builds a new one.
-id_index_version=$(cat "$(dirname "$0")"/sqlite-id-index/{main.go,go.mod,go.sum} | sha256sum | cut -c1-12)
-id_index_bin="${SQLITE_ID_INDEX_BIN:-$CACHE/sqlite-id-index-$id_index_version/sqlite-id-index}"
-[ -x "$id_index_bin" ] || build_id_index "$id_index_bin"
+tune_version=$(cat "$(dirname "$0")"/sqlite-tune/{main.go,go.mod,go.sum} | sha256sum | cut -c1-12)
+tune_bin="${SQLITE_TUNE_BIN:-$CACHE/sqlite-tune-$tune_version/sqlite-tune}"
+[ -x "$tune_bin" ] || build_sqlite_tune "$tune_bin"
 
 echo "TEMPORAL_CLI_BIN=$temporal_bin"
 echo "FERRETDB_BIN=$ferretdb_bin"
-echo "SQLITE_ID_INDEX_BIN=$id_index_bin"
+echo "SQLITE_TUNE_BIN=$tune_bin"

@@ -144,11 +144,11 @@ function listening(port: string | undefined): Promise<boolean> {
 it('stops the servers it started when a later start step fails, and says so', async () => {
   // The `_id` index helper is needed after Temporal and FerretDB are up: a missing one fails that step.
   fs.writeFileSync(log, '');
-  const bad = startProcess('embedded', { ...env, SQLITE_ID_INDEX_BIN: path.join(dataDir, 'missing') }, log);
+  const bad = startProcess('embedded', { ...env, SQLITE_TUNE_BIN: path.join(dataDir, 'missing') }, log);
   expect(await exited(bad)).toBe(1);
   const printed = fs.readFileSync(log, 'utf8');
   expect(printed).toContain('could not start; stopping what was started');
-  expect(printed).toContain('SQLITE_ID_INDEX_BIN must name the binary');
+  expect(printed).toContain('SQLITE_TUNE_BIN must name the binary');
   expect(await listening(env.EMBEDDED_TEMPORAL_PORT)).toBe(false);
   expect(await listening(env.EMBEDDED_MONGODB_PORT)).toBe(false);
 }, 120_000);

@@ -33,7 +33,7 @@ export interface ClusterBinaries {
   postgres: string;
   nginx: string;
   ferretdb: string;
-  sqliteIdIndex: string;
+  sqliteTune: string;
 }
 
 export interface ClusterOptions {
@@ -176,7 +176,7 @@ export class Cluster {
         );
         // Collections made, then the `_id` index FerretDB's own lookups can use (docs/storage.md).
         await prepareEmbeddedStore(this.mongodbUri, {
-          indexBin: o.bins.sqliteIdIndex,
+          indexBin: o.bins.sqliteTune,
           dataDir: o.dataDir,
           dbName: EMBEDDED_DATABASE,
         });

@@ -16,6 +16,7 @@ import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time';
 import { DEDUP_WINDOW } from '../domain/dedup';
+import { TEMPORAL_EVENTS_CACHE_BYTES_PER_SHARD } from '../domain/limits';
 import { SEARCH_ATTRIBUTES } from '../domain/search-attributes';
 import { spawnManaged, waitForPort, type ManagedProcess } from '../embedded/servers';
 import { ensureSearchAttributes } from '../search-attribute-setup';
@@ -161,12 +162,19 @@ export function temporalServerConfig(o: Pick<TemporalServerOptions, 'ports' | 'p
   };
 }
 
-/** Dynamic config: IDs as long as the SQL schema's columns take, and a quick namespace registry. */
-const DYNAMIC_CONFIG = [
+/**
+ * Dynamic config: IDs as long as the SQL schema's columns take, a quick namespace registry, and
+ * events caches that hold a fan-out's batch. docker/temporal-dynamicconfig.yaml is the same text
+ * (test/unit/compose.test.ts).
+ */
+export const DYNAMIC_CONFIG = [
   'limit.maxIDLength:',
   '  - value: 255',
   'system.namespaceCacheRefreshInterval:',
   `  - value: ${NAMESPACE_REFRESH}`,
+  // Each shard's events cache holds a fan-out's batch of child starts (src/domain/limits.ts).
+  'history.eventsCacheMaxSizeBytes:',
+  `  - value: ${TEMPORAL_EVENTS_CACHE_BYTES_PER_SHARD}`,
   '',
 ].join('\n');
 

@@ -23,6 +23,16 @@ export const TEMPORAL_PENDING_CHILDREN = 2000;
  * columns are VARCHAR(255)). The dev server allows 1,000, so only a real server shows it.
  */
 export const TEMPORAL_MAX_ID_BYTES = 255;
+/**
+ * Temporal keeps recently written history events in a cache per history shard
+ * (`history.eventsCacheMaxSizeBytes`), 512 KiB by default: sized for clusters of hundreds of shards,
+ * while the dev server has one and the cluster four. A fan-out writes RUN_START_BATCH child-start
+ * events at once, and starting each child reads its event back: when the batch does not fit, every
+ * start reads and decodes the whole batch from the store again (2,000 rows, every feature on: 45.7
+ * against 28.3 ms of server CPU per run, docs/benchmark.md). A batch of the largest inline trigger
+ * data (TRIGGER_INLINE_BYTES each, 8.5 MB) fits; a typical batch (about 1 KB a child) thirty times over.
+ */
+export const TEMPORAL_EVENTS_CACHE_BYTES_PER_SHARD = 16 * MiB;
 /** MongoDB and FerretDB refuse a document over 16 MiB. */
 export const DOCUMENT_BYTES = 16 * MiB;
 

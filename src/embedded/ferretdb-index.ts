@@ -1,7 +1,7 @@
 /**
  * The `_id` index of the embedded FerretDB. FerretDB v1.24 on SQLite turns a filter that is
  * exactly `{ _id: value }` into `WHERE _ferretdb_sjson->'$._id' = ?`, but the indexes it makes are
- * on another expression, so that lookup scans the whole table. scripts/sqlite-id-index (built by
+ * on another expression, so that lookup scans the whole table. scripts/sqlite-tune (built by
  * scripts/binaries.sh) adds an index on exactly that expression to every collection's table; the
  * service reads its history only by `_id`, so with it every read is an index search.
  *
@@ -20,8 +20,8 @@ export function ferretDbFile(dataDir: string, dbName: string): string {
 export async function indexFerretDb(bin: string, file: string): Promise<void> {
   if (!fs.existsSync(file)) throw new Error(`no FerretDB database at ${file}`);
   await new Promise<void>((resolve, reject) =>
-    execFile(bin, [file], (err, _out, stderr) =>
-      err ? reject(new Error(`sqlite-id-index: ${stderr || err.message}`)) : resolve(),
+    execFile(bin, ['ferretdb-id-index', file], (err, _out, stderr) =>
+      err ? reject(new Error(`sqlite-tune: ${stderr || err.message}`)) : resolve(),
     ),
   );
 }

@@ -8,6 +8,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { DEV_SERVER_SEARCH_ATTRIBUTE_FLAGS } from '../search-attribute-setup';
 import { DEDUP_WINDOW } from '../domain/dedup';
+import { TEMPORAL_EVENTS_CACHE_BYTES_PER_SHARD } from '../domain/limits';
 
 /** The database the embedded FerretDB keeps the service's collections in (both launchers). */
 export const EMBEDDED_DATABASE = 'webhooks';
@@ -90,6 +91,8 @@ export interface TemporalDevServerOptions {
   retention?: string;
   /** The Web UI's codec endpoint (src/codec-routes.ts), so it shows encrypted payloads decoded. */
   uiCodecEndpoint?: string;
+  /** scripts/sqlite-tune (SQLITE_TUNE_BIN): tunes the database while the server is stopped. */
+  tuneBin: string;
   logFile?: string;
 }
 
@@ -97,19 +100,53 @@ export interface TemporalDevServerOptions {
 export const EMBEDDED_RETENTION = DEDUP_WINDOW;
 
 /**
- * SQLite in WAL mode with synchronous=NORMAL: the dev server has a single history shard, and
- * every workflow task and activity completion is a write, so these pragmas bound its speed.
- * With WAL, NORMAL still survives a crash of the process (not of the machine) without loss.
+ * The dev server's SQLite (one connection serves every history, visibility and task write, so
+ * what each costs bounds the runs per second; docs/benchmark.md measures each):
+ * - WAL with synchronous=NORMAL: a crash of the process (not of the machine) loses nothing;
+ * - an exclusive lock: no other process reads the file while the server runs (ours tune it only
+ *   while it is stopped), so no lock is taken and released around every transaction;
+ * - a 256 MiB page cache and 1 GiB of memory-mapped reads: the store grows by every workflow kept
+ *   for the dedup window, and SQLite's 2 MiB default read pages back from the kernel more and more
+ *   as it grows (the runs slowed as a 100,000-row CSV went on);
+ * - a checkpoint every 10,000 pages (40 MiB of WAL) instead of 1,000, and temporary tables in memory.
  */
-export const TEMPORAL_SQLITE_PRAGMAS = ['journal_mode=wal', 'synchronous=normal'];
+export const TEMPORAL_SQLITE_PRAGMAS = [
+  'journal_mode=wal',
+  'synchronous=normal',
+  'locking_mode=exclusive',
+  'cache_size=-262144',
+  'mmap_size=1073741824',
+  'wal_autocheckpoint=10000',
+  'temp_store=memory',
+];
 
+/** The dev server's dynamic configuration: its one shard's events cache (TEMPORAL_EVENTS_CACHE_BYTES_PER_SHARD). */
+export const DEV_SERVER_DYNAMIC_CONFIG: Array<[string, number]> = [
+  ['history.eventsCacheMaxSizeBytes', TEMPORAL_EVENTS_CACHE_BYTES_PER_SHARD],
+];
+
+/**
+ * Starts the dev server on its database in the data folder. A database made by this start is
+ * first made by a start of its own, stopped at once, and tuned (`sqlite-tune temporal-visibility`:
+ * the visibility indexes the service never searches by are dropped), then started for good; an
+ * existing one is tuned before each start (nothing to do once tuned).
+ */
 export async function startTemporalDevServer(o: TemporalDevServerOptions): Promise<ManagedProcess> {
   fs.mkdirSync(o.dataDir, { recursive: true });
+  const db = path.join(o.dataDir, 'temporal.db');
+  if (!fs.existsSync(db)) await (await launchDevServer(o, db)).stop();
+  await tuneVisibility(o.tuneBin, db);
+  const proc = await launchDevServer(o, db);
+  if (o.retention) await setRetention(o, o.retention);
+  return proc;
+}
+
+async function launchDevServer(o: TemporalDevServerOptions, db: string): Promise<ManagedProcess> {
   const args = [
     'server',
     'start-dev',
     '--db-filename',
-    path.join(o.dataDir, 'temporal.db'),
+    db,
     '--ip',
     '127.0.0.1',
     '--port',
@@ -121,11 +158,19 @@ export async function startTemporalDevServer(o: TemporalDevServerOptions): Promi
     ...TEMPORAL_SQLITE_PRAGMAS.flatMap((p) => ['--sqlite-pragma', p]),
     ...(o.namespace === 'default' ? [] : ['--namespace', o.namespace]),
     ...DEV_SERVER_SEARCH_ATTRIBUTE_FLAGS,
+    ...DEV_SERVER_DYNAMIC_CONFIG.flatMap(([key, value]) => ['--dynamic-config-value', `${key}=${value}`]),
   ];
   const proc = spawnManaged('temporal', o.bin, args, { logFile: o.logFile });
   await waitForPort(o.port, proc);
-  if (o.retention) await setRetention(o, o.retention);
   return proc;
+}
+
+function tuneVisibility(bin: string, db: string): Promise<void> {
+  return new Promise((resolve, reject) =>
+    execFile(bin, ['temporal-visibility', db], (err, _out, stderr) =>
+      err ? reject(new Error(`sqlite-tune temporal-visibility: ${stderr || err.message}`)) : resolve(),
+    ),
+  );
 }
 
 /** Retried briefly: the namespace may not be registered yet when the port opens. */

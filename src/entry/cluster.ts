@@ -32,7 +32,7 @@ runMain('cluster', async () => {
     postgres: path.dirname(binary('POSTGRES_BIN')),
     nginx: binary('NGINX_BIN'),
     ferretdb: binary('FERRETDB_BIN'),
-    sqliteIdIndex: binary('SQLITE_ID_INDEX_BIN'),
+    sqliteTune: binary('SQLITE_TUNE_BIN'),
   };
   const { receivers, workers, postgresPort } = config.cluster;
   const cluster = new Cluster({

@@ -66,6 +66,7 @@ async function startAll(
     log.info('starting the Temporal dev server');
     servers.push(
       await startTemporalDevServer({
+        tuneBin: binary('SQLITE_TUNE_BIN'),
         bin: binary('TEMPORAL_CLI_BIN'),
         dataDir: config.dataDir,
         port: temporalPort,
@@ -94,7 +95,7 @@ async function startAll(
     mongodbUri = `mongodb://127.0.0.1:${config.embedded.mongodbPort}/${EMBEDDED_DATABASE}`;
     // Collections made, then the `_id` index FerretDB's own lookups can use (docs/storage.md).
     await prepareEmbeddedStore(mongodbUri, {
-      indexBin: binary('SQLITE_ID_INDEX_BIN'),
+      indexBin: binary('SQLITE_TUNE_BIN'),
       dataDir: config.dataDir,
       dbName: EMBEDDED_DATABASE,
     });

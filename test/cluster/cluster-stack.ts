@@ -74,7 +74,7 @@ export async function startClusterStack(): Promise<ClusterStack> {
       postgres: path.dirname(process.env.POSTGRES_BIN!),
       nginx: process.env.NGINX_BIN!,
       ferretdb: process.env.FERRETDB_BIN!,
-      sqliteIdIndex: process.env.SQLITE_ID_INDEX_BIN!,
+      sqliteTune: process.env.SQLITE_TUNE_BIN!,
     },
     env: { ...process.env, LOG_LEVEL: 'warn', LOG_FORMAT: 'json', TEMPORAL_START_TIMEOUT_MS: '3000' },
     // Short enough that a test sees a stalled receiver's management request answered 504.

@@ -69,6 +69,7 @@ export async function startFaultStack(): Promise<FaultStack> {
     switch (part) {
       case 'temporal':
         running.temporal = await startTemporalDevServer({
+          tuneBin: process.env.SQLITE_TUNE_BIN!,
           bin: process.env.TEMPORAL_CLI_BIN!,
           dataDir,
           port: ports.temporal,
@@ -116,7 +117,7 @@ export async function startFaultStack(): Promise<FaultStack> {
       if (part === 'mongodb') {
         // As the embedded launcher does: collections made, then the `_id` index (docs/storage.md).
         await prepareEmbeddedStore(env.MONGODB_URI!, {
-          indexBin: process.env.SQLITE_ID_INDEX_BIN!,
+          indexBin: process.env.SQLITE_TUNE_BIN!,
           dataDir,
           dbName: EMBEDDED_DATABASE,
         });

@@ -21,7 +21,7 @@ declare global {
 /** The servers' binaries from a set-up script (when `npm test` did not already export them). */
 export function ensureBinaries(
   script = 'binaries.sh',
-  names = ['TEMPORAL_CLI_BIN', 'FERRETDB_BIN', 'SQLITE_ID_INDEX_BIN'],
+  names = ['TEMPORAL_CLI_BIN', 'FERRETDB_BIN', 'SQLITE_TUNE_BIN'],
 ): void {
   if (names.every((n) => process.env[n])) return;
   const out = execFileSync(path.resolve(__dirname, '../../scripts', script), {
@@ -47,6 +47,7 @@ export default async function globalSetup(): Promise<void> {
         const port = await freePort();
         servers.push(
           await startTemporalDevServer({
+            tuneBin: process.env.SQLITE_TUNE_BIN!,
             bin: process.env.TEMPORAL_CLI_BIN!,
             dataDir: dir,
             port,

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { COMPOSE_ENTRY, entryConfig } from '../../src/cluster/entry';
-import { CLUSTER_HISTORY_SHARDS, SQL_PLUGIN } from '../../src/cluster/temporal-server';
+import { CLUSTER_HISTORY_SHARDS, DYNAMIC_CONFIG, SQL_PLUGIN } from '../../src/cluster/temporal-server';
 import { DEFAULT_MAX_BODY_BYTES } from '../../src/domain/limits';
 
 const root = path.join(__dirname, '../..');
@@ -33,6 +33,13 @@ it('runs the Temporal server version the cluster builds, on PostgreSQL, with the
   // Its own schema tool, of the same version, makes the schema: not the development image auto-setup.
   expect(services['temporal-schema'].image).toMatch(new RegExp(`^temporalio/admin-tools:${builtVersion}-`));
   expect(fs.readFileSync(composeFile, 'utf8')).not.toContain('auto-setup');
+});
+
+it("gives Temporal the cluster's dynamic config (ID length, events caches)", () => {
+  const temporal = services.temporal as Service & { volumes?: string[] };
+  const mounted = temporal.volumes?.find((v) => v.startsWith('./docker/temporal-dynamicconfig.yaml:'));
+  expect(mounted?.split(':')[1]).toBe(temporal.environment?.DYNAMIC_CONFIG_FILE_PATH);
+  expect(fs.readFileSync(path.join(root, 'docker/temporal-dynamicconfig.yaml'), 'utf8')).toBe(DYNAMIC_CONFIG);
 });
 
 it('is closed by default: only the entry is published, the Web UI on loopback, nothing else', () => {

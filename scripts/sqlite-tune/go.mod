@@ -1,4 +1,4 @@
-module webhook-trigger-service/sqlite-id-index
+module webhook-trigger-service/sqlite-tune
 
 go 1.24
 

@@ -21,6 +21,7 @@ import {
   type StepStatus,
 } from '../src/domain/types';
 import type { RunPreviewDoc } from '../src/history/documents';
+import type { HeardOutcomes } from '../src/history/heard-outcomes';
 import { DeliveryRecorder } from '../src/history/slots';
 import type { WorkerMetrics } from '../src/metrics';
 import { RobotSettingsCache } from '../src/robots/settings';
@@ -37,6 +38,8 @@ export interface ActivityDeps {
   caps?: DeliveryCaps;
   /** What deliveries' workflows do beyond running runs (RUN_SEARCH_ATTRIBUTES and the rest); all on when not given. */
   features?: RunFeatures;
+  /** Outcomes of runs ended here, for this process's history keeper (src/history/heard-outcomes.ts). */
+  heard?: HeardOutcomes;
 }
 
 const ALL_FEATURES: RunFeatures = { runSearchAttributes: true, runSummaries: true, keepBodies: true };
@@ -57,6 +60,7 @@ export function createActivities({
   metrics,
   caps = DEFAULT_DELIVERY_CAPS,
   features = ALL_FEATURES,
+  heard,
 }: ActivityDeps) {
   // Concurrent activities share their writes: one insertMany per collection at a time.
   const writes = {
@@ -71,7 +75,7 @@ export function createActivities({
   const deliveries = new DeliveryRecorder(models, groupInserts(models.Delivery));
   const preparer = new DeliveryPreparer(writes, robots, versions, deliveries, metrics, caps, features);
   const csvRuns = new CsvRunSeeds(models);
-  const steps = new StepExecutor(writes, robots, versions, metrics);
+  const steps = new StepExecutor(writes, robots, versions, metrics, heard);
 
   return {
     /** Parses the body in the robot's body format, stores its runs, records the delivery (deliveries/prepare). */

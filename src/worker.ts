@@ -8,6 +8,7 @@ import type { Models } from './storage/models';
 import { workerMetrics, type WorkerMetrics } from './metrics';
 import type { DeliveryCaps } from './domain/body-formats';
 import type { RunFeatures } from './domain/types';
+import type { HeardOutcomes } from './history/heard-outcomes';
 
 /** Pre-built by `npm run build`; without it (tests from source) the workflows are bundled at start. */
 export const WORKFLOW_BUNDLE = path.resolve(__dirname, '..', 'workflow-bundle.js');
@@ -34,6 +35,8 @@ export interface WorkerDeps {
   caps?: DeliveryCaps;
   /** What deliveries' workflows do beyond running runs (config.runFeatures); all on when not given. */
   features?: RunFeatures;
+  /** Outcomes of runs ended here, for this process's history keeper. */
+  heard?: HeardOutcomes;
   /** A workflow bundle made by bundleWorkflowCode (tests bundle once for every worker). */
   workflowBundlePath?: string;
 }
@@ -45,7 +48,7 @@ export async function createWorker(deps: WorkerDeps): Promise<Worker> {
     namespace,
     taskQueue,
     ...workflowCode(workflowBundlePath),
-    activities: createActivities({ models, metrics, caps: deps.caps, features: deps.features }),
+    activities: createActivities({ models, metrics, caps: deps.caps, features: deps.features, heard: deps.heard }),
     dataConverter: deps.dataConverter,
     maxCachedWorkflows: 2000,
     maxConcurrentWorkflowTaskExecutions: 100,

@@ -160,18 +160,16 @@ describe('executeStep and finishRun', () => {
     };
     expect(await env().run(activities.executeStep, step)).toBe('succeeded');
     expect(await env().run(activities.executeStep, step)).toBe('succeeded');
-    expect(await models.StepResult.find({ runId }).lean()).toEqual([
-      {
-        _id: `${runId}:0`,
-        runId,
-        index: 0,
-        name: 'compose',
-        status: 'succeeded',
-        output: { json: '{"greeting":"Hi Ann"}' },
-      },
-    ]);
+    // The step that ends the run is stored with its outcome, in one document.
+    expect(await models.StepResult.countDocuments({ runId })).toBe(0);
     expect(await models.RunOutcome.find({ _id: runId }).lean()).toEqual([
-      { _id: runId, robotId, status: 'succeeded', finishedAt: expect.any(Date) },
+      {
+        _id: runId,
+        robotId,
+        status: 'succeeded',
+        finishedAt: expect.any(Date),
+        endingStep: { index: 0, name: 'compose', status: 'succeeded', output: { json: '{"greeting":"Hi Ann"}' } },
+      },
     ]);
   });
 
@@ -193,11 +191,10 @@ describe('executeStep and finishRun', () => {
     const runId = `${randomUUID()}-00000000`;
     const step = { runId, robotId, stepIndex: 0, trigger: { kind: 'inline' as const, data: {} }, endsRun: false };
     expect(await env().run(activities.executeStep, step)).toBe('failed');
-    expect(await models.StepResult.findById(`${runId}:0`).lean()).toMatchObject({
+    expect(await models.RunOutcome.findById(runId).lean()).toMatchObject({
       status: 'failed',
-      error: expect.any(String),
+      endingStep: { index: 0, status: 'failed', error: expect.any(String) },
     });
-    expect(await models.RunOutcome.findById(runId).lean()).toMatchObject({ status: 'failed' });
   });
 
   it('finishRun records the outcome of a run without steps once', async () => {
@@ -224,7 +221,7 @@ describe('executeStep and finishRun', () => {
       trigger: seed.trigger,
       endsRun: true,
     });
-    const [result] = await models.StepResult.find({ runId: seed.runId }).lean();
-    expect(result.output).toEqual({ json: JSON.stringify({ size: 'y'.repeat(20_000) }) });
+    const outcome = await models.RunOutcome.findById(seed.runId).lean();
+    expect(outcome?.endingStep?.output).toEqual({ json: JSON.stringify({ size: 'y'.repeat(20_000) }) });
   });
 });

@@ -114,6 +114,24 @@ it('counts failed runs and shows each run as it ended', async () => {
   expect(ended.runCounts).toEqual({ total: 3, running: 0, succeeded: 2, failed: 1 });
 });
 
+it('counts a run whose end its worker heard without reading it, and finds one that ended elsewhere', async () => {
+  const robot = await stack.robotAtWork();
+  const d = delivery(robot.robotId, { outcome: 'processed', runCount: 2, reason: null, previewsJson: '[null,null]' });
+  await new DeliveryRecorder(stack.models).record(d);
+  // Run 0 ended in this process: heard only, never stored here, so only hearing can count it.
+  stack.heard.heard(robot.robotId, runIdFor(d._id, 0), { status: 'failed', finishedAt: new Date() });
+  // Run 1 ended in another worker process: stored only, found by a read once the grace has passed.
+  const other: RunOutcomeDoc = { _id: runIdFor(d._id, 1), robotId: robot.robotId, status: 'succeeded', finishedAt: new Date() };
+  await insertOnce(stack.models.RunOutcome, [other]);
+  const ended = await waitFor(
+    () => robotOf(robot.robotId),
+    (r) => r.runCounts.running === 0 && r.runCounts.total === 2,
+  );
+  expect(ended.runCounts).toEqual({ total: 2, running: 0, succeeded: 1, failed: 1 });
+  const [runs] = await pages<{ id: string; status: string }>(`/api/robots/${robot.robotId}/runs`, 50);
+  expect(runs.map((r) => r.status)).toEqual(['succeeded', 'failed']);
+});
+
 it('gives every delivery one place when two processes record at once', async () => {
   const robot = await stack.robotAtWork();
   const [a, b] = [new DeliveryRecorder(stack.models), new DeliveryRecorder(stack.models)];

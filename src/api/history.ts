@@ -48,7 +48,10 @@ export function historyRoutes(router: Router, deps: ManagementDeps): void {
       Promise.all(steps.map((_, i) => byId<StepResultDoc>(StepResult, `${run._id}:${i}`))),
     ]);
     const results: StepResultText[] = [];
-    for (const result of stored) {
+    const ending = outcome?.endingStep;
+    for (const [i, kept] of stored.entries()) {
+      // The step that ended the run is on its outcome (since 0.5), the others in step_results.
+      const result = kept ?? (ending?.index === i ? { ...ending, _id: `${run._id}:${i}`, runId: run._id } : null);
       if (!result) continue;
       const { output, ...r } = result;
       results.push({ ...r, outputJson: output && (await loadJson(models, outputBlobId(r.runId, r.index), output)) });

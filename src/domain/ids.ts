@@ -51,3 +51,9 @@ export function workflowIdOfRun(
 export function runIdFor(deliveryId: string, index: number): string {
   return `${deliveryId}-${String(index).padStart(8, '0')}`;
 }
+
+/** The delivery and row of a run id made by runIdFor. */
+export function runOfId(runId: string): { deliveryId: string; index: number } {
+  const dash = runId.lastIndexOf('-');
+  return { deliveryId: runId.slice(0, dash), index: Number(runId.slice(dash + 1)) };
+}

@@ -201,6 +201,11 @@ export const RELEASE_PAGE = 100;
 export const ROBOTS_KEPT = 1000;
 /** Large trigger data a worker keeps for a run's next steps (src/runs/steps.ts); the oldest goes first. */
 export const STORED_TRIGGERS_KEPT = 16;
+/**
+ * Outcomes of runs ended in a worker that its history keeper has not counted yet (src/history/
+ * heard-outcomes.ts): a hint that saves a read per run; past it the oldest are read back instead.
+ */
+export const HEARD_OUTCOMES_KEPT = 50_000;
 
 // ---- Receiver memory ------------------------------------------------------------------------------
 

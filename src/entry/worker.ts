@@ -9,6 +9,7 @@ import { sdkLogger } from '../sdk-log';
 import { registerSearchAttributes } from '../search-attribute-setup';
 import { createWorker } from '../worker';
 import { startHistoryKeeper } from '../history/keeper';
+import { HeardOutcomes } from '../history/heard-outcomes';
 import { runMain } from './main';
 
 runMain('worker', async () => {
@@ -24,6 +25,8 @@ runMain('worker', async () => {
   const { db, models } = await connectDatabase(mongodbUri);
   const connection = await connectWorker(config);
   await registerSearchAttributes(connection, config.temporal.namespace, log);
+  // Runs that end here are told to this process's keeper, which then need not read them back.
+  const heard = config.historyKeeper ? new HeardOutcomes() : undefined;
   const worker = await createWorker({
     connection,
     namespace: config.temporal.namespace,
@@ -33,9 +36,10 @@ runMain('worker', async () => {
     caps: config.deliveryCaps,
     features: config.runFeatures,
     dataConverter: dataConverter(config),
+    heard,
   });
   const keeper = config.historyKeeper
-    ? startHistoryKeeper({ models, retentionMs: config.historyRetentionMs, log })
+    ? startHistoryKeeper({ models, retentionMs: config.historyRetentionMs, log, heard })
     : null;
   const metricsServer = sdkMetrics
     ? await serveWorkerMetrics(metrics, config.workerMetricsPort, `http://${sdkMetrics}/metrics`)

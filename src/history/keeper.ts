@@ -5,8 +5,9 @@
  * stay correct: each tally version is stored by insert, so only one of them writes each version,
  * and the other starts again from it.
  *
- * A robot with work going (runs unfinished, deliveries just taken) is looked at every
- * BUSY_TICK_MS, an idle one every IDLE_TICK_MS: new runs appear in the history within a second.
+ * A robot whose deliveries are being taken or runs placed is looked at every BUSY_TICK_MS, any
+ * other every IDLE_TICK_MS: new runs appear in the history within a second, and so do outcomes
+ * (those of runs that ended in this worker are heard, not read: ./heard-outcomes.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../log';
@@ -14,11 +15,14 @@ import { isDuplicateKeyError, rawCollection } from '../storage/writes';
 import { type Models } from '../storage/models';
 import { placeRuns, pollOutcomes, takeSlots } from './build';
 import type { LeaseDoc } from './documents';
+import type { HeardOutcomes } from './heard-outcomes';
 import { LiveTally } from './live-tally';
 import { removeExpired } from './retention';
 import { byId } from './store';
 
 export const BUSY_TICK_MS = 250;
+/** A robot whose runs are going (and nothing new arriving) is looked at this often. */
+export const RUNNING_TICK_MS = 1000;
 export const IDLE_TICK_MS = 1000;
 /** How long a keeper's lease lasts unless renewed; it is renewed every LEASE_RENEW_MS. */
 export const LEASE_TTL_MS = 10_000;
@@ -32,6 +36,8 @@ export interface KeeperOptions {
   /** How long history is kept (HISTORY_RETENTION); 0 keeps it forever. */
   retentionMs: number;
   log: Logger;
+  /** Outcomes of runs that ended in this process (its activities tell them). */
+  heard?: HeardOutcomes;
 }
 
 export interface HistoryKeeper {
@@ -39,7 +45,7 @@ export interface HistoryKeeper {
   stop(): Promise<void>;
 }
 
-export function startHistoryKeeper({ models, retentionMs, log }: KeeperOptions): HistoryKeeper {
+export function startHistoryKeeper({ models, retentionMs, log, heard }: KeeperOptions): HistoryKeeper {
   const holder = randomUUID();
   const tallies = new Map<string, LiveTally>();
   const due = new Map<string, number>();
@@ -61,6 +67,11 @@ export function startHistoryKeeper({ models, retentionMs, log }: KeeperOptions):
     if (leaseUntil - (LEASE_TTL_MS - LEASE_RENEW_MS) > now) return true;
     const leases = rawCollection<LeaseDoc>(models.Lease);
     const expiresAt = new Date(now + LEASE_TTL_MS);
+    // Held and not expired: renewed in one write (still this keeper's only if the holder matches).
+    if (leaseUntil > now && (await leases.updateOne({ _id: LEASE_ID, holder }, { $set: { expiresAt } })).matchedCount) {
+      leaseUntil = now + LEASE_TTL_MS;
+      return true;
+    }
     try {
       await leases.insertOne({ _id: LEASE_ID, holder, expiresAt });
     } catch (err) {
@@ -80,22 +91,25 @@ export function startHistoryKeeper({ models, retentionMs, log }: KeeperOptions):
     return true;
   }
 
-  async function step(robotId: string): Promise<boolean> {
+  /** One step for the robot; returns how long until its next. */
+  async function step(robotId: string): Promise<number> {
     let t = tallies.get(robotId);
     if (!t) {
       t = await LiveTally.load(models, robotId);
       tallies.set(robotId, t);
     }
     const before = JSON.stringify(t.state);
+    const arriving = (await takeSlots(models, t)) + (await placeRuns(models, t));
     const work =
-      (await takeSlots(models, t)) +
-      (await placeRuns(models, t)) +
-      (await pollOutcomes(models, t)) +
+      arriving +
+      (await pollOutcomes(models, t, heard)) +
       (retentionMs > 0 ? await removeExpired(models, t, retentionMs) : 0);
     const stateChanged = JSON.stringify(t.state) !== before;
     if ((stateChanged || t.changed) && !(await t.commit(stateChanged))) tallies.delete(robotId);
     t.trim();
-    return work > 0 || t.state.open.length > 0 || t.state.pendingSlots.length > 0;
+    // New deliveries come in bursts: look again soon. Runs ending are counted once a second.
+    if (arriving > 0 || t.state.pendingSlots.length > 0) return BUSY_TICK_MS;
+    return work > 0 || t.state.open.length > 0 ? RUNNING_TICK_MS : IDLE_TICK_MS;
   }
 
   async function loop(): Promise<void> {
@@ -118,7 +132,7 @@ export function startHistoryKeeper({ models, retentionMs, log }: KeeperOptions):
       for (const [robotId, at] of due) {
         if (stopped || at > Date.now()) continue;
         try {
-          due.set(robotId, Date.now() + ((await step(robotId)) ? BUSY_TICK_MS : IDLE_TICK_MS));
+          due.set(robotId, Date.now() + (await step(robotId)));
         } catch (err) {
           tallies.delete(robotId); // start again from what is stored
           due.set(robotId, Date.now() + IDLE_TICK_MS);

@@ -33,8 +33,9 @@ export class LiveTally {
   window = 8;
   /** Runs (by ordinal) found unfinished: how long their pause is, and until when. */
   readonly pauses = new Map<number, { pause: number; until: number }>();
-  /** When slots past an unclaimed next slot are next looked at for a hole. */
+  /** When slots past an unclaimed next slot are next looked at for a hole, near and far. */
   holeProbeAt = 0;
+  farProbeAt = 0;
   /** Empty slots with claimed ones after them, and since when they were seen so. */
   readonly holes = new Map<number, number>();
 

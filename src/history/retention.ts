@@ -7,7 +7,7 @@
  */
 import { bodyBlobId, discardBlob, outputBlobId, triggerBlobId } from '../storage/blobs';
 import type { Models } from '../storage/models';
-import type { DeliveryDoc, RunDoc, StepResultDoc } from '../storage/documents';
+import type { DeliveryDoc, RunDoc, RunOutcomeDoc, StepResultDoc } from '../storage/documents';
 import { slotId, byId, deleteById, blockId, finalBlockId, previewPageId } from './store';
 import type { DeliveryEntry, LiveTally } from './live-tally';
 import { blockOf, type RunSummary } from './tally';
@@ -23,10 +23,12 @@ async function removeRun(
 ): Promise<void> {
   const stored = await byId<RunDoc>(models.Run, run.id);
   if (stored && 'chunks' in stored.trigger) await discardBlob(models, triggerBlobId(run.id), stored.trigger.chunks);
+  const outcome = await byId<RunOutcomeDoc>(models.RunOutcome, run.id);
   for (let step = 0; step < stepCount; step++) {
-    const result = await byId<StepResultDoc>(models.StepResult, `${run.id}:${step}`);
-    if (result?.output && 'chunks' in result.output)
-      await discardBlob(models, outputBlobId(run.id, step), result.output.chunks);
+    const result = (await byId<StepResultDoc>(models.StepResult, `${run.id}:${step}`)) ?? null;
+    // The step that ended the run is kept on its outcome (since 0.5).
+    const output = result?.output ?? (outcome?.endingStep?.index === step ? outcome.endingStep.output : undefined);
+    if (output && 'chunks' in output) await discardBlob(models, outputBlobId(run.id, step), output.chunks);
     if (result) await deleteById(models.StepResult, result._id);
   }
   await deleteById(models.RunOutcome, run.id);

@@ -15,9 +15,17 @@ export const previewPageId = (deliveryId: string, page: number) => `${deliveryId
 
 type WithId = { _id: string };
 
-/** The document with this `_id`, or null: a lookup FerretDB hands to SQLite as an index search. */
-export function byId<T extends WithId>(model: { collection: unknown }, id: string): Promise<T | null> {
-  return (model.collection as mongo.Collection<T>).findOne({ _id: id } as mongo.Filter<T>) as Promise<T | null>;
+/**
+ * The document with this `_id` (only the fields of `projection`, when given), or null: a lookup
+ * FerretDB hands to SQLite as an index search.
+ */
+export function byId<T extends WithId>(
+  model: { collection: unknown },
+  id: string,
+  projection?: Partial<Record<keyof T, 1>>,
+): Promise<T | null> {
+  const collection = model.collection as mongo.Collection<T>;
+  return collection.findOne({ _id: id } as mongo.Filter<T>, projection ? { projection } : {}) as Promise<T | null>;
 }
 
 /** Deletes the document with this `_id` (a filter FerretDB hands to SQLite). */

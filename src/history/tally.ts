@@ -102,13 +102,14 @@ export function addRange(ranges: Ranges, from: number, to: number): void {
   else ranges.push([from, to]);
 }
 
-/** Removes one index from sorted, disjoint ranges. */
-export function removeIndex(ranges: Ranges, i: number): void {
+/** Removes one index from sorted, disjoint ranges; false when it was not in them. */
+export function removeIndex(ranges: Ranges, i: number): boolean {
   const at = ranges.findIndex(([from, to]) => i >= from && i < to);
-  if (at === -1) return;
+  if (at === -1) return false;
   const [from, to] = ranges[at];
   const parts: Ranges = [];
   if (from < i) parts.push([from, i]);
   if (i + 1 < to) parts.push([i + 1, to]);
   ranges.splice(at, 1, ...parts);
+  return true;
 }

@@ -1,17 +1,18 @@
 /**
  * Executing a run's steps: each step's template is resolved against the run's trigger data
  * (`{{trigger.*}}`) and its result stored; a retry keeps the first stored result. The step that
- * ends the run (the last, or one that failed) records the run's outcome too.
+ * ends the run (the last, or one that failed) is stored with the run's outcome, in one insert.
  */
 import { ApplicationFailure } from '@temporalio/common';
 import { STORED_TRIGGERS_KEPT } from '../domain/limits';
 import { resolveTemplate } from '../domain/placeholders';
 import type { JsonValue, RunOutcomeStatus, StepStatus, TriggerRef } from '../domain/types';
+import type { HeardOutcomes } from '../history/heard-outcomes';
 import type { WorkerMetrics } from '../metrics';
 import type { RobotSettingsCache } from '../robots/settings';
 import type { StepsVersions } from '../robots/steps-versions';
 import { loadJson, outputBlobId, storeJson, triggerBlobId } from '../storage/blobs';
-import type { RunOutcomeDoc, StepResultDoc } from '../storage/documents';
+import type { EndingStep, RunOutcomeDoc, StepResultDoc } from '../storage/documents';
 import type { Models } from '../storage/models';
 import type { GroupedInsert } from '../storage/writes';
 
@@ -40,6 +41,8 @@ export class StepExecutor {
     private readonly robots: RobotSettingsCache,
     private readonly versions: StepsVersions,
     private readonly metrics: WorkerMetrics,
+    /** This process's history keeper hears each outcome once it is stored. */
+    private readonly heard?: HeardOutcomes,
   ) {}
 
   async execute(input: StepInput): Promise<StepStatus> {
@@ -51,13 +54,7 @@ export class StepExecutor {
     if (!step)
       throw ApplicationFailure.nonRetryable(`robot ${input.robotId} has no step ${input.stepIndex}`, 'StepNotFound');
     const trigger = await this.triggerOf(input.runId, input.trigger);
-    const result: StepResultDoc = {
-      _id: `${input.runId}:${input.stepIndex}`,
-      runId: input.runId,
-      index: input.stepIndex,
-      name: step.name,
-      status: 'succeeded',
-    };
+    const result: EndingStep = { index: input.stepIndex, name: step.name, status: 'succeeded' };
     let outputJson: string | undefined;
     try {
       outputJson = JSON.stringify(resolveTemplate(JSON.parse(step.templateJson) as JsonValue, trigger));
@@ -67,16 +64,21 @@ export class StepExecutor {
     // Outside the try: a database error is retried, it does not fail the step.
     if (outputJson !== undefined)
       result.output = await storeJson(this.writes.models, outputBlobId(input.runId, input.stepIndex), outputJson);
-    await this.writes.stepResults([result]);
-    if (input.endsRun || result.status === 'failed')
-      await this.finish(input.runId, input.robotId, result.status === 'failed' ? 'failed' : 'succeeded');
+    // The step that ends the run is stored with its outcome: one insert instead of two.
+    if (input.endsRun || result.status === 'failed') {
+      await this.finish(input.runId, input.robotId, result.status === 'failed' ? 'failed' : 'succeeded', result);
+    } else {
+      await this.writes.stepResults([{ _id: `${input.runId}:${input.stepIndex}`, runId: input.runId, ...result }]);
+    }
     return result.status;
   }
 
-  /** Records how a run ended. */
-  async finish(runId: string, robotId: string, status: RunOutcomeStatus): Promise<void> {
+  /** Records how a run ended, with the step that ended it (none for a robot without steps). */
+  async finish(runId: string, robotId: string, status: RunOutcomeStatus, endingStep?: EndingStep): Promise<void> {
     this.storedTriggers.delete(runId);
-    await this.writes.runOutcomes([{ _id: runId, robotId, status, finishedAt: new Date() }]);
+    const finishedAt = new Date();
+    await this.writes.runOutcomes([{ _id: runId, robotId, status, finishedAt, ...(endingStep ? { endingStep } : {}) }]);
+    this.heard?.heard(robotId, runId, { status, finishedAt });
     this.metrics.runs.inc({ status });
   }
 

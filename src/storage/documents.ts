@@ -110,12 +110,19 @@ export interface StepResultDoc {
   error?: string;
 }
 
-/** How a run ended; `_id` is the run's id. A run without one is still running. */
+/** The result of the step that ended a run, kept on its outcome (since 0.5: one insert instead of two). */
+export type EndingStep = Omit<StepResultDoc, '_id' | 'runId'>;
+
+/**
+ * How a run ended; `_id` is the run's id. A run without one is still running. The step that ended
+ * it (the last, or one that failed) is on it, not in `step_results` (runs ended before 0.5: there).
+ */
 export interface RunOutcomeDoc {
   _id: string;
   robotId: string;
   status: RunOutcomeStatus;
   finishedAt: Date;
+  endingStep?: EndingStep;
 }
 
 /** One chunk of a blob (./blobs); `_id` is `<owner id>:<n>`. */

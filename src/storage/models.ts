@@ -170,6 +170,19 @@ const runOutcomeSchema = new Schema<RunOutcomeDoc>(
     robotId: { type: String, required: true },
     status: { type: String, enum: ['succeeded', 'failed'], required: true },
     finishedAt: { type: Date, required: true },
+    endingStep: {
+      type: new Schema(
+        {
+          index: { type: Number, required: true },
+          name: { type: String, required: true },
+          status: { type: String, enum: ['succeeded', 'failed'], required: true },
+          output: { type: storedJsonSchema, default: undefined },
+          error: { type: String, default: undefined },
+        },
+        opts,
+      ),
+      default: undefined,
+    },
   },
   { ...opts, collection: 'run_outcomes' },
 );

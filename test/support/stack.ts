@@ -19,6 +19,7 @@ import { connectDatabase, type Models } from '../../src/storage/models';
 import { connectWorker, createTemporalClient, dataConverter } from '../../src/temporal';
 import { createWorker } from '../../src/worker';
 import { startHistoryKeeper, type HistoryKeeper } from '../../src/history/keeper';
+import { HeardOutcomes } from '../../src/history/heard-outcomes';
 import { indexFerretDb } from '../../src/embedded/ferretdb-index';
 import type { Client } from '@temporalio/client';
 import type { Connection } from 'mongoose';
@@ -40,6 +41,8 @@ export interface Stack {
   temporal: Client;
   /** The receiver's and the worker's metrics, and where the SDK's exporter of this process answers. */
   metrics: { receiver: ReceiverMetrics; worker: WorkerMetrics; sdkUrl: string };
+  /** Outcomes of runs that ended in this stack's worker, as its history keeper hears them. */
+  heard: HeardOutcomes;
   /** The management API with the admin token (test/support/api-client.ts). */
   client: ApiClient;
   /** A management API call with the admin token; returns status and parsed JSON body (`client.request`). */
@@ -113,11 +116,12 @@ export async function startStack(
   const extra: Array<{ listening: Listening; temporal: Client }> = [];
 
   // The embedded FerretDB's lookups by `_id` use the index its launcher adds (docs/storage.md).
-  const { FERRETDB_SQLITE_DIR: ferretDir, SQLITE_ID_INDEX_BIN: indexBin } = process.env;
+  const { FERRETDB_SQLITE_DIR: ferretDir, SQLITE_TUNE_BIN: indexBin } = process.env;
   const database = new URL(config.mongodbUri!).pathname.slice(1); // the stack's own, or one it was given
   if (ferretDir && indexBin) await indexFerretDb(indexBin, path.join(ferretDir, `${database}.sqlite`));
   let worker:
     { worker: Worker; running: Promise<void>; connection: NativeConnection; keeper: HistoryKeeper } | undefined;
+  const heard = new HeardOutcomes();
   const startWorker = async () => {
     const connection = await connectWorker(config);
     const w = await createWorker({
@@ -130,8 +134,9 @@ export async function startStack(
       features: config.runFeatures,
       dataConverter: dataConverter(config),
       workflowBundlePath: process.env.TEST_WORKFLOW_BUNDLE,
+      heard,
     });
-    const keeper = startHistoryKeeper({ models, retentionMs: config.historyRetentionMs, log });
+    const keeper = startHistoryKeeper({ models, retentionMs: config.historyRetentionMs, log, heard });
     worker = { worker: w, running: w.run(), connection, keeper };
   };
   const stopWorker = async () => {
@@ -157,6 +162,7 @@ export async function startStack(
     baseUrl,
     metricsUrl: `http://127.0.0.1:${listening.metricsPort}`,
     metrics,
+    heard,
     models,
     db,
     temporal,

@@ -62,6 +62,12 @@ const PATCH_SEARCH_ATTRIBUTES = 'search-attributes-and-summaries';
 const PATCH_KEEP_BODY = 'keep-body-for-replay';
 
 /**
+ * 0.5: the delivery starts with its body format and the outcome `processed` (or `held`) as search
+ * attributes; its workflow updates them only when they turn out otherwise.
+ */
+const PATCH_OUTCOME_AT_START = 'outcome-and-format-at-start';
+
+/**
  * A held delivery (its robot was paused) asks again whether its robot is at work this often, in
  * case the resume's release missed it (docs/api.md, Pause): about 6 history events an hour.
  */
@@ -109,7 +115,7 @@ export async function deliveryWorkflow(delivery: DeliveryInput, fanOut?: FanOut)
   if (!fanOut) {
     const prepare = delivery.body.kind === 'inline' ? local.prepareDelivery : activities.prepareDelivery;
     const prepared = await prepare(delivery);
-    if (patched(PATCH_SEARCH_ATTRIBUTES)) showInWebUi(delivery, prepared);
+    if (patched(PATCH_SEARCH_ATTRIBUTES)) showInWebUi(delivery, prepared, patched(PATCH_OUTCOME_AT_START));
     if (prepared.outcome !== 'processed' && patched(PATCH_DISCARD_UNUSED_BODY))
       await discardStoredBody(delivery, prepared.features);
     if (prepared.outcome === 'failed') {
@@ -210,12 +216,18 @@ function robotNameOf(delivery: DeliveryInput): string {
   return delivery.robotName === undefined ? delivery.robotId : JSON.stringify(delivery.robotName);
 }
 
-/** What an operator sees of a delivery in the Web UI: its format and outcome, searchable, and its details. */
-function showInWebUi(delivery: DeliveryInput, prepared: PreparedDelivery): void {
-  upsertSearchAttributes([
+/**
+ * What an operator sees of a delivery in the Web UI: its format and outcome, searchable, and its
+ * details. Since 0.5 (`atStart`) the attributes it started with are updated only when they differ.
+ */
+function showInWebUi(delivery: DeliveryInput, prepared: PreparedDelivery, atStart: boolean): void {
+  const now = workflowInfo().typedSearchAttributes;
+  const attributes = [
     { key: DELIVERY_OUTCOME, value: prepared.outcome },
     ...(prepared.format ? [{ key: BODY_FORMAT, value: prepared.format }] : []),
-  ]);
+  ];
+  const changed = attributes.filter(({ key, value }) => now.get(key) !== value);
+  if (!atStart || changed.length > 0) upsertSearchAttributes(atStart ? changed : attributes);
   const what =
     prepared.outcome === 'processed'
       ? `${prepared.runCount} run${prepared.runCount === 1 ? '' : 's'}`

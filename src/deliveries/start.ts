@@ -10,15 +10,13 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import type { Config } from '../config';
 import { DELIVERY_ID_REUSE_POLICY } from '../domain/dedup';
-import { DELIVERY_OUTCOME, deliveryAttributes } from '../domain/search-attributes';
+import { deliveryStartAttributes } from '../domain/search-attributes';
 import type { DeliveryInput } from '../domain/types';
 import { noteUnconfirmedBody, type DeliveryMemo } from '../receiver/body-sweep';
 import type { Logger } from '../log';
 import { bodyBlobId, discardBlob } from '../storage/blobs';
 import type { Models } from '../storage/models';
 
-/** The outcome a held delivery's workflow is searchable by until the robot is resumed. */
-export const HELD = 'held';
 
 /** Starts the delivery's workflow; throws WorkflowExecutionAlreadyStartedError for a repeat. */
 export async function startDeliveryWorkflow(
@@ -34,10 +32,7 @@ export async function startDeliveryWorkflow(
       workflowId,
       args: [input],
       memo: { deliveryId: input.deliveryId, receivedAt: input.receivedAt } satisfies DeliveryMemo,
-      typedSearchAttributes: [
-        ...deliveryAttributes(input.robotId, input.triggerIdentifier),
-        ...(input.held ? [{ key: DELIVERY_OUTCOME, value: HELD }] : []),
-      ],
+      typedSearchAttributes: deliveryStartAttributes(input),
       staticSummary: `${what} for robot ${JSON.stringify(input.robotName)} (${input.size} bytes)`,
       workflowIdReusePolicy: DELIVERY_ID_REUSE_POLICY,
     }),

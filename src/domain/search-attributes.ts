@@ -6,9 +6,13 @@
  * |-------------------|-----------------------------|-----------------------------------------|
  * | RobotId           | delivery and run workflows  | the robot's id                          |
  * | TriggerIdentifier | delivery and run workflows  | `custom:<uuid>` or `stripe:<uuid>`      |
- * | BodyFormat        | delivery and run workflows  | json, xml, csv or text (once parsed)    |
+ * | BodyFormat        | delivery and run workflows  | json, xml, csv or text                  |
  * | DeliveryOutcome   | delivery workflows          | held (paused robot), then processed,    |
  *                                                       dropped or failed                       |
+ *
+ * A delivery starts with the outcome most deliveries have, `processed` (or `held`), and the app's
+ * body format: its workflow changes them only when they turn out otherwise, so the common delivery
+ * costs no update of its search attributes (one visibility write fewer).
  *
  * All are Keyword. They must exist in the namespace before a workflow names them: the embedded
  * dev server is started with them, and the receiver and worker add any that are missing
@@ -22,6 +26,20 @@ export const BODY_FORMAT = defineSearchAttributeKey('BodyFormat', SearchAttribut
 export const DELIVERY_OUTCOME = defineSearchAttributeKey('DeliveryOutcome', SearchAttributeType.KEYWORD);
 
 export const SEARCH_ATTRIBUTES = [ROBOT_ID, TRIGGER_IDENTIFIER, BODY_FORMAT, DELIVERY_OUTCOME] as const;
+
+/** The outcome a delivery is searchable by while it waits for a paused robot. */
+export const HELD = 'held';
+/** The outcome a delivery starts with when it is not held: most deliveries end so. */
+export const PROCESSED = 'processed';
+
+/** What a delivery's workflow starts with: its robot, trigger, body format and expected outcome. */
+export function deliveryStartAttributes(d: { robotId: string; triggerIdentifier: string; format?: string; held?: boolean }) {
+  return [
+    ...deliveryAttributes(d.robotId, d.triggerIdentifier),
+    ...(d.format ? [{ key: BODY_FORMAT, value: d.format }] : []),
+    { key: DELIVERY_OUTCOME, value: d.held ? HELD : PROCESSED },
+  ];
+}
 
 /** What a delivery's workflows carry from their start: its robot and trigger (and, for runs, the format). */
 export function deliveryAttributes(robotId: string, triggerIdentifier: string) {

@@ -20,13 +20,12 @@
 import type { Client } from '@temporalio/client';
 import { RELEASE_PAGE } from '../domain/limits';
 import { RELEASE_SIGNAL } from '../domain/types';
-import { DELIVERY_OUTCOME, ROBOT_ID } from '../domain/search-attributes';
+import { DELIVERY_OUTCOME, HELD, ROBOT_ID } from '../domain/search-attributes';
 import { byId } from '../history/store';
 import type { Logger } from '../log';
 import type { DeliveryDoc, RobotDoc } from '../storage/documents';
 import type { DeliveryMemo } from '../receiver/body-sweep';
 import type { Models } from '../storage/models';
-import { HELD } from '../deliveries/start';
 
 /** How long a release waits for one delivery to be prepared before it signals the next anyway. */
 const PREPARED_WITHIN_MS = 10_000;

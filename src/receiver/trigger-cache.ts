@@ -57,9 +57,9 @@ export function takesDeliveries(trigger: WebhookTrigger): boolean {
 const STAMP_ID = 'all';
 /**
  * How often each receiver reads the stamp: how long a stop, a pause or a revoked token made through
- * another receiver may still be served here. Four reads by `_id` a second.
+ * another receiver may still be served here for up to a second: one read by `_id` a second.
  */
-export const STAMP_POLL_MS = 250;
+export const STAMP_POLL_MS = 1000;
 
 export class TriggerCache {
   private readonly entries = new Map<string, { trigger: WebhookTrigger | null; expires: number }>();

@@ -121,7 +121,12 @@ it('counts a run whose end its worker heard without reading it, and finds one th
   // Run 0 ended in this process: heard only, never stored here, so only hearing can count it.
   stack.heard.heard(robot.robotId, runIdFor(d._id, 0), { status: 'failed', finishedAt: new Date() });
   // Run 1 ended in another worker process: stored only, found by a read once the grace has passed.
-  const other: RunOutcomeDoc = { _id: runIdFor(d._id, 1), robotId: robot.robotId, status: 'succeeded', finishedAt: new Date() };
+  const other: RunOutcomeDoc = {
+    _id: runIdFor(d._id, 1),
+    robotId: robot.robotId,
+    status: 'succeeded',
+    finishedAt: new Date(),
+  };
   await insertOnce(stack.models.RunOutcome, [other]);
   const ended = await waitFor(
     () => robotOf(robot.robotId),

@@ -17,7 +17,6 @@ import type { Logger } from '../log';
 import { bodyBlobId, discardBlob } from '../storage/blobs';
 import type { Models } from '../storage/models';
 
-
 /** Starts the delivery's workflow; throws WorkflowExecutionAlreadyStartedError for a repeat. */
 export async function startDeliveryWorkflow(
   temporal: Client,

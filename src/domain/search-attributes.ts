@@ -33,7 +33,12 @@ export const HELD = 'held';
 export const PROCESSED = 'processed';
 
 /** What a delivery's workflow starts with: its robot, trigger, body format and expected outcome. */
-export function deliveryStartAttributes(d: { robotId: string; triggerIdentifier: string; format?: string; held?: boolean }) {
+export function deliveryStartAttributes(d: {
+  robotId: string;
+  triggerIdentifier: string;
+  format?: string;
+  held?: boolean;
+}) {
   return [
     ...deliveryAttributes(d.robotId, d.triggerIdentifier),
     ...(d.format ? [{ key: BODY_FORMAT, value: d.format }] : []),

@@ -28,7 +28,7 @@ export class HeardOutcomes {
   /** A run's outcome was stored by this process. */
   heard(robotId: string, runId: string, outcome: HeardOutcome): void {
     let runs = this.byRobot.get(robotId);
-    if (!runs) this.byRobot.set(robotId, (runs = new Map()));
+    if (!runs) this.byRobot.set(robotId, (runs = new Map<string, HeardOutcome>()));
     if (!runs.has(runId)) this.count++;
     runs.set(runId, outcome);
     this.lastHeard.set(robotId, Date.now());

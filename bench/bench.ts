@@ -18,6 +18,9 @@
  *      each on a stack of its own (what each feature costs a row).
  *   7. Cluster: with the embedded stack stopped, levels 1-3 again on the cluster (Temporal server
  *      on PostgreSQL, 2 receivers and 2 workers behind nginx), each against its own baselines.
+ *   8. n8n: with the embedded stack stopped (and before the cluster starts), the ack load of 1 at
+ *      the same levels against n8n (a Webhook node feeding a Set node, SQLite), drained before each
+ *      level; our acks/s with the worker running are printed as a ratio of n8n's.
  *
  * Prints a table and writes bench-results/bench-<timestamp>.json. Settings (environment):
  * bench/settings.ts. The phases: bench/phases/ (levels 1-3, fan-out baseline and CSV 4, history
@@ -32,6 +35,7 @@ import { historyBench } from './phases/history';
 import { hostileLoad } from './phases/hostile';
 import { ablation } from './phases/ablation';
 import { measureLevel } from './phases/levels';
+import { n8nLevels } from './phases/n8n';
 import { warmUp } from './phases/warm-up';
 import { report, writeResults, type Results } from './report';
 import { machineFacts, readSettings } from './settings';
@@ -119,12 +123,16 @@ async function main(): Promise<number> {
     }
     // Last on this stack: the hostile CSV is still fanning out when it ends.
     if (s.hostileConnections > 0) results.hostile = await hostileLoad(clients, s.hostileConnections, s.hostileCsvRows);
-    if (s.cluster && s.levels.length > 0) {
+    const n8n = s.n8n && s.levels.length > 0 && Boolean(process.env.N8N_BIN);
+    if (s.n8n && !n8n)
+      log(`n8n phase skipped: ${s.levels.length === 0 ? 'no levels' : 'N8N_BIN is not set (scripts/n8n.sh)'}`);
+    if ((s.cluster && s.levels.length > 0) || n8n) {
       // Alone on the machine: the embedded stack is stopped first.
       await clients.close();
       await stack.stop(s.keepData);
-      results.cluster = await clusterLevels(s, koa.port, cleanups);
     }
+    if (n8n) results.n8n = await n8nLevels(s, cleanups);
+    if (s.cluster && s.levels.length > 0) results.cluster = await clusterLevels(s, koa.port, cleanups);
   } catch (err) {
     results.error = (err as Error).message;
   } finally {

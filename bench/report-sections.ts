@@ -1,11 +1,13 @@
 /**
  * The report's tables: one aligned text table (`table`), and the sections of the phases that
- * measure one thing against another (what each feature costs, hostile load, the cluster).
+ * measure one thing against another (what each feature costs, hostile load, the cluster, n8n).
  */
 import type { HttpLoadSummary, Percentiles } from './load';
-import type { AblationRow } from './phases/ablation';
+import type { AblationResult, SideTotal } from './phases/ablation';
+import type { CsvResult } from './phases/csv';
 import type { HostileResult } from './phases/hostile';
 import type { LevelResult } from './phases/levels';
+import type { N8nLevel } from './phases/n8n';
 
 export function table(headers: string[], rows: Array<Array<string | number>>): string {
   const cells = [headers, ...rows.map((r) => r.map(String))];
@@ -17,23 +19,45 @@ export function table(headers: string[], rows: Array<Array<string | number>>): s
 
 export const pct = (p: Percentiles) => `${p.p50} / ${p.p95} / ${p.p99}`;
 
-/** What each feature costs a CSV row: runs/s and CPU per run with it off, beside all on and an earlier commit. */
-export function ablationReport(rows: AblationRow[]): string {
-  return [
-    `What each feature costs: a ${rows[0].csv.rows}-row CSV, each variant on a stack of its own`,
-    table(
-      ['variant', 'runs/s', '÷ all on', 'CPU ms/run: temporal', 'worker', 'ferretdb', 'receiver'],
-      rows.map((r) => [
-        r.variant,
-        r.csv.runsPerSec,
-        r.vsAllOn.toFixed(2),
-        r.csv.cpuMsPerRun.temporal,
-        r.csv.cpuMsPerRun.worker,
-        r.csv.cpuMsPerRun.ferretdb,
-        r.csv.cpuMsPerRun.receiver,
-      ]),
-    ),
-  ].join('\n');
+const cpu = (c: CsvResult['cpuMsPerRun']) => [c.temporal, c.worker, c.ferretdb, c.receiver];
+
+/**
+ * What a CSV row costs against the baseline commit (the two stacks taking turns), and what each
+ * feature costs (with it off, beside all on a minute before).
+ */
+export function ablationReport(a: AblationResult): string {
+  const out: string[] = [];
+  const cpuHeads = ['CPU ms/run: temporal', 'worker', 'ferretdb', 'receiver'];
+  if (a.baseline) {
+    const b = a.baseline;
+    const side = (name: string, t: SideTotal) => [name, t.rows, t.seconds, t.runsPerSec, ...cpu(t.cpuMsPerRun)];
+    out.push(
+      `Every feature on against ${b.commit} (before the run history): ${b.rounds.length} rounds of ` +
+        `${b.rounds[0]?.allOn.rows ?? 0} rows each, the two stacks taking turns`,
+      table(
+        ['code', 'rows', 'seconds', 'runs/s', ...cpuHeads],
+        [side('today, every feature on', b.allOn), side(`${b.commit} (baseline)`, b.baseline)],
+      ),
+      `  today ÷ baseline: ${b.ratio.toFixed(3)} (rounds: ${b.rounds.map((r) => r.ratio.toFixed(2)).join(', ')})`,
+      '',
+    );
+  }
+  if (a.features.length > 0) {
+    out.push(
+      `What each feature costs: ${a.rows} rows with it off, each beside all on a minute before`,
+      table(
+        ['without', 'runs/s', 'all on runs/s', '÷ all on', ...cpuHeads],
+        a.features.map((f) => [
+          f.name,
+          f.off.runsPerSec,
+          f.allOn.runsPerSec,
+          f.vsAllOn.toFixed(2),
+          ...cpu(f.off.cpuMsPerRun),
+        ]),
+      ),
+    );
+  }
+  return out.join('\n');
 }
 
 /** Ordinary senders alone and while one URL takes the worst allowed CSV and ten slow uploads. */
@@ -88,5 +112,41 @@ export function clusterReport(dev: LevelResult[], cluster: LevelResult[]): strin
       }),
     ),
     '  runs/s: runs per second from the start of the load until the last one finished.',
+  ].join('\n');
+}
+
+/** Our acks with the worker running beside n8n's (Webhook → Set, SQLite), level by level, measured in this run. */
+export function n8nReport(ours: LevelResult[], n8n: N8nLevel[]): string {
+  return [
+    "n8n beside us (the same load: ours with the worker running; n8n's Webhook node answering on receipt → Set " +
+      'node, SQLite, alone on the machine)',
+    table(
+      [
+        'connections',
+        'acks/s ours',
+        'n8n',
+        'ours ÷ n8n',
+        'ack p99 ms ours',
+        'n8n',
+        'n8n latency',
+        'n8n non-2xx/err',
+        'n8n drain s',
+      ],
+      n8n.map((n) => {
+        const o = ours.find((l) => l.connections === n.connections)?.ack;
+        return [
+          n.connections,
+          o?.perSec ?? 'n/a',
+          n.ack.perSec,
+          o && n.ack.perSec > 0 ? (o.perSec / n.ack.perSec).toFixed(2) : 'n/a',
+          o?.latencyMs.p99 ?? 'n/a',
+          n.ack.latencyMs.p99,
+          pct(n.ack.latencyMs),
+          `${n.ack.non2xx}/${n.ack.errors}`,
+          n.drainS,
+        ];
+      }),
+    ),
+    "  n8n latency: p50 / p95 / p99 ms; drain: from the end of the load until n8n had finished the level's executions.",
   ].join('\n');
 }

@@ -1,13 +1,14 @@
 /** The bench's report: the tables printed at the end, and the results file in bench-results/. */
 import fs from 'node:fs';
 import path from 'node:path';
-import { ablationReport, clusterReport, hostileReport, pct, table } from './report-sections';
+import { ablationReport, clusterReport, hostileReport, n8nReport, pct, table } from './report-sections';
 import { WATCH_INTERVAL_MS, type CsvResult } from './phases/csv';
-import type { AblationRow } from './phases/ablation';
+import type { AblationResult } from './phases/ablation';
 import type { HostileResult } from './phases/hostile';
 import type { FanOutBaseline } from './phases/fan-out-baseline';
 import { HISTORY_READS, type HistoryResult } from './phases/history';
 import type { LevelResult } from './phases/levels';
+import type { N8nLevel } from './phases/n8n';
 import type { Settings } from './settings';
 import { round } from './util';
 
@@ -30,7 +31,9 @@ export interface Results {
   /** Ordinary senders under the worst allowed CSV and ten slow uploads (bench/phases/hostile.ts). */
   hostile: HostileResult | null;
   /** The smaller CSV with each feature off in turn, and on an earlier commit (bench/phases/ablation.ts). */
-  ablation: AblationRow[] | null;
+  ablation: AblationResult | null;
+  /** The ack load against n8n at the same levels, in this run (bench/phases/n8n.ts). */
+  n8n?: N8nLevel[];
   error: string | null;
 }
 
@@ -77,13 +80,24 @@ export function report(r: Results): string {
       '',
       'Ack path with the worker paused (SIGSTOP): the server only takes starts, like the bare ones',
       table(
-        ['connections', 'acks/s', 'ack latency', 'bare starts/s', 'ack÷starts', 'non-2xx/err'],
+        [
+          'connections',
+          'acks/s',
+          'ack latency',
+          'bare starts/s',
+          'ack÷starts',
+          'CPU ms/ack: receiver',
+          'Temporal',
+          'non-2xx/err',
+        ],
         r.levels.map((l) => [
           l.connections,
           l.ackWorkerPaused.perSec,
           pct(l.ackWorkerPaused.latencyMs),
           l.bareTemporal.perSec,
           l.ackWorkerPausedVsTemporal.toFixed(3),
+          l.cpuMsPerAck?.receiver ?? 'n/a',
+          l.cpuMsPerAck?.temporal ?? 'n/a',
           `${l.ackWorkerPaused.non2xx}/${l.ackWorkerPaused.errors}`,
         ]),
       ),
@@ -120,6 +134,7 @@ export function report(r: Results): string {
       ),
     );
   if (r.cluster && r.cluster.length > 0) out.push('', clusterReport(r.levels, r.cluster));
+  if (r.n8n && r.n8n.length > 0) out.push('', n8nReport(r.levels, r.n8n));
   if (r.fanOutBaseline) {
     const b = r.fanOutBaseline;
     out.push(
@@ -169,6 +184,11 @@ export function report(r: Results): string {
         [[c.cpuMsPerRun.temporal, c.cpuMsPerRun.worker, c.cpuMsPerRun.ferretdb, c.cpuMsPerRun.receiver]],
       ),
     );
+    if (c.pace)
+      out.push(
+        `Pace as the store grows: runs/s over the first tenth of the rows ${c.pace.firstTenth}, over the ` +
+          `last tenth ${c.pace.lastTenth} (last ÷ first ${c.pace.ratio.toFixed(2)})`,
+      );
   }
   if (r.csv && r.csvNoKeeper) {
     const [c, n] = [r.csv, r.csvNoKeeper];

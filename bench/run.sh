@@ -9,4 +9,6 @@ use_bins ./scripts/setup.sh
 [ "${BENCH_CLUSTER:-1}" = 0 ] || use_bins ./scripts/cluster-binaries.sh
 # The browser for the dashboard's page loads (left out when none can be found or installed).
 use_bins ./scripts/browser.sh 2>/dev/null || true
+# n8n for the n8n phase (BENCH_N8N, on by default; left out, with the script's reason, when it cannot be installed).
+[ "${BENCH_N8N:-1}" = 0 ] || use_bins ./scripts/n8n.sh || true
 exec node dist/bench/bench.js "$@"

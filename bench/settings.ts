@@ -24,10 +24,16 @@
  *   BENCH_HOSTILE_CSV_ROWS rows of its worst allowed CSV: the stack's CSV_MAX_ROWS is set to it (default 100000)
  *   BENCH_ABLATION_ROWS    rows of the CSV run with every feature on, then each off in turn, then on the
  *                          baseline commit, each on a stack of its own; 0 to skip (default 10000)
+ *   BENCH_ABLATION_ROUNDS  rounds in which today's code and the baseline commit take turns with the
+ *                          ablation's CSV (BENCH_ABLATION_ROWS ÷ rounds rows each time; default 4)
+ *   BENCH_ABLATION_FEATURE_ROWS rows of each feature's pair of CSVs (off, and all on just before; default
+ *                          BENCH_ABLATION_ROWS ÷ rounds)
  *   BENCH_ABLATION_FEATURES which features the ablation turns off, comma-separated (default all:
  *                          history,metrics,searchAttributes,summaries,keptBodies,encryption, then every:
  *                          all of them off at once; '' for none)
  *   BENCH_BASELINE_COMMIT  the earlier commit of the ablation, '' for none (default 756a1f1: before the run history)
+ *   BENCH_N8N              1: the same levels against n8n (scripts/n8n.sh installs it and sets N8N_BIN), after
+ *                          the embedded stack is stopped, beside our acks (default 1; left out without N8N_BIN)
  *   BENCH_KEEP_DATA=1      keep the stack's data folder and logs (kept anyway on failure)
  */
 import os from 'node:os';
@@ -51,9 +57,12 @@ export interface Settings {
   csvNoKeeper: boolean;
   csvWarmup: number;
   cluster: boolean;
+  n8n: boolean;
   hostileConnections: number;
   hostileCsvRows: number;
   ablationRows: number;
+  ablationRounds: number;
+  ablationFeatureRows: number;
   ablationFeatures: string[];
   baselineCommit: string;
 }
@@ -86,6 +95,8 @@ export function readSettings(): Settings {
   const historyLevels = historyRaw === '0' ? [] : historyRaw.split(',').map((v) => Number(v.trim()));
   if (historyLevels.some((n) => !Number.isInteger(n) || n < 100))
     throw new Error(`BENCH_HISTORY_LEVELS must be whole numbers of at least 100, or 0 (got "${historyRaw}")`);
+  const ablationRows = intSetting('BENCH_ABLATION_ROWS', 10_000, 0);
+  const ablationRounds = intSetting('BENCH_ABLATION_ROUNDS', 4);
   return {
     levels,
     durationS: intSetting('BENCH_DURATION_S', 10),
@@ -103,9 +114,12 @@ export function readSettings(): Settings {
     csvNoKeeper: process.env.BENCH_CSV_NO_KEEPER !== '0',
     csvWarmup: intSetting('BENCH_CSV_WARMUP', 2000, 0),
     cluster: process.env.BENCH_CLUSTER !== '0',
+    n8n: process.env.BENCH_N8N !== '0',
     hostileConnections: intSetting('BENCH_HOSTILE', 16, 0),
     hostileCsvRows: intSetting('BENCH_HOSTILE_CSV_ROWS', 100_000),
-    ablationRows: intSetting('BENCH_ABLATION_ROWS', 10_000, 0),
+    ablationRows,
+    ablationRounds,
+    ablationFeatureRows: intSetting('BENCH_ABLATION_FEATURE_ROWS', Math.ceil(ablationRows / ablationRounds)),
     ablationFeatures,
     baselineCommit: process.env.BENCH_BASELINE_COMMIT ?? '756a1f1',
   };

@@ -1,17 +1,27 @@
 /**
- * What each feature costs a CSV row (docs/benchmark.md): the same CSV (BENCH_ABLATION_ROWS rows,
- * after an unmeasured warm-up) on a stack of its own with every feature on, then with each one
- * turned off by its setting, then on the code of an earlier commit (BENCH_BASELINE_COMMIT, before
- * the run history), one after the other on this machine in this run. Each as runs/s, its ratio to
- * all-on, and each process's CPU per run.
+ * What a CSV row costs against the code before the run history, and what each feature costs
+ * (docs/benchmark.md). On this machine one CSV's rate moves by up to a fifth from one minute to
+ * the next, more than most features cost, so nothing here is compared with a measurement made
+ * minutes apart:
+ *
+ * 1. **Against the baseline commit** (BENCH_BASELINE_COMMIT, before the run history): a stack of
+ *    today's code with every feature on and a stack of that commit run side by side, idle but for
+ *    the CSV being measured, and take turns (BENCH_ABLATION_ROUNDS rounds, the order alternating)
+ *    with CSVs of BENCH_ABLATION_ROWS ÷ rounds rows. Each round is a ratio; the figure of record is
+ *    all rows over all seconds of each, and its ratio.
+ * 2. **Each feature off**: for each feature (BENCH_ABLATION_FEATURES) a stack with it off, measured
+ *    right after the same CSV on the all-on stack, which stays up: each ratio is of two CSVs a
+ *    minute apart.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { clientsOf, type BenchClients } from '../context';
 import type { Settings } from '../settings';
-import { log } from '../util';
-import { csvOnStackOfItsOwn, type CsvResult } from './csv';
+import { launchStack, type BenchStack } from '../stack';
+import { log, round } from '../util';
+import { csvFanOut, warmCsv, type CsvResult } from './csv';
 
 /** Each feature on the run path, by its BENCH_ABLATION_FEATURES key: what it is, and the setting that turns it off. */
 const EACH: Record<string, { name: string; off: NodeJS.ProcessEnv }> = {
@@ -35,13 +45,39 @@ export const FEATURES: Record<string, { name: string; off: NodeJS.ProcessEnv }> 
   },
 };
 
-export interface AblationRow {
-  /** `all on`, `without <feature>`, or `<commit> (baseline)`. */
-  variant: string;
+/** Sums of one side of the comparison with the baseline: its CSVs together. */
+export interface SideTotal {
+  rows: number;
+  seconds: number;
+  runsPerSec: number;
+  /** CPU ms per run of each process, over all its CSVs. */
+  cpuMsPerRun: CsvResult['cpuMsPerRun'];
+}
+
+export interface BaselineComparison {
+  commit: string;
+  rounds: Array<{ allOn: CsvResult; baseline: CsvResult; ratio: number }>;
+  allOn: SideTotal;
+  baseline: SideTotal;
+  /** All on ÷ baseline, rows over seconds of each. */
+  ratio: number;
+}
+
+export interface FeatureRow {
+  feature: string;
+  name: string;
   env: NodeJS.ProcessEnv;
-  csv: CsvResult;
-  /** runs/s ÷ all-on's. */
+  off: CsvResult;
+  /** The same CSV on the all-on stack just before. */
+  allOn: CsvResult;
+  /** runs/s with the feature off ÷ all on's. */
   vsAllOn: number;
+}
+
+export interface AblationResult {
+  rows: number;
+  baseline: BaselineComparison | null;
+  features: FeatureRow[];
 }
 
 /** The code of `commit`, built once into a folder of its own with this checkout's node_modules. */
@@ -67,26 +103,86 @@ function buildCommit(commit: string): string {
   return launcher;
 }
 
-/** One variant: a stack of its own, the warm-up CSV, then the measured one. */
-function variant(s: Settings, cleanups: Array<() => Promise<void>>, env: NodeJS.ProcessEnv, launcher?: string) {
-  return csvOnStackOfItsOwn(s, cleanups, s.ablationRows, env, launcher);
+type Up = { stack: BenchStack; clients: BenchClients; keeper: boolean; stop: () => Promise<void> };
+
+/** A stack of its own (`env` set, another build's `launcher`), warmed up; `stop` ends it. */
+async function up(s: Settings, cleanups: Array<() => Promise<void>>, env: NodeJS.ProcessEnv, launcher?: string) {
+  const stack = await launchStack({ logLevel: s.logLevel, startTimeoutS: 180, env, launcher });
+  // Set once the stack answers; a stop before that has no clients to close.
+  const opened: { clients?: BenchClients } = {};
+  const stop = async () => {
+    await opened.clients?.close();
+    await stack.stop(s.keepData);
+    cleanups.splice(cleanups.indexOf(stop), 1);
+  };
+  cleanups.push(stop);
+  await stack.ready;
+  const clients = (opened.clients = await clientsOf(stack, s));
+  const keeper = env.HISTORY_KEEPER !== '0';
+  await warmCsv(clients, keeper);
+  return { stack, clients, keeper, stop } satisfies Up;
 }
 
-export async function ablation(s: Settings, cleanups: Array<() => Promise<void>>): Promise<AblationRow[]> {
-  const rows: AblationRow[] = [];
-  const add = (name: string, env: NodeJS.ProcessEnv, csv: CsvResult) =>
-    rows.push({ variant: name, env, csv, vsAllOn: rows.length === 0 ? 1 : csv.runsPerSec / rows[0].csv.runsPerSec });
-  log(`ablation: ${s.ablationRows} rows with every feature on`);
-  add('all on', {}, await variant(s, cleanups, {}));
-  for (const key of s.ablationFeatures) {
-    const { name, off } = FEATURES[key];
-    log(`ablation: ${s.ablationRows} rows without ${name}`);
-    add(`without ${name}`, off, await variant(s, cleanups, off));
+const csvOn = (u: Up, rows: number) => csvFanOut(u.clients, null, rows, u.keeper);
+
+function total(csvs: CsvResult[]): SideTotal {
+  const rows = csvs.reduce((n, c) => n + c.rows, 0);
+  const seconds = csvs.reduce((n, c) => n + c.seconds, 0);
+  const roles = Object.keys(csvs[0].cpuMsPerRun) as Array<keyof CsvResult['cpuMsPerRun']>;
+  const cpuMsPerRun = Object.fromEntries(
+    roles.map((role) => [role, round(csvs.reduce((n, c) => n + c.cpuMsPerRun[role] * c.rows, 0) / rows, 2)]),
+  ) as CsvResult['cpuMsPerRun'];
+  return { rows, seconds: round(seconds, 1), runsPerSec: round(rows / seconds, 1), cpuMsPerRun };
+}
+
+async function againstBaseline(s: Settings, allOn: Up, cleanups: Array<() => Promise<void>>) {
+  const launcher = buildCommit(s.baselineCommit);
+  const baseline = await up(s, cleanups, {}, launcher);
+  try {
+    const rows = Math.ceil(s.ablationRows / s.ablationRounds);
+    const rounds: BaselineComparison['rounds'] = [];
+    for (let r = 0; r < s.ablationRounds; r++) {
+      log(`ablation: round ${r + 1} of ${s.ablationRounds}, ${rows} rows on each (all on and ${s.baselineCommit})`);
+      const first = r % 2 === 0 ? allOn : baseline;
+      const a = await csvOn(first, rows);
+      const b = await csvOn(first === allOn ? baseline : allOn, rows);
+      const [on, base] = first === allOn ? [a, b] : [b, a];
+      rounds.push({ allOn: on, baseline: base, ratio: round(on.runsPerSec / base.runsPerSec, 3) });
+    }
+    const [on, base] = [total(rounds.map((r) => r.allOn)), total(rounds.map((r) => r.baseline))];
+    return {
+      commit: s.baselineCommit,
+      rounds,
+      allOn: on,
+      baseline: base,
+      ratio: round(on.runsPerSec / base.runsPerSec, 3),
+    } satisfies BaselineComparison;
+  } finally {
+    await baseline.stop();
   }
-  if (s.baselineCommit) {
-    const launcher = buildCommit(s.baselineCommit);
-    log(`ablation: ${s.ablationRows} rows on ${s.baselineCommit}`);
-    add(`${s.baselineCommit} (baseline)`, {}, await variant(s, cleanups, {}, launcher));
+}
+
+export async function ablation(s: Settings, cleanups: Array<() => Promise<void>>): Promise<AblationResult> {
+  const rows = s.ablationFeatureRows;
+  const allOn = await up(s, cleanups, {});
+  try {
+    const baseline = s.baselineCommit ? await againstBaseline(s, allOn, cleanups) : null;
+    const features: FeatureRow[] = [];
+    for (const key of s.ablationFeatures) {
+      const { name, off } = FEATURES[key];
+      log(`ablation: ${rows} rows with every feature on, then without ${name}`);
+      const on = await csvOn(allOn, rows);
+      const without = await up(s, cleanups, off);
+      try {
+        const csv = await csvOn(without, rows);
+        const vsAllOn = round(csv.runsPerSec / on.runsPerSec, 3);
+        features.push({ feature: key, name, env: off, off: csv, allOn: on, vsAllOn });
+      } finally {
+        await without.stop();
+      }
+    }
+    return { rows, baseline, features };
+  } finally {
+    await allOn.stop();
   }
-  return rows;
 }

@@ -1,8 +1,14 @@
 /**
  * The CSV fan-out: one CSV of BENCH_CSV_ROWS rows; seconds until every run succeeded, runs per
- * second, the worker's peak RSS and each process's CPU per run. Also watched (a client reads the
- * robot meanwhile, or the dashboard's robot page is left open), and on a stack of its own whose
- * worker runs no history keeper.
+ * second (over the whole CSV, its first tenth and its last tenth: a store that grows must not slow
+ * the runs), the worker's peak RSS and each process's CPU per run. Also watched (a client reads
+ * the robot meanwhile, or the dashboard's robot page is left open), and on a stack of its own
+ * whose worker runs no history keeper.
+ *
+ * Progress is read where it costs the same at any size: the robot's counts (three reads by `_id`).
+ * A stack without the history keeper has none, so there Temporal counts the completed runs, which
+ * scans every run it keeps and holds the dev server's one SQLite connection meanwhile: only every
+ * SCAN_POLL_S seconds (asked every second, it slowed the runs it counted more and more as they grew).
  */
 import { waitFor } from '../../test/support/wait';
 import type { ApiClient } from '../../test/support/api-client';
@@ -22,6 +28,16 @@ function cpuPerRun(before: Record<StackRole, number>, after: Record<StackRole, n
   return Object.fromEntries(roles.map((role) => [role, per(role)])) as CpuPerRun;
 }
 
+/** How often Temporal's count of completed runs is asked, on a stack without the history keeper. */
+const SCAN_POLL_S = 10;
+
+/** Runs per second over the CSV's first tenth and its last tenth, and last ÷ first. */
+export interface CsvPace {
+  firstTenth: number;
+  lastTenth: number;
+  ratio: number;
+}
+
 export interface CsvResult {
   rows: number;
   ackMs: number;
@@ -34,6 +50,8 @@ export interface CsvResult {
   workerHwmMiB: number | null;
   workerRestarts: number;
   cpuMsPerRun: CpuPerRun;
+  /** Runs per second at the start and at the end (from the progress read every BENCH_POLL_S). */
+  pace: CsvPace | null;
   /** While watched (see Watcher): the watcher's API requests, their latency, and (page) chromium's CPU. */
   watcher: { polls: number; latencyMs: Percentiles; cpuSeconds?: number } | null;
 }
@@ -91,10 +109,32 @@ function watchRobot(api: ApiClient, robotId: string) {
   };
 }
 
+/** Seconds (since the POST) at which `count` runs had finished, interpolated between two reads. */
+function secondsAt(series: Array<[number, number]>, count: number): number | null {
+  for (let i = 1; i < series.length; i++) {
+    const [t0, n0] = series[i - 1];
+    const [t1, n1] = series[i];
+    if (n1 >= count) return n1 === n0 ? t1 : t0 + ((count - n0) / (n1 - n0)) * (t1 - t0);
+  }
+  return null;
+}
+
+/** The pace of the first and the last tenth of the runs (null for CSVs too short to tell). */
+function paceOf(series: Array<[number, number]>, rows: number, seconds: number): CsvPace | null {
+  const tenth = Math.floor(rows / 10);
+  const first = secondsAt(series, tenth);
+  const lastStart = secondsAt(series, rows - tenth);
+  if (tenth < 100 || first === null || lastStart === null || first <= 0 || seconds <= lastStart) return null;
+  const [firstTenth, lastTenth] = [tenth / first, tenth / (seconds - lastStart)];
+  return { firstTenth: round(firstTenth, 1), lastTenth: round(lastTenth, 1), ratio: round(lastTenth / firstTenth, 3) };
+}
+
 export async function csvFanOut(
   ctx: BenchContext,
   watcher: Watcher | null = null,
   rows = ctx.s.csvRows,
+  /** Whether the stack's worker runs the history keeper (its counts are the progress read). */
+  keeper = true,
 ): Promise<CsvResult> {
   const { api, models, stack, temporal, s } = ctx;
   const name = watcher ? `bench csv, watched (${watcher})` : 'bench csv';
@@ -112,16 +152,27 @@ export async function csvFanOut(
   let worker: ReturnType<typeof sampler.stop> | undefined;
   try {
     const runs = completions(temporal, 'runWorkflow');
-    await runs.start();
+    if (!keeper) await runs.start();
+    const finishedRuns = keeper
+      ? async () => {
+          const { runCounts } = await api.json<{ runCounts: { succeeded: number; failed: number } }>(
+            'GET',
+            `/api/robots/${robotId}`,
+          );
+          return runCounts.succeeded + runCounts.failed;
+        }
+      : () => runs.sinceStart();
     const cpuBefore = stackCpuSeconds(stack.pid);
     const postedAt = Date.now();
     const res = await fetch(url, { method: 'POST', body: csv, headers: { 'content-type': 'text/csv' } });
     const ackMs = Date.now() - postedAt;
     if (res.status !== 200) throw new Error(`the CSV was answered ${res.status}`);
     let lastReport = Date.now();
+    const series: Array<[number, number]> = [[0, 0]];
     await waitFor(
       async () => {
-        const finished = await runs.sinceStart();
+        const finished = await finishedRuns();
+        series.push([(Date.now() - postedAt) / 1000, finished]);
         if (Date.now() - lastReport >= 15_000) {
           lastReport = Date.now();
           log(`CSV fan-out: ${finished} of ${rows} runs finished after ${round((Date.now() - postedAt) / 1000, 0)} s`);
@@ -131,7 +182,7 @@ export async function csvFanOut(
       (finished) => finished >= rows,
       s.csvTimeoutS * 1000,
       {
-        intervalMs: s.pollS * 1000,
+        intervalMs: (keeper ? s.pollS : Math.max(s.pollS, SCAN_POLL_S)) * 1000,
         message: (finished) =>
           `only ${finished} of the CSV's ${rows} runs finished (BENCH_CSV_TIMEOUT_S) within ${s.csvTimeoutS} s`,
       },
@@ -151,6 +202,7 @@ export async function csvFanOut(
       workerHwmMiB: worker.hwm === null ? null : round(worker.hwm / MiB, 0),
       workerRestarts: worker.restarts,
       cpuMsPerRun,
+      pace: keeper ? paceOf(series, rows, seconds) : null,
       watcher: watched,
     };
   } finally {
@@ -165,10 +217,10 @@ export async function csvFanOut(
  * An unmeasured CSV first: the first CSV on a fresh stack ran about 15% slower than the next one
  * (docs/benchmark.md), which would bias whichever was measured first.
  */
-export async function warmCsv(ctx: BenchContext): Promise<void> {
+export async function warmCsv(ctx: BenchContext, keeper = true): Promise<void> {
   if (ctx.s.csvWarmup === 0) return;
   log(`CSV warm-up: ${ctx.s.csvWarmup} rows, not measured`);
-  await csvFanOut(ctx, null, ctx.s.csvWarmup);
+  await csvFanOut(ctx, null, ctx.s.csvWarmup, keeper);
 }
 
 /** A CSV of `rows` on a stack of its own (`env` set, another build's `launcher`), after the warm-up CSV. */
@@ -186,8 +238,9 @@ export async function csvOnStackOfItsOwn(
     await stack.ready;
     const ctx = await clientsOf(stack, s);
     try {
-      await warmCsv(ctx);
-      return await csvFanOut(ctx, null, rows);
+      const keeper = env.HISTORY_KEEPER !== '0';
+      await warmCsv(ctx, keeper);
+      return await csvFanOut(ctx, null, rows, keeper);
     } finally {
       await ctx.close();
     }

@@ -14,7 +14,7 @@ import {
   type Percentiles,
   type StartRateSummary,
 } from '../load';
-import { childrenRunning } from '../stack';
+import { childrenRunning, stackCpuSeconds } from '../stack';
 import { log, round } from '../util';
 
 export interface EndToEnd {
@@ -37,6 +37,8 @@ export interface LevelResult {
   bareTemporal: StartRateSummary;
   /** The ack path with the worker paused (SIGSTOP): the server does nothing but the starts, as for the bare ones. */
   ackWorkerPaused: HttpLoadSummary;
+  /** CPU milliseconds per ack of the receiver and of Temporal, with the worker paused. */
+  cpuMsPerAck: { receiver: number; temporal: number };
   ackWorkerPausedVsTemporal: number;
   ack: HttpLoadSummary;
   ackVsKoa: number;
@@ -119,7 +121,7 @@ export async function measureLevel(connections: number, ctx: LevelContext): Prom
   );
   if (bareTemporal.started === 0) throw new Error(`no bare workflow start succeeded: ${bareTemporal.lastError}`);
   log(`${connections} connections: ack path with the worker paused for ${s.durationS} s`);
-  const ackWorkerPaused = await ackWithWorkerPaused(connections, tag, ctx);
+  const { summary: ackWorkerPaused, cpuMsPerAck } = await ackWithWorkerPaused(connections, tag, ctx);
   log(`${connections} connections: ack path for ${s.durationS} s`);
   const deliveries = completions(temporal, 'deliveryWorkflow');
   await deliveries.start();
@@ -136,6 +138,7 @@ export async function measureLevel(connections: number, ctx: LevelContext): Prom
     bareKoa,
     bareTemporal,
     ackWorkerPaused,
+    cpuMsPerAck,
     ackWorkerPausedVsTemporal: round(ackWorkerPaused.perSec / Math.max(1, bareTemporal.perSec), 3),
     ack: ack.summary,
     ackVsKoa: round(ack.summary.perSec / Math.max(1, bareKoa.perSec), 3),
@@ -153,7 +156,7 @@ async function ackWithWorkerPaused(
   connections: number,
   tag: string,
   { api, stack, temporal, s }: LevelContext,
-): Promise<HttpLoadSummary> {
+): Promise<{ summary: HttpLoadSummary; cpuMsPerAck: LevelResult['cpuMsPerAck'] }> {
   const { url } = await benchRobot(api, stack.port, `bench ${tag} worker paused`, 'json', { id: '{{trigger.id}}' });
   const deliveries = completions(temporal, 'deliveryWorkflow');
   await deliveries.start();
@@ -161,11 +164,16 @@ async function ackWithWorkerPaused(
   if (workers.length === 0) throw new Error('no worker process is running');
   for (const worker of workers) process.kill(worker, 'SIGSTOP');
   let load: HttpLoad;
+  const before = stackCpuSeconds(stack.pid);
   try {
     load = await httpLoad(url, connections, s.durationS, `paused-${tag}`);
   } finally {
     for (const worker of workers) process.kill(worker, 'SIGCONT');
   }
+  const after = stackCpuSeconds(stack.pid);
+  const perAck = (role: 'receiver' | 'temporal') =>
+    round(((after[role] - before[role]) * 1000) / Math.max(1, load.summary.ok), 3);
+  const cpuMsPerAck = { receiver: perAck('receiver'), temporal: perAck('temporal') };
   log(`${connections} connections: worker resumed, draining the ${load.summary.ok} runs of the paused phase`);
   await waitFor(
     () => deliveries.sinceStart(),
@@ -178,5 +186,5 @@ async function ackWithWorkerPaused(
         `within ${s.drainTimeoutS} s`,
     },
   );
-  return load.summary;
+  return { summary: load.summary, cpuMsPerAck };
 }

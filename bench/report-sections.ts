@@ -5,9 +5,11 @@
 import type { HttpLoadSummary, Percentiles } from './load';
 import type { AblationResult, SideTotal } from './phases/ablation';
 import type { CsvResult } from './phases/csv';
+import { HISTORY_READS, type HistoryResult } from './phases/history';
 import type { HostileResult } from './phases/hostile';
 import type { LevelResult } from './phases/levels';
 import type { N8nLevel } from './phases/n8n';
+import { round } from './util';
 
 export function table(headers: string[], rows: Array<Array<string | number>>): string {
   const cells = [headers, ...rows.map((r) => r.map(String))];
@@ -149,4 +151,47 @@ export function n8nReport(ours: LevelResult[], n8n: N8nLevel[]): string {
     ),
     "  n8n latency: p50 / p95 / p99 ms; drain: from the end of the load until n8n had finished the level's executions.",
   ].join('\n');
+}
+
+/** History reads at each number of runs per robot, against one page's, and the robot page in chromium. */
+export function historyReport(h: HistoryResult): string {
+  const out: string[] = [];
+  const rows = [
+    ['1 page (baseline)', ...HISTORY_READS.map((k) => pct(h.baselineMs[k]))],
+    ...h.levels.map((l) => [String(l.runsPerRobot), ...HISTORY_READS.map((k) => pct(l.readsMs[k]))]),
+  ];
+  out.push(
+    `History reads, ms p50 / p95 / p99 (${h.samples} requests each through the API; ` +
+      'as many runs of another robot stored)',
+    table(['runs per robot', ...HISTORY_READS], rows),
+    '',
+    'p95 ÷ baseline p95, and seconds to seed and for the history to show every run',
+    table(
+      ['runs per robot', ...HISTORY_READS, 'seed s', 'history built s'],
+      h.levels.map((l) => [
+        l.runsPerRobot,
+        ...HISTORY_READS.map((k) => (l.readsMs[k].p95 / h.baselineMs[k].p95).toFixed(2)),
+        round(l.seedSeconds, 1),
+        round(l.keeperSeconds, 1),
+      ]),
+    ),
+  );
+  if (h.baselineRobotPageMs) {
+    out.push(
+      '',
+      "The dashboard's robot page, first load in chromium until its runs show, ms p50 / p95 / p99 (10 loads)",
+      table(
+        ['runs per robot', 'robot page', 'p95 ÷ baseline p95'],
+        [
+          ['1 page (baseline)', pct(h.baselineRobotPageMs), '1.00'],
+          ...h.levels.map((l) => [
+            String(l.runsPerRobot),
+            l.robotPageMs ? pct(l.robotPageMs) : '-',
+            l.robotPageMs ? (l.robotPageMs.p95 / h.baselineRobotPageMs!.p95).toFixed(2) : '-',
+          ]),
+        ],
+      ),
+    );
+  }
+  return out.join('\n');
 }

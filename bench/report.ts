@@ -1,12 +1,12 @@
 /** The bench's report: the tables printed at the end, and the results file in bench-results/. */
 import fs from 'node:fs';
 import path from 'node:path';
-import { ablationReport, clusterReport, hostileReport, n8nReport, pct, table } from './report-sections';
+import { ablationReport, clusterReport, historyReport, hostileReport, n8nReport, pct, table } from './report-sections';
 import { WATCH_INTERVAL_MS, type CsvResult } from './phases/csv';
 import type { AblationResult } from './phases/ablation';
 import type { HostileResult } from './phases/hostile';
 import type { FanOutBaseline } from './phases/fan-out-baseline';
-import { HISTORY_READS, type HistoryResult } from './phases/history';
+import type { HistoryResult } from './phases/history';
 import type { LevelResult } from './phases/levels';
 import type { N8nLevel } from './phases/n8n';
 import type { Settings } from './settings';
@@ -251,47 +251,7 @@ export function report(r: Results): string {
       ),
     );
   }
-  if (r.history) {
-    const h = r.history;
-    const rows = [
-      ['1 page (baseline)', ...HISTORY_READS.map((k) => pct(h.baselineMs[k]))],
-      ...h.levels.map((l) => [String(l.runsPerRobot), ...HISTORY_READS.map((k) => pct(l.readsMs[k]))]),
-    ];
-    out.push(
-      '',
-      `History reads, ms p50 / p95 / p99 (${h.samples} requests each through the API; ` +
-        'as many runs of another robot stored)',
-      table(['runs per robot', ...HISTORY_READS], rows),
-      '',
-      'p95 ÷ baseline p95, and seconds to seed and for the history to show every run',
-      table(
-        ['runs per robot', ...HISTORY_READS, 'seed s', 'history built s'],
-        h.levels.map((l) => [
-          l.runsPerRobot,
-          ...HISTORY_READS.map((k) => (l.readsMs[k].p95 / h.baselineMs[k].p95).toFixed(2)),
-          round(l.seedSeconds, 1),
-          round(l.keeperSeconds, 1),
-        ]),
-      ),
-    );
-    if (h.baselineRobotPageMs) {
-      out.push(
-        '',
-        "The dashboard's robot page, first load in chromium until its runs show, ms p50 / p95 / p99 (10 loads)",
-        table(
-          ['runs per robot', 'robot page', 'p95 ÷ baseline p95'],
-          [
-            ['1 page (baseline)', pct(h.baselineRobotPageMs), '1.00'],
-            ...h.levels.map((l) => [
-              String(l.runsPerRobot),
-              l.robotPageMs ? pct(l.robotPageMs) : '-',
-              l.robotPageMs ? (l.robotPageMs.p95 / h.baselineRobotPageMs!.p95).toFixed(2) : '-',
-            ]),
-          ],
-        ),
-      );
-    }
-  }
+  if (r.history) out.push('', historyReport(r.history));
   if (r.ablation) out.push('', ablationReport(r.ablation));
   if (r.hostile) out.push('', hostileReport(r.hostile));
   if (r.error) out.push('', `FAILED: ${r.error}`);

@@ -133,7 +133,7 @@ export async function csvFanOut(
   ctx: BenchContext,
   watcher: Watcher | null = null,
   rows = ctx.s.csvRows,
-  /** Whether the stack's worker runs the history keeper (its counts are the progress read). */
+  /** Progress read from the robot's counts (its worker runs the history keeper); false: Temporal's count. */
   keeper = true,
 ): Promise<CsvResult> {
   const { api, models, stack, temporal, s } = ctx;

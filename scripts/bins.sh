@@ -6,7 +6,7 @@ use_bins() {
   local out name value
   out=$("$@")
   while IFS= read -r line; do
-    [[ $line =~ ^([A-Z_]+_BIN)=(.*)$ ]] || continue
+    [[ $line =~ ^([A-Z][A-Z0-9_]*_BIN)=(.*)$ ]] || continue
     name=${BASH_REMATCH[1]}
     value=${BASH_REMATCH[2]}
     export "$name=$value"

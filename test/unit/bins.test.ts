@@ -33,3 +33,12 @@ it('stops the caller when the set-up script fails', () => {
     }),
   ).toThrow();
 });
+
+it('exports a name with a digit (N8N_BIN: the bench left n8n out when only letters were taken)', () => {
+  const out = execFileSync(
+    'bash',
+    ['-c', `set -euo pipefail; source ${BINS}; use_bins echo N8N_BIN=/opt/n8n; printf %s "$N8N_BIN"`],
+    { encoding: 'utf8' },
+  );
+  expect(out).toBe('/opt/n8n');
+});

@@ -7,6 +7,7 @@
  * after a crash and stores nothing twice; and no activity on a run's path reads a large collection.
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
+import { runsDeliveries } from '../src/domain/robot-lifecycle';
 import { DEFAULT_DELIVERY_CAPS, type DeliveryCaps } from '../src/domain/body-formats';
 import { CsvRunSeeds } from '../src/deliveries/csv-runs';
 import { DeliveryPreparer } from '../src/deliveries/prepare';
@@ -20,7 +21,7 @@ import {
   type RunSeed,
   type StepStatus,
 } from '../src/domain/types';
-import type { RunPreviewDoc } from '../src/history/documents';
+import type { RunPreviewDoc } from '../src/storage/history-documents';
 import type { HeardOutcomes } from '../src/history/heard-outcomes';
 import { DeliveryRecorder } from '../src/history/slots';
 import type { WorkerMetrics } from '../src/metrics';
@@ -108,7 +109,7 @@ export function createActivities({
      */
     async robotAtWork({ robotId }: { robotId: string }): Promise<boolean> {
       const robot = await models.Robot.findById(robotId, { state: 1 }).lean();
-      return !robot || robot.state === 'at_work';
+      return !robot || runsDeliveries(robot.state);
     },
 
     /** Executes one step of a run and stores its result; the step that ends the run records its outcome. */

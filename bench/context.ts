@@ -5,7 +5,7 @@
 import { Client, Connection as TemporalConnection } from '@temporalio/client';
 import mongoose from 'mongoose';
 import { createModels, type Models } from '../src/storage/models';
-import { apiClient, robotAtWork, type ApiClient } from '../test/support/api-client';
+import { apiClient, robotAtWork, type ApiClient } from '../src/runtime/api-client';
 import type { Settings } from './settings';
 import type { BenchStack } from './stack';
 

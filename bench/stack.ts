@@ -3,7 +3,7 @@
  * (`dist/src/entry/cluster.js`), as a child process on free ports with a fresh data folder, and
  * the bare Koa baseline server. Also reads process
  * facts (children, RSS) from /proc, which exists on Linux only. Ports, entry points and exits
- * come from the test kit (test/support/).
+ * come from the runtime (src/runtime/).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -14,8 +14,8 @@ import type { TLSConfig } from '@temporalio/client';
 import { clusterClientTls } from '../src/cluster/temporal-server';
 import { CLUSTER_TLS_SERVER_NAME } from '../src/cluster/tls';
 import { temporalTls } from '../src/temporal';
-import { freePorts, freeSpacedPorts, freeTemporalServerPort } from '../test/support/ports';
-import { descendants, entryPoint, exited, isAlive } from '../test/support/processes';
+import { freePorts, freeSpacedPorts, freeTemporalServerPort } from '../src/runtime/ports';
+import { descendants, entryPoint, exited, isAlive } from '../src/runtime/child-processes';
 
 export interface BenchStack {
   /** Resolves once the launcher has printed its banner (everything is up). */

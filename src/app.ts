@@ -18,6 +18,7 @@ import type { AddressInfo } from 'node:net';
 import type { Connection } from 'mongoose';
 import { openApiDocument } from './api/openapi';
 import { managementRouter } from './api/routes';
+import { BackgroundWork } from './background';
 import { codecRouter } from './codec-routes';
 import type { Config } from './config';
 import { errorHandler, KEEP_ALIVE_TIMEOUT_MS } from './http';
@@ -40,6 +41,8 @@ export interface AppDeps {
   log: Logger;
   /** The receiver's metrics (its metrics port); a fresh set when not given. */
   metrics?: ReceiverMetrics;
+  /** Work started by requests that goes on after the answer (releases); stopped when the receiver closes. */
+  background?: BackgroundWork;
 }
 
 /**
@@ -76,7 +79,13 @@ export function routers(deps: AppDeps, triggers = triggerCache(deps)): Router[] 
   return [
     webhookRouter({ ...deps, triggers, deliveries: new DeliveryRecorder(deps.models) }),
     codecRouter({ config, codec: payloadEncryption(config), authFailures }),
-    managementRouter({ ...deps, triggers, authFailures, document }),
+    managementRouter({
+      ...deps,
+      background: deps.background ?? new BackgroundWork(),
+      triggers,
+      authFailures,
+      document,
+    }),
   ];
 }
 
@@ -163,9 +172,10 @@ export async function listenReceiver(
 ): Promise<Listening> {
   const { config } = deps;
   const metrics = deps.metrics ?? receiverMetrics();
+  const background = deps.background ?? new BackgroundWork();
   const triggers = triggerCache(deps);
   triggers.watch();
-  const app = createApp({ ...deps, metrics }, triggers);
+  const app = createApp({ ...deps, metrics, background }, triggers);
   const server = http.createServer(
     {
       headersTimeout: config.http.headersTimeoutMs,
@@ -194,6 +204,7 @@ export async function listenReceiver(
     metricsPort,
     async close() {
       triggers.stop();
+      await background.stop();
       for (const s of [server, metricsServer]) {
         if (!s) continue;
         s.closeAllConnections();

@@ -7,6 +7,7 @@
  * and how, and goes on: starts are refused (503) until they exist.
  */
 import type { ConnectionLike } from '@temporalio/client';
+import { setTimeout } from 'node:timers/promises';
 import { temporal } from '@temporalio/proto';
 import { SEARCH_ATTRIBUTES } from './domain/search-attributes';
 import type { Logger } from './log';
@@ -55,11 +56,14 @@ export async function registerSearchAttributes(
   connection: Pick<ConnectionLike, 'operatorService'>,
   namespace: string,
   log: Logger,
+  /** Stops asking (the process is stopping); a call in flight is left to end by itself. */
+  signal?: AbortSignal,
 ): Promise<void> {
-  for (;;) {
+  while (!signal?.aborted) {
     try {
       return await ensureSearchAttributes(connection, namespace, log);
     } catch (err) {
+      if (signal?.aborted) return;
       if (!NOT_ANSWERING.has((err as { code?: number }).code ?? -1)) {
         log.error(`could not add the search attributes; add them by hand: ${BY_HAND}`, {
           namespace,
@@ -68,7 +72,7 @@ export async function registerSearchAttributes(
         return;
       }
       log.debug('Temporal does not answer yet; the search attributes are added once it does', { namespace });
-      await new Promise((r) => setTimeout(r, REGISTER_RETRY_MS).unref());
+      await setTimeout(REGISTER_RETRY_MS, undefined, { ref: false, signal }).catch(() => undefined);
     }
   }
 }

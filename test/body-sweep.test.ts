@@ -1,13 +1,13 @@
 /**
  * A stored body whose start failed without a clear answer is noted, and the sweep
- * (src/receiver/body-sweep.ts) discards it unless its workflow exists and is its delivery's.
+ * (src/deliveries/body-sweep.ts) discards it unless its workflow exists and is its delivery's.
  */
 import { bodyBlobId, storeBlob } from '../src/storage/blobs';
 import { newId } from '../src/domain/secrets';
-import { sweepUnconfirmedBodies } from '../src/receiver/body-sweep';
+import { sweepUnconfirmedBodies } from '../src/deliveries/body-sweep';
 import { createTemporalClient } from '../src/temporal';
 import { startStack, type Stack } from './support/stack';
-import { waitFor } from './support/wait';
+import { waitFor } from '../src/runtime/wait';
 
 let stack: Stack;
 let down: Stack;

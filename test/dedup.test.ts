@@ -1,6 +1,6 @@
 /** Duplicate deliveries make one run: Temporal refuses a second delivery workflow with the same ID. */
 import { startStack, type Stack } from './support/stack';
-import { waitFor } from './support/wait';
+import { waitFor } from '../src/runtime/wait';
 
 let stack: Stack;
 beforeAll(async () => {

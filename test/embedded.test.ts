@@ -9,10 +9,10 @@ import os from 'node:os';
 import path from 'node:path';
 import net from 'node:net';
 import { webUiCodecKey } from '../src/codec-routes';
-import { freePort } from './support/ports';
-import { apiClient, robotAtWork } from './support/api-client';
-import { exited, isAlive, startProcess } from './support/processes';
-import { waitFor } from './support/wait';
+import { freePort } from '../src/runtime/ports';
+import { apiClient, robotAtWork } from '../src/runtime/api-client';
+import { exited, isAlive, startProcess } from '../src/runtime/child-processes';
+import { waitFor } from '../src/runtime/wait';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'webhooks-embedded-'));
 const log = path.join(dataDir, 'launcher.log');

@@ -9,8 +9,8 @@ import { DeliveryRecorder, type NewDelivery } from '../src/history/slots';
 import { insertOnce, rawCollection } from '../src/storage/writes';
 import { type RunOutcomeDoc } from '../src/storage/documents';
 import { startStack, type Stack } from './support/stack';
-import { waitFor } from './support/wait';
-import { pagesOf } from './support/api-client';
+import { waitFor } from '../src/runtime/wait';
+import { pagesOf } from '../src/runtime/api-client';
 
 let stack: Stack;
 beforeAll(async () => {

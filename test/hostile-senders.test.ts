@@ -7,9 +7,9 @@
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import net from 'node:net';
-import { robotAtWork } from './support/api-client';
+import { robotAtWork } from '../src/runtime/api-client';
 import { startStack, type Stack } from './support/stack';
-import { waitFor } from './support/wait';
+import { waitFor } from '../src/runtime/wait';
 
 /** The caps of this file's stack: small enough that the worst allowed CSV runs in about a minute. */
 const CAPS = { CSV_MAX_ROWS: 1500, CSV_MAX_COLUMNS: 50, CSV_MAX_CELL_BYTES: 4096, MAX_TRIGGER_BYTES: 1024 * 1024 };

@@ -4,7 +4,7 @@
  */
 import { PassThrough } from 'node:stream';
 import { installTestRuntime, startStack, type Stack } from './support/stack';
-import { waitFor } from './support/wait';
+import { waitFor } from '../src/runtime/wait';
 
 const lines: Array<Record<string, unknown>> = [];
 let stack: Stack;

@@ -7,7 +7,7 @@ import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serveWorkerMetrics } from '../src/metrics';
 import { startStack, type Stack } from './support/stack';
-import { waitFor } from './support/wait';
+import { waitFor } from '../src/runtime/wait';
 
 let stack: Stack;
 beforeAll(async () => {

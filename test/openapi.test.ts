@@ -20,7 +20,7 @@ import {
   runsPageAnswer,
 } from '../src/api/answers';
 import { startStack, type Stack } from './support/stack';
-import { waitFor } from './support/wait';
+import { waitFor } from '../src/runtime/wait';
 
 let stack: Stack;
 beforeAll(async () => {

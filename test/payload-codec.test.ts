@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { webUiCodecKey } from '../src/codec-routes';
 import { ENCRYPTED_ENCODING } from '../src/payload-codec';
 import { startStack, type Stack } from './support/stack';
-import { waitFor } from './support/wait';
+import { waitFor } from '../src/runtime/wait';
 
 const UI = 'http://localhost:8233';
 const SECRET_BODY = JSON.stringify({ card: 'card-number-4242-4242', email: 'ann@example.com' });

@@ -1,7 +1,7 @@
 /** Made-up identifiers cost no database read each and never push a real trigger out of the cache. */
 import { randomUUID } from 'node:crypto';
 import { startStack, type Stack } from './support/stack';
-import { waitFor } from './support/wait';
+import { waitFor } from '../src/runtime/wait';
 
 let stack: Stack;
 beforeAll(async () => {

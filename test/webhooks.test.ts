@@ -1,8 +1,8 @@
 /** The webhook receiver on the real stack: a sender POSTs or PUTs, a run appears. */
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { freePort } from './support/ports';
+import { freePort } from '../src/runtime/ports';
 import { startStack, type Stack } from './support/stack';
-import { waitFor } from './support/wait';
+import { waitFor } from '../src/runtime/wait';
 
 let stack: Stack;
 beforeAll(async () => {

@@ -18,7 +18,6 @@ import type { Activities } from '../activities';
 import { runsInDeliveryWorkflow, runWorkflowId } from '../src/domain/ids';
 import { BODY_FORMAT, DELIVERY_OUTCOME, deliveryAttributes } from '../src/domain/search-attributes';
 import {
-  RELEASE_SIGNAL,
   UNPARSABLE_BODY,
   type BodyFormat,
   type DeliveryFailure,
@@ -68,6 +67,13 @@ const PATCH_KEEP_BODY = 'keep-body-for-replay';
 const PATCH_OUTCOME_AT_START = 'outcome-and-format-at-start';
 
 /**
+ * 0.5: a held delivery waits for the release's signal (or its hourly look) instead of first asking
+ * whether its robot is at work: one whose first workflow task ran only after the resume (a busy or
+ * stopped worker) went ahead of the release, out of arrival order (issue 22).
+ */
+const PATCH_HELD_UNTIL_RELEASED = 'held-until-released';
+
+/**
  * A held delivery (its robot was paused) asks again whether its robot is at work this often, in
  * case the resume's release missed it (docs/api.md, Pause): about 6 history events an hour.
  */
@@ -81,7 +87,7 @@ const FAILURE_LINES: Record<DeliveryFailure, string> = {
 };
 
 /** The robot's resume releases the deliveries held for it, one after another in arrival order. */
-export const releaseSignal = defineSignal(RELEASE_SIGNAL);
+export const releaseSignal = defineSignal('release');
 
 /** Where a fan-out stands, carried across continue-as-new. */
 export interface FanOut {
@@ -106,10 +112,18 @@ export async function deliveryWorkflow(delivery: DeliveryInput, fanOut?: FanOut)
   setHandler(releaseSignal, () => void (released = true));
   let seeds: RunSeed[] = [];
   if (!fanOut && delivery.held) {
-    // Held for a paused robot: nothing is parsed or run until the robot is at work again.
-    while (!(await local.robotAtWork({ robotId: delivery.robotId }))) {
-      if (await condition(() => released, HELD_RECHECK)) break;
-      if (workflowInfo().continueAsNewSuggested) return continueAsNew<typeof deliveryWorkflow>(delivery);
+    // Held for a paused robot: nothing is parsed or run until the resume's release signals it, in
+    // arrival order; every hour it asks whether its robot is at work, in case the release missed it.
+    if (patched(PATCH_HELD_UNTIL_RELEASED)) {
+      while (!(await condition(() => released, HELD_RECHECK))) {
+        if (await local.robotAtWork({ robotId: delivery.robotId })) break;
+        if (workflowInfo().continueAsNewSuggested) return continueAsNew<typeof deliveryWorkflow>(delivery);
+      }
+    } else {
+      while (!(await local.robotAtWork({ robotId: delivery.robotId }))) {
+        if (await condition(() => released, HELD_RECHECK)) break;
+        if (workflowInfo().continueAsNewSuggested) return continueAsNew<typeof deliveryWorkflow>(delivery);
+      }
     }
   }
   if (!fanOut) {

@@ -10,8 +10,8 @@
  * scans every run it keeps and holds the dev server's one SQLite connection meanwhile: only every
  * SCAN_POLL_S seconds (asked every second, it slowed the runs it counted more and more as they grew).
  */
-import { waitFor } from '../../test/support/wait';
-import type { ApiClient } from '../../test/support/api-client';
+import { waitFor } from '../../src/runtime/wait';
+import type { ApiClient } from '../../src/runtime/api-client';
 import { benchRobot, clientsOf, completions, type BenchContext } from '../context';
 import { percentiles, type Percentiles } from '../load';
 import { openRobotPage } from '../page-load';

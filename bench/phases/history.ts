@@ -14,11 +14,11 @@ import { previewPageId } from '../../src/history/store';
 import { insertOnce } from '../../src/storage/writes';
 import { type Models } from '../../src/storage/models';
 import { type RunDoc, type RunOutcomeDoc, type StepResultDoc } from '../../src/storage/documents';
-import type { RunPreviewDoc } from '../../src/history/documents';
+import type { RunPreviewDoc } from '../../src/storage/history-documents';
 import { percentiles, type Percentiles } from '../load';
 import { BLOCK_SIZE } from '../../src/domain/limits';
-import type { ApiClient } from '../../test/support/api-client';
-import { waitFor } from '../../test/support/wait';
+import type { ApiClient } from '../../src/runtime/api-client';
+import { waitFor } from '../../src/runtime/wait';
 import { robotPageLoads, type PageLoad } from '../page-load';
 
 export const HISTORY_READS = [

@@ -5,7 +5,7 @@
  * alone on the same stack, measured one after the other in this run.
  */
 import http from 'node:http';
-import { waitFor } from '../../test/support/wait';
+import { waitFor } from '../../src/runtime/wait';
 import { benchRobot, completions, type BenchContext } from '../context';
 import { httpLoad, type HttpLoadSummary } from '../load';
 import { log, round } from '../util';

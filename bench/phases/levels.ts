@@ -3,7 +3,7 @@
  * paused and with it running, and end to end from each delivery's 200 to its run's outcome.
  */
 import { randomBytes } from 'node:crypto';
-import { waitFor } from '../../test/support/wait';
+import { waitFor } from '../../src/runtime/wait';
 import { benchRobot, completions, type BenchContext, type Completions } from '../context';
 import {
   httpLoad,

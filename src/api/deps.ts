@@ -1,5 +1,6 @@
 /** What the management API's routes are built from. */
 import type { Client } from '@temporalio/client';
+import type { BackgroundWork } from '../background';
 import type { Config } from '../config';
 import type { Logger } from '../log';
 import type { Throttle } from '../throttle';
@@ -12,6 +13,8 @@ export interface ManagementDeps {
   temporal: Client;
   triggers: TriggerCache;
   log: Logger;
+  /** Releases of held deliveries, which go on after the answer (src/background.ts). */
+  background: BackgroundWork;
   /** Wrong admin tokens per client address (src/throttle.ts). */
   authFailures: Throttle;
   /** The OpenAPI document (src/api/openapi.ts), served at GET /api/openapi.json. */

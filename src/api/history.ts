@@ -6,7 +6,7 @@ import type Router from '@koa/router';
 import { workflowIdOfRun } from '../domain/ids';
 import { replayDelivery, replayMany, NotReplayable } from '../deliveries/replay';
 import { deliveriesPage, runsPage } from '../history/reads';
-import { byId } from '../history/store';
+import { byId } from '../storage/by-id';
 import { conflict, readJson } from '../http';
 import { StepsVersions } from '../robots/steps-versions';
 import { loadJson, outputBlobId, triggerBlobId } from '../storage/blobs';

@@ -5,15 +5,14 @@
  */
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { triggerIdentifier } from '../domain/ids';
 import { newId } from '../domain/secrets';
-import type { RobotState, StepDefinition } from '../domain/types';
+import type { StepDefinition } from '../domain/types';
 import { robotHistory } from '../history/reads';
 import { conflict, invalidField, readJson } from '../http';
 import { ROBOTS_LISTED } from '../domain/limits';
-import { releaseHeld } from '../robots/pause';
+import { releaseHeld } from '../deliveries/hold';
 import { editSteps, StepsEditConflict } from '../robots/steps-versions';
-import { newTokenFields, rotateToken } from '../robots/trigger-tokens';
+import { RobotLifecycle } from '../robots/lifecycle';
 import type { RobotDoc } from '../storage/documents';
 import { found } from './lookups';
 import type { ManagementDeps } from './deps';
@@ -47,34 +46,27 @@ export function robotRoutes(router: Router, deps: ManagementDeps): void {
     };
   }
 
-  /**
-   * Sets the robot's state. The receiver of this process sees it at once; other receivers see a
-   * robot put to work at once, and a stop within TRIGGER_CACHE_TTL_MS (src/receiver/trigger-cache.ts).
-   */
-  async function setState(id: string, state: RobotState, more: Partial<RobotDoc> = {}): Promise<RobotDoc> {
-    const changes = { $set: { state, ...more } };
-    const robot = await found('robot', Robot.findByIdAndUpdate(id, changes, { new: true }).lean());
-    await triggers.forget(robot.trigger.identifier);
-    return robot;
-  }
-
-  /**
-   * Releases the robot's held deliveries in the background (src/robots/pause.ts), when it was
-   * paused since its last release (`heldSince`): a robot never paused has nothing held.
-   */
-  function release(robot: RobotDoc): void {
-    const { heldSince } = robot;
-    if (!heldSince) return;
-    releaseHeld(deps, robot._id, heldSince)
-      // Cleared only while no pause came since: a later pause's deliveries wait for its own resume.
-      .then(() => Robot.updateOne({ _id: robot._id, heldSince }, { $set: { heldSince: null } }))
-      .catch((err: unknown) =>
-        log.warn('releasing held deliveries stopped; each goes on within an hour', {
-          robotId: robot._id,
-          err: String(err),
-        }),
-      );
-  }
+  // Its transitions (src/robots/lifecycle.ts); a release runs in the background (src/deliveries/hold.ts).
+  const lifecycle = new RobotLifecycle({
+    models,
+    secretsKey: config.secretsKey,
+    forget: (identifier) => triggers.forget(identifier),
+    release: (robot) => {
+      const { heldSince } = robot;
+      deps.background.run(async (signal) => {
+        try {
+          await releaseHeld(deps, robot._id, heldSince, signal);
+          // Cleared only while no pause came since: a later pause's deliveries wait for its own resume.
+          if (!signal.aborted) await Robot.updateOne({ _id: robot._id, heldSince }, { $set: { heldSince: null } });
+        } catch (err) {
+          log.warn('releasing held deliveries stopped; each goes on within an hour', {
+            robotId: robot._id,
+            err: String(err),
+          });
+        }
+      });
+    },
+  });
 
   router.post('/robots', async (ctx) => {
     const body = await readJson(ctx, createRobotBody);
@@ -127,53 +119,25 @@ export function robotRoutes(router: Router, deps: ManagementDeps): void {
 
   /** Puts the robot to work; its webhook URL and token are made the first time only. Releases what was held. */
   router.post('/robots/:id/start', async (ctx) => {
-    const robot = await robotById(ctx);
-    if (!robot.trigger.identifier) {
-      const { tokenHash, tokenSealed } = newTokenFields(config.secretsKey);
-      const identifier = triggerIdentifier(robot.trigger.kind, newId());
-      // Only a robot without an identifier gets one, so two concurrent starts agree on the URL.
-      await Robot.updateOne(
-        { _id: robot._id, 'trigger.identifier': null },
-        {
-          $set: {
-            'trigger.identifier': identifier,
-            'trigger.tokenHash': tokenHash,
-            'trigger.tokenSealed': tokenSealed,
-          },
-        },
-      );
-    }
-    ctx.body = robotView(await setState(robot._id, 'at_work'), config);
-    if (robot.state !== 'at_work') release(robot);
+    ctx.body = robotView(await lifecycle.start(await robotById(ctx)), config);
   });
 
   router.post('/robots/:id/stop', async (ctx) => {
-    ctx.body = robotView(await setState((await robotById(ctx))._id, 'stopped'), config);
+    ctx.body = robotView(await lifecycle.stop(await robotById(ctx)), config);
   });
 
   /** Deliveries keep being accepted (200) and wait; nothing runs until the robot is resumed. */
   router.post('/robots/:id/pause', async (ctx) => {
-    const robot = await robotById(ctx);
-    if (robot.state !== 'at_work' && robot.state !== 'paused') throw conflict('only a robot at work can be paused');
-    // Each pause of a robot at work begins anew (a release still going for an earlier pause stops).
-    const heldSince = robot.state === 'at_work' ? new Date() : robot.heldSince;
-    ctx.body = robotView(await setState(robot._id, 'paused', { heldSince }), config);
+    ctx.body = robotView(await lifecycle.pause(await robotById(ctx)), config);
   });
 
   /** Runs what was held, in arrival order (in the background), then new deliveries as usual. */
   router.post('/robots/:id/resume', async (ctx) => {
-    const robot = await robotById(ctx);
-    if (robot.state !== 'paused' && robot.state !== 'at_work') throw conflict('only a paused robot can be resumed');
-    ctx.body = robotView(await setState(robot._id, 'at_work'), config);
-    if (robot.state === 'paused') release(robot);
+    ctx.body = robotView(await lifecycle.resume(await robotById(ctx)), config);
   });
 
   router.post('/robots/:id/trigger/rotate', async (ctx) => {
     const { graceHours } = await readJson(ctx, rotateTokenBody);
-    const robot = await robotById(ctx);
-    if (!robot.trigger.identifier) throw conflict('the robot has no URL yet: put it to work first');
-    await rotateToken(models, config.secretsKey, robot, graceHours);
-    await triggers.forget(robot.trigger.identifier);
-    ctx.body = robotView(await robotById(ctx), config);
+    ctx.body = robotView(await lifecycle.rotate(await robotById(ctx), graceHours), config);
   });
 }

@@ -18,20 +18,14 @@ import type { Logger } from '../log';
 import { rawCollection } from '../storage/writes';
 import { type Models } from '../storage/models';
 import { type UnconfirmedBodyDoc } from '../storage/documents';
-import { deleteById } from '../history/store';
+import { deleteById } from '../storage/by-id';
 import { SWEEP_BATCH } from '../domain/limits';
+import type { DeliveryMemo } from './contract';
 
 export const SWEEP_EVERY_MS = 60_000;
 export const SWEEP_AFTER_MS = 60_000;
 /** How long one question to Temporal may take before the note waits for the next sweep. */
 const ASK_TIMEOUT_MS = 10_000;
-
-/** The memo every delivery workflow starts with: whose workflow it is. */
-export interface DeliveryMemo {
-  deliveryId: string;
-  /** When the delivery arrived (ISO 8601): the order held deliveries are released in. Since 0.4.1. */
-  receivedAt?: string;
-}
 
 /** Notes a stored body whose start failed without a clear answer; a failure to note it is logged. */
 export async function noteUnconfirmedBody(models: Models, note: UnconfirmedBodyDoc, log: Logger): Promise<void> {

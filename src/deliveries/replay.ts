@@ -15,16 +15,17 @@
  */
 import { deliveryWorkflowId, replayKey } from '../domain/dedup';
 import { REPLAY_BATCH, REPLAYS_PER_REQUEST } from '../domain/limits';
+import { takesDeliveries } from '../domain/robot-lifecycle';
 import { newId } from '../domain/secrets';
-import type { DeliveryInput, DeliveryOutcome } from '../domain/types';
+import type { DeliveryOutcome } from '../domain/types';
 import { deliveriesPage } from '../history/reads';
-import { byId } from '../history/store';
+import { byId } from '../storage/by-id';
 import type { DeliveryDoc, RobotDoc } from '../storage/documents';
 import type { Models } from '../storage/models';
 import { claimById } from '../storage/writes';
 import { BlobMissing, readBlob } from '../storage/blobs';
 import { robotBodyFormat } from '../robots/settings';
-import { deliveryBody } from './body';
+import { deliveryInput } from './input';
 import { startDelivery, type StartDeps } from './start';
 
 export type ReplayDeps = StartDeps;
@@ -38,7 +39,7 @@ export class NotReplayable extends Error {
 export async function replayDelivery(deps: ReplayDeps, original: DeliveryDoc): Promise<string> {
   const { models } = deps;
   const robot = await byId<RobotDoc>(models.Robot, original.robotId);
-  if (!robot || (robot.state !== 'at_work' && robot.state !== 'paused'))
+  if (!robot || !takesDeliveries(robot.state))
     throw new NotReplayable('the robot is not at work (put it to work, or resume it, first)');
   if (!original.body) throw new NotReplayable(`a ${original.outcome} delivery without a kept body cannot be replayed`);
   let bytes: Buffer;
@@ -51,23 +52,24 @@ export async function replayDelivery(deps: ReplayDeps, original: DeliveryDoc): P
   const n = await claimReplayNumber(models, original._id);
   const deliveryId = newId();
   const dedupKey = replayKey(original._id, n);
-  const input: DeliveryInput = {
+  const input = await deliveryInput(models, deps.config.inlineBodyBytes, {
     deliveryId,
-    robotId: robot._id,
+    robot: {
+      id: robot._id,
+      name: robot.name,
+      state: robot.state,
+      format: await robotBodyFormat(models, robot),
+      stepsVersion: robot.stepsVersion ?? 0,
+    },
     triggerIdentifier: original.triggerIdentifier,
-    receivedAt: new Date().toISOString(),
+    receivedAt: new Date(),
     dedupKey,
     contentType: original.contentType,
-    size: original.size,
-    body: await deliveryBody(models, deps.config.inlineBodyBytes, deliveryId, bytes),
+    bytes,
     verified: original.verified,
-    robotName: robot.name,
-    format: await robotBodyFormat(models, robot),
-    stepsVersion: robot.stepsVersion ?? 0,
     headers: JSON.parse(original.headersJson ?? '{}') as Record<string, string>,
     replayOf: original._id,
-    ...(robot.state === 'paused' ? { held: true } : {}),
-  };
+  });
   await startDelivery(deps, input, deliveryWorkflowId(original.triggerIdentifier, dedupKey));
   return deliveryId;
 }

@@ -5,14 +5,15 @@
  *
  * A body stored before the start (over INLINE_BODY_BYTES) is discarded when the start is refused as
  * a repeat, and noted for the body sweep when the start failed without a clear answer
- * (src/receiver/body-sweep.ts): it may have started after all.
+ * (src/deliveries/body-sweep.ts): it may have started after all.
  */
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import type { Config } from '../config';
 import { DELIVERY_ID_REUSE_POLICY } from '../domain/dedup';
 import { deliveryStartAttributes } from '../domain/search-attributes';
 import type { DeliveryInput } from '../domain/types';
-import { noteUnconfirmedBody, type DeliveryMemo } from '../receiver/body-sweep';
+import { noteUnconfirmedBody } from './body-sweep';
+import { deliveryWorkflow, type DeliveryMemo } from './contract';
 import type { Logger } from '../log';
 import { bodyBlobId, discardBlob } from '../storage/blobs';
 import type { Models } from '../storage/models';
@@ -26,7 +27,7 @@ export async function startDeliveryWorkflow(
 ): Promise<void> {
   const what = input.replayOf ? `Replay of delivery ${input.replayOf}` : 'Delivery';
   await temporal.withDeadline(Date.now() + config.temporal.startTimeoutMs, () =>
-    temporal.workflow.start('deliveryWorkflow', {
+    temporal.workflow.start(deliveryWorkflow, {
       taskQueue: config.temporal.taskQueue,
       workflowId,
       args: [input],

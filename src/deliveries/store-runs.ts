@@ -6,7 +6,7 @@
 import { BLOCK_SIZE, RUN_INSERT_BATCH } from '../domain/limits';
 import { runIdFor } from '../domain/ids';
 import type { DeliveryInput, JsonValue, RunSeed } from '../domain/types';
-import type { RunPreviewDoc } from '../history/documents';
+import type { RunPreviewDoc } from '../storage/history-documents';
 import { previewPageId } from '../history/store';
 import { previewOf } from '../history/tally';
 import { storeJson, triggerBlobId } from '../storage/blobs';

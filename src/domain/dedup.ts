@@ -21,6 +21,7 @@
  * fits Temporal server's limit (TEMPORAL_MAX_ID_BYTES) whatever the sender sends: a header value
  * that would not fit, or is not printable ASCII, is used by its digest.
  */
+import { headerValue, type RequestHeaders } from './headers';
 import { TEMPORAL_MAX_ID_BYTES } from './limits';
 import { keyedDigest } from './secrets';
 import type { TriggerKind } from './types';
@@ -50,8 +51,6 @@ export const DELIVERY_ID_REUSE_POLICY = 'ALLOW_DUPLICATE_FAILED_ONLY' as const;
  */
 export const DEDUP_WINDOW = '72h';
 
-type Headers = Record<string, string | string[] | undefined>;
-
 /** What a delivery's key is taken from. */
 export interface DedupSource {
   kind: TriggerKind;
@@ -60,7 +59,7 @@ export interface DedupSource {
    * signing secret), or null when nothing is signed.
    */
   signedWith: string | null;
-  headers: Headers;
+  headers: RequestHeaders;
   body: Buffer;
 }
 
@@ -70,11 +69,6 @@ function keyPart(digestKey: Buffer, source: string, value: string): string {
   return /^[\x21-\x7e]+$/.test(value) && plain.length <= DEDUP_KEY_MAX_BYTES
     ? plain
     : `${source}-hmac:${keyedDigest(digestKey, value)}`;
-}
-
-function header(headers: Headers, name: string): string | undefined {
-  const value = headers[name];
-  return (Array.isArray(value) ? value[0] : value) || undefined;
 }
 
 function stripeEventId(body: Buffer): string | undefined {
@@ -99,12 +93,12 @@ export function dedupKey({ kind, signedWith, headers, body }: DedupSource, diges
     if (id) return keyPart(digestKey, 'event', id);
   } else if (signedWith === 'standard-webhooks') {
     // The scheme signs `webhook-id.timestamp.body`: its id is signed material.
-    const id = header(headers, 'webhook-id');
+    const id = headerValue(headers, 'webhook-id');
     if (id) return keyPart(digestKey, 'webhook-id', id);
   } else if (signedWith === null) {
-    const idempotencyKey = header(headers, 'idempotency-key');
+    const idempotencyKey = headerValue(headers, 'idempotency-key');
     if (idempotencyKey) return keyPart(digestKey, 'idempotency-key', idempotencyKey);
-    const webhookId = header(headers, 'webhook-id');
+    const webhookId = headerValue(headers, 'webhook-id');
     if (webhookId) return keyPart(digestKey, 'webhook-id', webhookId);
   }
   return `body-hmac:${keyedDigest(digestKey, body)}`;

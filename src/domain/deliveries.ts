@@ -24,28 +24,25 @@
  * - **Forged: rejected** too for a custom app with a `verification` scheme (./verification).
  * - **Duplicate: one run.** See ./dedup.
  * - **Paused: held.** A delivery to a paused robot is accepted (200, deduplicated) and waits; the
- *   robot's resume releases what waits in arrival order (src/robots/pause.ts).
+ *   robot's resume releases what waits in arrival order (src/deliveries/hold.ts).
  * - **Kept for replay.** Its raw body and the headers in `KEPT_HEADERS` (with those its app's
  *   scheme reads) are kept as long as the delivery is in the history (`keptHeaders`).
  *
  * Every one of these outcomes is recorded by the same function, `deliveryRecord`.
  */
+import { headerValue, type RequestHeaders } from './headers';
 import { KEPT_HEADER_BYTES } from './limits';
 import type { BodyFormat, DeliveryFailure, DeliveryRecord, JsonValue, TriggerKind } from './types';
 
 /** Headers kept with every delivery, besides those its app's signature scheme reads. */
 export const KEPT_HEADERS = ['idempotency-key', 'webhook-id', 'stripe-signature'];
 
-/** The kept headers a request had (first value of each; each value cut at KEPT_HEADER_BYTES). */
-export function keptHeaders(
-  headers: Record<string, string | string[] | undefined>,
-  names: readonly string[],
-): Record<string, string> {
+/** The kept headers a request had, by lower-case name (read as headers.ts reads them; cut to KEPT_HEADER_BYTES). */
+export function keptHeaders(headers: RequestHeaders, names: readonly string[]): Record<string, string> {
   const kept: Record<string, string> = {};
-  for (const name of new Set([...KEPT_HEADERS, ...names])) {
-    const value = headers[name];
-    const first = Array.isArray(value) ? value[0] : value;
-    if (first !== undefined) kept[name] = first.slice(0, KEPT_HEADER_BYTES);
+  for (const name of new Set([...KEPT_HEADERS, ...names].map((n) => n.toLowerCase()))) {
+    const value = headerValue(headers, name);
+    if (value !== undefined) kept[name] = value.slice(0, KEPT_HEADER_BYTES);
   }
   return kept;
 }

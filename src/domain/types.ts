@@ -46,9 +46,6 @@ export interface DeliveryRecord {
   replayOf?: string | null;
 }
 
-/** The signal that releases a delivery held for a paused robot (workflows/delivery.ts). */
-export const RELEASE_SIGNAL = 'release';
-
 /** The failure type of a delivery workflow whose body does not parse in the app's body format. */
 export const UNPARSABLE_BODY = 'UnparsableBody';
 /** The failure type of a delivery workflow that would make more than a cap allows (DeliveryCaps). */

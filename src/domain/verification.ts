@@ -21,6 +21,7 @@
  * (which it could not check byte for byte) is rejected.
  * A header sent twice counts with its first value.
  */
+import { headerValue, type RequestHeaders } from './headers';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 
@@ -41,7 +42,7 @@ export type CustomVerification =
     };
 
 /** Request headers as Node gives them: lower-case names. */
-export type RequestHeaders = Record<string, string | string[] | undefined>;
+export type { RequestHeaders };
 export type Verdict = { ok: true } | { ok: false; reason: string };
 
 /** How far a signed timestamp (standard-webhooks, slack) may be from the moment the request arrived. */
@@ -54,12 +55,6 @@ const OUTSIDE: Verdict = {
   reason: `timestamp outside the ${SIGNED_TIMESTAMP_TOLERANCE_SECONDS}-second tolerance`,
 };
 const fail = (reason: string): Verdict => ({ ok: false, reason });
-
-/** A header's value (the first, if it was sent twice); an empty value counts as missing. */
-function header(headers: RequestHeaders, name: string): string | undefined {
-  const value = headers[name.toLowerCase()];
-  return (Array.isArray(value) ? value[0] : value) || undefined;
-}
 
 /** The digest's bytes if `text` is exactly `length` bytes in the encoding (hex in either case), else undefined. */
 function decodeDigest(text: string, encoding: 'hex' | 'base64', length: number): Buffer | undefined {
@@ -78,7 +73,7 @@ function digestHeader(
   encoding: 'hex' | 'base64',
   prefix = '',
 ): Verdict {
-  const value = header(headers, name)?.trim();
+  const value = headerValue(headers, name)?.trim();
   if (!value) return fail(`missing ${name} header`);
   const what = `${prefix ? `"${prefix}" + ` : ''}${encoding} digest of ${expected.length} bytes`;
   if (!value.startsWith(prefix)) return fail(`malformed ${name} header: expected ${what}`);
@@ -115,7 +110,7 @@ export const isStandardWebhooksSecret = (secret: string): boolean => standardWeb
 function standardWebhooks(secret: string, headers: RequestHeaders, body: Buffer, receivedAtMs: number): Verdict {
   const given: Record<string, string> = {};
   for (const name of ['webhook-id', 'webhook-timestamp', 'webhook-signature']) {
-    const value = header(headers, name);
+    const value = headerValue(headers, name);
     if (!value) return fail(`missing ${name} header`);
     given[name] = value;
   }
@@ -137,8 +132,8 @@ function standardWebhooks(secret: string, headers: RequestHeaders, body: Buffer,
 }
 
 function slack(secret: string, headers: RequestHeaders, body: Buffer, receivedAtMs: number): Verdict {
-  if (!header(headers, 'x-slack-signature')) return fail('missing X-Slack-Signature header');
-  const text = header(headers, 'x-slack-request-timestamp');
+  if (!headerValue(headers, 'x-slack-signature')) return fail('missing X-Slack-Signature header');
+  const text = headerValue(headers, 'x-slack-request-timestamp');
   if (!text) return fail('missing X-Slack-Request-Timestamp header');
   const timestamp = unixSeconds(text);
   if (timestamp === undefined) return fail('malformed X-Slack-Request-Timestamp header: expected unix seconds');

@@ -14,9 +14,10 @@ import { runIdFor } from '../domain/ids';
 import { isDuplicateKeyError, rawCollection } from '../storage/writes';
 import { type DeliveryDoc } from '../storage/documents';
 import { type Models } from '../storage/models';
-import type { SlotDoc } from './documents';
+import type { SlotDoc } from '../storage/history-documents';
 import type { DeliveryEntry, LiveTally } from './live-tally';
-import { byId, previewPageId, slotId } from './store';
+import { previewPageId, slotId } from './store';
+import { byId } from '../storage/by-id';
 import { addRange, type RunSummary } from './tally';
 import { BLOCK_SIZE, PLACE_PER_STEP, SLOT_BATCH, TAKE_PER_STEP } from '../domain/limits';
 

@@ -15,11 +15,11 @@ import { isDuplicateKeyError, rawCollection } from '../storage/writes';
 import { type Models } from '../storage/models';
 import { placeRuns, takeSlots } from './build';
 import { pollOutcomes } from './outcomes';
-import type { LeaseDoc } from './documents';
+import type { LeaseDoc } from '../storage/history-documents';
 import type { HeardOutcomes } from './heard-outcomes';
 import { LiveTally } from './live-tally';
 import { removeExpired } from './retention';
-import { byId } from './store';
+import { byId } from '../storage/by-id';
 
 export const BUSY_TICK_MS = 250;
 /** A robot whose runs are going (and nothing new arriving) is looked at this often. */

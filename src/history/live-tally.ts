@@ -6,8 +6,9 @@
 import type { DeliveryDoc } from '../storage/documents';
 import type { Models } from '../storage/models';
 import { insertOnce, isDuplicateKeyError, rawCollection } from '../storage/writes';
-import type { BlockDoc, HeadDoc, TallyDoc } from './documents';
-import { blockId, byId, deleteById, finalBlockId, readBlocks, readTally, tallyId, type BlockKind } from './store';
+import type { BlockDoc, HeadDoc, TallyDoc } from '../storage/history-documents';
+import { blockId, finalBlockId, readBlocks, readTally, tallyId, type BlockKind } from './store';
+import { byId, deleteById } from '../storage/by-id';
 import { blockOf, type RunSummary, type TallyState } from './tally';
 import { BLOCK_SIZE } from '../domain/limits';
 

@@ -11,7 +11,7 @@ import type { RunOutcomeDoc } from '../storage/documents';
 import type { Models } from '../storage/models';
 import type { HeardOutcome, HeardOutcomes } from './heard-outcomes';
 import type { LiveTally } from './live-tally';
-import { byId } from './store';
+import { byId } from '../storage/by-id';
 import { removeIndex, type OpenDelivery, type RunSummary } from './tally';
 
 /** The pause after a run is found unfinished: it doubles from the first to the last. */

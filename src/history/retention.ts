@@ -8,7 +8,8 @@
 import { bodyBlobId, discardBlob, outputBlobId, triggerBlobId } from '../storage/blobs';
 import type { Models } from '../storage/models';
 import type { DeliveryDoc, RunDoc, RunOutcomeDoc, StepResultDoc } from '../storage/documents';
-import { slotId, byId, deleteById, blockId, finalBlockId, previewPageId } from './store';
+import { slotId, blockId, finalBlockId, previewPageId } from './store';
+import { byId, deleteById } from '../storage/by-id';
 import type { DeliveryEntry, LiveTally } from './live-tally';
 import { blockOf, type RunSummary } from './tally';
 import { BLOCK_SIZE, REMOVE_PER_STEP_BUSY, REMOVE_PER_STEP_IDLE } from '../domain/limits';

@@ -13,8 +13,9 @@
 import { insertOnce, isDuplicateKeyError, rawCollection } from '../storage/writes';
 import { type DeliveryDoc } from '../storage/documents';
 import { type Models } from '../storage/models';
-import { byId, readTally, slotId } from './store';
-import type { SlotDoc } from './documents';
+import { readTally, slotId } from './store';
+import { byId } from '../storage/by-id';
+import type { SlotDoc } from '../storage/history-documents';
 
 interface Waiter {
   deliveryId: string;

@@ -1,8 +1,7 @@
 /**
- * Reading and naming history documents (documents.ts). Every read here is by exact `_id`, the one
- * filter FerretDB hands to SQLite, and so an index search whatever the collection's size.
+ * Reading and naming history documents (storage/history-documents.ts), by `_id` only (storage/by-id.ts).
  */
-import type { mongo } from 'mongoose';
+import { byId } from '../storage/by-id';
 import type { Models } from '../storage/models';
 import { emptyTally, type TallyState } from './tally';
 
@@ -12,26 +11,6 @@ export type BlockKind = 'runs' | 'deliveries';
 export const blockId = (kind: BlockKind, robotId: string, block: number) => `${kind}:${robotId}:${block}`;
 export const finalBlockId = (id: string) => `${id}:final`;
 export const previewPageId = (deliveryId: string, page: number) => `${deliveryId}:${page}`;
-
-type WithId = { _id: string };
-
-/**
- * The document with this `_id` (only the fields of `projection`, when given), or null: a lookup
- * FerretDB hands to SQLite as an index search.
- */
-export function byId<T extends WithId>(
-  model: { collection: unknown },
-  id: string,
-  projection?: Partial<Record<keyof T, 1>>,
-): Promise<T | null> {
-  const collection = model.collection as mongo.Collection<T>;
-  return collection.findOne({ _id: id } as mongo.Filter<T>, projection ? { projection } : {}) as Promise<T | null>;
-}
-
-/** Deletes the document with this `_id` (a filter FerretDB hands to SQLite). */
-export async function deleteById(model: { collection: unknown }, id: string): Promise<void> {
-  await (model.collection as mongo.Collection<WithId>).deleteOne({ _id: id });
-}
 
 export interface Tally {
   v: number;

@@ -13,9 +13,8 @@ import { dedupKey, deliveryWorkflowId } from '../domain/dedup';
 import { deliveryRecord, isEmptyBody, keptHeaders } from '../domain/deliveries';
 import { derivedKey, newId } from '../domain/secrets';
 import { SIGNATURE_HEADER, verifyStripeSignature } from '../domain/stripe-signature';
-import type { DeliveryInput } from '../domain/types';
 import { headersRead, verifyCustomSignature, type Verdict } from '../domain/verification';
-import { deliveryBody } from '../deliveries/body';
+import { deliveryInput } from '../deliveries/input';
 import { startDelivery } from '../deliveries/start';
 import type { DeliveryRecorder } from '../history/slots';
 import type { Logger } from '../log';
@@ -72,22 +71,23 @@ export class DeliveryTaker {
     }
     const workflowId = deliveryWorkflowId(trigger.identifier, key);
     identified({ deliveryId, robotId: trigger.robotId, workflowId });
-    const input: DeliveryInput = {
+    const input = await deliveryInput(this.deps.models, this.deps.config.inlineBodyBytes, {
       deliveryId,
-      robotId: trigger.robotId,
+      robot: {
+        id: trigger.robotId,
+        name: trigger.robotName,
+        state: trigger.state,
+        format: trigger.format,
+        stepsVersion: trigger.stepsVersion,
+      },
       triggerIdentifier: trigger.identifier,
-      receivedAt: req.receivedAt.toISOString(),
+      receivedAt: req.receivedAt,
       dedupKey: key,
       contentType: req.contentType,
-      size: req.body.length,
-      body: await deliveryBody(this.deps.models, this.deps.config.inlineBodyBytes, deliveryId, req.body),
+      bytes: req.body,
       verified: verification ? true : trigger.kind === 'stripe' ? false : null,
-      robotName: trigger.robotName,
-      format: trigger.format,
-      stepsVersion: trigger.stepsVersion,
       headers,
-      ...(trigger.state === 'paused' ? { held: true } : {}),
-    };
+    });
     return (await startDelivery(this.deps, input, workflowId)) ? { outcome: 'accepted' } : { outcome: 'duplicate' };
   }
 

@@ -18,6 +18,7 @@
  *   revoked (rotated with no grace), through one receiver is taken by every other within that
  *   time, not the TTL. A stamp it has not seen makes it read the triggers again.
  */
+import { takesDeliveries } from '../domain/robot-lifecycle';
 import { decryptSecret } from '../domain/secrets';
 import type { BodyFormat, RobotState, TriggerKind } from '../domain/types';
 import type { CustomVerification } from '../domain/verification';
@@ -49,8 +50,8 @@ export interface WebhookTrigger {
 export type SenderVerification = { scheme: 'stripe'; secret: string } | CustomVerification;
 
 /** Whether the trigger's URL takes deliveries: at work, or paused (they wait for the robot to be resumed). */
-export function takesDeliveries(trigger: WebhookTrigger): boolean {
-  return trigger.state === 'at_work' || trigger.state === 'paused';
+export function triggerTakesDeliveries(trigger: WebhookTrigger): boolean {
+  return takesDeliveries(trigger.state);
 }
 
 /** The `_id` of the one stamp document. */

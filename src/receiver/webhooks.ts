@@ -16,7 +16,7 @@ import type { Models } from '../storage/models';
 import { BodyBudget } from './body-budget';
 import { DeliveryTaker } from './take-delivery';
 import { tokenAccepted } from '../robots/trigger-tokens';
-import { takesDeliveries, type TriggerCache, type WebhookTrigger } from './trigger-cache';
+import { triggerTakesDeliveries, type TriggerCache, type WebhookTrigger } from './trigger-cache';
 
 export interface ReceiverDeps {
   config: Config;
@@ -37,7 +37,7 @@ export function webhookRouter(deps: ReceiverDeps): Router {
   async function triggerFor(ctx: Context): Promise<WebhookTrigger> {
     const { identifier, token } = ctx.params as { identifier: string; token: string };
     const accepted = (t: WebhookTrigger | null): t is WebhookTrigger =>
-      t !== null && takesDeliveries(t) && tokenAccepted(t.tokens, token);
+      t !== null && triggerTakesDeliveries(t) && tokenAccepted(t.tokens, token);
     const trigger = await triggers.lookupFor(identifier, accepted);
     if (!accepted(trigger)) throw notFound();
     return trigger;

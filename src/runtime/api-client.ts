@@ -16,6 +16,7 @@ export interface ApiAnswer<T> {
 export interface ApiClient {
   baseUrl: string;
   /** Any answer, with its status. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read answers as plain JSON (above)
   request<T = any>(
     method: string,
     path: string,
@@ -23,6 +24,7 @@ export interface ApiClient {
     headers?: Record<string, string>,
   ): Promise<ApiAnswer<T>>;
   /** The body of a 2xx answer; any other fails with the method, path, status and (the start of) the body. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as `request`
   json<T = any>(method: string, path: string, body?: unknown): Promise<T>;
 }
 

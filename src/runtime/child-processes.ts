@@ -1,7 +1,7 @@
 /**
  * The service's own entry points as child processes (compiled by `npm run build`, which the test
  * and bench commands run), and facts about processes. Used by the tests (through ts) and by the
- * bench (compiled, from dist/test/support).
+ * bench (compiled, from dist/src/runtime).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -10,7 +10,7 @@ import path from 'node:path';
 /** The compiled entry points: dist/src/entry, whether this file runs as TypeScript or from dist/. */
 export const DIST =
   path.extname(__filename) === '.js'
-    ? path.resolve(__dirname, '../../src/entry')
+    ? path.resolve(__dirname, '../entry')
     : path.resolve(__dirname, '../../dist/src/entry');
 
 export function entryPoint(

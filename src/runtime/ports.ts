@@ -9,7 +9,7 @@
  */
 import fs from 'node:fs';
 import net from 'node:net';
-import { temporalServerPorts } from '../../src/cluster/temporal-server';
+import { temporalServerPorts } from '../cluster/temporal-server';
 
 /** The lowest ephemeral port (Linux: /proc/sys/net/ipv4/ip_local_port_range), or the IANA one. */
 function ephemeralStart(): number {

@@ -2,9 +2,10 @@
  * Bytes too large for one document, stored in chunks under an owner id: request bodies between
  * the receiver and the parse activity, and JSON text (trigger data, step outputs) over
  * INLINE_JSON_BYTES. MongoDB and FerretDB refuse documents over 16 MiB; a body may be 32 MiB.
- * Chunks are read by their exact `_id`, the one filter FerretDB hands to SQLite.
+ * Chunks are read and deleted by their exact `_id` (by-id.ts).
  */
 import type { mongo } from 'mongoose';
+import { deleteById } from './by-id';
 import type { StoredJson } from './documents';
 import type { Models } from './models';
 import { insertOnce } from './writes';
@@ -51,8 +52,8 @@ export async function blobExists(models: Models, ownerId: string): Promise<boole
 }
 
 export async function discardBlob(models: Models, ownerId: string, chunks: number): Promise<void> {
-  // One delete per chunk: `{ _id: value }` is the only filter FerretDB hands to SQLite.
-  for (let n = 0; n < chunks; n++) await models.BlobChunk.collection.deleteOne({ _id: chunkId(ownerId, n) as never });
+  // One delete per chunk, by `_id`.
+  for (let n = 0; n < chunks; n++) await deleteById(models.BlobChunk, chunkId(ownerId, n));
 }
 
 export async function storeJson(models: Models, ownerId: string, json: string): Promise<StoredJson> {

@@ -61,7 +61,7 @@ export interface RobotDoc {
   steps: StepDefinition[];
   /** Version of `steps`: 0 until the steps are first edited; each edit stores the versions (RobotStepsDoc). */
   stepsVersion?: number;
-  /** When the robot was first paused since its held deliveries were last released (src/robots/pause.ts). */
+  /** When the robot was first paused since its held deliveries were last released (src/deliveries/hold.ts). */
   heldSince?: Date | null;
   createdAt: Date;
 }
@@ -134,7 +134,7 @@ export interface BlobChunkDoc {
 }
 
 /**
- * A stored body whose delivery's start failed without a clear answer (src/receiver/body-sweep.ts):
+ * A stored body whose delivery's start failed without a clear answer (src/deliveries/body-sweep.ts):
  * the workflow may or may not exist. `_id` is the delivery's id.
  */
 export interface UnconfirmedBodyDoc {

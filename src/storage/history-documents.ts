@@ -1,9 +1,8 @@
 /**
  * The documents of a robot's history: what the run history and the deliveries log are read from.
  *
- * FerretDB v1 (the embedded default) hands SQLite only a filter that is exactly `{ _id: value }`;
- * any other filter, sort, count or limit runs over the whole collection. So every history document
- * has an `_id` a reader can compute, and a page is a handful of such reads (docs/storage.md):
+ * Every history document has an `_id` a reader can compute (the FerretDB rule, storage/by-id.ts),
+ * so a page is a handful of reads by `_id` whatever is stored (docs/storage.md):
  *
  * - a **slot** (`<robotId>:<n>`) gives each delivery of a robot its place, claimed by insert;
  * - the **tally** (`<robotId>:<version>`, newest version named by the robot's **head**) holds the

@@ -1,17 +1,15 @@
 /**
- * Stored documents (MongoDB through mongoose). Everything here works on real MongoDB and on
- * FerretDB v1: no transactions, and sender-controlled JSON (trigger data, step templates and
- * outputs) is stored as JSON text, because FerretDB refuses keys with `.` or a leading `$` and
- * nested arrays in documents.
+ * Stored documents (MongoDB through mongoose): the schemas of documents.ts and
+ * history-documents.ts, in the shape both real MongoDB and FerretDB v1 store (documents.ts).
  *
- * What a run writes is insert-only, with deterministic ids: FerretDB v1 on SQLite scans the
- * whole collection for every query or update (its `_id` index is never used by queries), while
- * an insert costs the same however large the collection is. So a run is its stored document
- * (written once, when the delivery is prepared), one step result per step and one outcome; a
- * retried activity meets a duplicate key and leaves the first write as it is.
+ * What a run writes is insert-only, with ids computed from what it is (the FerretDB rule,
+ * by-id.ts): an insert costs the same however large the collection is. So a run is its stored
+ * document (written once, when the delivery is prepared), a step result per step before the last
+ * and one outcome carrying the last; a retried activity meets a duplicate key and leaves the
+ * first write as it is.
  */
 import mongoose, { Schema, type Connection } from 'mongoose';
-import { historySchemas } from '../history/documents';
+import { historySchemas } from './history-documents';
 import { BODY_FORMATS, ROBOT_STATES, type StepDefinition } from '../domain/types';
 import type {
   AppDoc,

@@ -25,7 +25,7 @@ export async function insertOnce<T extends { _id: string }>(model: mongoose.Mode
   } catch (err) {
     const writeErrors = (err as { writeErrors?: unknown[] }).writeErrors ?? [err];
     if (!writeErrors.every(isDuplicateKeyError)) throw err;
-    // One read per id: `{ _id: value }` is the only filter FerretDB hands to SQLite.
+    // One read per id (by-id.ts).
     const found = await Promise.all(
       docs.map((d) => collection.findOne({ _id: d._id } as mongo.Filter<T>, { projection: { _id: 1 } })),
     );

@@ -13,8 +13,8 @@ import { loadConfig } from '../../src/config';
 import { DEFAULT_MAX_BODY_BYTES } from '../../src/domain/limits';
 import { createLogger } from '../../src/log';
 import { stackApi, type StackApi } from '../faults/fault-stack';
-import { freePorts } from '../support/ports';
-import { entryPoint } from '../support/processes';
+import { freePorts } from '../../src/runtime/ports';
+import { entryPoint } from '../../src/runtime/child-processes';
 
 /** The entry's read timeout of management requests in the cluster tests (API_READ_TIMEOUT_S otherwise). */
 export const API_READ_TIMEOUT_IN_TESTS_S = 10;

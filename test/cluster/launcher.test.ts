@@ -7,10 +7,10 @@ import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { apiClient, robotAtWork } from '../support/api-client';
-import { descendants, exited, isAlive, startProcess } from '../support/processes';
-import { freeSpacedPorts, freeTemporalServerPort } from '../support/ports';
-import { waitFor } from '../support/wait';
+import { apiClient, robotAtWork } from '../../src/runtime/api-client';
+import { descendants, exited, isAlive, startProcess } from '../../src/runtime/child-processes';
+import { freeSpacedPorts, freeTemporalServerPort } from '../../src/runtime/ports';
+import { waitFor } from '../../src/runtime/wait';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'webhooks-cluster-launcher-'));
 fs.chmodSync(dataDir, 0o755); // PostgreSQL, run as `postgres` under root, must enter it

@@ -14,11 +14,11 @@ import {
   waitForPort,
   type ManagedProcess,
 } from '../../src/embedded/servers';
-import { freePort } from '../support/ports';
+import { freePort } from '../../src/runtime/ports';
 import { prepareEmbeddedStore } from '../../src/embedded/ferretdb-index';
-import { exited, startProcess } from '../support/processes';
-import { waitFor } from '../support/wait';
-import { allPages, apiClient, robotAtWork, type ApiClient } from '../support/api-client';
+import { exited, startProcess } from '../../src/runtime/child-processes';
+import { waitFor } from '../../src/runtime/wait';
+import { allPages, apiClient, robotAtWork, type ApiClient } from '../../src/runtime/api-client';
 
 type Part = 'temporal' | 'mongodb' | 'receiver' | 'worker';
 

@@ -1,5 +1,5 @@
 /** MongoDB is stopped for 20 seconds under load: activities retry and every run is stored once. */
-import { waitFor } from '../support/wait';
+import { waitFor } from '../../src/runtime/wait';
 import { expectExactlyOneRunEach, range, sendDeliveries, startFaultStack, type FaultStack } from './fault-stack';
 
 let stack: FaultStack;

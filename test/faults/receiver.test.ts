@@ -1,5 +1,5 @@
 /** A receiver is killed mid-burst; senders retry every request that got no 200. */
-import { waitFor } from '../support/wait';
+import { waitFor } from '../../src/runtime/wait';
 import { expectExactlyOneRunEach, range, sendDeliveries, startFaultStack, type FaultStack } from './fault-stack';
 
 let stack: FaultStack;

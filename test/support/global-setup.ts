@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startFerretDb, startTemporalDevServer, type ManagedProcess } from '../../src/embedded/servers';
 import { WORKFLOWS_PATH } from '../../src/worker';
-import { freePort } from './ports';
+import { freePort } from '../../src/runtime/ports';
 
 declare global {
   var __testServers: { servers: ManagedProcess[]; dir: string } | undefined;

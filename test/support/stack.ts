@@ -3,22 +3,24 @@
  * worker, in this process, against the servers of global-setup.ts. Each stack has its own
  * database, task queue and data folder, so test files never see each other's data.
  */
-import { NativeConnection, Runtime, type Worker } from '@temporalio/worker';
+import { Runtime } from '@temporalio/worker';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { listenReceiver, type Listening } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
 import { createLogger, type LogLevel } from '../../src/log';
 import { receiverMetrics, workerMetrics, type ReceiverMetrics, type WorkerMetrics } from '../../src/metrics';
 import { sdkLogger } from '../../src/sdk-log';
-import { freePort } from './ports';
-import { apiClient, robotAtWork, type ApiClient, type RobotAtWork } from './api-client';
+import { freePort } from '../../src/runtime/ports';
+import { apiClient, robotAtWork, type ApiClient, type RobotAtWork } from '../../src/runtime/api-client';
 import { connectDatabase, type Models } from '../../src/storage/models';
-import { connectWorker, createTemporalClient, dataConverter } from '../../src/temporal';
-import { createWorker } from '../../src/worker';
-import { startHistoryKeeper, type HistoryKeeper } from '../../src/history/keeper';
+import {
+  startReceiver,
+  startWorker as startWorkerProcess,
+  type ReceiverProcess,
+  type WorkerProcess,
+} from '../../src/runtime/processes';
 import { HeardOutcomes } from '../../src/history/heard-outcomes';
 import { indexFerretDb } from '../../src/embedded/ferretdb-index';
 import type { Client } from '@temporalio/client';
@@ -106,46 +108,33 @@ export async function startStack(
   });
   const log = createLogger('receiver', config.logLevel, { format: 'json', destination: logDestination });
   const { db, models } = await connectDatabase(config.mongodbUri!);
-  const temporal = createTemporalClient(config);
   const metrics = { receiver: receiverMetrics(), worker: workerMetrics(), sdkUrl: sdkMetrics };
-  // The receiver production runs, with its limits, on loopback; its metrics port on any free port.
-  const listening = await listenReceiver(
-    { config, db, models, temporal, log, metrics: metrics.receiver },
-    { host: '127.0.0.1', metricsPort: 0 },
-  );
-  const extra: Array<{ listening: Listening; temporal: Client }> = [];
+  // The receiver production runs (src/runtime/processes.ts), on loopback; its metrics port on any free port.
+  const receiver = await startReceiver(config, { db, models }, log, {
+    metrics: metrics.receiver,
+    listen: { host: '127.0.0.1', metricsPort: 0 },
+  });
+  const { temporal, listening } = receiver;
+  const extra: ReceiverProcess[] = [];
 
   // The embedded FerretDB's lookups by `_id` use the index its launcher adds (docs/storage.md).
   const { FERRETDB_SQLITE_DIR: ferretDir, SQLITE_TUNE_BIN: indexBin } = process.env;
   const database = new URL(config.mongodbUri!).pathname.slice(1); // the stack's own, or one it was given
   if (ferretDir && indexBin) await indexFerretDb(indexBin, path.join(ferretDir, `${database}.sqlite`));
-  let worker:
-    { worker: Worker; running: Promise<void>; connection: NativeConnection; keeper: HistoryKeeper } | undefined;
+  let worker: WorkerProcess | undefined;
   const heard = new HeardOutcomes();
   const startWorker = async () => {
-    const connection = await connectWorker(config);
-    const w = await createWorker({
-      connection,
-      namespace: config.temporal.namespace,
-      taskQueue: config.temporal.taskQueue,
-      models,
+    worker = await startWorkerProcess(config, models, log, {
       metrics: metrics.worker,
-      caps: config.deliveryCaps,
-      features: config.runFeatures,
-      dataConverter: dataConverter(config),
-      workflowBundlePath: process.env.TEST_WORKFLOW_BUNDLE,
       heard,
+      workflowBundlePath: process.env.TEST_WORKFLOW_BUNDLE,
     });
-    const keeper = startHistoryKeeper({ models, retentionMs: config.historyRetentionMs, log, heard });
-    worker = { worker: w, running: w.run(), connection, keeper };
+    void worker.run();
   };
   const stopWorker = async () => {
-    if (!worker) return;
-    const { worker: w, running, connection, keeper } = worker;
+    const w = worker;
     worker = undefined;
-    w.shutdown();
-    await Promise.all([running, keeper.stop()]);
-    await connection.close();
+    await w?.stop();
   };
   if (withWorker) await startWorker();
 
@@ -178,24 +167,18 @@ export async function startStack(
     robotAtWork: ({ bodyFormat = 'json', template = { data: '{{trigger}}' } } = {}) =>
       robotAtWork(client, { bodyFormat, template, appName: 'App', robotName: 'Robot', stepName: 'compose' }),
     async addReceiver() {
-      const other = createTemporalClient(config);
-      const otherListening = await listenReceiver(
-        { config, db, models, temporal: other, log },
-        { host: '127.0.0.1', port: await freePort(), metricsPort: null },
-      );
-      extra.push({ listening: otherListening, temporal: other });
-      return `http://127.0.0.1:${otherListening.port}`;
+      const other = await startReceiver(config, { db, models }, log, {
+        listen: { host: '127.0.0.1', port: await freePort(), metricsPort: null },
+      });
+      extra.push(other);
+      return `http://127.0.0.1:${other.listening.port}`;
     },
     startWorker,
     stopWorker,
     async close() {
       await stopWorker();
-      for (const e of extra) {
-        await e.listening.close();
-        await e.temporal.connection.close();
-      }
-      await listening.close();
-      await temporal.connection.close();
+      for (const e of extra) await e.close();
+      await receiver.close();
       await db.dropDatabase().catch(() => undefined);
       await db.close();
       fs.rmSync(dataDir, { recursive: true, force: true });

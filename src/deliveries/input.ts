@@ -1,0 +1,50 @@
+/**
+ * The one place a delivery workflow's input is made, for a request the receiver took and for a
+ * replay alike: the body inline or stored (body.ts), the robot's name, body format and steps version
+ * as they are at acceptance, and `held` when the robot is paused.
+ */
+import type { BodyFormat, DeliveryInput, RobotState } from '../domain/types';
+import type { Models } from '../storage/models';
+import { deliveryBody } from './body';
+import { holdsDeliveries } from '../domain/robot-lifecycle';
+
+/** What is known of a delivery when it is accepted. */
+export interface AcceptedDelivery {
+  deliveryId: string;
+  /** The robot as it is now: the delivery follows its body format and steps version. */
+  robot: { id: string; name: string; state: RobotState; format: BodyFormat; stepsVersion: number };
+  triggerIdentifier: string;
+  receivedAt: Date;
+  dedupKey: string;
+  contentType: string | null;
+  bytes: Buffer;
+  verified: boolean | null;
+  headers: Record<string, string>;
+  /** The delivery this one replays. */
+  replayOf?: string;
+}
+
+/** The delivery's workflow input; a body over `inlineBodyBytes` is stored first. */
+export async function deliveryInput(
+  models: Models,
+  inlineBodyBytes: number,
+  d: AcceptedDelivery,
+): Promise<DeliveryInput> {
+  return {
+    deliveryId: d.deliveryId,
+    robotId: d.robot.id,
+    triggerIdentifier: d.triggerIdentifier,
+    receivedAt: d.receivedAt.toISOString(),
+    dedupKey: d.dedupKey,
+    contentType: d.contentType,
+    size: d.bytes.length,
+    body: await deliveryBody(models, inlineBodyBytes, d.deliveryId, d.bytes),
+    verified: d.verified,
+    robotName: d.robot.name,
+    format: d.robot.format,
+    stepsVersion: d.robot.stepsVersion,
+    headers: d.headers,
+    ...(d.replayOf ? { replayOf: d.replayOf } : {}),
+    ...(holdsDeliveries(d.robot.state) ? { held: true } : {}),
+  };
+}

@@ -27,9 +27,9 @@ install_n8n() {
 { "private": true, "dependencies": { "n8n": "$N8N_VERSION" }, "overrides": { "xlsx": "0.18.5" } }
 EOF
   # No dependency's install script runs: several fetch prebuilt binaries from GitHub (unreachable
-  # here), and isolated-vm 6 does not build against Node 20's V8 (n8n loads it only for
-  # N8N_EXPRESSION_ENGINE=vm, not its default). The one native module n8n needs on SQLite,
-  # sqlite3, is then built from its source below.
+  # here), and isolated-vm 6 does not build against Node 20's V8 (n8n 1.123 loads it for its
+  # default expression engine, `vm`: the bench runs it with N8N_EXPRESSION_ENGINE=legacy). The one
+  # native module n8n needs on SQLite, sqlite3, is then built from its source below.
   (cd "$tmp" && npm install --no-audit --no-fund --ignore-scripts --loglevel=error) >&2
   # node-gyp would download Node's headers: it takes this Node's own (Debian's nodejs has them).
   if [ -z "${npm_config_nodedir:-}" ] && [[ "$(npm config get nodedir)" =~ ^(undefined|null|)$ ]]; then

@@ -123,6 +123,9 @@ async function startN8n(bin: string, s: Settings): Promise<N8n> {
     N8N_HIRING_BANNER_ENABLED: 'false',
     N8N_LICENSE_AUTO_RENEW_ENABLED: 'false',
     N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'true',
+    // Its long-standing expression engine: 1.123's default, `vm`, needs isolated-vm's native build,
+    // which scripts/n8n.sh does not make (see there); the Set node's one expression is the same either way.
+    N8N_EXPRESSION_ENGINE: 'legacy',
     // No Code node, so no task runner; its broker gets a free port should a version start one anyway.
     N8N_RUNNERS_ENABLED: 'false',
     N8N_RUNNERS_BROKER_PORT: String(brokerPort),

@@ -172,12 +172,13 @@ async function startN8n(bin: string, s: Settings): Promise<N8n> {
     return (JSON.parse(text) as { data: T }).data;
   };
   try {
-    // A number while it runs (the readiness probe's status), a string once it has exited.
+    // A number while it runs (the probe's status), a string once it has exited.
     const ready = await waitFor(
       async (): Promise<number | string> =>
         spawnError || child.exitCode !== null || child.signalCode !== null
           ? `n8n exited (${spawnError?.message ?? child.exitCode ?? child.signalCode}) before it was ready`
-          : await fetch(`${baseUrl}/healthz/readiness`).then(
+          : // Its REST API, not /healthz/readiness: that answers 200 a moment before the routes are mounted.
+            await fetch(`${baseUrl}/rest/settings`).then(
               (r) => r.status,
               () => 0,
             ),

@@ -169,7 +169,11 @@ async function startN8n(bin: string, s: Settings): Promise<N8n> {
     if (auth) cookie = auth.split(';')[0];
     const text = await res.text();
     if (!res.ok) throw new Error(`n8n: ${method} /rest${route} answered ${res.status}: ${text.slice(0, 500)}`);
-    return (JSON.parse(text) as { data: T }).data;
+    try {
+      return (JSON.parse(text) as { data: T }).data;
+    } catch {
+      throw new Error(`n8n: ${method} /rest${route} answered ${res.status} with no JSON: ${text.slice(0, 200)}`);
+    }
   };
   try {
     // A number while it runs (the probe's status), a string once it has exited.
@@ -177,9 +181,10 @@ async function startN8n(bin: string, s: Settings): Promise<N8n> {
       async (): Promise<number | string> =>
         spawnError || child.exitCode !== null || child.signalCode !== null
           ? `n8n exited (${spawnError?.message ?? child.exitCode ?? child.signalCode}) before it was ready`
-          : // Its REST API, not /healthz/readiness: that answers 200 a moment before the routes are mounted.
+          : // Its REST API answering JSON, not /healthz/readiness: while n8n starts, that answers 200 before
+            // the routes are mounted, and the routes answer "n8n is starting up" with a 200 too.
             await fetch(`${baseUrl}/rest/settings`).then(
-              (r) => r.status,
+              async (r) => (r.status === 200 && (await r.text()).startsWith('{"data"') ? 200 : r.status + 1000),
               () => 0,
             ),
       (v) => v === 200 || typeof v === 'string',

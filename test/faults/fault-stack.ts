@@ -27,7 +27,7 @@ export interface FaultStack {
   /** The receiver's metrics port (GET /metrics, /healthz). */
   metricsUrl: string;
   dataDir: string;
-  /** The management API with the admin token (test/support/api-client.ts). */
+  /** The management API with the admin token (src/runtime/api-client.ts). */
   client: ApiClient;
   /** Management API call with the admin token: the body of a 2xx answer, and fails on any other. */
   api: ApiClient['json'];

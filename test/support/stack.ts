@@ -45,7 +45,7 @@ export interface Stack {
   metrics: { receiver: ReceiverMetrics; worker: WorkerMetrics; sdkUrl: string };
   /** Outcomes of runs that ended in this stack's worker, as its history keeper hears them. */
   heard: HeardOutcomes;
-  /** The management API with the admin token (test/support/api-client.ts). */
+  /** The management API with the admin token (src/runtime/api-client.ts). */
   client: ApiClient;
   /** A management API call with the admin token; returns status and parsed JSON body (`client.request`). */
   api: ApiClient['request'];

@@ -5,7 +5,8 @@
  *
  * A hint, never the record: what is heard was stored first, and a keeper that restarts (or takes
  * the lease from another process) reads whatever it has not heard. Bounded: past
- * HEARD_OUTCOMES_KEPT the oldest are forgotten, and read back like any other.
+ * HEARD_OUTCOMES_KEPT the outcomes of the robot heard from longest ago are forgotten, and read back
+ * like any other.
  */
 import { HEARD_OUTCOMES_KEPT } from '../domain/limits';
 import type { RunOutcomeStatus } from '../domain/types';

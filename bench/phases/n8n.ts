@@ -4,8 +4,9 @@
  * on the same machine and in the same run, so that our acks/s can be read beside a known product's.
  *
  * n8n comes from `N8N_BIN` (scripts/n8n.sh installs it outside the repo) and runs alone on the
- * machine (the bench stops the embedded stack first; the process: n8n-process.ts). The workflow: a Webhook node (POST, a fixed path, answering 200 as soon as
- * the request is received) feeding a Set node, created and activated through n8n's REST API as
+ * machine (the bench stops the embedded stack first; the process: n8n-process.ts). The workflow:
+ * a Webhook node (POST, a fixed path, answering 200 as soon as the request is received) feeding a
+ * Set node, created and activated through n8n's REST API as
  * the instance owner, whom this phase sets up. Before each level every execution of the previous
  * one has finished: n8n's count of finished executions (polled once every BENCH_POLL_S, read
  * through the REST API) has grown by at least that level's acks and none is still running. Then

@@ -2,9 +2,10 @@
  * The load generators: HTTP POSTs of JSON bodies with unique ids (autocannon, in this process)
  * and bare Temporal workflow starts, both at a fixed concurrency for a fixed duration.
  */
-import type { Client } from '@temporalio/client';
+import type { Client, WorkflowStartOptions } from '@temporalio/client';
 import autocannon from 'autocannon';
 import { performance } from 'node:perf_hooks';
+import { deliveryStartAttributes } from '../src/domain/search-attributes';
 
 export interface Percentiles {
   p50: number;
@@ -117,6 +118,28 @@ export interface StartRateSummary {
 }
 
 /**
+ * What a bare start carries: only its id (`bare`), or what a delivery's start carries besides its
+ * input (`delivery`: a memo of two fields, the delivery's search attributes, a summary), so the
+ * bench can tell what the start's attributes cost the engine from what the receiver adds.
+ */
+export type StartShape = 'bare' | 'delivery';
+
+function startOptions(shape: StartShape, taskQueue: string, id: string): WorkflowStartOptions {
+  const bare = { taskQueue, workflowId: id, args: [{ id }] };
+  if (shape === 'bare') return bare;
+  return {
+    ...bare,
+    memo: { deliveryId: id, receivedAt: new Date().toISOString() },
+    typedSearchAttributes: deliveryStartAttributes({
+      robotId: 'bench-bare-starts',
+      triggerIdentifier: 'custom:bench-bare-starts',
+      format: 'json',
+    }),
+    staticSummary: `Delivery for robot "bench" (${id.length} bytes)`,
+  };
+}
+
+/**
  * Starts workflows of type `benchNoop` on a task queue that nobody polls (they wait there until
  * the data folder is discarded), `concurrency` at a time, for `durationS`: the engine's ceiling
  * for what the receiver does per delivery.
@@ -127,6 +150,7 @@ export async function temporalStarts(
   concurrency: number,
   durationS: number,
   idPrefix: string,
+  shape: StartShape = 'bare',
 ): Promise<StartRateSummary> {
   const latencies: number[] = [];
   let errors = 0;
@@ -139,7 +163,7 @@ export async function temporalStarts(
       const id = `${idPrefix}-${seq++}`;
       const t = performance.now();
       try {
-        await client.workflow.start('benchNoop', { taskQueue, workflowId: id, args: [{ id }] });
+        await client.workflow.start('benchNoop', startOptions(shape, taskQueue, id));
         latencies.push(performance.now() - t);
       } catch (err) {
         errors++;

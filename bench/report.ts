@@ -78,7 +78,8 @@ export function report(r: Results): string {
         ]),
       ),
       '',
-      'Ack path with the worker paused (SIGSTOP): the server only takes starts, like the bare ones',
+      'Ack path with the worker paused (SIGSTOP): the server only takes starts, like the bare ones; ' +
+        "delivery-shaped starts carry a delivery's memo, search attributes and summary",
       table(
         [
           'connections',
@@ -86,8 +87,11 @@ export function report(r: Results): string {
           'ack latency',
           'bare starts/s',
           'ack÷starts',
+          'delivery-shaped starts/s',
           'CPU ms/ack: receiver',
           'Temporal',
+          'Temporal CPU ms/start: bare',
+          'delivery-shaped',
           'non-2xx/err',
         ],
         r.levels.map((l) => [
@@ -96,8 +100,11 @@ export function report(r: Results): string {
           pct(l.ackWorkerPaused.latencyMs),
           l.bareTemporal.perSec,
           l.ackWorkerPausedVsTemporal.toFixed(3),
+          l.deliveryShapedStarts?.perSec ?? 'n/a',
           l.cpuMsPerAck?.receiver ?? 'n/a',
           l.cpuMsPerAck?.temporal ?? 'n/a',
+          l.temporalCpuMsPerStart?.bare ?? 'n/a',
+          l.temporalCpuMsPerStart?.deliveryShaped ?? 'n/a',
           `${l.ackWorkerPaused.non2xx}/${l.ackWorkerPaused.errors}`,
         ]),
       ),

@@ -13,6 +13,7 @@ import {
   type HttpLoadSummary,
   type Percentiles,
   type StartRateSummary,
+  type StartShape,
 } from '../load';
 import { childrenRunning, stackCpuSeconds } from '../stack';
 import { log, round } from '../util';
@@ -35,6 +36,10 @@ export interface LevelResult {
   connections: number;
   bareKoa: HttpLoadSummary;
   bareTemporal: StartRateSummary;
+  /** Bare starts carrying what a delivery's start carries besides its input (memo, search attributes, summary). */
+  deliveryShapedStarts: StartRateSummary;
+  /** Temporal's CPU milliseconds per start: bare, and carrying a delivery's attributes. */
+  temporalCpuMsPerStart: { bare: number; deliveryShaped: number };
   /** The ack path with the worker paused (SIGSTOP): the server does nothing but the starts, as for the bare ones. */
   ackWorkerPaused: HttpLoadSummary;
   /** CPU milliseconds per ack of the receiver and of Temporal, with the worker paused. */
@@ -111,15 +116,26 @@ export async function measureLevel(connections: number, ctx: LevelContext): Prom
 
   log(`${connections} connections: bare Koa for ${s.durationS} s`);
   const bareKoa = (await httpLoad(koaUrl, connections, s.durationS, `koa-${tag}`)).summary;
-  log(`${connections} connections: bare Temporal starts for ${s.durationS} s`);
-  const bareTemporal = await temporalStarts(
-    temporal,
-    'bench-nobody-polls',
-    connections,
-    s.durationS,
-    `bench-noop-${tag}`,
-  );
-  if (bareTemporal.started === 0) throw new Error(`no bare workflow start succeeded: ${bareTemporal.lastError}`);
+  const startsOf = async (shape: StartShape) => {
+    log(
+      `${connections} connections: ${shape === 'bare' ? 'bare' : 'delivery-shaped'} Temporal starts for ${s.durationS} s`,
+    );
+    const before = stackCpuSeconds(stack.pid).temporal;
+    const starts = await temporalStarts(
+      temporal,
+      'bench-nobody-polls',
+      connections,
+      s.durationS,
+      `bench-noop-${shape}-${tag}`,
+      shape,
+    );
+    if (starts.started === 0) throw new Error(`no ${shape} workflow start succeeded: ${starts.lastError}`);
+    const cpuMs = round(((stackCpuSeconds(stack.pid).temporal - before) * 1000) / starts.started, 3);
+    return { starts, cpuMs };
+  };
+  const bare = await startsOf('bare');
+  const deliveryShaped = await startsOf('delivery');
+  const bareTemporal = bare.starts;
   log(`${connections} connections: ack path with the worker paused for ${s.durationS} s`);
   const { summary: ackWorkerPaused, cpuMsPerAck } = await ackWithWorkerPaused(connections, tag, ctx);
   log(`${connections} connections: ack path for ${s.durationS} s`);
@@ -137,6 +153,8 @@ export async function measureLevel(connections: number, ctx: LevelContext): Prom
     connections,
     bareKoa,
     bareTemporal,
+    deliveryShapedStarts: deliveryShaped.starts,
+    temporalCpuMsPerStart: { bare: bare.cpuMs, deliveryShaped: deliveryShaped.cpuMs },
     ackWorkerPaused,
     cpuMsPerAck,
     ackWorkerPausedVsTemporal: round(ackWorkerPaused.perSec / Math.max(1, bareTemporal.perSec), 3),

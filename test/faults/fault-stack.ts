@@ -7,15 +7,9 @@ import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import {
-  EMBEDDED_DATABASE,
-  startFerretDb,
-  startTemporalDevServer,
-  waitForPort,
-  type ManagedProcess,
-} from '../../src/embedded/servers';
+import { waitForPort } from '../../src/embedded/servers';
 import { freePort } from '../../src/runtime/ports';
-import { prepareEmbeddedStore } from '../../src/embedded/ferretdb-index';
+import { binariesFromEnv, mongodbBackEnd, temporalBackEnd, type StopSignal } from '../../src/runtime/back-ends';
 import { exited, startProcess } from '../../src/runtime/child-processes';
 import { waitFor } from '../../src/runtime/wait';
 import { allPages, apiClient, robotAtWork, type ApiClient } from '../../src/runtime/api-client';
@@ -32,9 +26,10 @@ export interface FaultStack {
   /** Management API call with the admin token: the body of a 2xx answer, and fails on any other. */
   api: ApiClient['json'];
   robotAtWork(bodyFormat?: string): Promise<{ robotId: string; webhookUrl: string }>;
+  /** Starts a part again, on its ports and (the servers) its files; FerretDB's start prepares its store. */
   start(part: Part): Promise<void>;
   /** SIGTERM (a clean stop) or SIGKILL. */
-  stop(part: Part, signal?: NodeJS.Signals): Promise<void>;
+  stop(part: Part, signal?: StopSignal): Promise<void>;
   /** Counts of a robot's deliveries, runs and finished runs, read through the API. */
   counts(robotId: string): Promise<{ deliveries: number; runs: number; succeeded: number; failed: number }>;
   /** Everything every process of the stack has logged so far. */
@@ -44,47 +39,33 @@ export interface FaultStack {
 
 export async function startFaultStack(): Promise<FaultStack> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'webhooks-faults-'));
-  const ports = {
-    http: await freePort(),
-    metrics: await freePort(),
-    temporal: await freePort(),
-    mongodb: await freePort(),
+  const ports = { http: await freePort(), metrics: await freePort() };
+  // The servers as the embedded launcher starts them (src/runtime/back-ends.ts), each on its own.
+  const embedded = { binary: binariesFromEnv('npm run test:faults'), dataDir, logDir: dataDir };
+  const servers = {
+    temporal: temporalBackEnd({ ...embedded, port: await freePort(), namespace: 'default' }),
+    mongodb: mongodbBackEnd({ ...embedded, port: await freePort() }),
   };
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: String(ports.http),
     RECEIVER_METRICS_PORT: String(ports.metrics),
     DATA_DIR: dataDir,
-    TEMPORAL_ADDRESS: `127.0.0.1:${ports.temporal}`,
-    MONGODB_URI: `mongodb://127.0.0.1:${ports.mongodb}/webhooks`,
+    TEMPORAL_ADDRESS: servers.temporal.address,
+    MONGODB_URI: servers.mongodb.uri,
     TEMPORAL_START_TIMEOUT_MS: '3000',
     WORKER_METRICS_PORT: String(await freePort()),
     SDK_METRICS_PORT: String(await freePort()),
     LOG_LEVEL: 'warn',
   };
-  const running: Partial<Record<Part, ManagedProcess | ChildProcess>> = {};
+  const running: Partial<Record<'receiver' | 'worker', ChildProcess>> = {};
   const log = (name: string) => path.join(dataDir, `${name}.log`);
 
   async function start(part: Part): Promise<void> {
     switch (part) {
       case 'temporal':
-        running.temporal = await startTemporalDevServer({
-          tuneBin: process.env.SQLITE_TUNE_BIN!,
-          bin: process.env.TEMPORAL_CLI_BIN!,
-          dataDir,
-          port: ports.temporal,
-          namespace: 'default',
-          logFile: log('temporal'),
-        });
-        return;
       case 'mongodb':
-        running.mongodb = await startFerretDb({
-          bin: process.env.FERRETDB_BIN!,
-          dataDir,
-          port: ports.mongodb,
-          logFile: log('ferretdb'),
-        });
-        return;
+        return servers[part].start();
       case 'receiver': {
         const child = startProcess('receiver', env, log('receiver'));
         running.receiver = child;
@@ -96,11 +77,11 @@ export async function startFaultStack(): Promise<FaultStack> {
     }
   }
 
-  async function stop(part: Part, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
-    const proc = running[part];
+  async function stop(part: Part, signal: StopSignal = 'SIGTERM'): Promise<void> {
+    if (part === 'temporal' || part === 'mongodb') return servers[part].stop(signal);
+    const child = running[part];
     delete running[part];
-    if (!proc) return;
-    const child = 'child' in proc ? proc.child : proc;
+    if (!child) return;
     child.kill(signal);
     await exited(child);
   }
@@ -112,17 +93,7 @@ export async function startFaultStack(): Promise<FaultStack> {
   }
 
   try {
-    for (const part of ['temporal', 'mongodb', 'receiver', 'worker'] as const) {
-      await start(part);
-      if (part === 'mongodb') {
-        // As the embedded launcher does: collections made, then the `_id` index (docs/storage.md).
-        await prepareEmbeddedStore(env.MONGODB_URI!, {
-          indexBin: process.env.SQLITE_TUNE_BIN!,
-          dataDir,
-          dbName: EMBEDDED_DATABASE,
-        });
-      }
-    }
+    for (const part of ['temporal', 'mongodb', 'receiver', 'worker'] as const) await start(part);
     // The receiver writes the admin token before it listens: its port open means it is there.
     fs.accessSync(path.join(dataDir, 'admin-token'));
   } catch (err) {

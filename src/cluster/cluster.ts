@@ -11,10 +11,10 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { prepareEmbeddedStore } from '../embedded/ferretdb-index';
-import { EMBEDDED_DATABASE, startFerretDb, waitForPort, type ManagedProcess } from '../embedded/servers';
+import { waitForPort, type ManagedProcess } from '../embedded/servers';
 import { supervise, type Supervised } from '../embedded/supervisor';
 import type { Logger } from '../log';
+import { mongodbBackEnd, type MongodbBackEnd } from '../runtime/back-ends';
 import { startEntry } from './entry';
 import { startPostgres } from './postgres';
 import { clientTlsEnv, clusterCertificates, type ClusterTls } from './tls';
@@ -78,7 +78,9 @@ function persistentPassword(file: string): string {
 }
 
 export class Cluster {
-  private readonly servers = new Map<ClusterServer, ManagedProcess>();
+  private readonly servers = new Map<Exclude<ClusterServer, 'mongodb'>, ManagedProcess>();
+  /** FerretDB, started as the embedded launcher starts it (src/runtime/back-ends.ts). */
+  private readonly mongodb: MongodbBackEnd;
   readonly services: ClusterService[] = [];
   /** PostgreSQL's password for `temporal` (DATA_DIR/postgres-password). */
   private readonly postgresPassword: string;
@@ -87,6 +89,12 @@ export class Cluster {
 
   constructor(private readonly o: ClusterOptions) {
     this.postgresPassword = persistentPassword(path.join(o.dataDir, 'postgres-password'));
+    this.mongodb = mongodbBackEnd({
+      binary: (variable) => (variable === 'FERRETDB_BIN' ? o.bins.ferretdb : o.bins.sqliteTune),
+      dataDir: o.dataDir,
+      logDir: o.logDir,
+      port: o.mongodbPort,
+    });
   }
 
   /** The certificates clients of its Temporal present and trust (TEMPORAL_TLS_*). */
@@ -102,7 +110,7 @@ export class Cluster {
     return `127.0.0.1:${this.o.temporalPorts.frontend}`;
   }
   get mongodbUri(): string {
-    return `mongodb://127.0.0.1:${this.o.mongodbPort}/${EMBEDDED_DATABASE}`;
+    return this.mongodb.uri;
   }
 
   private get temporal(): TemporalServerOptions {
@@ -165,21 +173,8 @@ export class Cluster {
         await prepareTemporalNamespace(this.temporalAddress, this.tls, o.namespace, o.log);
         return;
       case 'mongodb':
-        this.servers.set(
-          server,
-          await startFerretDb({
-            bin: o.bins.ferretdb,
-            dataDir: o.dataDir,
-            port: o.mongodbPort,
-            logFile: path.join(o.logDir, 'ferretdb.log'),
-          }),
-        );
-        // Collections made, then the `_id` index FerretDB's own lookups can use (docs/storage.md).
-        await prepareEmbeddedStore(this.mongodbUri, {
-          indexBin: o.bins.sqliteTune,
-          dataDir: o.dataDir,
-          dbName: EMBEDDED_DATABASE,
-        });
+        // Its start also makes the collections and the `_id` index (docs/storage.md).
+        await this.mongodb.start();
         return;
       case 'entry':
         this.servers.set(
@@ -199,6 +194,7 @@ export class Cluster {
 
   /** Stops one server: cleanly, or with SIGKILL. */
   async stopServer(server: ClusterServer, signal?: 'SIGKILL'): Promise<void> {
+    if (server === 'mongodb') return this.mongodb.stop(signal);
     const proc = this.servers.get(server);
     this.servers.delete(server);
     if (!proc) return;

@@ -24,6 +24,7 @@ import { keyedDigest, secretsEqual } from './domain/secrets';
 import { invalidField, requireAdminToken, unauthorized } from './http';
 import { UnknownPayloadKey, type PayloadEncryption } from './payload-codec';
 import type { Throttle } from './throttle';
+import type { Operation } from './api/route';
 
 /** The key in the Web UI's codec endpoint: derived from the admin token, so rotating that rotates it. */
 export function webUiCodecKey(adminToken: string): string {
@@ -46,6 +47,29 @@ const fromPayload = (p: Payload) => ({
   data: Buffer.from(p.data ?? []).toString('base64'),
 });
 
+/** A codec endpoint: with the admin token (`/codec/<operation>`), or under the Web UI's key. */
+type CodecOperation = Operation & { codec: 'encode' | 'decode' };
+
+const codecOperation = (codec: 'encode' | 'decode', withKey: boolean): CodecOperation => ({
+  codec,
+  method: 'post',
+  path: withKey ? `/codec/:key/${codec}` : `/codec/${codec}`,
+  summary:
+    `${codec === 'encode' ? 'Encrypt' : 'Decrypt'} payloads as the workers do (Temporal's codec server)` +
+    (withKey ? ", for the Temporal Web UI: the key is GET /api/codec's" : ''),
+  admin: !withKey,
+  body: 'PayloadsToCode',
+  answers: withKey ? { 200: 'Payloads', 400: 'Error', 401: 'Error' } : { 200: 'Payloads', 400: 'Error' },
+});
+
+/** The codec endpoints, as data: `codecRouter` mounts these, and the OpenAPI document shows them. */
+export const CODEC_OPERATIONS: readonly CodecOperation[] = [
+  codecOperation('encode', false),
+  codecOperation('decode', false),
+  codecOperation('encode', true),
+  codecOperation('decode', true),
+];
+
 export interface CodecDeps {
   config: Pick<Config, 'adminToken' | 'temporalUiUrl'>;
   codec: PayloadEncryption;
@@ -56,7 +80,7 @@ export interface CodecDeps {
 export function codecRouter({ config, codec, authFailures }: CodecDeps): Router {
   const uiOrigin = config.temporalUiUrl ? new URL(config.temporalUiUrl).origin : null;
   const uiKey = webUiCodecKey(config.adminToken);
-  const router = new Router({ prefix: '/codec' });
+  const router = new Router();
 
   /** CORS for the Web UI's origin only: any other origin gets no CORS headers, so browsers refuse it. */
   const cors = (ctx: Context) => {
@@ -107,11 +131,9 @@ export function codecRouter({ config, codec, authFailures }: CodecDeps): Router 
     await handler(ctx);
   };
 
-  for (const operation of ['encode', 'decode'] as const) {
-    router.post(`/${operation}`, withToken(run(operation)));
-    router.post(`/:key/${operation}`, withUiKey(run(operation)));
-    router.options(`/${operation}`, preflight);
-    router.options(`/:key/${operation}`, preflight);
+  for (const op of CODEC_OPERATIONS) {
+    router.post(op.path, op.admin ? withToken(run(op.codec)) : withUiKey(run(op.codec)));
+    router.options(op.path, preflight);
   }
   return router;
 }

@@ -164,3 +164,37 @@ export const payloadsAnswer = answer({
 });
 /** Where the Temporal Web UI's codec endpoint is: its key is derived from the admin token. */
 export const codecAnswer = answer({ webUiEndpoint: z.string().url() });
+
+/** Answers' schemas, by the name they have in the OpenAPI document. */
+export const ANSWERS = {
+  Error: errorAnswer,
+  App: appAnswer,
+  Connection: connectionAnswer,
+  Robot: robotAnswer,
+  Run: runAnswer,
+  RunsPage: runsPageAnswer,
+  Delivery: deliveryAnswer,
+  DeliveriesPage: deliveriesPageAnswer,
+  Apps: appsAnswer,
+  Connections: connectionsAnswer,
+  Robots: robotsAnswer,
+  Replayed: replayAnswer,
+  ReplayedMany: bulkReplayAnswer,
+  Payloads: payloadsAnswer,
+  Codec: codecAnswer,
+} satisfies Record<string, z.ZodTypeAny>;
+
+/** What the API answers, as the dashboard (web/src/api.ts) and other TypeScript clients read it. */
+export type AppAnswer = z.output<typeof appAnswer>;
+export type ConnectionAnswer = z.output<typeof connectionAnswer>;
+export type RobotAnswer = z.output<typeof robotAnswer>;
+export type RunSummaryAnswer = z.output<typeof runSummaryAnswer>;
+export type RunAnswer = z.output<typeof runAnswer>;
+export type DeliveryAnswer = z.output<typeof deliveryAnswer>;
+export type RunsPageAnswer = z.output<typeof runsPageAnswer>;
+export type DeliveriesPageAnswer = z.output<typeof deliveriesPageAnswer>;
+export type AppsAnswer = z.output<typeof appsAnswer>;
+export type ConnectionsAnswer = z.output<typeof connectionsAnswer>;
+export type RobotsAnswer = z.output<typeof robotsAnswer>;
+export type ReplayAnswer = z.output<typeof replayAnswer>;
+export type BulkReplayAnswer = z.output<typeof bulkReplayAnswer>;

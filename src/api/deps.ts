@@ -1,13 +1,16 @@
-/** What the management API's routes are built from. */
+/** What the management API's routes are built from, and the parts they share (made once per process). */
 import type { Client } from '@temporalio/client';
 import type { BackgroundWork } from '../background';
 import type { Config } from '../config';
 import type { Logger } from '../log';
 import type { Throttle } from '../throttle';
 import type { TriggerCache } from '../receiver/trigger-cache';
+import type { RobotLifecycle } from '../robots/lifecycle';
+import type { StepsVersions } from '../robots/steps-versions';
 import type { Models } from '../storage/models';
 
-export interface ManagementDeps {
+/** What the process gives the management API (src/app.ts). */
+export interface ManagementInput {
   config: Config;
   models: Models;
   temporal: Client;
@@ -19,4 +22,12 @@ export interface ManagementDeps {
   authFailures: Throttle;
   /** The OpenAPI document (src/api/openapi.ts), served at GET /api/openapi.json. */
   document: Record<string, unknown>;
+}
+
+/** What every route's handler is given: the process's parts, and those the routes share. */
+export interface ManagementDeps extends ManagementInput {
+  /** The robot's lifecycle (src/robots/lifecycle.ts), wired to the receivers and the release of held deliveries. */
+  lifecycle: RobotLifecycle;
+  /** Steps versions, kept once read (src/robots/steps-versions.ts). */
+  versions: StepsVersions;
 }

@@ -1,14 +1,17 @@
 /**
  * The OpenAPI 3.1 document of the service, served at `GET /api/openapi.json`, rendered from data:
  * the zod schemas the routes validate with (./schemas.ts) and answer by (./answers.ts), and which
- * route takes and answers which of them (./operations.ts).
+ * route takes and answers which of them (./operations.ts: every route, declared once as data).
  * test/openapi.test.ts checks that every route the service has is in it and the other way round,
  * that real answers match it, and fuzzes every operation against it (schemathesis).
  */
 import { z, type ZodTypeAny } from 'zod';
 import { zodToJsonSchema, type Options } from 'zod-to-json-schema';
 import { jsonValue } from './schemas';
-import { ANSWERS, BODIES, OPERATIONS, type Operation } from './operations';
+import { ANSWERS } from './answers';
+import { OPERATIONS } from './operations';
+import type { Operation } from './route';
+import { BODIES } from './schemas';
 
 /**
  * zod-to-json-schema, typed by what it returns here: its own return type (every JSON Schema 7
@@ -40,8 +43,6 @@ function schemas(named: Record<string, ZodTypeAny>, pipes: 'input' | 'output'): 
 
 function answer(kind: Operation['answers'][number]) {
   if (kind === 'empty') return { description: 'Empty body' };
-  if (kind === 'text')
-    return { description: 'Prometheus text format', content: { 'text/plain': { schema: { type: 'string' } } } };
   if (kind === 'document')
     return { description: 'OpenAPI 3.1', content: { 'application/json': { schema: { type: 'object' } } } };
   return { description: kind, content: { 'application/json': { schema: ref(kind) } } };

@@ -3,51 +3,30 @@
  * pause (deliveries are held), resume (they run, in arrival order), stop (the URL answers 404),
  * and token rotation (a new URL, the old one kept for a grace period).
  */
-import type Router from '@koa/router';
-import type { Context } from 'koa';
 import { newId } from '../domain/secrets';
 import type { StepDefinition } from '../domain/types';
 import { robotHistory } from '../history/reads';
-import { conflict, invalidField, readJson } from '../http';
+import { conflict, invalidField } from '../http';
 import { ROBOTS_LISTED } from '../domain/limits';
 import { releaseHeld } from '../deliveries/hold';
 import { editSteps, StepsEditConflict } from '../robots/steps-versions';
 import { RobotLifecycle } from '../robots/lifecycle';
 import type { RobotDoc } from '../storage/documents';
 import { found } from './lookups';
-import type { ManagementDeps } from './deps';
-import { createRobotBody, rotateTokenBody, updateRobotBody, type CreateRobotBody, type StepBody } from './schemas';
+import type { ManagementDeps, ManagementInput } from './deps';
+import type { CreateRobotBody, StepBody } from './schemas';
+import { route, type ApiRoute } from './route';
 import { robotView } from './views';
 
 const stepDefinitions = (steps: StepBody[]): StepDefinition[] =>
   steps.map((s) => ({ name: s.name, type: s.type, templateJson: JSON.stringify(s.template) }));
 
-export function robotRoutes(router: Router, deps: ManagementDeps): void {
-  const { config, models, triggers, log } = deps;
-  const { App, Connection, Robot } = models;
-  const robotById = (ctx: Context) => found('robot', Robot.findById((ctx.params as { id: string }).id).lean());
+const robotById = ({ models }: ManagementDeps, id: string) => found('robot', models.Robot.findById(id).lean());
 
-  async function validTrigger(trigger: CreateRobotBody['trigger']): Promise<RobotDoc['trigger']> {
-    if (trigger.appId) {
-      const app = await App.findById(trigger.appId).lean();
-      if (!app) throw invalidField('trigger.appId', 'no such app');
-      if (!app.supportsInboundTrigger) throw invalidField('trigger.appId', 'the app does not support inbound triggers');
-      return { kind: 'custom', appId: app._id, connectionId: null, identifier: null };
-    }
-    if (!(await Connection.exists({ _id: trigger.connectionId }))) {
-      throw invalidField('trigger.connectionId', 'no such connection');
-    }
-    return {
-      kind: 'stripe',
-      appId: null,
-      connectionId: trigger.connectionId!,
-      events: trigger.events,
-      identifier: null,
-    };
-  }
-
-  // Its transitions (src/robots/lifecycle.ts); a release runs in the background (src/deliveries/hold.ts).
-  const lifecycle = new RobotLifecycle({
+/** The robot's lifecycle (src/robots/lifecycle.ts); a release runs in the background (src/deliveries/hold.ts). */
+export function robotLifecycle(deps: ManagementInput): RobotLifecycle {
+  const { models, config, triggers, log } = deps;
+  return new RobotLifecycle({
     models,
     secretsKey: config.secretsKey,
     forget: (identifier) => triggers.forget(identifier),
@@ -57,7 +36,8 @@ export function robotRoutes(router: Router, deps: ManagementDeps): void {
         try {
           await releaseHeld(deps, robot._id, heldSince, signal);
           // Cleared only while no pause came since: a later pause's deliveries wait for its own resume.
-          if (!signal.aborted) await Robot.updateOne({ _id: robot._id, heldSince }, { $set: { heldSince: null } });
+          if (!signal.aborted)
+            await models.Robot.updateOne({ _id: robot._id, heldSince }, { $set: { heldSince: null } });
         } catch (err) {
           log.warn('releasing held deliveries stopped; each goes on within an hour', {
             robotId: robot._id,
@@ -67,77 +47,142 @@ export function robotRoutes(router: Router, deps: ManagementDeps): void {
       });
     },
   });
-
-  router.post('/robots', async (ctx) => {
-    const body = await readJson(ctx, createRobotBody);
-    const robot = await Robot.create({
-      _id: newId(),
-      name: body.name,
-      state: 'draft',
-      trigger: await validTrigger(body.trigger),
-      steps: stepDefinitions(body.steps),
-      stepsVersion: 0,
-      createdAt: new Date(),
-    });
-    ctx.status = 201;
-    ctx.body = robotView(robot.toObject(), config);
-  });
-
-  /**
-   * Every robot with its counts, newest first (robots are few: one read, then each robot's tally by
-   * `_id`), without their cards: a webhook URL is read one robot at a time.
-   */
-  router.get('/robots', async (ctx) => {
-    const robots = await Robot.find().lean();
-    robots.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
-    const shown = robots.slice(0, ROBOTS_LISTED);
-    const histories = await Promise.all(shown.map((r) => robotHistory(models, r._id)));
-    ctx.body = { robots: shown.map((r, i) => robotView(r, config, histories[i], { card: false })) };
-  });
-
-  router.get('/robots/:id', async (ctx) => {
-    const robot = await robotById(ctx);
-    ctx.body = robotView(robot, config, await robotHistory(models, robot._id));
-  });
-
-  /** New steps apply to deliveries accepted from then on (src/robots/steps-versions.ts). */
-  router.patch('/robots/:id', async (ctx) => {
-    const body = await readJson(ctx, updateRobotBody);
-    const robot = await robotById(ctx);
-    if (body.steps) {
-      try {
-        await editSteps(models, robot, stepDefinitions(body.steps));
-      } catch (err) {
-        if (err instanceof StepsEditConflict) throw conflict(err.message);
-        throw err;
-      }
-    }
-    if (body.name) await Robot.updateOne({ _id: robot._id }, { $set: { name: body.name } });
-    await triggers.forget(robot.trigger.identifier);
-    ctx.body = robotView(await robotById(ctx), config);
-  });
-
-  /** Puts the robot to work; its webhook URL and token are made the first time only. Releases what was held. */
-  router.post('/robots/:id/start', async (ctx) => {
-    ctx.body = robotView(await lifecycle.start(await robotById(ctx)), config);
-  });
-
-  router.post('/robots/:id/stop', async (ctx) => {
-    ctx.body = robotView(await lifecycle.stop(await robotById(ctx)), config);
-  });
-
-  /** Deliveries keep being accepted (200) and wait; nothing runs until the robot is resumed. */
-  router.post('/robots/:id/pause', async (ctx) => {
-    ctx.body = robotView(await lifecycle.pause(await robotById(ctx)), config);
-  });
-
-  /** Runs what was held, in arrival order (in the background), then new deliveries as usual. */
-  router.post('/robots/:id/resume', async (ctx) => {
-    ctx.body = robotView(await lifecycle.resume(await robotById(ctx)), config);
-  });
-
-  router.post('/robots/:id/trigger/rotate', async (ctx) => {
-    const { graceHours } = await readJson(ctx, rotateTokenBody);
-    ctx.body = robotView(await lifecycle.rotate(await robotById(ctx), graceHours), config);
-  });
 }
+
+async function validTrigger(
+  { models }: ManagementDeps,
+  trigger: CreateRobotBody['trigger'],
+): Promise<RobotDoc['trigger']> {
+  if (trigger.appId) {
+    const app = await models.App.findById(trigger.appId).lean();
+    if (!app) throw invalidField('trigger.appId', 'no such app');
+    if (!app.supportsInboundTrigger) throw invalidField('trigger.appId', 'the app does not support inbound triggers');
+    return { kind: 'custom', appId: app._id, connectionId: null, identifier: null };
+  }
+  if (!(await models.Connection.exists({ _id: trigger.connectionId }))) {
+    throw invalidField('trigger.connectionId', 'no such connection');
+  }
+  return { kind: 'stripe', appId: null, connectionId: trigger.connectionId!, events: trigger.events, identifier: null };
+}
+
+/** A lifecycle transition on the robot the path names: the robot as it is after it. */
+const transition = (
+  path: string,
+  summary: string,
+  move: (lifecycle: RobotLifecycle, robot: RobotDoc) => Promise<RobotDoc>,
+  conflicts = true,
+): ApiRoute =>
+  route({
+    method: 'post',
+    path,
+    summary,
+    admin: true,
+    answers: conflicts ? { 200: 'Robot', 404: 'Error', 409: 'Error' } : { 200: 'Robot', 404: 'Error' },
+    async handle({ params }, deps) {
+      return robotView(await move(deps.lifecycle, await robotById(deps, params.id)), deps.config);
+    },
+  });
+
+export const ROBOT_ROUTES: ApiRoute[] = [
+  route({
+    method: 'post',
+    path: '/api/robots',
+    summary: 'Create a robot (not yet at work)',
+    admin: true,
+    body: 'CreateRobot',
+    answers: { 201: 'Robot', 400: 'Error' },
+    async handle({ body }, deps) {
+      const robot = await deps.models.Robot.create({
+        _id: newId(),
+        name: body.name,
+        state: 'draft',
+        trigger: await validTrigger(deps, body.trigger),
+        steps: stepDefinitions(body.steps),
+        stepsVersion: 0,
+        createdAt: new Date(),
+      });
+      return robotView(robot.toObject(), deps.config);
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/api/robots',
+    summary: 'Every robot (up to 1,000, newest first) with its card and counts',
+    admin: true,
+    answers: { 200: 'Robots' },
+    /**
+     * Robots are few: one read, then each robot's tally by `_id`; without their cards: a webhook
+     * URL is read one robot at a time.
+     */
+    async handle(_, { models, config }) {
+      const robots = await models.Robot.find().lean();
+      robots.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
+      const shown = robots.slice(0, ROBOTS_LISTED);
+      const histories = await Promise.all(shown.map((r) => robotHistory(models, r._id)));
+      return { robots: shown.map((r, i) => robotView(r, config, histories[i], { card: false })) };
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/api/robots/:id',
+    summary: 'A robot with its card and run counts',
+    admin: true,
+    answers: { 200: 'Robot', 404: 'Error' },
+    async handle({ params }, deps) {
+      const robot = await robotById(deps, params.id);
+      return robotView(robot, deps.config, await robotHistory(deps.models, robot._id));
+    },
+  }),
+  route({
+    method: 'patch',
+    path: '/api/robots/:id',
+    summary: "Edit a robot's name or steps (new steps apply to deliveries accepted from then on)",
+    admin: true,
+    body: 'UpdateRobot',
+    answers: { 200: 'Robot', 400: 'Error', 404: 'Error', 409: 'Error' },
+    /** New steps apply to deliveries accepted from then on (src/robots/steps-versions.ts). */
+    async handle({ params, body }, deps) {
+      const { models, triggers, config } = deps;
+      const robot = await robotById(deps, params.id);
+      if (body.steps) {
+        try {
+          await editSteps(models, robot, stepDefinitions(body.steps));
+        } catch (err) {
+          if (err instanceof StepsEditConflict) throw conflict(err.message);
+          throw err;
+        }
+      }
+      if (body.name) await models.Robot.updateOne({ _id: robot._id }, { $set: { name: body.name } });
+      await triggers.forget(robot.trigger.identifier);
+      return robotView(await robotById(deps, params.id), config);
+    },
+  }),
+  transition(
+    '/api/robots/:id/start',
+    'Put the robot to work: its webhook URL appears on the card',
+    (lifecycle, robot) => lifecycle.start(robot),
+    false,
+  ),
+  transition('/api/robots/:id/stop', 'Stop the robot: its URL answers 404', (l, robot) => l.stop(robot), false),
+  transition(
+    '/api/robots/:id/pause',
+    'Pause the robot: its URL keeps answering 200 and deliveries wait; nothing runs',
+    (lifecycle, robot) => lifecycle.pause(robot),
+  ),
+  transition(
+    '/api/robots/:id/resume',
+    'Resume the robot: what waited runs in arrival order, then new deliveries as usual',
+    (lifecycle, robot) => lifecycle.resume(robot),
+  ),
+  route({
+    method: 'post',
+    path: '/api/robots/:id/trigger/rotate',
+    summary: 'A new token (and URL) for the trigger; the old one keeps working for graceHours',
+    admin: true,
+    body: 'RotateToken',
+    answers: { 200: 'Robot', 400: 'Error', 404: 'Error', 409: 'Error' },
+    async handle({ params, body }, deps) {
+      return robotView(await deps.lifecycle.rotate(await robotById(deps, params.id), body.graceHours), deps.config);
+    },
+  }),
+];

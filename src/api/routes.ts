@@ -1,31 +1,54 @@
 /**
  * The management API: JSON under /api, every route behind `Authorization: Bearer <admin token>`
- * (its OpenAPI document too), wrong tokens throttled per client address (src/http.ts).
- * Its routes, one concept per file: apps and connections (./apps), robots and their trigger
- * (./robots), the history and replay (./history).
+ * (its OpenAPI document too), wrong tokens throttled per client address (src/http.ts). Its routes
+ * are declared as data (./route.ts), one list per resource: apps and connections (./apps), robots
+ * and their trigger (./robots), the history and replay (./history), and the API's own below.
  */
 import Router from '@koa/router';
 import { webUiCodecEndpoint } from '../codec-routes';
-import { requireAdminToken } from '../http';
-import { appRoutes } from './apps';
-import type { ManagementDeps } from './deps';
-import { historyRoutes } from './history';
-import { robotRoutes } from './robots';
+import { StepsVersions } from '../robots/steps-versions';
+import { APP_ROUTES } from './apps';
+import type { ManagementDeps, ManagementInput } from './deps';
+import { HISTORY_ROUTES } from './history';
+import { mountRoutes, route, type ApiRoute } from './route';
+import { ROBOT_ROUTES, robotLifecycle } from './robots';
 
-export function managementRouter(deps: ManagementDeps): Router {
-  const router = new Router({ prefix: '/api' });
-  router.use(async (ctx, next) => {
-    requireAdminToken(ctx, deps.config.adminToken, deps.authFailures);
-    await next();
-  });
-  router.get('/openapi.json', (ctx) => {
-    ctx.body = deps.document;
-  });
-  router.get('/codec', (ctx) => {
-    ctx.body = { webUiEndpoint: webUiCodecEndpoint(deps.config.baseUrl, deps.config.adminToken) };
-  });
-  appRoutes(router, deps);
-  robotRoutes(router, deps);
-  historyRoutes(router, deps);
+/** The API's own routes: its document, and where the Temporal Web UI's codec endpoint is. */
+export const META_ROUTES: ApiRoute[] = [
+  route({
+    method: 'get',
+    path: '/api/openapi.json',
+    summary: 'This document',
+    admin: true,
+    answers: { 200: 'document' },
+    handle: (_, { document }) => Promise.resolve(document),
+  }),
+  route({
+    method: 'get',
+    path: '/api/codec',
+    summary: 'The codec endpoint to give the Temporal Web UI (TEMPORAL_CODEC_ENDPOINT): bodies in it are encrypted',
+    admin: true,
+    answers: { 200: 'Codec' },
+    handle: (_, { config }) =>
+      Promise.resolve({ webUiEndpoint: webUiCodecEndpoint(config.baseUrl, config.adminToken) }),
+  }),
+];
+
+/** Every management route, in the order they are matched. */
+export const MANAGEMENT_ROUTES: readonly ApiRoute[] = [
+  ...META_ROUTES,
+  ...APP_ROUTES,
+  ...ROBOT_ROUTES,
+  ...HISTORY_ROUTES,
+];
+
+export function managementRouter(input: ManagementInput): Router {
+  const deps: ManagementDeps = {
+    ...input,
+    lifecycle: robotLifecycle(input),
+    versions: new StepsVersions(input.models),
+  };
+  const router = new Router();
+  mountRoutes(router, MANAGEMENT_ROUTES, deps);
   return router;
 }

@@ -145,3 +145,19 @@ export const payloadsBody = z
     payloads: z.array(z.object({ metadata: z.record(base64).optional(), data: base64.optional() }).strict()),
   })
   .strict();
+
+/**
+ * Request bodies' schemas, by the name they have in the OpenAPI document (described as the sender
+ * writes them: defaults may be left out). Their names differ from the answers': both are in one
+ * namespace of the document.
+ */
+export const BODIES = {
+  CreateApp: createAppBody,
+  CreateConnection: createConnectionBody,
+  CreateRobot: createRobotBody,
+  UpdateApp: updateAppBody,
+  UpdateRobot: updateRobotBody,
+  RotateToken: rotateTokenBody,
+  ReplayMany: bulkReplayBody,
+  PayloadsToCode: payloadsBody,
+} satisfies Record<string, z.ZodTypeAny>;

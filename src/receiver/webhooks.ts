@@ -13,6 +13,7 @@ import type { DeliveryRecorder } from '../history/slots';
 import { answerEmpty, HttpError, methodNotAllowed, notFound } from '../http';
 import type { Logger } from '../log';
 import type { Models } from '../storage/models';
+import type { Operation } from '../api/route';
 import { BodyBudget } from './body-budget';
 import { DeliveryTaker } from './take-delivery';
 import { tokenAccepted } from '../robots/trigger-tokens';
@@ -26,6 +27,18 @@ export interface ReceiverDeps {
   deliveries: DeliveryRecorder;
   log: Logger;
 }
+
+/** The webhook URL's operations, as data: the router below mounts these, and the OpenAPI document shows them. */
+export const WEBHOOK_OPERATIONS: readonly Operation[] = (['post', 'put'] as const).map((method) => ({
+  method,
+  path: WEBHOOK_PATH,
+  summary:
+    `Deliver a webhook (${method.toUpperCase()} and ${method === 'post' ? 'PUT' : 'POST'} behave the same). ` +
+    'The token in the path is the only credential.',
+  admin: false,
+  body: 'raw',
+  answers: { 200: 'empty', 400: 'empty', 404: 'empty', 408: 'empty', 413: 'empty', 429: 'empty', 503: 'empty' },
+}));
 
 /** 200 with an empty body: the answer to every delivery taken. */
 const acknowledge = (ctx: Context) => answerEmpty(ctx, 200);
@@ -71,8 +84,7 @@ export function webhookRouter(deps: ReceiverDeps): Router {
   }
 
   const router = new Router();
-  router.post(WEBHOOK_PATH, receive);
-  router.put(WEBHOOK_PATH, receive);
+  for (const op of WEBHOOK_OPERATIONS) router[op.method](op.path, receive);
   router.all(WEBHOOK_PATH, (ctx) => {
     ctx.state.bareErrors = true;
     throw methodNotAllowed('POST, PUT');

@@ -46,73 +46,23 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
   return answer as T;
 }
 
-// ---- What the API answers (src/api/schemas.ts) -------------------------------------------------
+// ---- What the API answers: the types of the schemas the service answers by (src/api/answers.ts) ----
+// Type-only imports: nothing of the service's code reaches the browser bundle.
 
-export type BodyFormat = 'json' | 'xml' | 'csv' | 'text';
-export type Outcome = 'processed' | 'dropped' | 'rejected' | 'failed';
+import type {
+  AppAnswer,
+  ConnectionAnswer,
+  DeliveryAnswer,
+  RobotAnswer,
+  RunAnswer,
+  RunSummaryAnswer,
+} from '../../src/api/answers';
 
-export interface App {
-  id: string;
-  name: string;
-  bodyFormat: BodyFormat;
-  supportsInboundTrigger: boolean;
-  verification: { scheme: string } | null;
-}
-
-export interface Connection {
-  id: string;
-  name: string;
-  hasSigningSecret: boolean;
-}
-
-export interface Robot {
-  id: string;
-  name: string;
-  state: 'draft' | 'at_work' | 'paused' | 'stopped';
-  trigger: {
-    kind: 'custom' | 'stripe';
-    appId?: string;
-    connectionId?: string;
-    identifier: string | null;
-    /** Only with one robot (GET /api/robots/:id): the list leaves the URL, a credential, out. */
-    card?: { webhookUrl: string | null; previousTokenExpiresAt: string | null };
-  };
-  steps: Array<{ name: string; type: 'compose'; template: unknown }>;
-  stepsVersion: number;
-  runCounts?: { total: number; running: number; succeeded: number; failed: number };
-  deliveryCounts?: Record<Outcome, number>;
-  lastDeliveryAt?: string | null;
-}
-
-export interface RunSummary {
-  id: string;
-  deliveryId: string;
-  status: 'running' | 'succeeded' | 'failed';
-  trigger?: unknown;
-  triggerTruncated?: true;
-  createdAt: string;
-  finishedAt: string | null;
-}
-
-export interface Run extends RunSummary {
-  robotId: string;
-  trigger: unknown;
-  steps: Array<{ name: string; status: string; output?: unknown; error?: string }>;
-  workflowUrl: string | null;
-}
-
-export interface Delivery {
-  id: string;
-  robotId: string;
-  receivedAt: string;
-  format: BodyFormat;
-  contentType: string | null;
-  size: number;
-  outcome: Outcome;
-  runCount?: number;
-  reason?: string | null;
-  error?: string | null;
-  replayable: boolean;
-  replayOf: string | null;
-  workflowUrl: string | null;
-}
+export type App = AppAnswer;
+export type Connection = ConnectionAnswer;
+export type Robot = RobotAnswer;
+export type RunSummary = RunSummaryAnswer;
+export type Run = RunAnswer;
+export type Delivery = DeliveryAnswer;
+export type BodyFormat = App['bodyFormat'];
+export type Outcome = Delivery['outcome'];

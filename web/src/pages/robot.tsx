@@ -36,7 +36,7 @@ export function RobotPage({ id }: { id: string }) {
     const timer = setInterval(() => void load(), FOLLOW_MS);
     return () => clearInterval(timer);
   }, [id]);
-  const appId = robot?.trigger.appId;
+  const appId = robot?.trigger.kind === 'custom' ? robot.trigger.appId : undefined;
   useEffect(() => {
     if (appId) void api<App>('GET', `/api/apps/${appId}`).then(setApp);
   }, [appId]);

@@ -25,11 +25,11 @@ export function RobotsPage() {
   };
   useEffect(() => void load(), []);
   if (!lists) return <p>Loading…</p>;
-  const triggerOf = (r: Robot) => {
-    if (r.trigger.kind === 'stripe') {
-      return `Payment provider: ${lists.connections.find((c) => c.id === r.trigger.connectionId)?.name ?? '?'}`;
+  const triggerOf = ({ trigger }: Robot) => {
+    if (trigger.kind === 'stripe') {
+      return `Payment provider: ${lists.connections.find((c) => c.id === trigger.connectionId)?.name ?? '?'}`;
     }
-    const app = lists.apps.find((a) => a.id === r.trigger.appId);
+    const app = lists.apps.find((a) => a.id === trigger.appId);
     return app ? `${app.name} (${app.bodyFormat})` : '?';
   };
   return (

@@ -15,7 +15,8 @@ import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client
  * empty (empty body, dropped), rejected (failed signature check), throttled (too many rejected in a
  * minute: 429, not recorded), unknown (no such trigger, wrong token, or not at work), too_large,
  * busy (body bytes in flight past the receiver's cap or the URL's share), timeout (no body byte for
- * BODY_IDLE_TIMEOUT_MS: 408), unavailable (Temporal or MongoDB did not answer), refused (any other 4xx).
+ * BODY_IDLE_TIMEOUT_MS: 408), unavailable (Temporal or MongoDB did not answer), refused (any other 4xx),
+ * handshake (a sender's check of the URL, answered as it expects: src/domain/handshakes.ts).
  */
 export const RECEIVER_OUTCOMES = [
   'accepted',
@@ -29,6 +30,7 @@ export const RECEIVER_OUTCOMES = [
   'timeout',
   'unavailable',
   'refused',
+  'handshake',
 ] as const;
 export type ReceiverOutcome = (typeof RECEIVER_OUTCOMES)[number];
 

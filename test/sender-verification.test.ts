@@ -171,6 +171,66 @@ describe.each(Object.entries(schemes))('%s', (name, scheme) => {
   });
 });
 
+describe("Slack's URL verification (src/domain/handshakes.ts)", () => {
+  const challenge = (value: string) => JSON.stringify({ token: 'x', challenge: value, type: 'url_verification' });
+
+  it('echoes the challenge of a signed one as text, logs it as a handshake, and makes no run', async () => {
+    const robot = await robotAtWork(stack.client, {
+      template: { n: '{{trigger.n}}' },
+      verification: schemes.slack.verification,
+    });
+    const body = challenge('3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P');
+    const res = await stack.send('POST', robot.webhookUrl, body, {
+      'content-type': 'application/json',
+      ...schemes.slack.sign(body, now(), randomUUID()),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+    expect(res.text).toBe('3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P');
+    // Unsigned, it is a forgery like any other: 400, rejected, and no challenge in the answer.
+    const forged = await stack.send('POST', robot.webhookUrl, challenge('forged'), {
+      'content-type': 'application/json',
+    });
+    expect(forged.status).toBe(400);
+    expect(forged.text).toBe('');
+    // An event after it runs as usual.
+    const event = JSON.stringify({ n: 1 });
+    const sent = await stack.send('POST', robot.webhookUrl, event, schemes.slack.sign(event, now(), randomUUID()));
+    expect(sent.status).toBe(200);
+    expect(sent.text).toBe('');
+    const runs = await waitFor(
+      () => stack.runs(robot.robotId),
+      (r) => r.length === 1 && r[0].status === 'succeeded',
+    );
+    expect(runs[0].trigger).toEqual({ n: 1 });
+    const deliveries = await waitFor(
+      () => stack.deliveries(robot.robotId),
+      (d) => d.length === 3,
+    );
+    expect(deliveries.map((d) => d.outcome).sort()).toEqual(['handshake', 'processed', 'rejected']);
+    const handshake = deliveries.find((d) => d.outcome === 'handshake');
+    expect(handshake).toMatchObject({ verified: true, replayable: false, workflowId: null });
+    const { body: shown } = await stack.api('GET', `/api/robots/${robot.robotId}`);
+    expect(shown.deliveryCounts).toMatchObject({ handshake: 1, processed: 1, rejected: 1 });
+  });
+
+  it("runs the same body as an ordinary delivery for an app whose preset is not Slack's", async () => {
+    const robot = await robotAtWork(stack.client, {
+      template: { t: '{{trigger.type}}' },
+      verification: schemes.github.verification,
+    });
+    const body = challenge('abc');
+    const res = await stack.send('POST', robot.webhookUrl, body, schemes.github.sign(body, now(), randomUUID()));
+    expect(res.status).toBe(200);
+    expect(res.text).toBe('');
+    const runs = await waitFor(
+      () => stack.runs(robot.robotId),
+      (r) => r.length === 1 && r[0].status === 'succeeded',
+    );
+    expect(runs[0].trigger).toMatchObject({ type: 'url_verification', challenge: 'abc' });
+  });
+});
+
 it('removes a verification with PATCH null, and refuses an unknown scheme or a bad header name', async () => {
   const robot = await robotAtWork(stack.client, { template: {}, verification: schemes.github.verification });
   expect((await stack.send('POST', robot.webhookUrl, '{}')).status).toBe(400);

@@ -61,6 +61,7 @@ const deliveryCounts = answer({
   dropped: z.number().int(),
   rejected: z.number().int(),
   failed: z.number().int(),
+  handshake: z.number().int(),
 });
 
 export const robotAnswer = answer({

@@ -4,7 +4,7 @@
  * the codec server takes.
  */
 import { z } from 'zod';
-import { BODY_FORMATS, type JsonValue } from '../domain/types';
+import { BODY_FORMATS, DELIVERY_OUTCOMES, type JsonValue } from '../domain/types';
 import { HMAC_ALGORITHMS, isStandardWebhooksSecret, SIGNATURE_ENCODINGS } from '../domain/verification';
 import { MAX_GRACE_HOURS, DEFAULT_GRACE_HOURS } from '../robots/trigger-tokens';
 import { MIN_SIGNING_SECRET_LENGTH } from '../domain/limits';
@@ -118,7 +118,7 @@ export const rotateTokenBody = z
   .object({ graceHours: z.number().int().min(0).max(MAX_GRACE_HOURS).default(DEFAULT_GRACE_HOURS) })
   .strict();
 
-export const deliveryOutcome = z.enum(['processed', 'dropped', 'rejected', 'failed']);
+export const deliveryOutcome = z.enum(DELIVERY_OUTCOMES);
 
 /** Which deliveries to replay: those of an outcome, received since a time, from a cursor on (newest first). */
 export const bulkReplayBody = z

@@ -129,7 +129,7 @@ export class DeliveryPreparer {
 
 /** What preparing decided: the delivery's verdict, and the first runs to start when it made runs. */
 interface Decided {
-  verdict: Exclude<DeliveryVerdict, { outcome: 'rejected' }>;
+  verdict: Exclude<DeliveryVerdict, { outcome: 'rejected' | 'handshake' }>;
   firstRuns?: RunSeed[];
 }
 

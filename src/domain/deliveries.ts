@@ -86,11 +86,15 @@ export type DeliveryVerdict =
   | { outcome: 'dropped'; format: BodyFormat; stepCount: number; reason: string }
   | { outcome: 'failed'; format: BodyFormat; stepCount: number; error: string; failure: DeliveryFailure }
   /** Refused by the receiver before any workflow: nothing was parsed. */
-  | { outcome: 'rejected'; reason: string };
+  | { outcome: 'rejected'; reason: string }
+  /** A sender's check of the URL, answered by the receiver (src/domain/handshakes.ts): no workflow, no run. */
+  | { outcome: 'handshake' };
 
 /** The record of a delivery in its robot's history, whatever its outcome. */
 export function deliveryRecord(received: ReceivedDelivery, verdict: DeliveryVerdict): DeliveryRecord {
   const rejected = verdict.outcome === 'rejected';
+  // Answered by the receiver: nothing was parsed, nothing ran.
+  const atReceiver = rejected || verdict.outcome === 'handshake';
   return {
     _id: received.deliveryId,
     robotId: received.robotId,
@@ -98,7 +102,7 @@ export function deliveryRecord(received: ReceivedDelivery, verdict: DeliveryVerd
     workflowId: received.workflowId,
     dedupKey: received.dedupKey,
     receivedAt: received.receivedAt,
-    format: rejected ? 'json' : verdict.format,
+    format: atReceiver ? 'json' : verdict.format,
     contentType: received.contentType,
     size: received.size,
     outcome: verdict.outcome,
@@ -106,7 +110,7 @@ export function deliveryRecord(received: ReceivedDelivery, verdict: DeliveryVerd
     reason: verdict.outcome === 'dropped' || rejected ? verdict.reason : null,
     error: verdict.outcome === 'failed' ? verdict.error : null,
     verified: rejected ? false : received.verified,
-    stepCount: rejected ? 0 : verdict.stepCount,
+    stepCount: atReceiver ? 0 : verdict.stepCount,
     previewsJson: verdict.outcome === 'processed' ? verdict.previewsJson : '[]',
     ...(received.stepsVersion === undefined ? {} : { stepsVersion: received.stepsVersion }),
     body: received.body ?? null,

@@ -15,7 +15,13 @@ export const ROBOT_STATES = ['draft', 'at_work', 'paused', 'stopped'] as const;
 export type RobotState = (typeof ROBOT_STATES)[number];
 export type RunStatus = 'running' | 'succeeded' | 'failed';
 export type StepStatus = 'pending' | 'succeeded' | 'failed';
-export type DeliveryOutcome = 'processed' | 'dropped' | 'rejected' | 'failed';
+/**
+ * What became of a delivery, as its robot's deliveries log says: processed (its runs were made),
+ * dropped (nothing to run), rejected (its signature did not verify), failed (it could not be
+ * prepared), handshake (a sender's check of the URL, answered as the sender expects: src/domain/handshakes.ts).
+ */
+export const DELIVERY_OUTCOMES = ['processed', 'dropped', 'rejected', 'failed', 'handshake'] as const;
+export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
 /** A delivery as its robot's history records it (stored with its place: src/storage/documents.ts). */
 export interface DeliveryRecord {
   _id: string;

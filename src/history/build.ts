@@ -18,7 +18,7 @@ import type { SlotDoc } from '../storage/history-documents';
 import type { DeliveryEntry, LiveTally } from './live-tally';
 import { previewPageId, slotId } from './store';
 import { byId } from '../storage/by-id';
-import { addRange, type RunSummary } from './tally';
+import { addRange, countDelivery, type RunSummary } from './tally';
 import { BLOCK_SIZE, PLACE_PER_STEP, SLOT_BATCH, TAKE_PER_STEP } from '../domain/limits';
 
 /** How long a slot may stay unclaimed while later ones are claimed before the keeper closes it. */
@@ -117,7 +117,7 @@ async function take(t: LiveTally, record: DeliveryDoc): Promise<number> {
   const { previewsJson: _previews, ...rest } = record;
   const item: DeliveryEntry = { ...rest, firstRun: st.ordinals };
   await t.setItem('deliveries', entry, item);
-  st.deliveries[record.outcome]++;
+  countDelivery(st, record.outcome, 1);
   const at = new Date(record.receivedAt).toISOString();
   if (!st.lastDeliveryAt || at > st.lastDeliveryAt) st.lastDeliveryAt = at;
   if (record.runCount > 0) {

@@ -9,7 +9,7 @@
 import type { Models } from '../storage/models';
 import type { DeliveryEntry } from './live-tally';
 import { blockId, readBlocks, readTally, type BlockKind } from './store';
-import { blockOf, runCountsOf, type RunCounts, type RunSummary, type TallyState } from './tally';
+import { blockOf, deliveryCounts, runCountsOf, type RunCounts, type RunSummary, type TallyState } from './tally';
 import { BLOCK_SIZE } from '../domain/limits';
 
 /** A page's cursor that this service did not make (the API answers 400 naming `cursor`). */
@@ -47,7 +47,7 @@ export interface RobotHistory {
 
 export async function robotHistory(models: Models, robotId: string): Promise<RobotHistory> {
   const { state } = await readTally(models, robotId);
-  return { runCounts: runCountsOf(state), deliveryCounts: state.deliveries, lastDeliveryAt: state.lastDeliveryAt };
+  return { runCounts: runCountsOf(state), deliveryCounts: deliveryCounts(state), lastDeliveryAt: state.lastDeliveryAt };
 }
 
 /** Items `[from, to)` of the robot's blocks of this kind, newest first. */

@@ -11,7 +11,7 @@ import type { DeliveryDoc, RunDoc, RunOutcomeDoc, StepResultDoc } from '../stora
 import { slotId, blockId, finalBlockId, previewPageId } from './store';
 import { byId, deleteById } from '../storage/by-id';
 import type { DeliveryEntry, LiveTally } from './live-tally';
-import { blockOf, type RunSummary } from './tally';
+import { blockOf, countDelivery, type RunSummary } from './tally';
 import { BLOCK_SIZE, REMOVE_PER_STEP_BUSY, REMOVE_PER_STEP_IDLE } from '../domain/limits';
 
 /** Removes what a run stored: its trigger data, step results (with large outputs), outcome and preview page. */
@@ -65,7 +65,7 @@ export async function removeExpired(models: Models, t: LiveTally, retentionMs: n
       await discardBlob(models, delivery.body.ownerId, delivery.body.chunks);
     await deleteById(models.Delivery, entry._id);
     await deleteById(models.HistorySlot, slotId(t.robotId, entry.slot));
-    st.deliveries[entry.outcome]--;
+    countDelivery(st, entry.outcome, -1);
     st.firstEntry++;
     removed++;
   }

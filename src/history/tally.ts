@@ -8,7 +8,7 @@
  * placed ordinals are always the prefix `[firstRun, placedThrough)`, and the counts are over
  * exactly those runs, so a robot's counts always equal the runs its pages list.
  */
-import type { DeliveryOutcome, RunStatus } from '../domain/types';
+import { DELIVERY_OUTCOMES, type DeliveryOutcome, type RunStatus } from '../domain/types';
 import { BLOCK_SIZE, PREVIEW_BYTES } from '../domain/limits';
 
 /** Index ranges `[from, to)` of a delivery's runs. */
@@ -47,6 +47,24 @@ export interface TallyState {
   open: OpenDelivery[];
 }
 
+/**
+ * No delivery of any outcome. A tally stored before an outcome existed (`handshake`, 0.5) has no
+ * count of it: counts are read and moved through `deliveryCounts` and `countDelivery`.
+ */
+export const emptyDeliveryCounts = (): Record<DeliveryOutcome, number> =>
+  Object.fromEntries(DELIVERY_OUTCOMES.map((o) => [o, 0])) as Record<DeliveryOutcome, number>;
+
+/** The tally's counts, every outcome present. */
+export const deliveryCounts = (t: TallyState): Record<DeliveryOutcome, number> => ({
+  ...emptyDeliveryCounts(),
+  ...t.deliveries,
+});
+
+/** One more (or, with -1, one fewer) delivery of the outcome. */
+export function countDelivery(t: TallyState, outcome: DeliveryOutcome, by: 1 | -1): void {
+  t.deliveries[outcome] = (t.deliveries[outcome] ?? 0) + by;
+}
+
 export function emptyTally(): TallyState {
   return {
     nextSlot: 0,
@@ -58,7 +76,7 @@ export function emptyTally(): TallyState {
     placedThrough: 0,
     succeeded: 0,
     failed: 0,
-    deliveries: { processed: 0, dropped: 0, rejected: 0, failed: 0 },
+    deliveries: emptyDeliveryCounts(),
     lastDeliveryAt: null,
     open: [],
   };

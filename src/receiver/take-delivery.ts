@@ -2,7 +2,9 @@
  * Taking a delivery that was read whole (the rules: src/domain/deliveries.ts): an empty body is
  * dropped; a delivery whose signature does not verify (payment provider with a signing secret,
  * custom app with a verification scheme) is recorded as rejected; anything else starts the
- * delivery workflow, whose ID comes from the dedup key, so the engine refuses a repeat. A robot
+ * delivery workflow, whose ID comes from the dedup key, so the engine refuses a repeat. A verified
+ * handshake of the preset's sender (src/domain/handshakes.ts) is recorded as such and answered,
+ * with no workflow. A robot
  * that is paused gets its deliveries held. Once the start is accepted (or refused as a duplicate)
  * the delivery is durable and the sender may get 200. Anything else thrown means the delivery was
  * not taken (the route answers 503).
@@ -10,7 +12,8 @@
 import type { Client } from '@temporalio/client';
 import type { Config } from '../config';
 import { dedupKey, deliveryWorkflowId } from '../domain/dedup';
-import { deliveryRecord, isEmptyBody, keptHeaders } from '../domain/deliveries';
+import { deliveryRecord, isEmptyBody, keptHeaders, type ReceivedDelivery } from '../domain/deliveries';
+import { handshakeAnswer, type HandshakeAnswer } from '../domain/handshakes';
 import { derivedKey, newId } from '../domain/secrets';
 import { SIGNATURE_HEADER, verifyStripeSignature } from '../domain/stripe-signature';
 import { headersRead, verifyCustomSignature, type Verdict } from '../domain/verification';
@@ -42,7 +45,10 @@ export interface DeliveryRequest {
 export type DeliveryIds = { deliveryId: string; robotId: string; workflowId?: string };
 
 export type Taken =
-  { outcome: 'empty' } | { outcome: 'rejected'; reason: string } | { outcome: 'accepted' | 'duplicate' };
+  | { outcome: 'empty' }
+  | { outcome: 'rejected'; reason: string }
+  | { outcome: 'handshake'; answer: HandshakeAnswer }
+  | { outcome: 'accepted' | 'duplicate' };
 
 export class DeliveryTaker {
   /** Keys the digests in dedup keys (src/domain/dedup.ts). */
@@ -68,6 +74,14 @@ export class DeliveryTaker {
     if (forged) {
       identified({ deliveryId, robotId: trigger.robotId });
       return { outcome: 'rejected', reason: forged };
+    }
+    const handshake = verification && handshakeAnswer(verification.scheme, req.body);
+    if (handshake) {
+      identified({ deliveryId, robotId: trigger.robotId });
+      await this.deps.deliveries.record(
+        deliveryRecord(this.received(trigger, req, { deliveryId, key, headers }, true), { outcome: 'handshake' }),
+      );
+      return { outcome: 'handshake', answer: handshake };
     }
     const workflowId = deliveryWorkflowId(trigger.identifier, key);
     identified({ deliveryId, robotId: trigger.robotId, workflowId });
@@ -106,7 +120,19 @@ export class DeliveryTaker {
     // Past REJECTED_PER_MINUTE for this trigger, a forgery is answered 429 and not recorded.
     this.rejections.check(trigger.identifier);
     this.rejections.count(trigger.identifier);
-    const received = {
+    const received = this.received(trigger, req, { deliveryId, key, headers }, false);
+    await this.deps.deliveries.record(deliveryRecord(received, { outcome: 'rejected', reason: verdict.reason }));
+    return verdict.reason;
+  }
+
+  /** A delivery the receiver answers itself (rejected, handshake): no workflow, its body not kept. */
+  private received(
+    trigger: WebhookTrigger,
+    req: DeliveryRequest,
+    { deliveryId, key, headers }: { deliveryId: string; key: string; headers: Record<string, string> },
+    verified: boolean,
+  ): ReceivedDelivery {
+    return {
       deliveryId,
       robotId: trigger.robotId,
       triggerIdentifier: trigger.identifier,
@@ -115,11 +141,9 @@ export class DeliveryTaker {
       receivedAt: req.receivedAt,
       contentType: req.contentType,
       size: req.body.length,
-      verified: false,
+      verified,
       headers,
     };
-    await this.deps.deliveries.record(deliveryRecord(received, { outcome: 'rejected', reason: verdict.reason }));
-    return verdict.reason;
   }
 }
 

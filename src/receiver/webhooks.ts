@@ -80,7 +80,11 @@ export function webhookRouter(deps: ReceiverDeps): Router {
       throw new HttpError(400, `signature check failed: ${taken.reason}`, { expected: true });
     }
     if (taken.outcome !== 'accepted') ctx.state.outcome = taken.outcome;
-    acknowledge(ctx);
+    if (taken.outcome !== 'handshake') return acknowledge(ctx);
+    // The sender's check of the URL, answered as it expects (src/domain/handshakes.ts).
+    ctx.status = 200;
+    ctx.type = taken.answer.contentType;
+    ctx.body = taken.answer.body;
   }
 
   const router = new Router();

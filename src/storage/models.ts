@@ -10,7 +10,7 @@
  */
 import mongoose, { Schema, type Connection } from 'mongoose';
 import { historySchemas } from './history-documents';
-import { BODY_FORMATS, ROBOT_STATES, type StepDefinition } from '../domain/types';
+import { BODY_FORMATS, DELIVERY_OUTCOMES, ROBOT_STATES, type StepDefinition } from '../domain/types';
 import type {
   AppDoc,
   BlobChunkDoc,
@@ -99,7 +99,7 @@ const deliverySchema = new Schema<DeliveryDoc>(
     format: { type: String, required: true },
     contentType: { type: String, default: null },
     size: { type: Number, required: true },
-    outcome: { type: String, enum: ['processed', 'dropped', 'rejected', 'failed'], required: true },
+    outcome: { type: String, enum: DELIVERY_OUTCOMES, required: true },
     runCount: { type: Number, default: 0 },
     reason: { type: String, default: null },
     error: { type: String, default: null },

@@ -245,7 +245,7 @@ export async function expectCountsMatchPages(stack: StackApi, robotId: string): 
   expect({ total: runs.length, ...statuses }).toEqual(robot.runCounts);
   expect(new Set(runs.map((r) => r.id)).size).toBe(runs.length);
   expect(new Set(deliveries.map((d) => d.id)).size).toBe(deliveries.length);
-  const byOutcome = { processed: 0, dropped: 0, rejected: 0, failed: 0 } as Record<string, number>;
+  const byOutcome = { processed: 0, dropped: 0, rejected: 0, failed: 0, handshake: 0 } as Record<string, number>;
   for (const d of deliveries) byOutcome[d.outcome] += 1;
   expect(byOutcome).toEqual(robot.deliveryCounts);
 }

@@ -85,7 +85,7 @@ export function Runs({ robotId }: { robotId: string }) {
   );
 }
 
-const OUTCOMES: Outcome[] = ['processed', 'dropped', 'rejected', 'failed'];
+const OUTCOMES: Outcome[] = ['processed', 'dropped', 'rejected', 'failed', 'handshake'];
 
 export function Deliveries({ robotId }: { robotId: string }) {
   const { page, older, newer } = usePage<Delivery>(`/api/robots/${robotId}/deliveries`, 'deliveries');

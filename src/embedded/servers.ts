@@ -137,7 +137,13 @@ export async function startTemporalDevServer(o: TemporalDevServerOptions): Promi
   if (!fs.existsSync(db)) await (await launchDevServer(o, db)).stop();
   await tuneVisibility(o.tuneBin, db);
   const proc = await launchDevServer(o, db);
-  if (o.retention) await setRetention(o, o.retention);
+  try {
+    if (o.retention) await setRetention(o, o.retention);
+  } catch (err) {
+    // Not returned, so nobody else could stop it.
+    await proc.stop();
+    throw err;
+  }
   return proc;
 }
 

@@ -34,7 +34,8 @@ export const WEBHOOK_OPERATIONS: readonly Operation[] = (['post', 'put'] as cons
   path: WEBHOOK_PATH,
   summary:
     `Deliver a webhook (${method.toUpperCase()} and ${method === 'post' ? 'PUT' : 'POST'} behave the same). ` +
-    'The token in the path is the only credential.',
+    'The token in the path is the only credential. Every answer has an empty body but one: a handshake ' +
+    "(Slack's url_verification to an app with the slack preset) gets its challenge back as text/plain.",
   admin: false,
   body: 'raw',
   answers: { 200: 'empty', 400: 'empty', 404: 'empty', 408: 'empty', 413: 'empty', 429: 'empty', 503: 'empty' },

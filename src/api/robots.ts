@@ -11,6 +11,7 @@ import { ROBOTS_LISTED } from '../domain/limits';
 import { releaseHeld } from '../deliveries/hold';
 import { editSteps, StepsEditConflict } from '../robots/steps-versions';
 import { RobotLifecycle } from '../robots/lifecycle';
+import { ROBOT_TRANSITIONS, type RobotTransition } from '../domain/robot-lifecycle';
 import type { RobotDoc } from '../storage/documents';
 import { found } from './lookups';
 import type { ManagementDeps, ManagementInput } from './deps';
@@ -65,21 +66,21 @@ async function validTrigger(
   return { kind: 'stripe', appId: null, connectionId: trigger.connectionId!, events: trigger.events, identifier: null };
 }
 
-/** A lifecycle transition on the robot the path names: the robot as it is after it. */
-const transition = (
-  path: string,
-  summary: string,
-  move: (lifecycle: RobotLifecycle, robot: RobotDoc) => Promise<RobotDoc>,
-  conflicts = true,
-): ApiRoute =>
+/**
+ * A lifecycle transition on the robot the path names (`/api/robots/:id/<transition>`): the robot as
+ * it is after it; 409 for a transition the robot's state refuses (src/domain/robot-lifecycle.ts).
+ */
+const transition = (name: RobotTransition, summary: string): ApiRoute =>
   route({
     method: 'post',
-    path,
+    path: `/api/robots/:id/${name}`,
     summary,
     admin: true,
-    answers: conflicts ? { 200: 'Robot', 404: 'Error', 409: 'Error' } : { 200: 'Robot', 404: 'Error' },
+    answers: ROBOT_TRANSITIONS[name].refused
+      ? { 200: 'Robot', 404: 'Error', 409: 'Error' }
+      : { 200: 'Robot', 404: 'Error' },
     async handle({ params }, deps) {
-      return robotView(await move(deps.lifecycle, await robotById(deps, params.id)), deps.config);
+      return robotView(await deps.lifecycle[name](await robotById(deps, params.id)), deps.config);
     },
   });
 
@@ -157,23 +158,10 @@ export const ROBOT_ROUTES: ApiRoute[] = [
       return robotView(await robotById(deps, params.id), config);
     },
   }),
-  transition(
-    '/api/robots/:id/start',
-    'Put the robot to work: its webhook URL appears on the card',
-    (lifecycle, robot) => lifecycle.start(robot),
-    false,
-  ),
-  transition('/api/robots/:id/stop', 'Stop the robot: its URL answers 404', (l, robot) => l.stop(robot), false),
-  transition(
-    '/api/robots/:id/pause',
-    'Pause the robot: its URL keeps answering 200 and deliveries wait; nothing runs',
-    (lifecycle, robot) => lifecycle.pause(robot),
-  ),
-  transition(
-    '/api/robots/:id/resume',
-    'Resume the robot: what waited runs in arrival order, then new deliveries as usual',
-    (lifecycle, robot) => lifecycle.resume(robot),
-  ),
+  transition('start', 'Put the robot to work: its webhook URL appears on the card'),
+  transition('stop', 'Stop the robot: its URL answers 404'),
+  transition('pause', 'Pause the robot: its URL keeps answering 200 and deliveries wait; nothing runs'),
+  transition('resume', 'Resume the robot: what waited runs in arrival order, then new deliveries as usual'),
   route({
     method: 'post',
     path: '/api/robots/:id/trigger/rotate',

@@ -4,10 +4,9 @@
  * custom app with a verification scheme) is recorded as rejected; anything else starts the
  * delivery workflow, whose ID comes from the dedup key, so the engine refuses a repeat. A verified
  * handshake of the preset's sender (src/domain/handshakes.ts) is recorded as such and answered,
- * with no workflow. A robot
- * that is paused gets its deliveries held. Once the start is accepted (or refused as a duplicate)
- * the delivery is durable and the sender may get 200. Anything else thrown means the delivery was
- * not taken (the route answers 503).
+ * with no workflow. A robot that is paused gets its deliveries held. Once the start is accepted
+ * (or refused as a duplicate) the delivery is durable and the sender may get 200. Anything else
+ * thrown means the delivery was not taken (the route answers 503).
  */
 import type { Client } from '@temporalio/client';
 import type { Config } from '../config';

@@ -43,7 +43,7 @@ export interface ActivityDeps {
   heard?: HeardOutcomes;
 }
 
-const ALL_FEATURES: RunFeatures = { runSearchAttributes: true, runSummaries: true, keepBodies: true };
+const ALL_FEATURES: RunFeatures = { runSearchAttributes: true, runSummaries: true, keepBodies: true, fieldsSeen: true };
 
 /** The activity's heartbeats as Progress (a local activity, for a small body, has none). */
 function progressOfActivity(): Progress {

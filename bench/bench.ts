@@ -34,6 +34,7 @@ import { fanOutBaseline } from './phases/fan-out-baseline';
 import { historyBench } from './phases/history';
 import { hostileLoad } from './phases/hostile';
 import { ablation } from './phases/ablation';
+import { fieldsPrice } from './phases/fields';
 import { measureLevel } from './phases/levels';
 import { n8nLevels } from './phases/n8n';
 import { warmUp } from './phases/warm-up';
@@ -60,6 +61,7 @@ async function main(): Promise<number> {
     cluster: null,
     hostile: null,
     ablation: null,
+    fields: null,
     error: null,
   };
   const cleanups: Array<() => Promise<void>> = [];
@@ -78,6 +80,7 @@ async function main(): Promise<number> {
   }
 
   try {
+    results.fields = fieldsPrice();
     // First and on stacks of their own, so that the main stack's figures are as they always were.
     if (s.ablationRows > 0) results.ablation = await ablation(s, cleanups);
     if (s.csvRows > 0 && s.csvNoKeeper) results.csvNoKeeper = await csvWithoutKeeper(s, cleanups);

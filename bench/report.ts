@@ -4,6 +4,7 @@ import path from 'node:path';
 import { ablationReport, clusterReport, historyReport, hostileReport, n8nReport, pct, table } from './report-sections';
 import { WATCH_INTERVAL_MS, type CsvResult } from './phases/csv';
 import type { AblationResult } from './phases/ablation';
+import type { FieldsPriceRow } from './phases/fields';
 import type { HostileResult } from './phases/hostile';
 import type { FanOutBaseline } from './phases/fan-out-baseline';
 import type { HistoryResult } from './phases/history';
@@ -32,6 +33,8 @@ export interface Results {
   hostile: HostileResult | null;
   /** The smaller CSV with each feature off in turn, and on an earlier commit (bench/phases/ablation.ts). */
   ablation: AblationResult | null;
+  /** What collecting a delivery's fields costs beside parsing it (bench/phases/fields.ts). */
+  fields: FieldsPriceRow[] | null;
   /** The ack load against n8n at the same levels, in this run (bench/phases/n8n.ts). */
   n8n?: N8nLevel[];
   error: string | null;
@@ -260,6 +263,15 @@ export function report(r: Results): string {
   }
   if (r.history) out.push('', historyReport(r.history));
   if (r.ablation) out.push('', ablationReport(r.ablation));
+  if (r.fields)
+    out.push(
+      '',
+      'Fields seen: collecting a delivery’s paths, in this process, beside parsing its body (median)',
+      table(
+        ['body', 'bytes', 'paths', 'µs per delivery', 'JSON.parse µs', '÷ parse'],
+        r.fields.map((f) => [f.body, f.bytes, f.paths, f.fieldsUs, f.parseUs, f.vsParse]),
+      ),
+    );
   if (r.hostile) out.push('', hostileReport(r.hostile));
   if (r.error) out.push('', `FAILED: ${r.error}`);
   return out.join('\n') + '\n';

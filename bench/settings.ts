@@ -29,7 +29,7 @@
  *   BENCH_ABLATION_FEATURE_ROWS rows of each feature's pair of CSVs (off, and all on just before; default
  *                          BENCH_ABLATION_ROWS ÷ rounds)
  *   BENCH_ABLATION_FEATURES which features the ablation turns off, comma-separated (default all:
- *                          history,metrics,searchAttributes,summaries,keptBodies,encryption, then every:
+ *                          history,metrics,searchAttributes,summaries,keptBodies,encryption,fieldsSeen, then every:
  *                          all of them off at once; '' for none)
  *   BENCH_BASELINE_COMMIT  the earlier commit of the ablation, '' for none (default 756a1f1: before the run history)
  *   BENCH_N8N              1: the same levels against n8n (scripts/n8n.sh installs it and sets N8N_BIN), after

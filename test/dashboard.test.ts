@@ -176,6 +176,53 @@ it('renames the robot, showing the API validation error next to the name', async
   expect((await stack.api('GET', `/api/robots/${robotId}`)).body.name).toBe('Import customers (nightly)');
 });
 
+it('picks a field the last delivery carried into the steps, warns of one never seen, and runs with it', async () => {
+  const robot = await stack.robotAtWork({ template: { to: 'nobody' } });
+  const send = (email: string) => stack.send('POST', robot.webhookUrl, JSON.stringify({ customer: { email } }));
+  expect((await send('ann@example.com')).status).toBe(200);
+  await page.goto(`${stack.baseUrl}/robots/${robot.robotId}`);
+  const picker = page.getByRole('region', { name: 'Fields seen' });
+  const email = picker.getByRole('button', { name: 'customer.email', exact: true });
+  await email.waitFor();
+  expect(await picker.getByRole('tree', { name: 'Fields seen' }).textContent()).toContain('ann@example.com');
+
+  // With the editor closed, a click copies the placeholder.
+  await email.click();
+  await picker.getByRole('status').filter({ hasText: 'Copied {{trigger.customer.email}}' }).waitFor();
+  expect(await page.evaluate('navigator.clipboard.readText()')).toBe('{{trigger.customer.email}}');
+
+  await page.getByRole('button', { name: 'Edit steps' }).click();
+  const editor = page.getByLabel('Steps (JSON)');
+  const typed = '[{"name":"mail","type":"compose","template":{"to":"{{trigger.customer.emial}}"}}]';
+  await editor.fill(typed);
+  const unseen = page.getByRole('list', { name: 'Placeholders never seen' });
+  await unseen.getByText('{{trigger.customer.emial}}').waitFor();
+  expect(await unseen.textContent()).toContain('never seen in the last 1 delivery');
+
+  // The cursor where the wrong placeholder was; a click puts the right one there.
+  const at = typed.indexOf('{{');
+  await editor.fill(typed.replace('{{trigger.customer.emial}}', ''));
+  await editor.evaluate(
+    (el, i) => (el as unknown as { setSelectionRange(a: number, b: number): void }).setSelectionRange(i, i),
+    at,
+  );
+  await email.click();
+  await picker.getByRole('status').filter({ hasText: 'Inserted {{trigger.customer.email}}' }).waitFor();
+  expect(JSON.parse(await editor.inputValue())).toEqual([
+    { name: 'mail', type: 'compose', template: { to: '{{trigger.customer.email}}' } },
+  ]);
+  await unseen.waitFor({ state: 'detached' });
+  await shot('fields-picker');
+  await page.getByRole('button', { name: 'Save steps' }).click();
+  await page.getByRole('heading', { name: 'Steps (version 1)' }).waitFor();
+
+  expect((await send('bob@example.com')).status).toBe(200);
+  await rowsBecome('Run history', 2);
+  await rows('Run history').first().getByRole('link').click();
+  await page.getByRole('heading', { name: 'Run succeeded' }).waitFor();
+  expect(await page.getByRole('region', { name: 'Step mail' }).textContent()).toContain('"to": "bob@example.com"');
+});
+
 it('returns to sign-in when the API refuses the token', async () => {
   await page.evaluate("sessionStorage.setItem('admin-token', 'revoked')");
   await page.goto(stack.baseUrl + '/');

@@ -31,6 +31,7 @@ const EACH: Record<string, { name: string; off: NodeJS.ProcessEnv }> = {
   summaries: { name: 'summaries on runs', off: { RUN_SUMMARIES: '0' } },
   keptBodies: { name: 'kept bodies', off: { KEEP_BODIES: '0' } },
   encryption: { name: 'payload encryption', off: { PAYLOAD_ENCRYPTION: '0' } },
+  fieldsSeen: { name: 'fields seen', off: { FIELDS_SEEN: '0' } },
 };
 
 /**

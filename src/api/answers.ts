@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { BODY_FORMATS, ROBOT_STATES } from '../domain/types';
 import { HMAC_ALGORITHMS, SIGNATURE_ENCODINGS } from '../domain/verification';
+import { FIELD_TYPES } from '../domain/fields';
 import { deliveryOutcome, jsonValue } from './schemas';
 /** An answer has exactly the fields described: a field the document does not name is a bug (test/openapi.test.ts). */
 export const answer = <T extends z.ZodRawShape>(shape: T) => z.object(shape).strict();
@@ -147,6 +148,29 @@ export const deliveryAnswer = answer({
   headers: z.record(z.string()),
 });
 
+/** The paths a robot's recent deliveries carried (src/domain/fields.ts): what its steps can read. */
+export const robotFieldsAnswer = answer({
+  /** How many deliveries they come from (the last 100 whose body was parsed). */
+  deliveries: z.number().int(),
+  /** Some delivery carried more paths than are kept (200 per delivery). */
+  truncated: z.boolean(),
+  fields: z.array(
+    answer({
+      /** `customer.email`, `items[0].sku`, `["a.b"]`; `''` is the whole trigger data. */
+      path: z.string(),
+      /** What a step's template holds to read it. */
+      placeholder: z.string(),
+      /** The path it is in, or null at the top. */
+      parent: z.string().nullable(),
+      types: z.array(z.enum(FIELD_TYPES)),
+      /** A value seen there (newest first), cut to 40 characters; `[redacted]` under a secret's name. */
+      example: z.string().nullable(),
+      /** In how many of those deliveries it appeared. */
+      seenIn: z.number().int(),
+    }),
+  ),
+});
+
 export const replayAnswer = answer({ deliveryId: z.string() });
 export const appsAnswer = answer({ apps: z.array(appAnswer) });
 export const connectionsAnswer = answer({ connections: z.array(connectionAnswer) });
@@ -179,6 +203,7 @@ export const ANSWERS = {
   Apps: appsAnswer,
   Connections: connectionsAnswer,
   Robots: robotsAnswer,
+  RobotFields: robotFieldsAnswer,
   Replayed: replayAnswer,
   ReplayedMany: bulkReplayAnswer,
   Payloads: payloadsAnswer,
@@ -198,4 +223,5 @@ export type AppsAnswer = z.output<typeof appsAnswer>;
 export type ConnectionsAnswer = z.output<typeof connectionsAnswer>;
 export type RobotsAnswer = z.output<typeof robotsAnswer>;
 export type ReplayAnswer = z.output<typeof replayAnswer>;
+export type RobotFieldsAnswer = z.output<typeof robotFieldsAnswer>;
 export type BulkReplayAnswer = z.output<typeof bulkReplayAnswer>;

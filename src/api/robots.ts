@@ -6,6 +6,7 @@
 import { newId } from '../domain/secrets';
 import type { StepDefinition } from '../domain/types';
 import { robotHistory } from '../history/reads';
+import { robotFields } from '../history/fields';
 import { conflict, invalidField } from '../http';
 import { ROBOTS_LISTED } from '../domain/limits';
 import { releaseHeld } from '../deliveries/hold';
@@ -132,6 +133,18 @@ export const ROBOT_ROUTES: ApiRoute[] = [
     async handle({ params }, deps) {
       const robot = await robotById(deps, params.id);
       return robotView(robot, deps.config, await robotHistory(deps.models, robot._id));
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/api/robots/:id/fields',
+    summary:
+      "The fields the robot's last 100 deliveries carried: each {{trigger.*}} placeholder, its types and an example",
+    admin: true,
+    answers: { 200: 'RobotFields', 404: 'Error' },
+    async handle({ params }, deps) {
+      const robot = await robotById(deps, params.id);
+      return robotFields(deps.models, robot._id);
     },
   }),
   route({

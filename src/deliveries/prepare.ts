@@ -16,6 +16,7 @@ import {
   type DeliveryCaps,
 } from '../domain/body-formats';
 import { HEARTBEAT_ROWS } from '../domain/limits';
+import { fieldsOf } from '../domain/fields';
 import {
   BODY_NOT_KEPT,
   OVER_CAP,
@@ -52,6 +53,11 @@ export class DeliveryPreparer {
     private readonly caps: DeliveryCaps,
     private readonly features: RunFeatures,
   ) {}
+
+  /** FIELDS_SEEN: the paths a delivery's trigger data carried are kept with it (src/domain/fields.ts). */
+  private get collectFields(): boolean {
+    return this.features.fieldsSeen !== false;
+  }
 
   async prepare(input: DeliveryInput, at: PreparationContext): Promise<PreparedDelivery> {
     const current = await this.robots.get(input.robotId);
@@ -113,17 +119,21 @@ export class DeliveryPreparer {
           if (++rows % HEARTBEAT_ROWS === 0) progress.beat(progress.resumed);
         }
       }
-      stored = await storeRuns(this.writes, input, csvRows(body, UNCAPPED), progress);
+      stored = await storeRuns(this.writes, input, csvRows(body, UNCAPPED), progress, this.collectFields);
       this.metrics.csvRows.inc(stored.runCount);
     } else {
       const data = parseOne(format, body);
       new TriggerBytes(caps.MAX_TRIGGER_BYTES).add(Buffer.byteLength(JSON.stringify(data)));
       const reason = droppedEventReason(robot.trigger, data);
-      if (reason) return { verdict: { outcome: 'dropped', format, stepCount, reason } };
-      stored = await storeRuns(this.writes, input, [data], progress);
+      if (reason) {
+        const fields = this.collectFields ? { fieldsJson: JSON.stringify(fieldsOf([data])) } : {};
+        return { verdict: { outcome: 'dropped', format, stepCount, reason, ...fields } };
+      }
+      stored = await storeRuns(this.writes, input, [data], progress, this.collectFields);
     }
-    const { runCount, previewsJson, firstRuns } = stored;
-    return { verdict: { outcome: 'processed', format, stepCount, runCount, previewsJson }, firstRuns };
+    const { runCount, previewsJson, fieldsJson, firstRuns } = stored;
+    const fields = fieldsJson === undefined ? {} : { fieldsJson };
+    return { verdict: { outcome: 'processed', format, stepCount, runCount, previewsJson, ...fields }, firstRuns };
   }
 }
 

@@ -82,8 +82,15 @@ export interface ReceivedDelivery {
 
 /** What became of a delivery. */
 export type DeliveryVerdict =
-  | { outcome: 'processed'; format: BodyFormat; stepCount: number; runCount: number; previewsJson: string }
-  | { outcome: 'dropped'; format: BodyFormat; stepCount: number; reason: string }
+  | {
+      outcome: 'processed';
+      format: BodyFormat;
+      stepCount: number;
+      runCount: number;
+      previewsJson: string;
+      fieldsJson?: string;
+    }
+  | { outcome: 'dropped'; format: BodyFormat; stepCount: number; reason: string; fieldsJson?: string }
   | { outcome: 'failed'; format: BodyFormat; stepCount: number; error: string; failure: DeliveryFailure }
   /** Refused by the receiver before any workflow: nothing was parsed. */
   | { outcome: 'rejected'; reason: string }
@@ -116,5 +123,6 @@ export function deliveryRecord(received: ReceivedDelivery, verdict: DeliveryVerd
     body: received.body ?? null,
     headersJson: JSON.stringify(received.headers ?? {}),
     replayOf: received.replayOf ?? null,
+    ...('fieldsJson' in verdict && verdict.fieldsJson !== undefined ? { fieldsJson: verdict.fieldsJson } : {}),
   };
 }

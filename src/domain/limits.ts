@@ -181,6 +181,21 @@ export const POLL_SCAN = 4096;
 export const REMOVE_PER_STEP_BUSY = 20;
 export const REMOVE_PER_STEP_IDLE = 200;
 
+// ---- Fields seen (src/domain/fields.ts, docs/api.md#fields-seen) ----------------------------------
+
+/** Deliveries whose fields a robot's list is made of: enough to see what varies, few enough to read at once. */
+export const FIELDS_DELIVERIES = 100;
+/** Deliveries log entries looked through for them (10 blocks): rejected and failed ones carry no fields. */
+export const FIELDS_LOG_SCAN = 500;
+/** Paths kept per delivery: a picker is for choosing, and the record stays small (a few KiB). */
+export const FIELD_PATHS_PER_DELIVERY = 200;
+/** Longest path kept: deeper nesting is cut rather than grown without bound by a hostile body. */
+export const FIELD_PATH_CHARS = 200;
+/** An example value is cut to this: enough to recognise it, not to copy data out of the history. */
+export const FIELD_EXAMPLE_CHARS = 40;
+/** Rows of a CSV its fields are read from: its columns are the header's, so the first page shows them. */
+export const FIELDS_CSV_ROWS = BLOCK_SIZE;
+
 // ---- Management API ------------------------------------------------------------------------------
 
 /** Robots `GET /api/robots` lists (newest first), each with its counts. */

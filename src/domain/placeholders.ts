@@ -17,9 +17,11 @@ const PLACEHOLDER = new RegExp(String.raw`\{\{\s*(trigger(?:\.[^\s.[\]{}]+|\[\d+
 const WHOLE = new RegExp(`^${PLACEHOLDER.source}$`);
 const SEGMENT = new RegExp(String.raw`\.([^\s.[\]{}]+)|\[(\d+)\]|\[(${JSON_STRING})\]`, 'g');
 
-type Segment = string | number;
+/** A path's step: an object's key or an array's index. */
+export type Segment = string | number;
 
-function parsePath(expression: string): Segment[] {
+/** The segments of a placeholder's expression (`trigger.items[0].sku` → items, 0, sku). */
+export function parsePath(expression: string): Segment[] {
   const segments: Segment[] = [];
   for (const m of expression.slice('trigger'.length).matchAll(SEGMENT)) {
     if (m[1] !== undefined) segments.push(m[1]);
@@ -55,6 +57,17 @@ function resolveString(text: string, trigger: JsonValue): JsonValue {
     return value === MISSING ? '' : value;
   }
   return text.replace(PLACEHOLDER, (_match, expression: string) => asText(lookup(trigger, parsePath(expression))));
+}
+
+/** The expressions of every placeholder a template holds (`trigger.customer.email`), in order. */
+export function placeholderExpressions(template: JsonValue): string[] {
+  if (typeof template === 'string') return [...template.matchAll(PLACEHOLDER)].map((m) => m[1]);
+  const values = Array.isArray(template)
+    ? template
+    : template !== null && typeof template === 'object'
+      ? Object.values(template)
+      : [];
+  return values.flatMap(placeholderExpressions);
 }
 
 export function resolveTemplate(template: JsonValue, trigger: JsonValue): JsonValue {

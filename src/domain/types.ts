@@ -50,6 +50,8 @@ export interface DeliveryRecord {
   headersJson?: string;
   /** The delivery it replays, when it is a replay (POST /api/deliveries/:id/replay). */
   replayOf?: string | null;
+  /** The paths its trigger data carried (DeliveryFields of ./fields) as JSON text; only when it was parsed. */
+  fieldsJson?: string;
 }
 
 /** The failure type of a delivery workflow whose body does not parse in the app's body format. */
@@ -135,7 +137,7 @@ export type PreparedDelivery = (
 
 /**
  * What a delivery's workflow does beyond running its runs, as the worker that prepared it was set
- * (RUN_SEARCH_ATTRIBUTES, RUN_SUMMARIES, KEEP_BODIES; src/config.ts): decided once, in the prepare
+ * (RUN_SEARCH_ATTRIBUTES, RUN_SUMMARIES, KEEP_BODIES, FIELDS_SEEN; src/config.ts): decided once, in the prepare
  * activity's result, so a workflow replays the same whatever a worker's settings later.
  */
 export interface RunFeatures {
@@ -145,6 +147,8 @@ export interface RunFeatures {
   runSummaries: boolean;
   /** The raw body is kept for replay while the delivery is in the history. */
   keepBodies: boolean;
+  /** The paths its trigger data carried are kept with the delivery (./fields.ts); absent before 0.6: on. */
+  fieldsSeen?: boolean;
 }
 
 /** How a run ended. */

@@ -114,7 +114,8 @@ async function closeHole(models: Models, t: LiveTally): Promise<boolean> {
 async function take(t: LiveTally, record: DeliveryDoc): Promise<number> {
   const st = t.state;
   const entry = st.entries++;
-  const { previewsJson: _previews, ...rest } = record;
+  // The log lists neither: a page of it stays small (the fields are read from the record: ./fields.ts).
+  const { previewsJson: _previews, fieldsJson: _fields, ...rest } = record;
   const item: DeliveryEntry = { ...rest, firstRun: st.ordinals };
   await t.setItem('deliveries', entry, item);
   countDelivery(st, record.outcome, 1);

@@ -13,7 +13,7 @@ import { blockOf, type RunSummary, type TallyState } from './tally';
 import { BLOCK_SIZE } from '../domain/limits';
 
 /** A delivery as the deliveries log lists it (one item of a deliveries block). */
-export type DeliveryEntry = Omit<DeliveryDoc, 'previewsJson'> & {
+export type DeliveryEntry = Omit<DeliveryDoc, 'previewsJson' | 'fieldsJson'> & {
   /** Ordinal of its first run. */
   firstRun: number;
 };

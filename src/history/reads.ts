@@ -51,7 +51,13 @@ export async function robotHistory(models: Models, robotId: string): Promise<Rob
 }
 
 /** Items `[from, to)` of the robot's blocks of this kind, newest first. */
-async function itemsDown<T>(models: Models, kind: BlockKind, robotId: string, from: number, to: number): Promise<T[]> {
+export async function itemsDown<T>(
+  models: Models,
+  kind: BlockKind,
+  robotId: string,
+  from: number,
+  to: number,
+): Promise<T[]> {
   if (to <= from) return [];
   const ids: string[] = [];
   for (let b = blockOf(to - 1); b >= blockOf(from); b--) ids.push(blockId(kind, robotId, b));

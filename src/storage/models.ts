@@ -111,6 +111,7 @@ const deliverySchema = new Schema<DeliveryDoc>(
     body: { type: new Schema({ ownerId: String, chunks: Number }, opts), default: null },
     headersJson: { type: String, default: '{}' },
     replayOf: { type: String, default: null },
+    fieldsJson: { type: String, default: undefined },
   },
   { ...opts, collection: 'deliveries' },
 );

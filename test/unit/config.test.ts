@@ -193,10 +193,20 @@ describe('loadConfig errors', () => {
 
   test('every feature on the run path is on by default, and each can be turned off on its own', () => {
     const all = loadConfig({ DATA_DIR: dataDir });
-    expect(all.runFeatures).toEqual({ runSearchAttributes: true, runSummaries: true, keepBodies: true });
+    expect(all.runFeatures).toEqual({
+      runSearchAttributes: true,
+      runSummaries: true,
+      keepBodies: true,
+      fieldsSeen: true,
+    });
     expect(all.payloadEncryption).toBe(true);
     const off = loadConfig({ DATA_DIR: dataDir, RUN_SUMMARIES: '0', PAYLOAD_ENCRYPTION: '0' });
-    expect(off.runFeatures).toEqual({ runSearchAttributes: true, runSummaries: false, keepBodies: true });
+    expect(off.runFeatures).toEqual({
+      runSearchAttributes: true,
+      runSummaries: false,
+      keepBodies: true,
+      fieldsSeen: true,
+    });
     expect(off.payloadEncryption).toBe(false);
   });
 });

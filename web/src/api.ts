@@ -47,13 +47,15 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
 }
 
 // ---- What the API answers: the types of the schemas the service answers by (src/api/answers.ts) ----
-// Type-only imports: nothing of the service's code reaches the browser bundle.
+// Type-only imports: nothing of the service's code reaches the browser bundle from here (the pure rules
+// of src/domain/placeholders.ts and fields.ts do, through pages/fields.tsx).
 
 import type {
   AppAnswer,
   ConnectionAnswer,
   DeliveryAnswer,
   RobotAnswer,
+  RobotFieldsAnswer,
   RunAnswer,
   RunSummaryAnswer,
 } from '../../src/api/answers';
@@ -61,6 +63,7 @@ import type {
 export type App = AppAnswer;
 export type Connection = ConnectionAnswer;
 export type Robot = RobotAnswer;
+export type RobotFields = RobotFieldsAnswer;
 export type RunSummary = RunSummaryAnswer;
 export type Run = RunAnswer;
 export type Delivery = DeliveryAnswer;

@@ -1,4 +1,5 @@
 /** Small pieces the pages share. */
+import type { Ref } from 'preact';
 import { useState } from 'preact/hooks';
 import { ApiError, type Robot } from '../api';
 
@@ -49,6 +50,26 @@ export function useRefusal() {
   return { refusal, attempt };
 }
 
+/**
+ * Puts text on the clipboard. A page served over plain HTTP from another host than localhost has
+ * no clipboard API: there the browser is asked to copy a selection of it. Resolves whether it was copied.
+ */
+export async function copyText(text: string): Promise<boolean> {
+  if (navigator.clipboard) {
+    await navigator.clipboard.writeText(text);
+    return true;
+  }
+  const area = document.createElement('textarea');
+  area.value = text;
+  document.body.append(area);
+  area.select();
+  try {
+    return document.execCommand('copy');
+  } finally {
+    area.remove();
+  }
+}
+
 export const json = (value: unknown) => JSON.stringify(value, null, 2);
 
 /** The end of an edit form: the API's refusal that names no field shown, then Save and Cancel. */
@@ -96,13 +117,33 @@ export function StepsEditor(props: {
   onInput: (value: string) => void;
   notJson: string | null;
   refusal: ApiError | null;
+  /** The textarea, for inserting at its cursor. */
+  textarea?: Ref<HTMLTextAreaElement>;
+  /** Placeholders typed that no recent delivery carried, and of how many deliveries. */
+  unseen?: { placeholders: string[]; deliveries: number };
 }) {
+  const { unseen } = props;
   return (
     <>
       <label>
         Steps (JSON)
-        <textarea value={props.value} onInput={(e) => props.onInput(e.currentTarget.value)} spellcheck={false} />
+        <textarea
+          ref={props.textarea}
+          value={props.value}
+          onInput={(e) => props.onInput(e.currentTarget.value)}
+          spellcheck={false}
+        />
       </label>
+      {unseen && unseen.placeholders.length > 0 && (
+        <ul aria-label="Placeholders never seen" class="warning">
+          {unseen.placeholders.map((p) => (
+            <li key={p}>
+              <code>{p}</code>: never seen in the last {unseen.deliveries} deliver
+              {unseen.deliveries === 1 ? 'y' : 'ies'} (it reads as an empty string)
+            </li>
+          ))}
+        </ul>
+      )}
       {props.notJson && (
         <p role="alert" class="error">
           {props.notJson}

@@ -3,9 +3,11 @@
  * "Copy URL" and a curl example for the app's body format), what can be done to it, its run
  * history and its deliveries log. Both lists follow new runs and deliveries every 2 seconds.
  */
-import { useEffect, useState } from 'preact/hooks';
-import { api, ApiError, type App, type Robot } from '../api';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { api, ApiError, type App, type Robot, type RobotFields } from '../api';
+import { FieldsSeen, placeholderInJson, unseenPlaceholders, useRobotFields } from './fields';
 import {
+  copyText,
   FieldError,
   FOLLOW_MS,
   formatTime,
@@ -40,6 +42,16 @@ export function RobotPage({ id }: { id: string }) {
   useEffect(() => {
     if (appId) void api<App>('GET', `/api/apps/${appId}`).then(setApp);
   }, [appId]);
+  const fields = useRobotFields(robot);
+  /** Inserts a placeholder at the cursor of the steps editor while it is open. */
+  const insert = useRef<((placeholder: string) => void) | null>(null);
+  const pick = async (placeholder: string): Promise<string> => {
+    if (insert.current) {
+      insert.current(placeholder);
+      return `Inserted ${placeholder} into the steps`;
+    }
+    return (await copyText(placeholder)) ? `Copied ${placeholder}` : `Could not copy: type ${placeholder}`;
+  };
   if (missing) return <p>No such robot.</p>;
   if (!robot) return <p>Loading…</p>;
   return (
@@ -55,7 +67,8 @@ export function RobotPage({ id }: { id: string }) {
         <Actions robot={robot} onChange={setRobot} />
       </section>
       <Card robot={robot} app={app} />
-      <EditSteps robot={robot} onChange={setRobot} />
+      <FieldsSeen fields={fields} onPick={pick} />
+      <EditSteps robot={robot} onChange={setRobot} fields={fields} insert={insert} />
       <Runs robotId={robot.id} />
       <Deliveries robotId={robot.id} />
     </>
@@ -101,10 +114,7 @@ function curlExample(url: string, format: App['bodyFormat'] | 'json'): string {
  * selection. Resolves whether it was copied (else it is left selected for the person to copy).
  */
 async function copyUrl(url: string): Promise<boolean> {
-  if (navigator.clipboard) {
-    await navigator.clipboard.writeText(url);
-    return true;
-  }
+  if (navigator.clipboard) return copyText(url);
   const shown = document.querySelector('[aria-label="Webhook URL"]');
   const selection = window.getSelection();
   if (!shown || !selection) return false;
@@ -173,9 +183,35 @@ function Rename({ robot, onChange }: { robot: Robot; onChange: (r: Robot) => voi
   );
 }
 
-function EditSteps({ robot, onChange }: { robot: Robot; onChange: (r: Robot) => void }) {
+function EditSteps({
+  robot,
+  onChange,
+  fields,
+  insert,
+}: {
+  robot: Robot;
+  onChange: (r: Robot) => void;
+  fields: RobotFields | null;
+  insert: { current: ((placeholder: string) => void) | null };
+}) {
   const [open, setOpen] = useState(false);
   const [steps, setSteps] = useState('');
+  const textarea = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    insert.current = (placeholder) => {
+      const el = textarea.current;
+      if (!el) return;
+      const [start, end] = [el.selectionStart, el.selectionEnd];
+      const typed = placeholderInJson(el.value.slice(0, start), placeholder);
+      setSteps(el.value.slice(0, start) + typed + el.value.slice(end));
+      requestAnimationFrame(() => {
+        el.focus();
+        el.setSelectionRange(start + typed.length, start + typed.length);
+      });
+    };
+    return () => void (insert.current = null);
+  }, [open]);
   const { refusal, attempt } = useRefusal();
   const [notJson, setNotJson] = useState<string | null>(null);
   const save = (e: Event) => {
@@ -206,7 +242,14 @@ function EditSteps({ robot, onChange }: { robot: Robot; onChange: (r: Robot) => 
         </>
       ) : (
         <form onSubmit={save} aria-label="Edit steps">
-          <StepsEditor value={steps} onInput={setSteps} notJson={notJson} refusal={refusal} />
+          <StepsEditor
+            value={steps}
+            onInput={setSteps}
+            notJson={notJson}
+            refusal={refusal}
+            textarea={textarea}
+            unseen={{ placeholders: unseenPlaceholders(steps, fields), deliveries: fields?.deliveries ?? 0 }}
+          />
           <SaveOrCancel save="Save steps" refusal={refusal} onCancel={() => setOpen(false)} />
           <p>New steps apply to deliveries accepted from now on.</p>
         </form>

@@ -176,11 +176,17 @@ it('renames the robot, showing the API validation error next to the name', async
   expect((await stack.api('GET', `/api/robots/${robotId}`)).body.name).toBe('Import customers (nightly)');
 });
 
-it('picks a field the last delivery carried into the steps, warns of one never seen, and runs with it', async () => {
+it('picks a field a test delivery carried into the steps, warns of one never seen, and runs with it', async () => {
   const robot = await stack.robotAtWork({ template: { to: 'nobody' } });
   const send = (email: string) => stack.send('POST', robot.webhookUrl, JSON.stringify({ customer: { email } }));
-  expect((await send('ann@example.com')).status).toBe(200);
+  // The first delivery is a test delivery, sent from the page: the JSON sample carries customer.email.
   await page.goto(`${stack.baseUrl}/robots/${robot.robotId}`);
+  await page.getByRole('button', { name: 'Send test delivery' }).click();
+  await page
+    .getByRole('status')
+    .filter({ hasText: /^Test delivery .* sent/ })
+    .waitFor();
+  await rows('Deliveries').filter({ hasText: '(test delivery)' }).waitFor();
   const picker = page.getByRole('region', { name: 'Fields seen' });
   const email = picker.getByRole('button', { name: 'customer.email', exact: true });
   await email.waitFor();

@@ -208,3 +208,20 @@ describe('event filter', () => {
     expect(res.body.field).toBe('trigger.events');
   });
 });
+
+it('takes a test delivery without a signature: an event of the first selected type, verified null', async () => {
+  const robot = await stripeRobot({ signingSecret: secret, events: ['checkout.session.completed'] });
+  const sent = await stack.api('POST', `/api/robots/${robot.robotId}/test-delivery`, {});
+  expect(sent.status).toBe(202);
+  const [delivery] = await waitFor(
+    () => stack.deliveries(robot.robotId),
+    (d) => d.length === 1 && d[0].outcome === 'processed',
+  );
+  expect(delivery).toMatchObject({ test: true, verified: null, runCount: 1 });
+  const [run] = await waitFor(
+    () => stack.runs(robot.robotId),
+    (r) => r.length === 1 && r[0].status === 'succeeded',
+  );
+  const whole = (await stack.api('GET', `/api/runs/${run.id}`)).body;
+  expect(whole.steps[0].output).toEqual({ amount: 1999, type: 'checkout.session.completed' });
+});

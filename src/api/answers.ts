@@ -101,6 +101,8 @@ export const runSummaryAnswer = answer({
   triggerTruncated: z.literal(true).optional(),
   createdAt: time,
   finishedAt: time.nullable(),
+  /** A run of a test delivery (absent otherwise). */
+  test: z.literal(true).optional(),
 });
 
 export const runAnswer = answer({
@@ -122,6 +124,8 @@ export const runAnswer = answer({
   finishedAt: time.nullable(),
   /** The run's workflow in the Temporal Web UI (TEMPORAL_UI_URL), when it is known. */
   workflowUrl: z.string().url().nullable(),
+  /** A run of a test delivery (absent otherwise). */
+  test: z.literal(true).optional(),
 });
 
 export const deliveryAnswer = answer({
@@ -146,6 +150,8 @@ export const deliveryAnswer = answer({
   replayOf: z.string().nullable(),
   /** The request headers kept with it (dedup and signature headers). */
   headers: z.record(z.string()),
+  /** Sent as a test from the robot page or the API (absent otherwise). */
+  test: z.literal(true).optional(),
 });
 
 /** The paths a robot's recent deliveries carried (src/domain/fields.ts): what its steps can read. */
@@ -172,6 +178,8 @@ export const robotFieldsAnswer = answer({
 });
 
 export const replayAnswer = answer({ deliveryId: z.string() });
+/** The test delivery's id: it shows in the deliveries log, and its fields with the robot's, once the history has it. */
+export const testDeliveryAnswer = answer({ deliveryId: z.string() });
 export const appsAnswer = answer({ apps: z.array(appAnswer) });
 export const connectionsAnswer = answer({ connections: z.array(connectionAnswer) });
 export const robotsAnswer = answer({ robots: z.array(robotAnswer) });
@@ -205,6 +213,7 @@ export const ANSWERS = {
   Robots: robotsAnswer,
   RobotFields: robotFieldsAnswer,
   Replayed: replayAnswer,
+  TestDeliverySent: testDeliveryAnswer,
   ReplayedMany: bulkReplayAnswer,
   Payloads: payloadsAnswer,
   Codec: codecAnswer,

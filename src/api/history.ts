@@ -3,13 +3,12 @@
  * delivery, and replay of one delivery or many (src/deliveries/replay.ts).
  */
 import { workflowIdOfRun } from '../domain/ids';
-import { replayDelivery, replayMany, NotReplayable } from '../deliveries/replay';
+import { replayDelivery, replayMany } from '../deliveries/replay';
 import { deliveriesPage, runsPage } from '../history/reads';
 import { byId } from '../storage/by-id';
-import { conflict } from '../http';
 import { loadJson, outputBlobId, triggerBlobId } from '../storage/blobs';
 import type { DeliveryDoc, RobotDoc, RunDoc, RunOutcomeDoc, StepResultDoc } from '../storage/documents';
-import { found, pageOf } from './lookups';
+import { asked, found, pageOf } from './lookups';
 import type { ManagementDeps } from './deps';
 import { listQuery } from './schemas';
 import { route, type ApiRoute } from './route';
@@ -23,16 +22,6 @@ const webUi = ({ config }: ManagementDeps): WebUi => ({
 /** A robot named by the path, read for its `_id` only. */
 const robotOf = ({ models }: ManagementDeps, id: string) =>
   found('robot', models.Robot.findById(id, { _id: 1 }).lean());
-
-/** Refusals of a replay are the caller's to fix: 409 with the reason. */
-async function replaying<T>(replay: Promise<T>): Promise<T> {
-  try {
-    return await replay;
-  } catch (err) {
-    if (err instanceof NotReplayable) throw conflict(err.message);
-    throw err;
-  }
-}
 
 /**
  * A run as the API shows it: with the steps its delivery was accepted with, its step results and
@@ -124,7 +113,7 @@ export const HISTORY_ROUTES: ApiRoute[] = [
     answers: { 202: 'Replayed', 404: 'Error', 409: 'Error' },
     async handle({ params }, deps) {
       const original = await found('delivery', byId<DeliveryDoc>(deps.models.Delivery, params.id));
-      return { deliveryId: await replaying(replayDelivery(deps, original)) };
+      return { deliveryId: await asked(replayDelivery(deps, original)) };
     },
   }),
   route({
@@ -137,7 +126,7 @@ export const HISTORY_ROUTES: ApiRoute[] = [
     async handle({ params, body: { outcome, since, cursor } }, deps) {
       const robot = await robotOf(deps, params.id);
       const which = { outcome, since: since === undefined ? undefined : new Date(since), cursor };
-      return replaying(pageOf(replayMany(deps, robot._id, which)));
+      return asked(pageOf(replayMany(deps, robot._id, which)));
     },
   }),
 ];

@@ -1,5 +1,9 @@
-/** What every management route does to find what it names, and to read a page of the history. */
-import { invalidField, notFound } from '../http';
+/**
+ * What every management route does to find what it names, to read a page of the history, and to
+ * make a delivery it was asked for.
+ */
+import { conflict, invalidField, notFound } from '../http';
+import { DeliveryRefused } from '../deliveries/start';
 import { BadCursor } from '../history/reads';
 
 /** The document, or 404 naming what was not found. */
@@ -15,6 +19,16 @@ export async function pageOf<T>(read: Promise<T>): Promise<T> {
     return await read;
   } catch (err) {
     if (err instanceof BadCursor) throw invalidField('cursor', err.message);
+    throw err;
+  }
+}
+
+/** A delivery asked for (a replay, a test delivery); a refusal is the caller's to fix: 409 with the reason. */
+export async function asked<T>(delivery: Promise<T>): Promise<T> {
+  try {
+    return await delivery;
+  } catch (err) {
+    if (err instanceof DeliveryRefused) throw conflict(err.message);
     throw err;
   }
 }

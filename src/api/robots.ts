@@ -7,6 +7,7 @@ import { newId } from '../domain/secrets';
 import type { StepDefinition } from '../domain/types';
 import { robotHistory } from '../history/reads';
 import { robotFields } from '../history/fields';
+import { sendTestDelivery } from '../deliveries/test-delivery';
 import { conflict, invalidField } from '../http';
 import { ROBOTS_LISTED } from '../domain/limits';
 import { releaseHeld } from '../deliveries/hold';
@@ -14,7 +15,7 @@ import { editSteps, StepsEditConflict } from '../robots/steps-versions';
 import { RobotLifecycle } from '../robots/lifecycle';
 import { ROBOT_TRANSITIONS, type RobotTransition } from '../domain/robot-lifecycle';
 import type { RobotDoc } from '../storage/documents';
-import { found } from './lookups';
+import { asked, found } from './lookups';
 import type { ManagementDeps, ManagementInput } from './deps';
 import type { CreateRobotBody, StepBody } from './schemas';
 import { route, type ApiRoute } from './route';
@@ -145,6 +146,18 @@ export const ROBOT_ROUTES: ApiRoute[] = [
     async handle({ params }, deps) {
       const robot = await robotById(deps, params.id);
       return robotFields(deps.models, robot._id);
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/api/robots/:id/test-delivery',
+    summary: "Send a test delivery: a body in the robot's format (its sample when none is given), marked as a test",
+    admin: true,
+    body: 'TestDelivery',
+    answers: { 202: 'TestDeliverySent', 400: 'Error', 404: 'Error', 409: 'Error' },
+    async handle({ params, body }, deps) {
+      const robot = await robotById(deps, params.id);
+      return { deliveryId: await asked(sendTestDelivery(deps, robot, body)) };
     },
   }),
   route({

@@ -129,6 +129,14 @@ export const bulkReplayBody = z
   })
   .strict();
 
+/** A test delivery: a body of the person's own (in the robot's body format), or the format's sample. */
+export const testDeliveryBody = z
+  .object({
+    body: z.string().min(1).optional(),
+    contentType: z.string().max(200).optional(),
+  })
+  .strict();
+
 export const listQuery = z.object({
   limit: z.coerce.number().int().min(1).max(1000).default(50),
   cursor: z.string().max(500).optional(),
@@ -159,5 +167,6 @@ export const BODIES = {
   UpdateRobot: updateRobotBody,
   RotateToken: rotateTokenBody,
   ReplayMany: bulkReplayBody,
+  TestDelivery: testDeliveryBody,
   PayloadsToCode: payloadsBody,
 } satisfies Record<string, z.ZodTypeAny>;

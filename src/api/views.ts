@@ -122,6 +122,7 @@ export function runView({ run, triggerJson, steps, results, outcome }: RunParts,
     createdAt: run.createdAt,
     finishedAt: outcome?.finishedAt ?? null,
     workflowUrl: workflow,
+    ...(run.test ? { test: true as const } : {}),
   };
 }
 
@@ -138,6 +139,7 @@ export function runSummaryView(r: RunSummary, robotId: string) {
     ...(r.trigger === null ? { triggerTruncated: true } : { trigger: JSON.parse(r.trigger) as JsonValue }),
     createdAt: r.createdAt,
     finishedAt: r.finishedAt,
+    ...(r.test ? { test: true as const } : {}),
   };
 }
 
@@ -163,5 +165,6 @@ export function deliveryView(
     replayable: Boolean(d.body),
     replayOf: d.replayOf ?? null,
     headers: JSON.parse(d.headersJson ?? '{}') as Record<string, string>,
+    ...(d.test ? { test: true as const } : {}),
   };
 }

@@ -1,6 +1,6 @@
 /**
- * The one place a delivery workflow's input is made, for a request the receiver took and for a
- * replay alike: the body inline or stored (body.ts), the robot's name, body format and steps version
+ * The one place a delivery workflow's input is made, for a request the receiver took, a replay and
+ * a test delivery alike: the body inline or stored (body.ts), the robot's name, body format and steps version
  * as they are at acceptance, and `held` when the robot is paused.
  */
 import type { BodyFormat, DeliveryInput, RobotState } from '../domain/types';
@@ -22,6 +22,8 @@ export interface AcceptedDelivery {
   headers: Record<string, string>;
   /** The delivery this one replays. */
   replayOf?: string;
+  /** A test delivery (./test-delivery.ts). */
+  test?: boolean;
 }
 
 /** The delivery's workflow input; a body over `inlineBodyBytes` is stored first. */
@@ -45,6 +47,7 @@ export async function deliveryInput(
     stepsVersion: d.robot.stepsVersion,
     headers: d.headers,
     ...(d.replayOf ? { replayOf: d.replayOf } : {}),
+    ...(d.test ? { test: true as const } : {}),
     ...(holdsDeliveries(d.robot.state) ? { held: true } : {}),
   };
 }

@@ -15,7 +15,6 @@
  */
 import { deliveryWorkflowId, replayKey } from '../domain/dedup';
 import { REPLAY_BATCH, REPLAYS_PER_REQUEST } from '../domain/limits';
-import { takesDeliveries } from '../domain/robot-lifecycle';
 import { newId } from '../domain/secrets';
 import type { DeliveryOutcome } from '../domain/types';
 import { deliveriesPage } from '../history/reads';
@@ -26,12 +25,12 @@ import { claimById } from '../storage/writes';
 import { BlobMissing, readBlob } from '../storage/blobs';
 import { robotBodyFormat } from '../robots/settings';
 import { deliveryInput } from './input';
-import { startDelivery, type StartDeps } from './start';
+import { DeliveryRefused, refuseUnlessTakingDeliveries, startDelivery, type StartDeps } from './start';
 
 export type ReplayDeps = StartDeps;
 
 /** Why a delivery cannot be replayed (the API answers 409 with it). */
-export class NotReplayable extends Error {
+export class NotReplayable extends DeliveryRefused {
   override name = 'NotReplayable';
 }
 
@@ -39,8 +38,7 @@ export class NotReplayable extends Error {
 export async function replayDelivery(deps: ReplayDeps, original: DeliveryDoc): Promise<string> {
   const { models } = deps;
   const robot = await byId<RobotDoc>(models.Robot, original.robotId);
-  if (!robot || !takesDeliveries(robot.state))
-    throw new NotReplayable('the robot is not at work (put it to work, or resume it, first)');
+  refuseUnlessTakingDeliveries(robot);
   if (!original.body) throw new NotReplayable(`a ${original.outcome} delivery without a kept body cannot be replayed`);
   let bytes: Buffer;
   try {

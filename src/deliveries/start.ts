@@ -17,6 +17,8 @@ import { deliveryWorkflow, type DeliveryMemo } from './contract';
 import type { Logger } from '../log';
 import { bodyBlobId, discardBlob } from '../storage/blobs';
 import type { Models } from '../storage/models';
+import type { RobotDoc } from '../storage/documents';
+import { takesDeliveries } from '../domain/robot-lifecycle';
 
 /** Starts the delivery's workflow; throws WorkflowExecutionAlreadyStartedError for a repeat. */
 export async function startDeliveryWorkflow(
@@ -25,7 +27,7 @@ export async function startDeliveryWorkflow(
   input: DeliveryInput,
   workflowId: string,
 ): Promise<void> {
-  const what = input.replayOf ? `Replay of delivery ${input.replayOf}` : 'Delivery';
+  const what = input.replayOf ? `Replay of delivery ${input.replayOf}` : input.test ? 'Test delivery' : 'Delivery';
   await temporal.withDeadline(Date.now() + config.temporal.startTimeoutMs, () =>
     temporal.workflow.start(deliveryWorkflow, {
       taskQueue: config.temporal.taskQueue,
@@ -37,6 +39,17 @@ export async function startDeliveryWorkflow(
       workflowIdReusePolicy: DELIVERY_ID_REUSE_POLICY,
     }),
   );
+}
+
+/** Why a delivery asked for through the management API (a replay, a test) cannot be made: the API answers 409. */
+export class DeliveryRefused extends Error {
+  override name = 'DeliveryRefused';
+}
+
+/** Refuses a delivery for a robot that takes none (stopped, never put to work, or gone). */
+export function refuseUnlessTakingDeliveries(robot: RobotDoc | null): asserts robot is RobotDoc {
+  if (!robot || !takesDeliveries(robot.state))
+    throw new DeliveryRefused('the robot is not at work (put it to work, or resume it, first)');
 }
 
 export interface StartDeps {

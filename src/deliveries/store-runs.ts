@@ -75,7 +75,8 @@ export async function storeRuns(
     if (index >= resumeFrom) {
       const trigger = await storeJson(w.models, triggerBlobId(runId), triggerJson);
       const { robotId, deliveryId, verified } = input;
-      batch.push({ _id: runId, robotId, deliveryId, index, trigger, verified, createdAt });
+      const test = input.test ? { test: true as const } : {};
+      batch.push({ _id: runId, robotId, deliveryId, index, trigger, verified, createdAt, ...test });
     }
     page.push(previewOf(triggerJson));
     if (first.seeds.length === index) first.offer(seedOf(runId, triggerJson, data));

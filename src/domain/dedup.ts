@@ -81,6 +81,11 @@ function stripeEventId(body: Buffer): string | undefined {
   }
 }
 
+/** The key of a test delivery (POST /api/robots/:id/test-delivery): its own, so each one runs. */
+export function testDeliveryKey(deliveryId: string): string {
+  return `test:${deliveryId}`;
+}
+
 /** The key of the n-th replay (from 1) of a delivery. */
 export function replayKey(originalDeliveryId: string, n: number): string {
   return `replay:${originalDeliveryId}:${n}`;

@@ -78,6 +78,8 @@ export interface ReceivedDelivery {
   body?: { ownerId: string; chunks: number } | null;
   headers?: Record<string, string>;
   replayOf?: string | null;
+  /** A test delivery (src/deliveries/test-delivery.ts). */
+  test?: true;
 }
 
 /** What became of a delivery. */
@@ -123,6 +125,7 @@ export function deliveryRecord(received: ReceivedDelivery, verdict: DeliveryVerd
     body: received.body ?? null,
     headersJson: JSON.stringify(received.headers ?? {}),
     replayOf: received.replayOf ?? null,
+    ...(received.test ? { test: true as const } : {}),
     ...('fieldsJson' in verdict && verdict.fieldsJson !== undefined ? { fieldsJson: verdict.fieldsJson } : {}),
   };
 }

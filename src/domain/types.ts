@@ -52,6 +52,8 @@ export interface DeliveryRecord {
   replayOf?: string | null;
   /** The paths its trigger data carried (DeliveryFields of ./fields) as JSON text; only when it was parsed. */
   fieldsJson?: string;
+  /** Sent from the robot page or the API as a test (POST /api/robots/:id/test-delivery); its runs are real. */
+  test?: true;
 }
 
 /** The failure type of a delivery workflow whose body does not parse in the app's body format. */
@@ -106,6 +108,8 @@ export interface DeliveryInput {
   held?: boolean;
   /** Since 0.4: the delivery this one replays. */
   replayOf?: string;
+  /** Since 0.6: a test delivery, sent through the management API (src/deliveries/test-delivery.ts). */
+  test?: true;
 }
 
 /**

@@ -162,6 +162,7 @@ export async function placeRuns(models: Models, t: LiveTally): Promise<number> {
           createdAt,
           finishedAt: null,
           trigger: previews[i % BLOCK_SIZE] ?? null,
+          ...(record.test ? { test: true as const } : {}),
         };
         await t.setItem('runs', o.base + i, run);
       }

@@ -104,6 +104,8 @@ export interface RunSummary {
   finishedAt: string | null;
   /** The trigger data as JSON text when it is at most PREVIEW_BYTES, else null. */
   trigger: string | null;
+  /** A run of a test delivery. */
+  test?: true;
 }
 
 export function previewOf(triggerJson: string): string | null {

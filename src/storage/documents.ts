@@ -96,6 +96,8 @@ export interface RunDoc {
   trigger: StoredJson;
   verified: boolean | null;
   createdAt: Date;
+  /** A run of a test delivery. */
+  test?: true;
 }
 
 /** The result of one step of a run; `_id` is `<runId>:<step index>`. */

@@ -112,6 +112,7 @@ const deliverySchema = new Schema<DeliveryDoc>(
     headersJson: { type: String, default: '{}' },
     replayOf: { type: String, default: null },
     fieldsJson: { type: String, default: undefined },
+    test: { type: Boolean, default: undefined },
   },
   { ...opts, collection: 'deliveries' },
 );
@@ -146,6 +147,7 @@ const runSchema = new Schema<RunDoc>(
     trigger: { type: storedJsonSchema, required: true },
     verified: { type: Boolean, default: null },
     createdAt: { type: Date, required: true },
+    test: { type: Boolean, default: undefined },
   },
   { ...opts, collection: 'runs' },
 );

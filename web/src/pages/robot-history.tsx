@@ -71,7 +71,10 @@ export function Runs({ robotId }: { robotId: string }) {
                   {r.status}
                 </a>
               </td>
-              <td>{formatTime(r.createdAt)}</td>
+              <td>
+                {formatTime(r.createdAt)}
+                {r.test && <span class="tag"> test</span>}
+              </td>
               <td>
                 <code>{preview(r)}</code>
               </td>
@@ -137,6 +140,7 @@ export function Deliveries({ robotId }: { robotId: string }) {
                 {d.reason && <span>{d.reason}</span>}
                 {d.error && <span class="error">{d.error}</span>}
                 {d.replayOf && <span> (replay)</span>}
+                {d.test && <span class="tag"> (test delivery)</span>}
               </td>
               <td>
                 {d.replayable && (

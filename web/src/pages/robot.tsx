@@ -6,6 +6,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError, type App, type Robot, type RobotFields } from '../api';
 import { FieldsSeen, placeholderInJson, unseenPlaceholders, useRobotFields } from './fields';
+import { SAMPLE_BODIES } from '../../../src/domain/samples';
 import {
   copyText,
   FieldError,
@@ -79,6 +80,18 @@ function Actions({ robot, onChange }: { robot: Robot; onChange: (r: Robot) => vo
   const { refusal, attempt } = useRefusal();
   const act = (path: string, body?: unknown) => () =>
     void attempt(async () => onChange(await api<Robot>('POST', `/api/robots/${robot.id}/${path}`, body)));
+  const [sent, setSent] = useState<string | null>(null);
+  /** A sample body in the app's format through the real path: its fields and run appear below. */
+  const sendTest = () =>
+    void attempt(async () => {
+      setSent(null);
+      const { deliveryId } = await api<{ deliveryId: string }>('POST', `/api/robots/${robot.id}/test-delivery`, {});
+      setSent(
+        robot.state === 'paused'
+          ? `Test delivery ${deliveryId} sent: it waits until the robot is resumed`
+          : `Test delivery ${deliveryId} sent: its fields and run appear below`,
+      );
+    });
   const button = (label: string, path: string, body?: unknown) => (
     <button type="button" onClick={act(path, body)}>
       {label}
@@ -92,19 +105,19 @@ function Actions({ robot, onChange }: { robot: Robot; onChange: (r: Robot) => vo
       {robot.state === 'paused' && button('Resume', 'resume')}
       {(robot.state === 'at_work' || robot.state === 'paused') && button('Stop', 'stop')}
       {robot.trigger.identifier && button('Rotate token', 'trigger/rotate', {})}
+      {(robot.state === 'at_work' || robot.state === 'paused') && (
+        <button type="button" onClick={sendTest}>
+          Send test delivery
+        </button>
+      )}
+      {sent && <span role="status">{sent}</span>}
     </div>
   );
 }
 
-/** A request a sender could make, for the app's body format. */
+/** A request a sender could make: the sample body of the app's format (the test delivery's too). */
 function curlExample(url: string, format: App['bodyFormat'] | 'json'): string {
-  const examples = {
-    json: ['application/json', '{"name":"Ann"}'],
-    xml: ['application/xml', '<order><name>Ann</name></order>'],
-    csv: ['text/csv', 'name,email\nAnn,ann@example.com\nBob,bob@example.com'],
-    text: ['text/plain', 'Hello from Ann'],
-  } as const;
-  const [type, body] = examples[format];
+  const { contentType: type, body } = SAMPLE_BODIES[format];
   return `curl -X POST '${url}' \\\n  -H 'Content-Type: ${type}' \\\n  --data-binary $'${body.replace(/\n/g, '\\n')}'`;
 }
 

@@ -1,0 +1,62 @@
+/**
+ * A test delivery (POST /api/robots/:id/test-delivery, "Send test delivery" on the robot page):
+ * a body in the robot's body format, the person's own or the format's sample (src/domain/samples.ts),
+ * taken as the receiver takes a delivery once it has checked the sender: the same workflow input,
+ * the same start, held while the robot is paused. So its runs are real runs and its fields are
+ * listed with the robot's.
+ *
+ * - It is marked `test` in the deliveries log, in the run history and on each run, and its
+ *   workflow's summary says "Test delivery".
+ * - Its dedup key is its own (`test:<delivery id>`): two tests with the same body make two runs.
+ * - No signature is checked (the admin token sent it) and none is claimed: `verified` is null.
+ * - A robot stopped or never put to work refuses it (409), as a replay.
+ */
+import { deliveryWorkflowId, testDeliveryKey } from '../domain/dedup';
+import { newId } from '../domain/secrets';
+import { SAMPLE_BODIES, samplePaymentEvent, type SampleBody } from '../domain/samples';
+import type { RobotDoc } from '../storage/documents';
+import { robotBodyFormat } from '../robots/settings';
+import { deliveryInput } from './input';
+import { refuseUnlessTakingDeliveries, startDelivery, type StartDeps } from './start';
+
+/** What the person sends; both may be left out. */
+export interface TestDeliveryRequest {
+  body?: string;
+  contentType?: string;
+}
+
+/** Sends a test delivery to the robot; returns its delivery id. */
+export async function sendTestDelivery(
+  deps: StartDeps,
+  robot: RobotDoc,
+  request: TestDeliveryRequest,
+): Promise<string> {
+  refuseUnlessTakingDeliveries(robot);
+  const identifier = robot.trigger.identifier;
+  if (!identifier) throw new Error(`robot ${robot._id} takes deliveries but has no trigger identifier`);
+  const format = await robotBodyFormat(deps.models, robot);
+  const sample: SampleBody =
+    robot.trigger.kind === 'stripe' ? samplePaymentEvent(robot.trigger.events) : SAMPLE_BODIES[format];
+  const deliveryId = newId();
+  const dedupKey = testDeliveryKey(deliveryId);
+  const input = await deliveryInput(deps.models, deps.config.inlineBodyBytes, {
+    deliveryId,
+    robot: {
+      id: robot._id,
+      name: robot.name,
+      state: robot.state,
+      format,
+      stepsVersion: robot.stepsVersion ?? 0,
+    },
+    triggerIdentifier: identifier,
+    receivedAt: new Date(),
+    dedupKey,
+    contentType: request.body === undefined ? sample.contentType : (request.contentType ?? null),
+    bytes: Buffer.from(request.body ?? sample.body, 'utf8'),
+    verified: null,
+    headers: {},
+    test: true,
+  });
+  await startDelivery(deps, input, deliveryWorkflowId(identifier, dedupKey));
+  return deliveryId;
+}

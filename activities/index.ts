@@ -10,6 +10,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import { runsDeliveries } from '../src/domain/robot-lifecycle';
 import { DEFAULT_DELIVERY_CAPS, type DeliveryCaps } from '../src/domain/body-formats';
 import { CsvRunSeeds } from '../src/deliveries/csv-runs';
+import { DeliveryRules } from '../src/deliveries/rules';
 import { DeliveryPreparer } from '../src/deliveries/prepare';
 import type { Progress } from '../src/deliveries/progress';
 import {
@@ -74,8 +75,9 @@ export function createActivities({
   const robots = new RobotSettingsCache(models);
   const versions = new StepsVersions(models);
   const deliveries = new DeliveryRecorder(models, groupInserts(models.Delivery));
-  const preparer = new DeliveryPreparer(writes, robots, versions, deliveries, metrics, caps, features);
-  const csvRuns = new CsvRunSeeds(models);
+  const rules = new DeliveryRules(versions);
+  const preparer = new DeliveryPreparer(writes, robots, versions, deliveries, metrics, caps, features, rules);
+  const csvRuns = new CsvRunSeeds(models, rules);
   const steps = new StepExecutor(writes, robots, versions, metrics, heard);
 
   return {

@@ -37,6 +37,19 @@ export class Throttle {
       throw new Throttled(this.what, Math.ceil((w.start + WINDOW_MS - now) / 1000));
   }
 
+  /** Whether the key has some of its minute left (counts nothing). */
+  within(key: string, now = Date.now()): boolean {
+    const w = this.windows.get(key);
+    return !(w && now - w.start < WINDOW_MS && w.count >= this.perMinute);
+  }
+
+  /** Counts one for the key and says whether it was still within its minute (never throws). */
+  take(key: string, now = Date.now()): boolean {
+    if (!this.within(key, now)) return false;
+    this.count(key, now);
+    return true;
+  }
+
   /** Counts one refusal of the key. */
   count(key: string, now = Date.now()): void {
     let w = this.windows.get(key);

@@ -1,6 +1,6 @@
 /**
  * Stored bodies (over INLINE_BODY_BYTES) are kept once their delivery is done with them, whatever
- * its outcome (processed, failed, dropped), stored once, so that the delivery can be replayed;
+ * its outcome (processed, failed, filtered), stored once, so that the delivery can be replayed;
  * retention removes them with the delivery (test/history.test.ts). A duplicate's body is discarded
  * (test/body-sweep.test.ts).
  */
@@ -38,7 +38,7 @@ it.each([
   expect(await bodyChunk(delivery.id)).not.toBeNull();
 });
 
-it('keeps the stored body of a dropped delivery for replay', async () => {
+it('keeps the stored body of a filtered delivery for replay', async () => {
   const connection = (await stack.api('POST', '/api/connections', { provider: 'stripe', name: 'S' })).body;
   const robot = (
     await stack.api('POST', '/api/robots', {
@@ -50,6 +50,6 @@ it('keeps the stored body of a dropped delivery for replay', async () => {
   const started = (await stack.api('POST', `/api/robots/${robot.id}/start`)).body;
   const event = { id: 'evt_big', type: 'charge.refunded', data: { object: { pad: 'x'.repeat(4096) } } };
   const delivery = await deliveredOnce(robot.id, started.trigger.card.webhookUrl, JSON.stringify(event));
-  expect(delivery).toMatchObject({ outcome: 'dropped', replayable: true });
+  expect(delivery).toMatchObject({ outcome: 'filtered', replayable: true });
   expect(await bodyChunk(delivery.id)).not.toBeNull();
 });

@@ -176,8 +176,11 @@ it('renames the robot, showing the API validation error next to the name', async
   expect((await stack.api('GET', `/api/robots/${robotId}`)).body.name).toBe('Import customers (nightly)');
 });
 
+let pickerRobot: { robotId: string; webhookUrl: string };
+
 it('picks a field a test delivery carried into the steps, warns of one never seen, and runs with it', async () => {
   const robot = await stack.robotAtWork({ template: { to: 'nobody' } });
+  pickerRobot = robot;
   const send = (email: string) => stack.send('POST', robot.webhookUrl, JSON.stringify({ customer: { email } }));
   // The first delivery is a test delivery, sent from the page: the JSON sample carries customer.email.
   await page.goto(`${stack.baseUrl}/robots/${robot.robotId}`);
@@ -227,6 +230,59 @@ it('picks a field a test delivery carried into the steps, warns of one never see
   await rows('Run history').first().getByRole('link').click();
   await page.getByRole('heading', { name: 'Run succeeded' }).waitFor();
   expect(await page.getByRole('region', { name: 'Step mail' }).textContent()).toContain('"to": "bob@example.com"');
+});
+
+it('edits trigger rules as rows, shows a refusal next to its row, and a stopped delivery as filtered', async () => {
+  const robot = pickerRobot;
+  await page.goto(`${stack.baseUrl}/robots/${robot.robotId}`);
+  const section = page.getByRole('region', { name: 'Trigger rules' });
+  await section.getByText('None: every delivery makes a run.').waitFor();
+  await section.getByRole('button', { name: 'Edit rules' }).click();
+  const form = section.getByRole('form', { name: 'Edit trigger rules' });
+  await form.getByRole('button', { name: 'Add condition' }).click();
+  const row = form.getByRole('group', { name: 'Condition 1' });
+  await row.getByLabel('Field').fill('trigger.customer.email');
+  await row.getByLabel('Operator').selectOption('matches');
+  await row.getByLabel('Value').fill('(a+)+$');
+  await form.getByRole('button', { name: 'Save rules' }).click();
+  expect(await row.getByRole('alert').textContent()).toMatch(/exponential time/);
+
+  await row.getByLabel('Value').fill('@example\\.com$');
+  await form.getByRole('button', { name: 'Save rules' }).click();
+  await section.getByRole('list', { name: 'Conditions' }).waitFor();
+  expect(await section.getByRole('list', { name: 'Conditions' }).textContent()).toContain('trigger.customer.email');
+  await shot('trigger-rules');
+
+  const send = (email: string) => stack.send('POST', robot.webhookUrl, JSON.stringify({ customer: { email } }));
+  expect((await send('eve@elsewhere.org')).status).toBe(200);
+  const filtered = rows('Deliveries').filter({ hasText: 'filtered' });
+  await filtered.waitFor();
+  expect(await filtered.textContent()).toContain('condition 1 not met: trigger.customer.email matches');
+});
+
+it("changes the app's dedup on the card, and shows a repeat in the log as a duplicate of the first", async () => {
+  const robot = pickerRobot;
+  const card = page.getByRole('region', { name: 'Trigger step' });
+  await card.getByText(/^A repeat is told apart by the sender's id, else the body/).waitFor();
+  await card.getByRole('button', { name: 'Change' }).click();
+  const form = card.getByRole('form', { name: 'Duplicates' });
+  await form.getByLabel('Duplicates are told apart by').selectOption('header');
+  await form.getByRole('button', { name: 'Save' }).click();
+  expect(await form.getByRole('alert').textContent()).toBe('dedup.header: name the header');
+  await form.getByLabel('Header name').fill('X-Order-Id');
+  await form.getByRole('button', { name: 'Save' }).click();
+  await card.getByText('A repeat is told apart by the header x-order-id, for 72 hours.').waitFor();
+
+  const send = (email: string) =>
+    stack.send('POST', robot.webhookUrl, JSON.stringify({ customer: { email } }), { 'X-Order-Id': 'o-1' });
+  expect((await send('first@example.com')).status).toBe(200);
+  const first = rows('Deliveries').filter({ hasText: 'processed' }).filter({ hasText: '42 bytes' });
+  await first.waitFor();
+  expect((await send('second@example.com')).status).toBe(200);
+  const duplicate = rows('Deliveries').filter({ hasText: 'duplicate of' });
+  await duplicate.waitFor();
+  const original = (await stack.deliveries(robot.robotId)).find((d) => d.size === 42 && d.outcome === 'processed');
+  expect(await duplicate.textContent()).toContain(`duplicate of ${original.id}`);
 });
 
 it('returns to sign-in when the API refuses the token', async () => {

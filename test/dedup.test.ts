@@ -9,8 +9,9 @@ beforeAll(async () => {
 afterAll(() => stack.close());
 
 /**
- * Sends, in order, then waits until `expected` deliveries are recorded and their runs ended;
- * returns the runs' trigger data, sorted (deliveries are prepared concurrently, in any order).
+ * Sends, in order, then waits until `expected` deliveries are recorded (a repeat is recorded too,
+ * as `duplicate`) and their runs ended; returns them, those not duplicates (`kept`), and the runs'
+ * trigger data, sorted (deliveries are prepared concurrently, in any order).
  */
 async function sendAll(
   robot: { robotId: string; webhookUrl: string },
@@ -29,25 +30,30 @@ async function sendAll(
     (r) => r.length === runCount && r.every((x) => x.status !== 'running'),
   );
   const triggers = runs.map((r) => r.trigger).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
-  return { deliveries, triggers };
+  return { deliveries, kept: deliveries.filter((d) => d.outcome !== 'duplicate'), triggers };
 }
 
 it('uses the Idempotency-Key header as the key: a second body with the same key makes no run', async () => {
   const robot = await stack.robotAtWork();
-  const { triggers, deliveries } = await sendAll(
+  const { triggers, deliveries, kept } = await sendAll(
     robot,
     [
       ['{"v":1}', { 'idempotency-key': 'order-1' }],
       ['{"v":2}', { 'idempotency-key': 'order-1' }],
       ['{"v":3}', { 'idempotency-key': 'order-2' }],
     ],
-    2,
+    3,
   );
   expect(triggers).toEqual([{ v: 1 }, { v: 3 }]);
-  expect(deliveries.map((d) => d.workflowId.split(':').slice(3).join(':')).sort()).toEqual([
+  expect(kept.map((d) => d.workflowId.split(':').slice(3).join(':')).sort()).toEqual([
     'idempotency-key:order-1',
     'idempotency-key:order-2',
   ]);
+  // The repeat is in the log, naming the delivery it repeats, with no run.
+  const duplicate = deliveries.find((d) => d.outcome === 'duplicate');
+  const original = kept.find((d) => d.workflowId === duplicate.workflowId);
+  expect(duplicate).toMatchObject({ reason: `duplicate of ${original.id}`, replayable: false });
+  expect(duplicate.runCount).toBeUndefined();
 });
 
 it('uses the webhook-id header (Standard Webhooks) when there is no Idempotency-Key', async () => {
@@ -59,14 +65,14 @@ it('uses the webhook-id header (Standard Webhooks) when there is no Idempotency-
       ['{"v":2}', { 'webhook-id': 'msg_1' }],
       ['{"v":3}', { 'webhook-id': 'msg_2' }],
     ],
-    2,
+    3,
   );
   expect(triggers).toEqual([{ v: 1 }, { v: 3 }]);
 });
 
 it('uses a SHA-256 of the body otherwise: the same body twice makes one run, another body another', async () => {
   const robot = await stack.robotAtWork();
-  const { triggers } = await sendAll(robot, [['{"v":1}'], ['{"v":1}'], ['{"v":2}']], 2);
+  const { triggers } = await sendAll(robot, [['{"v":1}'], ['{"v":1}'], ['{"v":2}']], 3);
   expect(triggers).toEqual([{ v: 1 }, { v: 2 }]);
 });
 
@@ -87,8 +93,8 @@ it('makes one run from twenty identical deliveries sent at once to two receivers
   expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
   // A later, different delivery is processed; by then any repeat of the burst would show too.
   await stack.send('POST', robot.webhookUrl, '{"after":true}');
-  const { triggers, deliveries } = await sendAll(robot, [], 2);
-  expect(deliveries).toHaveLength(2);
+  const { triggers, kept } = await sendAll(robot, [], 21);
+  expect(kept).toHaveLength(2);
   expect(triggers).toEqual([{ after: true }, { burst: true }]);
 });
 
@@ -107,4 +113,79 @@ it('lets a delivery that failed to parse be followed by a genuine one with the s
   );
   const { triggers } = await sendAll(robot, [['{"fixed":true}', { 'idempotency-key': 'k-1' }]], 2);
   expect(triggers).toEqual([{ fixed: true }]);
+});
+
+describe('dedup you choose (per app)', () => {
+  const robotWith = async (dedup: Record<string, unknown>) => {
+    const robot = await stack.robotAtWork();
+    const res = await stack.api('PATCH', `/api/apps/${robot.appId}`, { dedup });
+    expect(res.status).toBe(200);
+    expect(res.body.dedup).toEqual(dedup);
+    return robot;
+  };
+
+  it('a header the person names: the same id is one delivery whatever the body', async () => {
+    const robot = await robotWith({ key: 'header', header: 'x-request-id' });
+    const { triggers } = await sendAll(
+      robot,
+      [
+        ['{"v":1}', { 'X-Request-Id': 'r-1' }],
+        ['{"v":2}', { 'X-Request-Id': 'r-1' }],
+        ['{"v":1}', { 'X-Request-Id': 'r-2' }],
+      ],
+      3,
+    );
+    expect(triggers).toEqual([{ v: 1 }, { v: 1 }]);
+  });
+
+  it('a JSON path in the body: the same event id is one delivery', async () => {
+    const robot = await robotWith({ key: 'jsonPath', path: 'trigger.event.id' });
+    const { triggers } = await sendAll(
+      robot,
+      [['{"event":{"id":"e1"},"n":1}'], ['{"event":{"id":"e1"},"n":2}'], ['{"event":{"id":"e2"},"n":3}']],
+      3,
+    );
+    expect(triggers.map((t) => t.n)).toEqual([1, 3]);
+  });
+
+  it('none: every delivery runs, the same body too', async () => {
+    const robot = await robotWith({ key: 'none' });
+    const { triggers, kept } = await sendAll(robot, [['{"status":"down"}'], ['{"status":"down"}']], 2);
+    expect(kept).toHaveLength(2);
+    expect(triggers).toEqual([{ status: 'down' }, { status: 'down' }]);
+  });
+
+  it("the body's digest for a window: a repeat inside it is a duplicate, the same body after it runs again", async () => {
+    const robot = await robotWith({ key: 'body', windowSeconds: 1 });
+    const first = await sendAll(robot, [['{"status":"down"}']], 1);
+    const startedAt = Date.parse(first.kept[0].receivedAt);
+    // The window is a time: wait until it has passed since the first arrived.
+    await waitFor(
+      () => Promise.resolve(Date.now()),
+      (now) => now > startedAt + 1500,
+    );
+    const again = await sendAll(robot, [['{"status":"down"}'], ['{"status":"down"}']], 3);
+    expect(again.triggers).toEqual([{ status: 'down' }, { status: 'down' }]);
+    expect(again.deliveries.map((d) => d.outcome).sort()).toEqual(['duplicate', 'processed', 'processed']);
+  });
+
+  it('refuses a choice the app cannot keep, naming the field', async () => {
+    const robot = await stack.robotAtWork();
+    const refused = async (body: Record<string, unknown>, appId = robot.appId) => {
+      const res = await stack.api('PATCH', `/api/apps/${appId}`, body);
+      expect(res.status).toBe(400);
+      return res.body.field as string;
+    };
+    expect(await refused({ dedup: { key: 'header' } })).toBe('dedup.header');
+    expect(await refused({ dedup: { key: 'jsonPath', path: 'event.id' } })).toBe('dedup.path');
+    expect(await refused({ dedup: { key: 'body', windowSeconds: 72 * 3600 + 1 } })).toBe('dedup.windowSeconds');
+    // A header GitHub does not sign could be changed on a captured request.
+    const secret = 'a-github-secret-of-some-length';
+    expect(
+      await refused({ verification: { scheme: 'github', secret }, dedup: { key: 'header', header: 'x-id' } }),
+    ).toBe('dedup.key');
+    const csv = await stack.robotAtWork({ bodyFormat: 'csv' });
+    expect(await refused({ dedup: { key: 'jsonPath', path: 'trigger.id' } }, csv.appId)).toBe('dedup.key');
+    expect((await stack.api('GET', `/api/apps/${robot.appId}`)).body.dedup).toEqual({ key: 'auto' });
+  });
 });

@@ -33,8 +33,14 @@ it('lists the paths of every delivery, with types, the newest example and in how
     { customer: { email: 'old@example.com' }, items: [{ sku: 'A-1' }] },
     { customer: { email: 'new@example.com', id: 7 }, items: [], password: 'hunter22hunter22' },
   ];
-  for (const body of bodies)
+  // One after the other in the log: the newest example is the second's.
+  for (const [i, body] of bodies.entries()) {
     expect((await stack.send('POST', robot.webhookUrl, JSON.stringify(body))).status).toBe(200);
+    await waitFor(
+      () => stack.deliveries(robot.robotId),
+      (d) => d.length === i + 1,
+    );
+  }
   // Not parsed, so no fields: an unparsable body is left out (and does not count).
   expect((await stack.send('POST', robot.webhookUrl, '{not json')).status).toBe(200);
   await waitFor(

@@ -55,7 +55,15 @@ it('lists a 120-row CSV in pages of 50 across blocks, newest row first, each run
     (r) => r.runCounts.succeeded === 120,
   );
   expect(done.runCounts).toEqual({ total: 120, running: 0, succeeded: 120, failed: 0 });
-  expect(done.deliveryCounts).toEqual({ processed: 1, dropped: 0, rejected: 0, failed: 0, handshake: 0 });
+  expect(done.deliveryCounts).toEqual({
+    processed: 1,
+    dropped: 0,
+    rejected: 0,
+    failed: 0,
+    handshake: 0,
+    filtered: 0,
+    duplicate: 0,
+  });
   expect(done.lastDeliveryAt).toEqual(expect.any(String));
 
   const runPages = await pages<{ id: string; trigger: { n: string }; status: string }>(

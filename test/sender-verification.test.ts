@@ -112,13 +112,16 @@ describe.each(Object.entries(schemes))('%s', (name, scheme) => {
     const old = { 'content-type': 'application/json', ...scheme.sign('{"n":4}', now() - 600, randomUUID()) };
     expect((await stack.send('POST', robot.webhookUrl, '{"n":4}', old)).status).toBe(scheme.signsTime ? 400 : 200);
 
-    // Recorded: the first (processed), two forgeries (rejected), and the old one: rejected when the
-    // scheme signs a time, else processed. The repeat of the first is a duplicate, not recorded.
+    // Recorded: the first (processed), two forgeries (rejected), the repeat of the first (a
+    // duplicate naming it), and the old one: rejected when the scheme signs a time, else processed.
     const deliveries = await waitFor(
       () => stack.deliveries(robot.robotId),
-      (d) => d.length >= 4,
+      (d) => d.length >= 5,
     );
-    expect(deliveries).toHaveLength(4);
+    expect(deliveries).toHaveLength(5);
+    const [duplicate] = deliveries.filter((d) => d.outcome === 'duplicate');
+    const first = deliveries.find((d) => d.outcome === 'processed' && d.workflowId === duplicate.workflowId);
+    expect(duplicate).toMatchObject({ reason: `duplicate of ${first.id}`, verified: true });
     const rejected = deliveries.filter((d) => d.outcome === 'rejected');
     expect(rejected).toHaveLength(scheme.signsTime ? 3 : 2);
     for (const d of rejected) {

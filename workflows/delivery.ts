@@ -139,7 +139,8 @@ export async function deliveryWorkflow(delivery: DeliveryInput, fanOut?: FanOut)
       log.info(`delivery failed: ${FAILURE_LINES[failure]}`, { ...idsOf(delivery), reason, expectedFailure: failure });
       throw ApplicationFailure.nonRetryable(prepared.error, failure);
     }
-    if (prepared.outcome === 'dropped') return prepared;
+    // Filtered (0.6) is new: no history of an earlier version holds it, so this replays as before.
+    if (prepared.outcome === 'dropped' || prepared.outcome === 'filtered') return prepared;
     const [only] = prepared.firstRuns;
     if (runsInDeliveryWorkflow(prepared.runCount) && only) {
       // One workflow per delivery instead of a parent and a child (README, Benchmark).
@@ -245,8 +246,8 @@ function showInWebUi(delivery: DeliveryInput, prepared: PreparedDelivery, atStar
   const what =
     prepared.outcome === 'processed'
       ? `${prepared.runCount} run${prepared.runCount === 1 ? '' : 's'}`
-      : prepared.outcome === 'dropped'
-        ? `dropped: ${prepared.reason}`
+      : prepared.outcome === 'dropped' || prepared.outcome === 'filtered'
+        ? `${prepared.outcome}: ${prepared.reason}`
         : `failed: ${prepared.error}`;
   setCurrentDetails(`Robot ${robotNameOf(delivery)}, ${prepared.format ?? 'body'} delivery: ${what}`);
 }

@@ -6,6 +6,8 @@ import { z } from 'zod';
 import { BODY_FORMATS, ROBOT_STATES } from '../domain/types';
 import { HMAC_ALGORITHMS, SIGNATURE_ENCODINGS } from '../domain/verification';
 import { FIELD_TYPES } from '../domain/fields';
+import { RULE_OPS } from '../domain/trigger-rules';
+import { DEDUP_KEYS } from '../domain/dedup';
 import { deliveryOutcome, jsonValue } from './schemas';
 /** An answer has exactly the fields described: a field the document does not name is a bug (test/openapi.test.ts). */
 export const answer = <T extends z.ZodRawShape>(shape: T) => z.object(shape).strict();
@@ -32,6 +34,13 @@ export const appAnswer = answer({
     encoding: z.enum(SIGNATURE_ENCODINGS).optional(),
     prefix: z.string().optional(),
   }).nullable(),
+  /** What its deliveries are told apart by; `windowSeconds` absent: the key's default (72 h, 1 h for a body digest). */
+  dedup: answer({
+    key: z.enum(DEDUP_KEYS),
+    header: z.string().optional(),
+    path: z.string().optional(),
+    windowSeconds: z.number().int().optional(),
+  }),
   createdAt: time,
 });
 
@@ -63,6 +72,14 @@ const deliveryCounts = answer({
   rejected: z.number().int(),
   failed: z.number().int(),
   handshake: z.number().int(),
+  filtered: z.number().int(),
+  duplicate: z.number().int(),
+});
+
+/** Conditions a delivery must meet before a run is made (src/domain/trigger-rules.ts). */
+const triggerRules = answer({
+  match: z.enum(['all', 'any']),
+  conditions: z.array(answer({ field: z.string(), op: z.enum(RULE_OPS), value: jsonValue.optional() })),
 });
 
 export const robotAnswer = answer({
@@ -80,8 +97,10 @@ export const robotAnswer = answer({
     }),
   ]),
   steps: z.array(answer({ name: z.string(), type: z.literal('compose'), template: jsonValue })),
-  /** Version of the steps: each edit adds one; a delivery's runs execute the version it was accepted with. */
+  /** Version of the steps and rules: each edit adds one; a delivery follows the version it was accepted with. */
   stepsVersion: z.number().int(),
+  /** The trigger rules, or null for none. */
+  rules: triggerRules.nullable(),
   createdAt: time,
   /** With `GET /api/robots/:id` only. */
   runCounts: runCounts.optional(),
@@ -137,6 +156,8 @@ export const deliveryAnswer = answer({
   size: z.number().int(),
   outcome: deliveryOutcome,
   runCount: z.number().int().optional(),
+  /** A CSV's rows the trigger rules stopped (absent when none). */
+  filteredRows: z.number().int().optional(),
   reason: z.string().nullable().optional(),
   error: z.string().nullable().optional(),
   verified: z.boolean().nullable(),

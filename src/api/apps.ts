@@ -1,8 +1,12 @@
 /**
- * Custom apps (body format, optional signature verification) and payment provider connections.
+ * Custom apps (body format, optional signature verification, what their deliveries are told apart
+ * by) and payment provider connections.
  * Secrets are sealed with SECRETS_KEY as they arrive and never returned.
  */
-import { encryptSecret, newId } from '../domain/secrets';
+import { decryptSecret, encryptSecret, newId } from '../domain/secrets';
+import { dedupProblem, type DedupChoice } from '../domain/dedup';
+import type { BodyFormat } from '../domain/types';
+import { invalidField } from '../http';
 import type { AppDoc } from '../storage/documents';
 import type { VerificationBody } from './schemas';
 import { found } from './lookups';
@@ -15,6 +19,18 @@ const sealed = ({ config }: ManagementDeps, v: VerificationBody | null): Pick<Ap
   verificationSealed: v ? encryptSecret(config.secretsKey, JSON.stringify(v)) : null,
 });
 
+/** The scheme a stored app's senders sign with, or null. */
+function schemeOf({ config }: ManagementDeps, app: Pick<AppDoc, 'verificationSealed'>): string | null {
+  if (!app.verificationSealed) return null;
+  return (JSON.parse(decryptSecret(config.secretsKeys, app.verificationSealed)) as { scheme: string }).scheme;
+}
+
+/** Refuses a dedup choice that does not suit the app as it will be (src/domain/dedup.ts, `dedupProblem`). */
+function checkDedup(dedup: DedupChoice | null | undefined, app: { signedWith: string | null; bodyFormat: BodyFormat }) {
+  const problem = dedup ? dedupProblem(dedup, app) : null;
+  if (problem) throw invalidField(problem.field, problem.problem);
+}
+
 export const APP_ROUTES: ApiRoute[] = [
   route({
     method: 'post',
@@ -24,6 +40,7 @@ export const APP_ROUTES: ApiRoute[] = [
     body: 'CreateApp',
     answers: { 201: 'App', 400: 'Error' },
     async handle({ body: { verification, ...body } }, deps) {
+      checkDedup(body.dedup, { signedWith: verification?.scheme ?? null, bodyFormat: body.bodyFormat });
       const app = await deps.models.App.create({
         _id: newId(),
         ...body,
@@ -59,14 +76,18 @@ export const APP_ROUTES: ApiRoute[] = [
   route({
     method: 'patch',
     path: '/api/apps/:id',
-    summary: "Edit a custom app's name, body format or verification (for deliveries accepted from then on)",
+    summary: "Edit a custom app's name, body format, verification or dedup (for deliveries accepted from then on)",
     admin: true,
     body: 'UpdateApp',
     answers: { 200: 'App', 400: 'Error', 404: 'Error' },
     /** Other receiver processes see the edit within TRIGGER_CACHE_TTL_MS. */
     async handle({ params, body: { verification, ...body } }, deps) {
       const { App } = deps.models;
-      const app = await found('app', App.findById(params.id, { _id: 1 }).lean());
+      const app = await found('app', App.findById(params.id).lean());
+      checkDedup(body.dedup === undefined ? app.dedup : body.dedup, {
+        signedWith: verification === undefined ? schemeOf(deps, app) : (verification?.scheme ?? null),
+        bodyFormat: body.bodyFormat ?? app.bodyFormat,
+      });
       const changes = { ...body, ...(verification === undefined ? {} : sealed(deps, verification)) };
       const updated = await found('app', App.findByIdAndUpdate(app._id, { $set: changes }, { new: true }).lean());
       await deps.triggers.forgetAll();

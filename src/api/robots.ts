@@ -102,6 +102,7 @@ export const ROBOT_ROUTES: ApiRoute[] = [
         trigger: await validTrigger(deps, body.trigger),
         steps: stepDefinitions(body.steps),
         stepsVersion: 0,
+        rulesJson: body.rules ? JSON.stringify(body.rules) : null,
         createdAt: new Date(),
       });
       return robotView(robot.toObject(), deps.config);
@@ -163,7 +164,7 @@ export const ROBOT_ROUTES: ApiRoute[] = [
   route({
     method: 'patch',
     path: '/api/robots/:id',
-    summary: "Edit a robot's name or steps (new steps apply to deliveries accepted from then on)",
+    summary: "Edit a robot's name, steps or trigger rules (new ones apply to deliveries accepted from then on)",
     admin: true,
     body: 'UpdateRobot',
     answers: { 200: 'Robot', 400: 'Error', 404: 'Error', 409: 'Error' },
@@ -171,9 +172,12 @@ export const ROBOT_ROUTES: ApiRoute[] = [
     async handle({ params, body }, deps) {
       const { models, triggers, config } = deps;
       const robot = await robotById(deps, params.id);
-      if (body.steps) {
+      if (body.steps || body.rules !== undefined) {
         try {
-          await editSteps(models, robot, stepDefinitions(body.steps));
+          await editSteps(models, robot, {
+            ...(body.steps ? { steps: stepDefinitions(body.steps) } : {}),
+            ...(body.rules !== undefined ? { rules: body.rules } : {}),
+          });
         } catch (err) {
           if (err instanceof StepsEditConflict) throw conflict(err.message);
           throw err;

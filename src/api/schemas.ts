@@ -7,7 +7,9 @@ import { z } from 'zod';
 import { BODY_FORMATS, DELIVERY_OUTCOMES, type JsonValue } from '../domain/types';
 import { HMAC_ALGORITHMS, isStandardWebhooksSecret, SIGNATURE_ENCODINGS } from '../domain/verification';
 import { MAX_GRACE_HOURS, DEFAULT_GRACE_HOURS } from '../robots/trigger-tokens';
-import { MIN_SIGNING_SECRET_LENGTH } from '../domain/limits';
+import { MIN_SIGNING_SECRET_LENGTH, TRIGGER_RULES_MAX } from '../domain/limits';
+import { RULE_OPS, ruleProblem } from '../domain/trigger-rules';
+import { DEDUP_KEYS, DEDUP_WINDOW_MS } from '../domain/dedup';
 
 const name = z.string().trim().min(1).max(200);
 const id = z.string().min(1).max(100);
@@ -45,12 +47,32 @@ export const verificationBody = z.discriminatedUnion('scheme', [
     .strict(),
 ]);
 
+/** What an app's deliveries are told apart by, and for how long (src/domain/dedup.ts). */
+export const dedupBody = z
+  .object({
+    key: z.enum(DEDUP_KEYS),
+    header: z
+      .string()
+      .regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/, 'a header name')
+      .transform((h) => h.toLowerCase())
+      .optional(),
+    path: z.string().min(1).max(300).optional(),
+    windowSeconds: z
+      .number()
+      .int()
+      .min(1)
+      .max(DEDUP_WINDOW_MS / 1000, 'at most the namespace retention: 259200 (72 hours)')
+      .optional(),
+  })
+  .strict();
+
 export const createAppBody = z
   .object({
     name,
     supportsInboundTrigger: z.boolean(),
     bodyFormat: z.enum(BODY_FORMATS).default('json'),
     verification: verificationBody.nullable().optional(),
+    dedup: dedupBody.nullable().optional(),
   })
   .strict();
 
@@ -60,6 +82,8 @@ export const updateAppBody = z
     name: name.optional(),
     bodyFormat: z.enum(BODY_FORMATS).optional(),
     verification: verificationBody.nullable().optional(),
+    /** null: back to auto. */
+    dedup: dedupBody.nullable().optional(),
   })
   .strict()
   .refine((b) => Object.keys(b).length > 0, 'name at least one field to change');
@@ -100,17 +124,39 @@ const trigger = z
     }
   });
 
+/** Conditions a delivery must meet before a run is made (src/domain/trigger-rules.ts). */
+export const triggerRulesBody = z
+  .object({
+    match: z.enum(['all', 'any']).default('all'),
+    conditions: z
+      .array(
+        z.object({ field: z.string().min(1).max(300), op: z.enum(RULE_OPS), value: jsonValue.optional() }).strict(),
+      )
+      .max(TRIGGER_RULES_MAX),
+  })
+  .strict()
+  .superRefine((rules, ctx) => {
+    const problem = ruleProblem(rules);
+    if (problem) ctx.addIssue({ code: 'custom', path: problem.path, message: problem.problem });
+  });
+
 export const createRobotBody = z
   .object({
     name,
     trigger,
     steps: z.array(step).max(50).default([]),
+    rules: triggerRulesBody.nullable().optional(),
   })
   .strict();
 
-/** Fields left out keep their value. New steps apply to deliveries accepted from then on. */
+/** Fields left out keep their value. New steps and rules apply to deliveries accepted from then on. */
 export const updateRobotBody = z
-  .object({ name: name.optional(), steps: z.array(step).max(50).optional() })
+  .object({
+    name: name.optional(),
+    steps: z.array(step).max(50).optional(),
+    /** null removes them. */
+    rules: triggerRulesBody.nullable().optional(),
+  })
   .strict()
   .refine((b) => Object.keys(b).length > 0, 'name at least one field to change');
 

@@ -1,5 +1,7 @@
 /** What the management API returns for each stored document. */
-import type { JsonValue, RunStatus, StepDefinition, StepStatus } from '../domain/types';
+import { AUTO_DEDUP } from '../domain/dedup';
+import { currentVersion } from '../robots/steps-versions';
+import type { DeliveryOutcome, JsonValue, RunStatus, StepDefinition, StepStatus } from '../domain/types';
 import type {
   AppDoc,
   ConnectionDoc,
@@ -18,7 +20,7 @@ import { cardToken } from '../robots/trigger-tokens';
 
 /** An app as the API shows it: its verification's settings without the secret. */
 export function appView(app: AppDoc, secretsKeys: readonly Buffer[]) {
-  const { _id, verificationSealed, ...rest } = app;
+  const { _id, verificationSealed, dedup, ...rest } = app;
   let verification = null;
   if (verificationSealed) {
     const { secret: _secret, ...settings } = JSON.parse(
@@ -26,7 +28,7 @@ export function appView(app: AppDoc, secretsKeys: readonly Buffer[]) {
     ) as CustomVerification;
     verification = settings;
   }
-  return { id: _id, ...rest, verification };
+  return { id: _id, ...rest, verification, dedup: dedup ?? AUTO_DEDUP };
 }
 
 export function connectionView(c: ConnectionDoc) {
@@ -83,6 +85,7 @@ export function robotView(
     },
     steps: robot.steps.map((s) => ({ name: s.name, type: s.type, template: JSON.parse(s.templateJson) as JsonValue })),
     stepsVersion: robot.stepsVersion ?? 0,
+    rules: currentVersion(robot).rules,
     createdAt: robot.createdAt,
     ...(history ?? {}),
   };
@@ -143,6 +146,9 @@ export function runSummaryView(r: RunSummary, robotId: string) {
   };
 }
 
+/** Outcomes whose record says why (the rest have runs, an error, or nothing to say). */
+const WITH_REASON: ReadonlySet<DeliveryOutcome> = new Set(['rejected', 'dropped', 'filtered', 'duplicate']);
+
 export function deliveryView(
   d: Pick<DeliveryDoc, Exclude<keyof DeliveryDoc, 'previewsJson' | 'slot' | 'stepCount'>>,
   ui: WebUi,
@@ -156,7 +162,8 @@ export function deliveryView(
     size: d.size,
     outcome: d.outcome,
     ...(d.outcome === 'processed' ? { runCount: d.runCount } : {}),
-    ...(d.outcome === 'rejected' || d.outcome === 'dropped' ? { reason: d.reason } : {}),
+    ...(WITH_REASON.has(d.outcome) ? { reason: d.reason } : {}),
+    ...(d.filteredRows ? { filteredRows: d.filteredRows } : {}),
     ...(d.outcome === 'failed' ? { error: d.error } : {}),
     verified: d.verified,
     workflowId: d.workflowId,

@@ -11,11 +11,12 @@ import type { Models } from '../storage/models';
 import { bodyBytes } from './body';
 import type { Progress } from './progress';
 import { SeedBatch, seedOf } from './seeds';
+import { admitted, type DeliveryRules } from './rules';
 
 /** Where the last batch of a delivery left its CSV. */
 interface CsvCursor {
   rows: AsyncGenerator<Record<string, string>, void, undefined>;
-  /** Index of the next row `rows` (or `held`) gives. */
+  /** Index (among the rows the rules let through) of the next row `rows` (or `held`) gives. */
   next: number;
   /** A row read but not used: it did not fit in the last batch. */
   held?: Record<string, string>;
@@ -24,14 +25,20 @@ interface CsvCursor {
 export class CsvRunSeeds {
   private readonly cursors = new Map<string, CsvCursor>();
 
-  constructor(private readonly models: Models) {}
+  constructor(
+    private readonly models: Models,
+    private readonly rules: DeliveryRules,
+  ) {}
 
   /** The seeds of runs `from` up to `to` (fewer when their data is large). */
   async between(delivery: DeliveryInput, from: number, to: number, progress: Progress): Promise<RunSeed[]> {
     const { cursors } = this;
     let cursor = cursors.get(delivery.deliveryId);
     if (!cursor || cursor.next > from) {
-      cursor = { rows: csvRows(await bodyBytes(delivery, this.models, progress)), next: 0 };
+      // The rows its trigger rules let through, as preparing stored them (./rules.ts): run n is the n-th of these.
+      const rows = csvRows(await bodyBytes(delivery, this.models, progress));
+      const admission = { rules: await this.rules.of(delivery), headers: delivery.headers ?? {} };
+      cursor = { rows: admitted(rows, admission), next: 0 };
     }
     cursors.delete(delivery.deliveryId); // re-inserted last: the map keeps the newest last
     const batch = new SeedBatch(to - from);

@@ -5,7 +5,7 @@
  * outcome and the steps version its runs execute. A body that does not parse makes no run and is
  * recorded as failed.
  */
-import { droppedEventReason, deliveryRecord, type DeliveryVerdict } from '../domain/deliveries';
+import { eventTypeStop, deliveryRecord, type DeliveryVerdict } from '../domain/deliveries';
 import {
   BodyParseError,
   csvRows,
@@ -16,7 +16,8 @@ import {
   type DeliveryCaps,
 } from '../domain/body-formats';
 import { HEARTBEAT_ROWS } from '../domain/limits';
-import { fieldsOf } from '../domain/fields';
+import { FieldCollector } from '../domain/fields';
+import { admitted, StoppedRows, type DeliveryRules } from './rules';
 import {
   BODY_NOT_KEPT,
   OVER_CAP,
@@ -52,6 +53,7 @@ export class DeliveryPreparer {
     private readonly metrics: WorkerMetrics,
     private readonly caps: DeliveryCaps,
     private readonly features: RunFeatures,
+    private readonly rules: DeliveryRules,
   ) {}
 
   /** FIELDS_SEEN: the paths a delivery's trigger data carried are kept with it (src/domain/fields.ts). */
@@ -98,7 +100,10 @@ export class DeliveryPreparer {
     return { ...answerOf(verdict, firstRuns), format, ...(someOff ? { features: this.features } : {}) };
   }
 
-  /** What the body makes: runs of one trigger data value, or (csv) one per row; or dropped. */
+  /**
+   * What the body makes: runs of one trigger data value, or (csv) one per row the trigger rules let
+   * through; or filtered. The fields are those of what was parsed, stopped or not.
+   */
   private async decide(
     input: DeliveryInput,
     { robot, format, steps }: RobotSettings,
@@ -107,6 +112,11 @@ export class DeliveryPreparer {
   ): Promise<Decided> {
     const stepCount = steps.length;
     const caps = this.caps;
+    const fields = this.collectFields ? new FieldCollector() : null;
+    const rules = await this.rules.of(input);
+    const headers = input.headers ?? {};
+    const stopped = new StoppedRows();
+    const seen = () => (fields ? { fieldsJson: JSON.stringify(fields.result()) } : {});
     let stored: StoredRuns;
     if (format === 'csv') {
       // A first pass reads the whole body against the caps, so a bad row or a cap half way makes no
@@ -119,27 +129,33 @@ export class DeliveryPreparer {
           if (++rows % HEARTBEAT_ROWS === 0) progress.beat(progress.resumed);
         }
       }
-      stored = await storeRuns(this.writes, input, csvRows(body, UNCAPPED), progress, this.collectFields);
+      const rows = admitted(csvRows(body, UNCAPPED), { rules, headers, fields, stopped });
+      stored = await storeRuns(this.writes, input, rows, progress);
       this.metrics.csvRows.inc(stored.runCount);
+      if (stored.runCount === 0 && stopped.first !== null) {
+        const reason = `every row (${stopped.count}) stopped; the first by ${stopped.first}`;
+        return { verdict: { outcome: 'filtered', format, stepCount, reason, filteredRows: stopped.count, ...seen() } };
+      }
     } else {
       const data = parseOne(format, body);
       new TriggerBytes(caps.MAX_TRIGGER_BYTES).add(Buffer.byteLength(JSON.stringify(data)));
-      const reason = droppedEventReason(robot.trigger, data);
-      if (reason) {
-        const fields = this.collectFields ? { fieldsJson: JSON.stringify(fieldsOf([data])) } : {};
-        return { verdict: { outcome: 'dropped', format, stepCount, reason, ...fields } };
-      }
-      stored = await storeRuns(this.writes, input, [data], progress, this.collectFields);
+      fields?.add(data);
+      const reason = eventTypeStop(robot.trigger, data) ?? rules?.stopReason({ trigger: data, headers }) ?? null;
+      if (reason !== null) return { verdict: { outcome: 'filtered', format, stepCount, reason, ...seen() } };
+      stored = await storeRuns(this.writes, input, [data], progress);
     }
-    const { runCount, previewsJson, fieldsJson, firstRuns } = stored;
-    const fields = fieldsJson === undefined ? {} : { fieldsJson };
-    return { verdict: { outcome: 'processed', format, stepCount, runCount, previewsJson, ...fields }, firstRuns };
+    const { runCount, previewsJson, firstRuns } = stored;
+    const filteredRows = stopped.count > 0 ? { filteredRows: stopped.count } : {};
+    return {
+      verdict: { outcome: 'processed', format, stepCount, runCount, previewsJson, ...filteredRows, ...seen() },
+      firstRuns,
+    };
   }
 }
 
 /** What preparing decided: the delivery's verdict, and the first runs to start when it made runs. */
 interface Decided {
-  verdict: Exclude<DeliveryVerdict, { outcome: 'rejected' | 'handshake' }>;
+  verdict: Exclude<DeliveryVerdict, { outcome: 'rejected' | 'handshake' | 'duplicate' }>;
   firstRuns?: RunSeed[];
 }
 
@@ -149,7 +165,8 @@ function answerOf(verdict: Decided['verdict'], firstRuns: RunSeed[]): PreparedDe
     case 'processed':
       return { outcome: 'processed', stepCount: verdict.stepCount, runCount: verdict.runCount, firstRuns };
     case 'dropped':
-      return { outcome: 'dropped', reason: verdict.reason };
+    case 'filtered':
+      return { outcome: verdict.outcome, reason: verdict.reason };
     case 'failed':
       return { outcome: 'failed', error: verdict.error, failure: verdict.failure };
   }

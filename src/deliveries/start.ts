@@ -9,7 +9,7 @@
  */
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import type { Config } from '../config';
-import { DELIVERY_ID_REUSE_POLICY } from '../domain/dedup';
+import { DEDUP_WINDOW_MS, DELIVERY_ID_REUSE_POLICY } from '../domain/dedup';
 import { deliveryStartAttributes } from '../domain/search-attributes';
 import type { DeliveryInput } from '../domain/types';
 import { noteUnconfirmedBody } from './body-sweep';
@@ -26,6 +26,8 @@ export async function startDeliveryWorkflow(
   config: Config,
   input: DeliveryInput,
   workflowId: string,
+  /** ALLOW_DUPLICATE only to start again after a closed original's window has passed. */
+  reuse: typeof DELIVERY_ID_REUSE_POLICY | 'ALLOW_DUPLICATE' = DELIVERY_ID_REUSE_POLICY,
 ): Promise<void> {
   const what = input.replayOf ? `Replay of delivery ${input.replayOf}` : input.test ? 'Test delivery' : 'Delivery';
   await temporal.withDeadline(Date.now() + config.temporal.startTimeoutMs, () =>
@@ -36,7 +38,7 @@ export async function startDeliveryWorkflow(
       memo: { deliveryId: input.deliveryId, receivedAt: input.receivedAt } satisfies DeliveryMemo,
       typedSearchAttributes: deliveryStartAttributes(input),
       staticSummary: `${what} for robot ${JSON.stringify(input.robotName)} (${input.size} bytes)`,
-      workflowIdReusePolicy: DELIVERY_ID_REUSE_POLICY,
+      workflowIdReusePolicy: reuse,
     }),
   );
 }
@@ -59,24 +61,71 @@ export interface StartDeps {
   log: Logger;
 }
 
+/** A start's answer: started, or a repeat (with the delivery it repeats, when it was looked up). */
+export type Started = { started: true } | { started: false; duplicateOf: string | null };
+
+/** How a repeat is told apart: its window, and whether to look up the delivery it repeats (for the log). */
+export interface RepeatCheck {
+  windowMs: number;
+  lookUpOriginal: boolean;
+}
+
 /**
- * Starts the delivery's workflow: true when started, false for a repeat (its stored body is
- * discarded). Anything else thrown means the delivery may not have been taken (answer 503).
+ * Starts the delivery's workflow, or finds it a repeat (its stored body is then discarded).
+ * Within its window a repeat makes nothing (src/domain/dedup.ts); a key's original that ended
+ * longer ago than a window shorter than the namespace's retention is started again under the same
+ * workflow ID. Anything else thrown means the delivery may not have been taken (answer 503).
  */
-export async function startDelivery(deps: StartDeps, input: DeliveryInput, workflowId: string): Promise<boolean> {
+export async function startDelivery(
+  deps: StartDeps,
+  input: DeliveryInput,
+  workflowId: string,
+  repeat: RepeatCheck = { windowMs: DEDUP_WINDOW_MS, lookUpOriginal: false },
+): Promise<Started> {
   const { models, log } = deps;
   const { deliveryId, body } = input;
-  try {
-    await startDeliveryWorkflow(deps.temporal, deps.config, input, workflowId);
-    return true;
-  } catch (err) {
-    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) {
-      // Maybe started, maybe not: the sweep finds out later.
+  /** Starts it; false for a repeat. Maybe started, maybe not, on any other error: the sweep finds out later. */
+  const start = async (reuse?: 'ALLOW_DUPLICATE'): Promise<boolean> => {
+    try {
+      await startDeliveryWorkflow(deps.temporal, deps.config, input, workflowId, reuse);
+      return true;
+    } catch (err) {
+      if (err instanceof WorkflowExecutionAlreadyStartedError) return false;
       if (body.kind === 'stored' && !body.ownerId)
         await noteUnconfirmedBody(models, { _id: deliveryId, workflowId, chunks: body.chunks, at: new Date() }, log);
       throw err;
     }
-    if (body.kind === 'stored' && !body.ownerId) await discardBlob(models, bodyBlobId(deliveryId), body.chunks);
-    return false;
+  };
+  if (await start()) return { started: true };
+  const windowed = repeat.windowMs < DEDUP_WINDOW_MS;
+  let duplicateOf: string | null = null;
+  if (windowed || repeat.lookUpOriginal) {
+    const original = await describeOriginal(deps, workflowId);
+    // Refused again: another delivery of the key started it again just now, and this one is its repeat.
+    const passed = windowed && original?.ended && original.startedAt < Date.now() - repeat.windowMs;
+    if (passed && (await start('ALLOW_DUPLICATE'))) return { started: true };
+    duplicateOf = original?.deliveryId ?? null;
+  }
+  if (body.kind === 'stored' && !body.ownerId) await discardBlob(models, bodyBlobId(deliveryId), body.chunks);
+  return { started: false, duplicateOf };
+}
+
+/**
+ * The delivery whose workflow holds the ID, whether it has ended, and when it started (a window
+ * runs from the original's arrival); null when it cannot be read (then it is a repeat).
+ */
+async function describeOriginal(
+  { temporal, config }: StartDeps,
+  workflowId: string,
+): Promise<{ deliveryId: string | null; ended: boolean; startedAt: number } | null> {
+  try {
+    const d = await temporal.withDeadline(Date.now() + config.temporal.startTimeoutMs, () =>
+      temporal.workflow.getHandle(workflowId).describe(),
+    );
+    const memo = (d.memo ?? {}) as Partial<DeliveryMemo>;
+    const ended = d.status.name !== 'RUNNING';
+    return { deliveryId: memo.deliveryId ?? null, ended, startedAt: d.startTime.getTime() };
+  } catch {
+    return null;
   }
 }

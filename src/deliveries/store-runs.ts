@@ -3,8 +3,7 @@
  * trigger previews the run history lists (the first page's go on the delivery record), and returns
  * the seeds of the first runs. A retried attempt skips the batches its predecessor reported.
  */
-import { BLOCK_SIZE, FIELDS_CSV_ROWS, RUN_INSERT_BATCH } from '../domain/limits';
-import { FieldCollector } from '../domain/fields';
+import { BLOCK_SIZE, RUN_INSERT_BATCH } from '../domain/limits';
 import { runIdFor } from '../domain/ids';
 import type { DeliveryInput, JsonValue, RunSeed } from '../domain/types';
 import type { RunPreviewDoc } from '../storage/history-documents';
@@ -25,8 +24,6 @@ export interface StoredRuns {
   firstRuns: RunSeed[];
   /** Trigger previews of the first page of runs, kept on the delivery record. */
   previewsJson: string;
-  /** The paths the first FIELDS_CSV_ROWS trigger data values carried (src/domain/fields.ts), as JSON text. */
-  fieldsJson?: string;
 }
 
 /** Where runs and preview pages are written (grouped with other activities' writes). */
@@ -53,8 +50,6 @@ export async function storeRuns(
   input: DeliveryInput,
   triggers: TriggerSource,
   progress: Progress,
-  /** Whether the paths the trigger data carried are collected (FIELDS_SEEN). */
-  collectFields = true,
 ): Promise<StoredRuns> {
   const resumeFrom = storedSoFar(progress.resumed) ?? 0;
   // From here on a retry knows the body was checked (prepare.ts) and that storing has begun.
@@ -66,10 +61,8 @@ export async function storeRuns(
   let previews: RunPreviewDoc[] = [];
   let page: Array<string | null> = [];
   let firstPage: Array<string | null> = [];
-  const fields = collectFields ? new FieldCollector() : null;
   let index = 0;
   for await (const data of triggers) {
-    if (fields && index < FIELDS_CSV_ROWS) fields.add(data);
     const runId = runIdFor(input.deliveryId, index);
     const triggerJson = JSON.stringify(data);
     if (index >= resumeFrom) {
@@ -100,10 +93,5 @@ export async function storeRuns(
     else previews.push({ _id: previewPageId(input.deliveryId, n), previewsJson: JSON.stringify(page) });
   }
   await Promise.all([w.runs(batch), w.runPreviews(previews)]);
-  return {
-    runCount: index,
-    firstRuns: first.seeds,
-    previewsJson: JSON.stringify(firstPage),
-    ...(fields ? { fieldsJson: JSON.stringify(fields.result()) } : {}),
-  };
+  return { runCount: index, firstRuns: first.seeds, previewsJson: JSON.stringify(firstPage) };
 }

@@ -14,7 +14,19 @@
  * - custom app without one (nothing is signed): the `Idempotency-Key` header, else `webhook-id`,
  *   else the body's digest;
  * - a replay: `replay:<original delivery id>:<n>`, the n-th replay of that delivery;
- * always scoped to the trigger identifier.
+ * always scoped to the trigger identifier. That is a custom app's `auto` choice; an app may choose
+ * instead (`DedupChoice`, since 0.6): a header it names (only when nothing is signed: a captured
+ * request sent again with another value would run again), a JSON path in the body, the body's
+ * digest, or none (every delivery runs).
+ *
+ * **Window.** A repeat is recognised for the choice's window: by default 72 hours for a key from
+ * an id (`DEDUP_WINDOW`, the namespace's retention, as long as Stripe retries), and one hour for
+ * the body's digest (`BODY_DEDUP_WINDOW_MS`): a sender's quick retries are one delivery, but the
+ * same `{"status":"down"}` tomorrow is a new one. Except for senders whose signature carries no
+ * time (`UNTIMED_SCHEMES`): there the digest is the only thing that stops a captured request sent
+ * again, so it keeps 72 hours. A window shorter than the retention is kept by
+ * the start (src/deliveries/start.ts): a repeat whose original ended longer ago than the window
+ * starts again under the same workflow ID.
  *
  * A digest is keyed (HMAC-SHA256 with a key derived from SECRETS_KEY): keys end up in workflow IDs
  * and log lines, and a bare hash of a short body could be reversed by guessing. Every workflow ID
@@ -24,7 +36,8 @@
 import { headerValue, type RequestHeaders } from './headers';
 import { TEMPORAL_MAX_ID_BYTES } from './limits';
 import { keyedDigest } from './secrets';
-import type { TriggerKind } from './types';
+import type { BodyFormat, JsonValue, TriggerKind } from './types';
+import { isExpression, lookup, parsePath } from './placeholders';
 
 /** The workflow ID's prefix before the trigger identifier. */
 const WORKFLOW_ID_PREFIX = 'delivery:';
@@ -50,6 +63,57 @@ export const DELIVERY_ID_REUSE_POLICY = 'ALLOW_DUPLICATE_FAILED_ONLY' as const;
  * is made with it; docker-compose.yml sets the same for production (DEFAULT_NAMESPACE_RETENTION).
  */
 export const DEDUP_WINDOW = '72h';
+/** The same in milliseconds: the longest window an app may choose (the namespace keeps nothing longer). */
+export const DEDUP_WINDOW_MS = 72 * 3600_000;
+/** The body digest's default window: Hookdeck's longest; a sender's retries come within minutes. */
+export const BODY_DEDUP_WINDOW_MS = 3600_000;
+/**
+ * Schemes that sign the body but no time (src/domain/verification.ts): a captured request verifies
+ * forever, so its digest keeps the long window by default. Stripe's, Standard Webhooks' and Slack's
+ * signatures carry a time the receiver refuses after 5 minutes.
+ */
+const UNTIMED_SCHEMES: ReadonlySet<string> = new Set(['github', 'shopify', 'hmac']);
+/** A JSON path is read from bodies up to this size; a larger body falls back to its digest (the receiver parses it). */
+export const DEDUP_PARSE_BYTES = 1024 * 1024;
+
+/** What an app's deliveries are told apart by (docs/api.md#deduplication). */
+export const DEDUP_KEYS = ['auto', 'header', 'jsonPath', 'body', 'none'] as const;
+export type DedupKeyChoice = (typeof DEDUP_KEYS)[number];
+
+export interface DedupChoice {
+  key: DedupKeyChoice;
+  /** For `header`: its lower-case name. */
+  header?: string;
+  /** For `jsonPath`: a placeholder's expression (`trigger.event.id`). */
+  path?: string;
+  /** How long a repeat is recognised; absent: the key's default (72 h for an id, 1 h for a digest). */
+  windowSeconds?: number;
+}
+
+export const AUTO_DEDUP: DedupChoice = { key: 'auto' };
+
+/** Why an app cannot have this choice, or null. */
+export function dedupProblem(
+  choice: DedupChoice,
+  app: { signedWith: string | null; bodyFormat: BodyFormat },
+): { field: string; problem: string } | null {
+  if (choice.key === 'header') {
+    if (!choice.header) return { field: 'dedup.header', problem: 'name the header' };
+    if (app.signedWith)
+      return {
+        field: 'dedup.key',
+        problem:
+          `${app.signedWith} senders do not sign a header of your choosing: a captured request sent again ` +
+          'with another value would run again. Use auto (their signed id or body) or jsonPath',
+      };
+  }
+  if (choice.key === 'jsonPath') {
+    if (!choice.path || !isExpression(choice.path) || choice.path === 'trigger')
+      return { field: 'dedup.path', problem: 'a path as in a placeholder: trigger.event.id' };
+    if (app.bodyFormat !== 'json') return { field: 'dedup.key', problem: 'only a json app has JSON paths' };
+  }
+  return null;
+}
 
 /** What a delivery's key is taken from. */
 export interface DedupSource {
@@ -61,6 +125,14 @@ export interface DedupSource {
   signedWith: string | null;
   headers: RequestHeaders;
   body: Buffer;
+  /** The app's choice (absent: auto). */
+  choice?: DedupChoice;
+}
+
+/** A delivery's key, and how long a repeat of it is recognised. */
+export interface Dedup {
+  key: string;
+  windowMs: number;
 }
 
 /** A header value is used as it is when printable and short enough, else by its keyed digest. */
@@ -91,7 +163,46 @@ export function replayKey(originalDeliveryId: string, n: number): string {
   return `replay:${originalDeliveryId}:${n}`;
 }
 
-/** The delivery's key; `digestKey` keys its digests (derivedKey(SECRETS_KEY, 'dedup')). */
+/** The delivery's key and window; `digestKey` keys its digests (derivedKey(SECRETS_KEY, 'dedup')). */
+export function dedupOf(source: DedupSource, digestKey: Buffer, deliveryId: string): Dedup {
+  const choice = source.choice ?? AUTO_DEDUP;
+  const key = choice.key === 'none' ? `none:${deliveryId}` : chosenKey(source, choice, digestKey);
+  const shortDigest = key.startsWith('body-hmac:') && !UNTIMED_SCHEMES.has(source.signedWith ?? '');
+  const byDefault = shortDigest ? BODY_DEDUP_WINDOW_MS : DEDUP_WINDOW_MS;
+  const windowMs = choice.windowSeconds === undefined ? byDefault : choice.windowSeconds * 1000;
+  return { key, windowMs: Math.min(windowMs, DEDUP_WINDOW_MS) };
+}
+
+function chosenKey(source: DedupSource, choice: DedupChoice, digestKey: Buffer): string {
+  if (choice.key === 'header' && choice.header) {
+    const value = headerValue(source.headers, choice.header);
+    if (value) return keyPart(digestKey, 'header', value);
+  } else if (choice.key === 'jsonPath' && choice.path) {
+    const value = pathValue(source.body, choice.path);
+    if (value !== undefined) return keyPart(digestKey, 'path', value);
+  } else if (choice.key === 'auto') {
+    return dedupKey(source, digestKey);
+  }
+  return bodyKey(digestKey, source.body);
+}
+
+/** The value at a JSON path of the body as key text, or undefined (not JSON, too large, absent, null). */
+function pathValue(body: Buffer, path: string): string | undefined {
+  if (body.length > DEDUP_PARSE_BYTES) return undefined;
+  let data: JsonValue;
+  try {
+    data = JSON.parse(body.toString('utf8')) as JsonValue;
+  } catch {
+    return undefined;
+  }
+  const value = lookup(data, parsePath(path));
+  if (typeof value === 'symbol' || value === null) return undefined;
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+const bodyKey = (digestKey: Buffer, body: Buffer) => `body-hmac:${keyedDigest(digestKey, body)}`;
+
+/** The `auto` key: the sender's signed id, else an unsigned id header, else the body's digest. */
 export function dedupKey({ kind, signedWith, headers, body }: DedupSource, digestKey: Buffer): string {
   if (kind === 'stripe') {
     const id = stripeEventId(body);
@@ -106,5 +217,5 @@ export function dedupKey({ kind, signedWith, headers, body }: DedupSource, diges
     const webhookId = headerValue(headers, 'webhook-id');
     if (webhookId) return keyPart(digestKey, 'webhook-id', webhookId);
   }
-  return `body-hmac:${keyedDigest(digestKey, body)}`;
+  return bodyKey(digestKey, body);
 }

@@ -8,8 +8,11 @@
  *   never by its Content-Type (./body-formats).
  * - **CSV: one run per row.** The whole CSV is read before any run is stored, so a bad row half
  *   way makes no run at all (src/deliveries/prepare.ts).
- * - **Filtered: dropped.** A payment provider trigger with an `events` list drops other event
- *   types: recorded as dropped with the reason, no run (`droppedEventReason`).
+ * - **Filtered.** A delivery the robot's trigger rules stop makes no run: recorded as `filtered`
+ *   with the condition that stopped it. A CSV's rows are tested one by one: those stopped make no
+ *   run and are counted (`filteredRows`); a CSV whose every row is stopped is filtered. A payment
+ *   provider trigger's `events` list is such a rule: another event type is filtered (before 0.6:
+ *   dropped) with the reason `event type "…" is not selected` (`eventTypeStop`; ./trigger-rules).
  * - **Unparsable: failed.** A body that does not parse makes no run; the delivery is recorded as
  *   failed with the parser's error, and its workflow fails, which frees its ID for a later genuine
  *   delivery (workflows/delivery.ts).
@@ -22,7 +25,8 @@
  * - **Forged: rejected.** A payment provider delivery whose signature does not verify, when the
  *   trigger has a signing secret, is recorded as rejected and answered 400 (./stripe-signature).
  * - **Forged: rejected** too for a custom app with a `verification` scheme (./verification).
- * - **Duplicate: one run.** See ./dedup.
+ * - **Duplicate: one run.** See ./dedup. A repeat is recorded as `duplicate` with the delivery
+ *   it repeats (`duplicate of <id>`), up to DUPLICATES_LOGGED_PER_MINUTE per URL.
  * - **Paused: held.** A delivery to a paused robot is accepted (200, deduplicated) and waits; the
  *   robot's resume releases what waits in arrival order (src/deliveries/hold.ts).
  * - **Kept for replay.** Its raw body and the headers in `KEPT_HEADERS` (with those its app's
@@ -33,6 +37,7 @@
 import { headerValue, type RequestHeaders } from './headers';
 import { KEPT_HEADER_BYTES } from './limits';
 import type { BodyFormat, DeliveryFailure, DeliveryRecord, JsonValue, TriggerKind } from './types';
+import { CompiledRules, type TriggerRules } from './trigger-rules';
 
 /** Headers kept with every delivery, besides those its app's signature scheme reads. */
 export const KEPT_HEADERS = ['idempotency-key', 'webhook-id', 'stripe-signature'];
@@ -52,14 +57,18 @@ export function isEmptyBody(size: number): boolean {
   return size === 0;
 }
 
-/** Why a payment provider event is dropped by the trigger's `events` list, or null when it is kept. */
-export function droppedEventReason(trigger: { kind: TriggerKind; events?: string[] }, data: JsonValue): string | null {
-  const events = trigger.events;
-  if (trigger.kind !== 'stripe' || !events?.length) return null;
+/** The payment provider trigger's `events` list as a trigger rule: the event's type is one of them. */
+export function eventTypeRules(trigger: { kind: TriggerKind; events?: string[] }): TriggerRules | null {
+  if (trigger.kind !== 'stripe' || !trigger.events?.length) return null;
+  return { match: 'all', conditions: [{ field: 'trigger.type', op: 'in', value: trigger.events }] };
+}
+
+/** Why a payment provider event is filtered by the trigger's `events` list, or null when it is kept. */
+export function eventTypeStop(trigger: { kind: TriggerKind; events?: string[] }, data: JsonValue): string | null {
+  const rules = eventTypeRules(trigger);
+  if (!rules || new CompiledRules(rules).stopReason({ trigger: data, headers: {} }) === null) return null;
   const type = data !== null && typeof data === 'object' && !Array.isArray(data) ? data.type : undefined;
-  return typeof type === 'string' && events.includes(type)
-    ? null
-    : `event type ${JSON.stringify(type ?? null)} is not selected`;
+  return `event type ${JSON.stringify(type ?? null)} is not selected`;
 }
 
 /** What is known of a delivery as it arrived. */
@@ -91,19 +100,30 @@ export type DeliveryVerdict =
       runCount: number;
       previewsJson: string;
       fieldsJson?: string;
+      /** A CSV's rows the trigger rules stopped. */
+      filteredRows?: number;
     }
-  | { outcome: 'dropped'; format: BodyFormat; stepCount: number; reason: string; fieldsJson?: string }
+  | {
+      outcome: 'dropped' | 'filtered';
+      format: BodyFormat;
+      stepCount: number;
+      reason: string;
+      fieldsJson?: string;
+      filteredRows?: number;
+    }
   | { outcome: 'failed'; format: BodyFormat; stepCount: number; error: string; failure: DeliveryFailure }
   /** Refused by the receiver before any workflow: nothing was parsed. */
   | { outcome: 'rejected'; reason: string }
   /** A sender's check of the URL, answered by the receiver (src/domain/handshakes.ts): no workflow, no run. */
-  | { outcome: 'handshake' };
+  | { outcome: 'handshake' }
+  /** A repeat within its window (./dedup.ts): no run; the delivery it repeats, when known. */
+  | { outcome: 'duplicate'; duplicateOf: string | null };
 
 /** The record of a delivery in its robot's history, whatever its outcome. */
 export function deliveryRecord(received: ReceivedDelivery, verdict: DeliveryVerdict): DeliveryRecord {
   const rejected = verdict.outcome === 'rejected';
   // Answered by the receiver: nothing was parsed, nothing ran.
-  const atReceiver = rejected || verdict.outcome === 'handshake';
+  const atReceiver = rejected || verdict.outcome === 'handshake' || verdict.outcome === 'duplicate';
   return {
     _id: received.deliveryId,
     robotId: received.robotId,
@@ -116,7 +136,12 @@ export function deliveryRecord(received: ReceivedDelivery, verdict: DeliveryVerd
     size: received.size,
     outcome: verdict.outcome,
     runCount: verdict.outcome === 'processed' ? verdict.runCount : 0,
-    reason: verdict.outcome === 'dropped' || rejected ? verdict.reason : null,
+    reason:
+      verdict.outcome === 'duplicate'
+        ? `duplicate of ${verdict.duplicateOf ?? 'an earlier delivery'}`
+        : verdict.outcome === 'dropped' || verdict.outcome === 'filtered' || rejected
+          ? verdict.reason
+          : null,
     error: verdict.outcome === 'failed' ? verdict.error : null,
     verified: rejected ? false : received.verified,
     stepCount: atReceiver ? 0 : verdict.stepCount,
@@ -127,5 +152,6 @@ export function deliveryRecord(received: ReceivedDelivery, verdict: DeliveryVerd
     replayOf: received.replayOf ?? null,
     ...(received.test ? { test: true as const } : {}),
     ...('fieldsJson' in verdict && verdict.fieldsJson !== undefined ? { fieldsJson: verdict.fieldsJson } : {}),
+    ...('filteredRows' in verdict && verdict.filteredRows ? { filteredRows: verdict.filteredRows } : {}),
   };
 }

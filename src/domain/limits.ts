@@ -79,6 +79,12 @@ export const DEFAULT_MAX_CONNECTIONS = 4096;
 export const DEFAULT_AUTH_FAILURES_PER_MINUTE = 20;
 /** Deliveries one trigger may have recorded `rejected` (a failed signature check) a minute (REJECTED_PER_MINUTE). */
 export const DEFAULT_REJECTED_PER_MINUTE = 60;
+/**
+ * Duplicates a URL gets recorded in its deliveries log per minute (each costs a describe and a
+ * record); past it a duplicate is still answered 200 and counted in the metric, not recorded, so a
+ * sender retrying in a loop cannot flood the log.
+ */
+export const DUPLICATES_LOGGED_PER_MINUTE = 60;
 /** Client addresses or triggers the throttles remember at once; the oldest go first. */
 export const THROTTLE_ENTRIES = 10_000;
 
@@ -195,6 +201,17 @@ export const FIELD_PATH_CHARS = 200;
 export const FIELD_EXAMPLE_CHARS = 40;
 /** Rows of a CSV its fields are read from: its columns are the header's, so the first page shows them. */
 export const FIELDS_CSV_ROWS = BLOCK_SIZE;
+
+// ---- Trigger rules (src/domain/trigger-rules.ts, docs/api.md#trigger-rules) ---------------------------
+
+/** Conditions per robot: a filter, not a program; each is tested on every delivery (and CSV row). */
+export const TRIGGER_RULES_MAX = 20;
+/** Items of an `in` / `notIn` list. */
+export const RULE_LIST_ITEMS = 100;
+/** Characters of a `matches` pattern (and it must pass safe-regex2: a sender controls the text). */
+export const RULE_PATTERN_CHARS = 200;
+/** Bytes of a condition's value as JSON. */
+export const RULE_VALUE_BYTES = 4 * KiB;
 
 // ---- Management API ------------------------------------------------------------------------------
 

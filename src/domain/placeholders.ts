@@ -13,8 +13,15 @@ import type { JsonValue } from './types';
 
 /** A key in brackets is a JSON string literal: JSON's escapes only, no raw control characters. */
 const JSON_STRING = String.raw`"(?:[^"\\\u0000-\u001f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*"`;
-const PLACEHOLDER = new RegExp(String.raw`\{\{\s*(trigger(?:\.[^\s.[\]{}]+|\[\d+\]|\[${JSON_STRING}\])*)\s*\}\}`, 'g');
+const EXPRESSION = String.raw`trigger(?:\.[^\s.[\]{}]+|\[\d+\]|\[${JSON_STRING}\])*`;
+const PLACEHOLDER = new RegExp(String.raw`\{\{\s*(${EXPRESSION})\s*\}\}`, 'g');
 const WHOLE = new RegExp(`^${PLACEHOLDER.source}$`);
+const WHOLE_EXPRESSION = new RegExp(`^${EXPRESSION}$`);
+
+/** Whether text is a whole placeholder expression (`trigger.items[0].sku`, without the braces). */
+export function isExpression(text: string): boolean {
+  return WHOLE_EXPRESSION.test(text);
+}
 const SEGMENT = new RegExp(String.raw`\.([^\s.[\]{}]+)|\[(\d+)\]|\[(${JSON_STRING})\]`, 'g');
 
 /** A path's step: an object's key or an array's index. */

@@ -17,10 +17,21 @@ export type RunStatus = 'running' | 'succeeded' | 'failed';
 export type StepStatus = 'pending' | 'succeeded' | 'failed';
 /**
  * What became of a delivery, as its robot's deliveries log says: processed (its runs were made),
- * dropped (nothing to run), rejected (its signature did not verify), failed (it could not be
- * prepared), handshake (a sender's check of the URL, answered as the sender expects: src/domain/handshakes.ts).
+ * dropped (nothing to run; before 0.6, a payment event of a type not selected), rejected (its
+ * signature did not verify), failed (it could not be prepared), handshake (a sender's check of the
+ * URL, answered as the sender expects: src/domain/handshakes.ts), filtered (stopped by the robot's
+ * trigger rules or, for the payment provider, its events list: ./trigger-rules.ts), duplicate (a
+ * repeat of an earlier delivery within its window: ./dedup.ts; since 0.6).
  */
-export const DELIVERY_OUTCOMES = ['processed', 'dropped', 'rejected', 'failed', 'handshake'] as const;
+export const DELIVERY_OUTCOMES = [
+  'processed',
+  'dropped',
+  'rejected',
+  'failed',
+  'handshake',
+  'filtered',
+  'duplicate',
+] as const;
 export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
 /** A delivery as its robot's history records it (stored with its place: src/storage/documents.ts). */
 export interface DeliveryRecord {
@@ -54,6 +65,8 @@ export interface DeliveryRecord {
   fieldsJson?: string;
   /** Sent from the robot page or the API as a test (POST /api/robots/:id/test-delivery); its runs are real. */
   test?: true;
+  /** A CSV's rows the trigger rules stopped (they made no run); absent when none. */
+  filteredRows?: number;
 }
 
 /** The failure type of a delivery workflow whose body does not parse in the app's body format. */
@@ -130,6 +143,8 @@ export interface RunSeed {
 export type PreparedDelivery = (
   | { outcome: 'processed'; runCount: number; stepCount: number; firstRuns: RunSeed[] }
   | { outcome: 'dropped'; reason: string }
+  /** Since 0.6: stopped by a trigger rule; no run. */
+  | { outcome: 'filtered'; reason: string }
   /** `failure` since 0.5 (absent: UnparsableBody). */
   | { outcome: 'failed'; error: string; failure?: DeliveryFailure }
 ) & {
@@ -163,7 +178,8 @@ export type RunOutcomeStatus = Exclude<RunStatus, 'running'>;
  * the delivery's one run executed in the delivery workflow itself.
  */
 export type DeliveryResult =
-  { outcome: 'processed'; runCount: number; runStatus?: RunOutcomeStatus } | { outcome: 'dropped'; reason: string };
+  | { outcome: 'processed'; runCount: number; runStatus?: RunOutcomeStatus }
+  | { outcome: 'dropped' | 'filtered'; reason: string };
 
 export interface RunInput {
   runId: string;

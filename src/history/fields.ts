@@ -23,7 +23,7 @@ export interface RobotFields {
 }
 
 /** Outcomes of deliveries whose body was parsed: they carry fields. */
-const PARSED: ReadonlySet<string> = new Set(['processed', 'dropped']);
+const PARSED: ReadonlySet<string> = new Set(['processed', 'dropped', 'filtered']);
 
 export async function robotFields(models: Models, robotId: string): Promise<RobotFields> {
   const { state } = await readTally(models, robotId);

@@ -10,7 +10,8 @@
  */
 import type { Client } from '@temporalio/client';
 import type { Config } from '../config';
-import { dedupKey, deliveryWorkflowId } from '../domain/dedup';
+import { dedupOf, deliveryWorkflowId } from '../domain/dedup';
+import { DUPLICATES_LOGGED_PER_MINUTE } from '../domain/limits';
 import { deliveryRecord, isEmptyBody, keptHeaders, type ReceivedDelivery } from '../domain/deliveries';
 import { handshakeAnswer, type HandshakeAnswer } from '../domain/handshakes';
 import { derivedKey, newId } from '../domain/secrets';
@@ -54,6 +55,8 @@ export class DeliveryTaker {
   private readonly digestKey: Buffer;
   /** Rejected deliveries recorded per trigger this minute (src/throttle.ts). */
   private readonly rejections: Throttle;
+  /** Duplicates recorded per trigger this minute (DUPLICATES_LOGGED_PER_MINUTE). */
+  private readonly duplicates = new Throttle('duplicates logged for this URL', DUPLICATES_LOGGED_PER_MINUTE);
 
   constructor(private readonly deps: TakeDeliveryDeps) {
     this.digestKey = derivedKey(deps.config.secretsKey, 'dedup');
@@ -66,9 +69,11 @@ export class DeliveryTaker {
     const { verification } = trigger;
     const scheme = verification && verification.scheme !== 'stripe' ? verification : null;
     const signedWith = verification?.scheme ?? null;
-    const key = dedupKey({ kind: trigger.kind, signedWith, headers: req.headers, body: req.body }, this.digestKey);
     const deliveryId = newId();
-    const headers = keptHeaders(req.headers, scheme ? headersRead(scheme) : []);
+    const source = { kind: trigger.kind, signedWith, headers: req.headers, body: req.body, choice: trigger.dedup };
+    const { key, windowMs } = dedupOf(source, this.digestKey, deliveryId);
+    // Those its app's scheme and its robot's trigger rules read are kept too.
+    const headers = keptHeaders(req.headers, [...(scheme ? headersRead(scheme) : []), ...trigger.ruleHeaders]);
     const forged = await this.rejectForgery(trigger, req, { deliveryId, key, headers });
     if (forged) {
       identified({ deliveryId, robotId: trigger.robotId });
@@ -84,6 +89,7 @@ export class DeliveryTaker {
     }
     const workflowId = deliveryWorkflowId(trigger.identifier, key);
     identified({ deliveryId, robotId: trigger.robotId, workflowId });
+    const verified = verification ? true : trigger.kind === 'stripe' ? false : null;
     const input = await deliveryInput(this.deps.models, this.deps.config.inlineBodyBytes, {
       deliveryId,
       robot: {
@@ -98,10 +104,20 @@ export class DeliveryTaker {
       dedupKey: key,
       contentType: req.contentType,
       bytes: req.body,
-      verified: verification ? true : trigger.kind === 'stripe' ? false : null,
+      verified,
       headers,
     });
-    return (await startDelivery(this.deps, input, workflowId)) ? { outcome: 'accepted' } : { outcome: 'duplicate' };
+    const lookUpOriginal = this.duplicates.within(trigger.identifier);
+    const started = await startDelivery(this.deps, input, workflowId, { windowMs, lookUpOriginal });
+    if (started.started) return { outcome: 'accepted' };
+    // A repeat: recorded with the delivery it repeats, a few a minute per URL at most.
+    if (this.duplicates.take(trigger.identifier)) {
+      const received = { ...this.received(trigger, req, { deliveryId, key, headers }, verified), workflowId };
+      await this.deps.deliveries.record(
+        deliveryRecord(received, { outcome: 'duplicate', duplicateOf: started.duplicateOf }),
+      );
+    }
+    return { outcome: 'duplicate' };
   }
 
   /**
@@ -124,12 +140,12 @@ export class DeliveryTaker {
     return verdict.reason;
   }
 
-  /** A delivery the receiver answers itself (rejected, handshake): no workflow, its body not kept. */
+  /** A delivery the receiver answers itself (rejected, handshake, duplicate): no workflow of its own, no body kept. */
   private received(
     trigger: WebhookTrigger,
     req: DeliveryRequest,
     { deliveryId, key, headers }: { deliveryId: string; key: string; headers: Record<string, string> },
-    verified: boolean,
+    verified: boolean | null,
   ): ReceivedDelivery {
     return {
       deliveryId,

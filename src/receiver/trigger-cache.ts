@@ -28,6 +28,9 @@ import { randomUUID } from 'node:crypto';
 import { tokenHashes, type TokenHashes } from '../robots/trigger-tokens';
 import { TRIGGER_CACHE_ENTRIES } from '../domain/limits';
 import { isTriggerIdentifier } from '../domain/ids';
+import { ruleHeaders } from '../domain/trigger-rules';
+import { AUTO_DEDUP, type DedupChoice } from '../domain/dedup';
+import { currentVersion } from '../robots/steps-versions';
 
 export interface WebhookTrigger {
   robotId: string;
@@ -44,6 +47,10 @@ export interface WebhookTrigger {
   format: BodyFormat;
   /** The robot's steps version, noted in each delivery (src/robots/steps-versions.ts). */
   stepsVersion: number;
+  /** Headers its trigger rules read, kept with each delivery (src/domain/trigger-rules.ts). */
+  ruleHeaders: string[];
+  /** What its deliveries are told apart by, and for how long (src/domain/dedup.ts). */
+  dedup: DedupChoice;
 }
 
 /** A signature check the receiver makes before a delivery starts. */
@@ -181,6 +188,7 @@ export class TriggerCache {
     if (!robot || !tokens) return null;
     let verification: SenderVerification | null = null;
     let format: BodyFormat = 'json';
+    let dedup: DedupChoice = AUTO_DEDUP;
     if (robot.trigger.kind === 'stripe' && robot.trigger.connectionId) {
       const connection = await this.models.Connection.findById(robot.trigger.connectionId).lean();
       if (connection?.signingSecretSealed)
@@ -188,6 +196,7 @@ export class TriggerCache {
     } else if (robot.trigger.kind === 'custom') {
       const app = await this.models.App.findById(robot.trigger.appId).lean();
       format = app?.bodyFormat ?? 'json';
+      dedup = app?.dedup ?? AUTO_DEDUP;
       if (app?.verificationSealed)
         verification = JSON.parse(decryptSecret(this.secretsKeys, app.verificationSealed)) as CustomVerification;
     }
@@ -201,6 +210,8 @@ export class TriggerCache {
       verification,
       format,
       stepsVersion: robot.stepsVersion ?? 0,
+      ruleHeaders: ruleHeaders(currentVersion(robot).rules),
+      dedup,
     };
   }
 }

@@ -4,6 +4,7 @@
  * (trigger data, step templates and outputs) is stored as JSON text, because FerretDB refuses keys
  * with `.` or a leading `$` and nested arrays in documents.
  */
+import type { DedupChoice } from '../domain/dedup';
 import {
   type BodyFormat,
   type DeliveryRecord,
@@ -27,6 +28,8 @@ export interface AppDoc {
    * sealed with SECRETS_KEY; never returned.
    */
   verificationSealed?: string | null;
+  /** What its deliveries are told apart by (src/domain/dedup.ts); absent: auto. */
+  dedup?: DedupChoice | null;
   createdAt: Date;
 }
 
@@ -59,8 +62,10 @@ export interface RobotDoc {
     previousTokenExpiresAt?: Date | null;
   };
   steps: StepDefinition[];
-  /** Version of `steps`: 0 until the steps are first edited; each edit stores the versions (RobotStepsDoc). */
+  /** Version of `steps` and `rulesJson`: 0 until first edited; each edit stores the versions (RobotStepsDoc). */
   stepsVersion?: number;
+  /** The trigger rules (TriggerRules of src/domain/trigger-rules.ts) as JSON text, or null for none. */
+  rulesJson?: string | null;
   /** When the robot was first paused since its held deliveries were last released (src/deliveries/hold.ts). */
   heldSince?: Date | null;
   createdAt: Date;
@@ -72,6 +77,8 @@ export interface RobotStepsDoc {
   robotId: string;
   version: number;
   steps: StepDefinition[];
+  /** The trigger rules of this version as JSON text (null or absent: none). */
+  rulesJson?: string | null;
   createdAt: Date;
 }
 

@@ -8,6 +8,7 @@
  * and one outcome carrying the last; a retried activity meets a duplicate key and leaves the
  * first write as it is.
  */
+import { DEDUP_KEYS } from '../domain/dedup';
 import mongoose, { Schema, type Connection } from 'mongoose';
 import { historySchemas } from './history-documents';
 import { BODY_FORMATS, DELIVERY_OUTCOMES, ROBOT_STATES, type StepDefinition } from '../domain/types';
@@ -35,6 +36,18 @@ const appSchema = new Schema<AppDoc>(
     bodyFormat: { type: String, enum: BODY_FORMATS, required: true },
     /** AES-256-GCM sealed with SECRETS_KEY; never returned by any route. */
     verificationSealed: { type: String, default: null },
+    dedup: {
+      type: new Schema(
+        {
+          key: { type: String, enum: DEDUP_KEYS, required: true },
+          header: String,
+          path: String,
+          windowSeconds: Number,
+        },
+        opts,
+      ),
+      default: null,
+    },
     createdAt: { type: Date, required: true },
   },
   { ...opts, collection: 'apps' },
@@ -81,6 +94,7 @@ const robotSchema = new Schema<RobotDoc>(
     },
     steps: { type: [stepDefinitionSchema], required: true },
     stepsVersion: { type: Number, default: 0 },
+    rulesJson: { type: String, default: null },
     heldSince: { type: Date, default: null },
     createdAt: { type: Date, required: true },
   },
@@ -123,6 +137,7 @@ const robotStepsSchema = new Schema<RobotStepsDoc>(
     robotId: { type: String, required: true },
     version: { type: Number, required: true },
     steps: { type: [stepDefinitionSchema], required: true },
+    rulesJson: { type: String, default: null },
     createdAt: { type: Date, required: true },
   },
   { ...opts, collection: 'robot_steps' },

@@ -3,6 +3,7 @@
  * dev server (on a SQLite file, so it keeps its data across a restart), its own FerretDB, and
  * the receiver and worker as separate processes, all on free loopback ports.
  */
+import { DELIVERY_OUTCOMES } from '../../src/domain/types';
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -245,7 +246,7 @@ export async function expectCountsMatchPages(stack: StackApi, robotId: string): 
   expect({ total: runs.length, ...statuses }).toEqual(robot.runCounts);
   expect(new Set(runs.map((r) => r.id)).size).toBe(runs.length);
   expect(new Set(deliveries.map((d) => d.id)).size).toBe(deliveries.length);
-  const byOutcome = { processed: 0, dropped: 0, rejected: 0, failed: 0, handshake: 0 } as Record<string, number>;
+  const byOutcome = Object.fromEntries(DELIVERY_OUTCOMES.map((o) => [o, 0])) as Record<string, number>;
   for (const d of deliveries) byOutcome[d.outcome] += 1;
   expect(byOutcome).toEqual(robot.deliveryCounts);
 }

@@ -1,6 +1,16 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import fc from 'fast-check';
-import { DEDUP_KEY_MAX_BYTES, dedupKey, deliveryWorkflowId, type DedupSource } from '../../src/domain/dedup';
+import {
+  BODY_DEDUP_WINDOW_MS,
+  DEDUP_KEY_MAX_BYTES,
+  DEDUP_WINDOW_MS,
+  dedupKey,
+  dedupOf,
+  dedupProblem,
+  deliveryWorkflowId,
+  type DedupChoice,
+  type DedupSource,
+} from '../../src/domain/dedup';
 import { TEMPORAL_MAX_ID_BYTES } from '../../src/domain/limits';
 import { VERIFICATION_SCHEMES } from '../../src/domain/verification';
 
@@ -129,4 +139,58 @@ describe('deliveryWorkflowId', () => {
   test('every verification scheme is known to the key (a new scheme must say what it signs)', () => {
     expect([...VERIFICATION_SCHEMES].sort()).toEqual(['github', 'hmac', 'shopify', 'slack', 'standard-webhooks']);
   });
+});
+
+describe('dedupOf: the key an app chose, and its window', () => {
+  const KEY = Buffer.alloc(32, 7);
+  const of = (choice: DedupChoice | undefined, headers: Record<string, string> = {}, body = '{"event":{"id":"e1"}}') =>
+    dedupOf({ kind: 'custom', signedWith: null, headers, body: Buffer.from(body), choice }, KEY, 'delivery-1');
+
+  test('auto is as before: an id header for 72 hours, else the body digest for one hour', () => {
+    expect(of(undefined, { 'idempotency-key': 'k' })).toEqual({ key: 'idempotency-key:k', windowMs: DEDUP_WINDOW_MS });
+    expect(of({ key: 'auto' })).toEqual({ key: expect.stringMatching(/^body-hmac:/), windowMs: BODY_DEDUP_WINDOW_MS });
+  });
+
+  test('a named header, a JSON path, the body, none', () => {
+    expect(of({ key: 'header', header: 'x-request-id' }, { 'x-request-id': 'r1' }).key).toBe('header:r1');
+    expect(of({ key: 'jsonPath', path: 'trigger.event.id' }).key).toBe('path:e1');
+    expect(of({ key: 'body' }, { 'idempotency-key': 'k' }).key).toMatch(/^body-hmac:/);
+    expect(of({ key: 'none' })).toMatchObject({ key: 'none:delivery-1' });
+  });
+
+  test('a key that is not there falls back to the body digest (and its window)', () => {
+    expect(of({ key: 'header', header: 'x-request-id' })).toEqual({
+      key: expect.stringMatching(/^body-hmac:/),
+      windowMs: BODY_DEDUP_WINDOW_MS,
+    });
+    expect(of({ key: 'jsonPath', path: 'trigger.missing' }).key).toMatch(/^body-hmac:/);
+    expect(of({ key: 'jsonPath', path: 'trigger.event.id' }, {}, 'not json').key).toMatch(/^body-hmac:/);
+  });
+
+  test('a window chosen wins, up to the retention', () => {
+    expect(of({ key: 'body', windowSeconds: 60 }).windowMs).toBe(60_000);
+    expect(of({ key: 'header', header: 'x', windowSeconds: 10 ** 9 }, { x: '1' }).windowMs).toBe(DEDUP_WINDOW_MS);
+  });
+
+  test('what an app cannot choose', () => {
+    const unsigned = { signedWith: null, bodyFormat: 'json' as const };
+    expect(dedupProblem({ key: 'header' }, unsigned)?.field).toBe('dedup.header');
+    expect(dedupProblem({ key: 'header', header: 'x' }, { ...unsigned, signedWith: 'github' })?.field).toBe(
+      'dedup.key',
+    );
+    expect(dedupProblem({ key: 'jsonPath', path: 'trigger.id' }, { ...unsigned, bodyFormat: 'csv' })?.field).toBe(
+      'dedup.key',
+    );
+    expect(dedupProblem({ key: 'jsonPath', path: 'id' }, unsigned)?.field).toBe('dedup.path');
+    expect(dedupProblem({ key: 'jsonPath', path: 'trigger.id' }, unsigned)).toBeNull();
+    expect(dedupProblem({ key: 'body' }, { ...unsigned, signedWith: 'github' })).toBeNull();
+  });
+});
+
+test('the body digest of a sender whose signature carries no time keeps 72 hours: it alone stops a replayed capture', () => {
+  const KEY = Buffer.alloc(32, 7);
+  const windowOf = (signedWith: string | null) =>
+    dedupOf({ kind: 'custom', signedWith, headers: {}, body: Buffer.from('{}') }, KEY, 'd').windowMs;
+  expect(['github', 'shopify', 'hmac'].map(windowOf)).toEqual([DEDUP_WINDOW_MS, DEDUP_WINDOW_MS, DEDUP_WINDOW_MS]);
+  expect([null, 'slack'].map(windowOf)).toEqual([BODY_DEDUP_WINDOW_MS, BODY_DEDUP_WINDOW_MS]);
 });

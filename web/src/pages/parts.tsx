@@ -33,7 +33,7 @@ export function FieldError({ refusal, field }: { refusal: ApiError | null; field
     </p>
   );
 }
-const KNOWN = ['name', 'trigger', 'steps'];
+const KNOWN = ['name', 'trigger', 'steps', 'rules', 'dedup'];
 
 /** A form's state: what the API said was wrong, and where. */
 export function useRefusal() {

@@ -88,7 +88,7 @@ export function Runs({ robotId }: { robotId: string }) {
   );
 }
 
-const OUTCOMES: Outcome[] = ['processed', 'dropped', 'rejected', 'failed', 'handshake'];
+const OUTCOMES: Outcome[] = ['processed', 'filtered', 'duplicate', 'dropped', 'rejected', 'failed', 'handshake'];
 
 export function Deliveries({ robotId }: { robotId: string }) {
   const { page, older, newer } = usePage<Delivery>(`/api/robots/${robotId}/deliveries`, 'deliveries');
@@ -137,6 +137,7 @@ export function Deliveries({ robotId }: { robotId: string }) {
               <td>{d.contentType ?? ''}</td>
               <td>
                 {d.outcome === 'processed' && `${d.runCount ?? 0} run(s)`}
+                {d.filteredRows !== undefined && d.outcome === 'processed' && `, ${d.filteredRows} row(s) filtered`}
                 {d.reason && <span>{d.reason}</span>}
                 {d.error && <span class="error">{d.error}</span>}
                 {d.replayOf && <span> (replay)</span>}

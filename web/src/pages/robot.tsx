@@ -7,6 +7,8 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError, type App, type Robot, type RobotFields } from '../api';
 import { FieldsSeen, placeholderInJson, unseenPlaceholders, useRobotFields } from './fields';
 import { SAMPLE_BODIES } from '../../../src/domain/samples';
+import { TriggerRules } from './rules';
+import { DedupOfApp } from './dedup';
 import {
   copyText,
   FieldError,
@@ -67,8 +69,9 @@ export function RobotPage({ id }: { id: string }) {
         </p>
         <Actions robot={robot} onChange={setRobot} />
       </section>
-      <Card robot={robot} app={app} />
+      <Card robot={robot} app={app} onAppChange={setApp} />
       <FieldsSeen fields={fields} onPick={pick} />
+      <TriggerRules robot={robot} fields={fields} onChange={setRobot} />
       <EditSteps robot={robot} onChange={setRobot} fields={fields} insert={insert} />
       <Runs robotId={robot.id} />
       <Deliveries robotId={robot.id} />
@@ -139,7 +142,7 @@ async function copyUrl(url: string): Promise<boolean> {
 }
 
 /** The trigger step's card. */
-function Card({ robot, app }: { robot: Robot; app: App | null }) {
+function Card({ robot, app, onAppChange }: { robot: Robot; app: App | null; onAppChange: (a: App) => void }) {
   const url = robot.trigger.card?.webhookUrl ?? null;
   const [copied, setCopied] = useState<boolean | null>(null);
   const atWork = robot.state === 'at_work' || robot.state === 'paused';
@@ -167,6 +170,7 @@ function Card({ robot, app }: { robot: Robot; app: App | null }) {
           <pre aria-label="curl example">{curlExample(url, app?.bodyFormat ?? 'json')}</pre>
         </>
       )}
+      {app && <DedupOfApp app={app} onChange={onAppChange} />}
     </section>
   );
 }

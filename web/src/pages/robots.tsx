@@ -2,6 +2,7 @@
  * Robots (`/`): every robot with its state, trigger, run counts and last delivery; creating apps,
  * payment connections and robots.
  */
+import { DedupFields, type Dedup } from './dedup';
 import { useEffect, useState } from 'preact/hooks';
 import { api, type App, type BodyFormat, type Connection, type Robot } from '../api';
 import { link, navigate } from '../nav';
@@ -80,11 +81,12 @@ export function RobotsPage() {
 function NewApp({ onCreated }: { onCreated: () => void }) {
   const [name, setName] = useState('');
   const [bodyFormat, setFormat] = useState<BodyFormat>('json');
+  const [dedup, setDedup] = useState<Dedup>({ key: 'auto' });
   const { refusal, attempt } = useRefusal();
   const submit = (e: Event) => {
     e.preventDefault();
     void attempt(async () => {
-      await api('POST', '/api/apps', { name, supportsInboundTrigger: true, bodyFormat });
+      await api('POST', '/api/apps', { name, supportsInboundTrigger: true, bodyFormat, dedup });
       setName('');
       onCreated();
     });
@@ -103,6 +105,8 @@ function NewApp({ onCreated }: { onCreated: () => void }) {
             <option value="text">Plain text</option>
           </select>
         </label>
+        <DedupFields value={dedup} onChange={setDedup} />
+        <FieldError refusal={refusal} field="dedup" />
         <button type="submit">Create app</button>
         <FieldError refusal={refusal} />
       </form>

@@ -1,0 +1,162 @@
+/**
+ * Trigger rules: conditions a delivery must meet before any run is made (docs/api.md#trigger-rules).
+ *
+ * - **What a condition reads.** `trigger…` is the trigger data at a placeholder's path
+ *   (`trigger.customer.email`, `trigger.items[0].sku`; ./placeholders); `headers.<name>` a request
+ *   header (lower-case). A header a rule names is kept with each delivery (the receiver keeps it).
+ * - **Operators**: equals, notEquals, exists, notExists, in, notIn, matches (a regular expression),
+ *   gt, gte, lt, lte; the robot's rules match `all` or `any` of their conditions.
+ * - **Evaluated by a library**: each condition becomes a MongoDB-style query, which `mingo` tests
+ *   against `{ trigger, headers }`. So its semantics are MongoDB's: on an array, `equals` holds when
+ *   any item equals (`trigger.items.sku` equals `"A-1"`: some item's sku is A-1); numbers compare
+ *   only with numbers (a CSV's cells are strings).
+ * - **Where**: in the worker, before a run is made; a CSV's rows one by one (./deliveries).
+ * - **Versioned with the steps** (src/robots/steps-versions.ts): a delivery follows the rules it was
+ *   accepted with.
+ * - **Checked when saved** (`ruleProblem`): at most TRIGGER_RULES_MAX conditions, a pattern of at
+ *   most RULE_PATTERN_CHARS that `safe-regex2` finds free of catastrophic backtracking (a sender
+ *   controls the text it runs on), lists of at most RULE_LIST_ITEMS, values of at most
+ *   RULE_VALUE_BYTES.
+ */
+import { Query } from 'mingo';
+import safeRegex from 'safe-regex2';
+import { RULE_LIST_ITEMS, RULE_PATTERN_CHARS, RULE_VALUE_BYTES, TRIGGER_RULES_MAX } from './limits';
+import { isExpression, parsePath } from './placeholders';
+import type { JsonValue } from './types';
+
+export const RULE_OPS = [
+  'equals',
+  'notEquals',
+  'exists',
+  'notExists',
+  'in',
+  'notIn',
+  'matches',
+  'gt',
+  'gte',
+  'lt',
+  'lte',
+] as const;
+export type RuleOp = (typeof RULE_OPS)[number];
+
+export interface TriggerCondition {
+  /** `trigger.customer.email`, `trigger`, or `headers.x-github-event`. */
+  field: string;
+  op: RuleOp;
+  /** Absent for exists and notExists; a list for in and notIn; a pattern for matches; a number for gt…lte. */
+  value?: JsonValue;
+}
+
+export interface TriggerRules {
+  match: 'all' | 'any';
+  conditions: TriggerCondition[];
+}
+
+/** What a rule is tested on. */
+export interface RuleSubject {
+  trigger: JsonValue;
+  /** Request headers by lower-case name (those kept with the delivery). */
+  headers: Record<string, string>;
+}
+
+const HEADER_FIELD = /^headers\.([a-z0-9!#$%&'*+^_`|~-]+)$/;
+const NUMBER_OPS: ReadonlySet<RuleOp> = new Set(['gt', 'gte', 'lt', 'lte']);
+const MONGO_OP: Record<RuleOp, (v: JsonValue | undefined) => Record<string, unknown>> = {
+  equals: (v) => ({ $eq: v }),
+  notEquals: (v) => ({ $ne: v }),
+  exists: () => ({ $exists: true }),
+  notExists: () => ({ $exists: false }),
+  in: (v) => ({ $in: v }),
+  notIn: (v) => ({ $nin: v }),
+  matches: (v) => ({ $regex: v }),
+  gt: (v) => ({ $gt: v }),
+  gte: (v) => ({ $gte: v }),
+  lt: (v) => ({ $lt: v }),
+  lte: (v) => ({ $lte: v }),
+};
+
+/** The document path a field reads in `{ trigger, headers }`, or why it cannot be read. */
+function documentPath(field: string): { path: string } | { problem: string } {
+  const header = HEADER_FIELD.exec(field);
+  if (header) return { path: `headers.${header[1]}` };
+  if (!isExpression(field))
+    return { problem: 'must be trigger, trigger.<path> (as in a placeholder) or headers.<lower-case name>' };
+  const segments = parsePath(field);
+  if (segments.some((s) => typeof s === 'string' && (s.includes('.') || s.startsWith('$') || s === '')))
+    return { problem: 'a key with a dot, a leading $ or no name cannot be filtered on' };
+  return { path: ['trigger', ...segments.map(String)].join('.') };
+}
+
+/** The header names conditions read: the receiver keeps these with each delivery. */
+export function ruleHeaders(rules: TriggerRules | null): string[] {
+  return (rules?.conditions ?? []).flatMap((c) => HEADER_FIELD.exec(c.field)?.[1] ?? []);
+}
+
+/** Why a rule set cannot be saved, and where in it (`['conditions', 2, 'value']`), or null when it can. */
+export function ruleProblem(rules: TriggerRules): { path: Array<string | number>; problem: string } | null {
+  if (rules.conditions.length > TRIGGER_RULES_MAX)
+    return { path: ['conditions'], problem: `at most ${TRIGGER_RULES_MAX} conditions` };
+  for (const [i, c] of rules.conditions.entries()) {
+    const read = documentPath(c.field);
+    if ('problem' in read) return { path: ['conditions', i, 'field'], problem: read.problem };
+    const problem = valueProblem(c);
+    if (problem) return { path: ['conditions', i, 'value'], problem };
+  }
+  return null;
+}
+
+function valueProblem({ op, value }: TriggerCondition): string | null {
+  if (op === 'exists' || op === 'notExists') return value === undefined ? null : 'takes no value';
+  if (value === undefined) return 'a value is needed';
+  if (Buffer.byteLength(JSON.stringify(value)) > RULE_VALUE_BYTES) return `at most ${RULE_VALUE_BYTES} bytes`;
+  if (op === 'in' || op === 'notIn') {
+    if (!Array.isArray(value)) return 'must be a list';
+    return value.length > RULE_LIST_ITEMS ? `at most ${RULE_LIST_ITEMS} items` : null;
+  }
+  if (NUMBER_OPS.has(op)) return typeof value === 'number' && Number.isFinite(value) ? null : 'must be a number';
+  if (op === 'matches') {
+    if (typeof value !== 'string') return 'must be a pattern (a string)';
+    if (value.length > RULE_PATTERN_CHARS) return `a pattern of at most ${RULE_PATTERN_CHARS} characters`;
+    try {
+      new RegExp(value);
+    } catch (err) {
+      return `not a regular expression: ${(err as Error).message}`;
+    }
+    if (!safeRegex(value)) return 'this pattern could take exponential time on some texts: simplify its repetitions';
+  }
+  return null;
+}
+
+/** A condition in a line of the deliveries log: `trigger.amount gte 100`. */
+export function describeCondition(c: TriggerCondition): string {
+  const text = `${c.field} ${c.op}${c.value === undefined ? '' : ` ${JSON.stringify(c.value)}`}`;
+  return text.length > 200 ? `${text.slice(0, 199)}…` : text;
+}
+
+/** Rules ready to test subjects: each condition compiled once. */
+export class CompiledRules {
+  private readonly queries: Query[];
+
+  constructor(private readonly rules: TriggerRules) {
+    this.queries = rules.conditions.map((c) => {
+      const read = documentPath(c.field);
+      if ('problem' in read) throw new Error(`condition on ${c.field}: ${read.problem}`);
+      return new Query({ [read.path]: MONGO_OP[c.op](c.value) });
+    });
+  }
+
+  /** Why the subject is stopped (the condition that stopped it), or null when it may make a run. */
+  stopReason(subject: RuleSubject): string | null {
+    const { conditions, match } = this.rules;
+    if (conditions.length === 0) return null;
+    if (match === 'any')
+      return this.queries.some((q) => q.test({ ...subject }))
+        ? null
+        : `no condition met (any of ${conditions.length}): ${conditions.map(describeCondition).join('; ')}`.slice(
+            0,
+            400,
+          );
+    const failed = this.queries.findIndex((q) => !q.test({ ...subject }));
+    return failed < 0 ? null : `condition ${failed + 1} not met: ${describeCondition(conditions[failed])}`;
+  }
+}

@@ -1,0 +1,128 @@
+import {
+  CompiledRules,
+  ruleHeaders,
+  ruleProblem,
+  type TriggerCondition,
+  type TriggerRules,
+} from '../../src/domain/trigger-rules';
+import { eventTypeStop } from '../../src/domain/deliveries';
+import { RULE_LIST_ITEMS, TRIGGER_RULES_MAX } from '../../src/domain/limits';
+import type { JsonValue } from '../../src/domain/types';
+
+const order: JsonValue = {
+  status: 'paid',
+  amount: 120,
+  customer: { email: 'ann@example.com', tags: ['vip'] },
+  items: [{ sku: 'A-1' }, { sku: 'B-2' }],
+  note: null,
+};
+const all = (...conditions: TriggerCondition[]): TriggerRules => ({ match: 'all', conditions });
+const stop = (rules: TriggerRules, trigger: JsonValue = order, headers: Record<string, string> = {}) =>
+  new CompiledRules(rules).stopReason({ trigger, headers });
+
+describe('each operator, met and not', () => {
+  test.each<[TriggerCondition, TriggerCondition]>([
+    [
+      { field: 'trigger.status', op: 'equals', value: 'paid' },
+      { field: 'trigger.status', op: 'equals', value: 'open' },
+    ],
+    [
+      { field: 'trigger.status', op: 'notEquals', value: 'open' },
+      { field: 'trigger.status', op: 'notEquals', value: 'paid' },
+    ],
+    [
+      { field: 'trigger.customer.email', op: 'exists' },
+      { field: 'trigger.customer.phone', op: 'exists' },
+    ],
+    [
+      { field: 'trigger.customer.phone', op: 'notExists' },
+      { field: 'trigger.customer.email', op: 'notExists' },
+    ],
+    [
+      { field: 'trigger.status', op: 'in', value: ['paid', 'refunded'] },
+      { field: 'trigger.status', op: 'in', value: ['open'] },
+    ],
+    [
+      { field: 'trigger.status', op: 'notIn', value: ['open'] },
+      { field: 'trigger.status', op: 'notIn', value: ['paid'] },
+    ],
+    [
+      { field: 'trigger.customer.email', op: 'matches', value: '@example\\.com$' },
+      { field: 'trigger.customer.email', op: 'matches', value: '^bob@' },
+    ],
+    [
+      { field: 'trigger.amount', op: 'gt', value: 100 },
+      { field: 'trigger.amount', op: 'gt', value: 120 },
+    ],
+    [
+      { field: 'trigger.amount', op: 'gte', value: 120 },
+      { field: 'trigger.amount', op: 'gte', value: 121 },
+    ],
+    [
+      { field: 'trigger.amount', op: 'lt', value: 121 },
+      { field: 'trigger.amount', op: 'lt', value: 120 },
+    ],
+    [
+      { field: 'trigger.amount', op: 'lte', value: 120 },
+      { field: 'trigger.amount', op: 'lte', value: 119 },
+    ],
+  ])('%o is met; %o is not', (met, notMet) => {
+    expect(ruleProblem(all(met))).toBeNull();
+    expect(stop(all(met))).toBeNull();
+    expect(stop(all(notMet))).toMatch(/^condition 1 not met: trigger\./);
+  });
+});
+
+test('paths as placeholders write them: an index, any array item, a header', () => {
+  expect(stop(all({ field: 'trigger.items[1].sku', op: 'equals', value: 'B-2' }))).toBeNull();
+  expect(stop(all({ field: 'trigger.items.sku', op: 'equals', value: 'B-2' }))).toBeNull();
+  expect(stop(all({ field: 'trigger.items[0].sku', op: 'equals', value: 'B-2' }))).not.toBeNull();
+  const push = all({ field: 'headers.x-github-event', op: 'equals', value: 'push' });
+  expect(stop(push, order, { 'x-github-event': 'push' })).toBeNull();
+  expect(stop(push, order, { 'x-github-event': 'issues' })).not.toBeNull();
+  expect(stop(push, order, {})).not.toBeNull();
+  expect(ruleHeaders(push)).toEqual(['x-github-event']);
+  // A text body is the trigger itself.
+  expect(stop(all({ field: 'trigger', op: 'matches', value: '^ALERT' }), 'ALERT: disk full')).toBeNull();
+});
+
+test('all names the first condition not met; any stops only when none is met', () => {
+  const rules = all(
+    { field: 'trigger.status', op: 'equals', value: 'paid' },
+    { field: 'trigger.amount', op: 'gte', value: 500 },
+  );
+  expect(stop(rules)).toBe('condition 2 not met: trigger.amount gte 500');
+  expect(stop({ ...rules, match: 'any' })).toBeNull();
+  expect(stop({ ...rules, match: 'any' }, { status: 'open', amount: 1 })).toMatch(/^no condition met \(any of 2\)/);
+  expect(stop(all())).toBeNull();
+});
+
+test('numbers compare with numbers only: a CSV cell is a string', () => {
+  expect(stop(all({ field: 'trigger.amount', op: 'gt', value: 5 }), { amount: '10' })).not.toBeNull();
+});
+
+test('what cannot be saved, with where it is', () => {
+  const problem = (c: TriggerCondition) => ruleProblem(all(c));
+  expect(problem({ field: 'body.x', op: 'exists' })?.path).toEqual(['conditions', 0, 'field']);
+  expect(problem({ field: 'trigger["a.b"]', op: 'exists' })?.problem).toMatch(/dot/);
+  expect(problem({ field: 'trigger.x', op: 'exists', value: 1 })?.problem).toBe('takes no value');
+  expect(problem({ field: 'trigger.x', op: 'equals' })?.problem).toBe('a value is needed');
+  expect(problem({ field: 'trigger.x', op: 'gt', value: '5' })?.problem).toBe('must be a number');
+  expect(problem({ field: 'trigger.x', op: 'in', value: 'a' })?.problem).toBe('must be a list');
+  const long = Array.from({ length: RULE_LIST_ITEMS + 1 }, (_, i) => i);
+  expect(problem({ field: 'trigger.x', op: 'in', value: long })?.problem).toMatch(/at most/);
+  expect(problem({ field: 'trigger.x', op: 'matches', value: '(' })?.problem).toMatch(/not a regular expression/);
+  // Catastrophic backtracking: a sender's text would hold the worker.
+  expect(problem({ field: 'trigger.x', op: 'matches', value: '(a+)+$' })?.problem).toMatch(/exponential/);
+  const many = Array.from({ length: TRIGGER_RULES_MAX + 1 }, () => ({ field: 'trigger', op: 'exists' as const }));
+  expect(ruleProblem(all(...many))?.path).toEqual(['conditions']);
+});
+
+test("the payment provider's events list is a rule on the event's type", () => {
+  const trigger = { kind: 'stripe' as const, events: ['invoice.paid'] };
+  expect(eventTypeStop(trigger, { type: 'invoice.paid' })).toBeNull();
+  expect(eventTypeStop(trigger, { type: 'charge.refunded' })).toBe('event type "charge.refunded" is not selected');
+  expect(eventTypeStop(trigger, 'not an object')).toBe('event type null is not selected');
+  expect(eventTypeStop({ kind: 'stripe', events: [] }, { type: 'x' })).toBeNull();
+  expect(eventTypeStop({ kind: 'custom', events: ['a'] }, { type: 'x' })).toBeNull();
+});

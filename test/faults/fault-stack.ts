@@ -32,7 +32,9 @@ export interface FaultStack {
   /** SIGTERM (a clean stop) or SIGKILL. */
   stop(part: Part, signal?: StopSignal): Promise<void>;
   /** Counts of a robot's deliveries, runs and finished runs, read through the API. */
-  counts(robotId: string): Promise<{ deliveries: number; runs: number; succeeded: number; failed: number }>;
+  counts(
+    robotId: string,
+  ): Promise<{ deliveries: number; duplicates: number; runs: number; succeeded: number; failed: number }>;
   /** Everything every process of the stack has logged so far. */
   logs(): string;
   close(): Promise<void>;
@@ -142,9 +144,12 @@ export function stackApi(baseUrl: string, adminToken: string): StackApi {
     },
     async counts(robotId) {
       const robot = await api('GET', `/api/robots/${robotId}`);
-      const deliveries = Object.values(robot.deliveryCounts as Record<string, number>).reduce((a, b) => a + b, 0);
+      // Deliveries taken, repeats apart (a repeat is logged as `duplicate` of one of them).
+      const { duplicate = 0, ...taken } = robot.deliveryCounts as Record<string, number>;
+      const deliveries = Object.values(taken).reduce((a, b) => a + b, 0);
       return {
         deliveries,
+        duplicates: duplicate,
         runs: robot.runCounts.total,
         succeeded: robot.runCounts.succeeded,
         failed: robot.runCounts.failed,

@@ -103,7 +103,7 @@ export function receiverMetrics(): ReceiverMetrics {
 }
 
 /** How the worker's preparing of a delivery ended (`deliveries_prepared_total{outcome}`). */
-export const PREPARED_OUTCOMES = ['processed', 'dropped', 'failed'] as const;
+export const PREPARED_OUTCOMES = ['processed', 'filtered', 'dropped', 'failed'] as const;
 /** How runs ended (`runs_total{status}`). */
 export const RUN_STATUSES = ['succeeded', 'failed'] as const;
 

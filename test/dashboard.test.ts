@@ -243,9 +243,9 @@ it('edits trigger rules as rows, shows a refusal next to its row, and a stopped 
   const row = form.getByRole('group', { name: 'Condition 1' });
   await row.getByLabel('Field').fill('trigger.customer.email');
   await row.getByLabel('Operator').selectOption('matches');
-  await row.getByLabel('Value').fill('(a+)+$');
+  await row.getByLabel('Value').fill('(?=lookahead)');
   await form.getByRole('button', { name: 'Save rules' }).click();
-  expect(await row.getByRole('alert').textContent()).toMatch(/exponential time/);
+  expect(await row.getByRole('alert').textContent()).toMatch(/no lookaround/);
 
   await row.getByLabel('Value').fill('@example\\.com$');
   await form.getByRole('button', { name: 'Save rules' }).click();

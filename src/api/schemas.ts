@@ -180,6 +180,11 @@ export const testDeliveryBody = z
   .object({
     body: z.string().min(1).optional(),
     contentType: z.string().max(200).optional(),
+    /** Request headers to send with it (as a sender would: trigger rules may read them). */
+    headers: z
+      .record(z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/, 'a header name'), z.string().max(1024))
+      .refine((h) => Object.keys(h).length <= 20, 'at most 20 headers')
+      .optional(),
   })
   .strict();
 

@@ -37,7 +37,11 @@ export class CsvRunSeeds {
     if (!cursor || cursor.next > from) {
       // The rows its trigger rules let through, as preparing stored them (./rules.ts): run n is the n-th of these.
       const rows = csvRows(await bodyBytes(delivery, this.models, progress));
-      const admission = { rules: await this.rules.of(delivery), headers: delivery.headers ?? {} };
+      const admission = {
+        rules: await this.rules.of(delivery),
+        headers: delivery.headers ?? {},
+        beat: () => progress.beat(),
+      };
       cursor = { rows: admitted(rows, admission), next: 0 };
     }
     cursors.delete(delivery.deliveryId); // re-inserted last: the map keeps the newest last

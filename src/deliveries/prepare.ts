@@ -129,8 +129,10 @@ export class DeliveryPreparer {
           if (++rows % HEARTBEAT_ROWS === 0) progress.beat(progress.resumed);
         }
       }
-      const rows = admitted(csvRows(body, UNCAPPED), { rules, headers, fields, stopped });
-      stored = await storeRuns(this.writes, input, rows, progress);
+      // Beats while rows are only read and stopped repeat the last details storing reported.
+      const tracked = trackedProgress(progress);
+      const rows = admitted(csvRows(body, UNCAPPED), { rules, headers, fields, stopped, beat: () => tracked.beat() });
+      stored = await storeRuns(this.writes, input, rows, tracked);
       this.metrics.csvRows.inc(stored.runCount);
       if (stored.runCount === 0 && stopped.first !== null) {
         const reason = `every row (${stopped.count}) stopped; the first by ${stopped.first}`;
@@ -170,4 +172,16 @@ function answerOf(verdict: Decided['verdict'], firstRuns: RunSeed[]): PreparedDe
     case 'failed':
       return { outcome: 'failed', error: verdict.error, failure: verdict.failure };
   }
+}
+
+/** Progress whose beat without details repeats the last details given (or the resumed ones). */
+function trackedProgress(progress: Progress): Progress {
+  let last = progress.resumed;
+  return {
+    resumed: progress.resumed,
+    beat(details?: unknown) {
+      if (details !== undefined) last = details;
+      progress.beat(last);
+    },
+  };
 }

@@ -5,7 +5,7 @@
  * runs (./csv-runs.ts) read rows through the same `admitted`, so a run's index is the same in both.
  */
 import type { FieldCollector } from '../domain/fields';
-import { FIELDS_CSV_ROWS, ROBOTS_KEPT } from '../domain/limits';
+import { FIELDS_CSV_ROWS, HEARTBEAT_ROWS, ROBOTS_KEPT } from '../domain/limits';
 import { CompiledRules } from '../domain/trigger-rules';
 import type { DeliveryInput, JsonValue } from '../domain/types';
 import type { StepsVersions } from '../robots/steps-versions';
@@ -47,16 +47,19 @@ export interface Admission {
   /** Collects the first FIELDS_CSV_ROWS rows' fields (all rows, stopped or not), when given. */
   fields?: FieldCollector | null;
   stopped?: StoppedRows;
+  /** Told every HEARTBEAT_ROWS rows read: a long run of stopped rows stores nothing that would beat. */
+  beat?: () => void;
 }
 
 /** The rows that make runs, in order. */
 export async function* admitted<T extends JsonValue>(
   rows: AsyncIterable<T>,
-  { rules, headers, fields, stopped }: Admission,
+  { rules, headers, fields, stopped, beat }: Admission,
 ): AsyncGenerator<T, void, undefined> {
   let n = 0;
   for await (const row of rows) {
-    if (fields && n++ < FIELDS_CSV_ROWS) fields.add(row);
+    if (fields && n < FIELDS_CSV_ROWS) fields.add(row);
+    if (++n % HEARTBEAT_ROWS === 0) beat?.();
     const reason = rules?.stopReason({ trigger: row, headers }) ?? null;
     if (reason === null) yield row;
     else stopped?.add(reason);

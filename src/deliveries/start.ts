@@ -101,6 +101,11 @@ export async function startDelivery(
   let duplicateOf: string | null = null;
   if (windowed || repeat.lookUpOriginal) {
     const original = await describeOriginal(deps, workflowId);
+    if (windowed && original === null) {
+      // Whether its window has passed is unknown: not taken (503), so the sender sends it again.
+      if (body.kind === 'stored' && !body.ownerId) await discardBlob(models, bodyBlobId(deliveryId), body.chunks);
+      throw new Error(`could not read the workflow ${workflowId} to tell whether its dedup window has passed`);
+    }
     // Refused again: another delivery of the key started it again just now, and this one is its repeat.
     const passed = windowed && original?.ended && original.startedAt < Date.now() - repeat.windowMs;
     if (passed && (await start('ALLOW_DUPLICATE'))) return { started: true };
@@ -111,8 +116,8 @@ export async function startDelivery(
 }
 
 /**
- * The delivery whose workflow holds the ID, whether it has ended, and when it started (a window
- * runs from the original's arrival); null when it cannot be read (then it is a repeat).
+ * The delivery whose workflow holds the ID, whether it has ended, and when it arrived (a window
+ * runs from the original's arrival); null when it cannot be read.
  */
 async function describeOriginal(
   { temporal, config }: StartDeps,
@@ -124,7 +129,9 @@ async function describeOriginal(
     );
     const memo = (d.memo ?? {}) as Partial<DeliveryMemo>;
     const ended = d.status.name !== 'RUNNING';
-    return { deliveryId: memo.deliveryId ?? null, ended, startedAt: d.startTime.getTime() };
+    // Its arrival (a continued-as-new run starts later than its delivery arrived).
+    const arrived = memo.receivedAt ? Date.parse(memo.receivedAt) : d.startTime.getTime();
+    return { deliveryId: memo.deliveryId ?? null, ended, startedAt: arrived };
   } catch {
     return null;
   }

@@ -9,6 +9,7 @@
  *   workflow's summary says "Test delivery".
  * - Its dedup key is its own (`test:<delivery id>`): two tests with the same body make two runs.
  * - No signature is checked (the admin token sent it) and none is claimed: `verified` is null.
+ * - Headers may be given (trigger rules read them); they are kept with it as a sender's would be.
  * - A robot stopped or never put to work refuses it (409), as a replay.
  */
 import { deliveryWorkflowId, testDeliveryKey } from '../domain/dedup';
@@ -19,10 +20,12 @@ import { robotBodyFormat } from '../robots/settings';
 import { deliveryInput } from './input';
 import { refuseUnlessTakingDeliveries, startDelivery, type StartDeps } from './start';
 
-/** What the person sends; both may be left out. */
+/** What the person sends; each may be left out. */
 export interface TestDeliveryRequest {
   body?: string;
   contentType?: string;
+  /** Headers it carries (kept with it, by lower-case name), for trigger rules that read them. */
+  headers?: Record<string, string>;
 }
 
 /** Sends a test delivery to the robot; returns its delivery id. */
@@ -54,7 +57,7 @@ export async function sendTestDelivery(
     contentType: request.body === undefined ? sample.contentType : (request.contentType ?? null),
     bytes: Buffer.from(request.body ?? sample.body, 'utf8'),
     verified: null,
-    headers: {},
+    headers: Object.fromEntries(Object.entries(request.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
     test: true,
   });
   await startDelivery(deps, input, deliveryWorkflowId(identifier, dedupKey));

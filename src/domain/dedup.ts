@@ -107,6 +107,13 @@ export function dedupProblem(
           'with another value would run again. Use auto (their signed id or body) or jsonPath',
       };
   }
+  if (UNTIMED_SCHEMES.has(app.signedWith ?? '')) {
+    // Their signatures carry no time: only a repeat's refusal stops a captured request sent again.
+    const replayable = `${app.signedWith} signatures carry no time, so a captured request would verify and run again`;
+    if (choice.key === 'none') return { field: 'dedup.key', problem: replayable };
+    if (choice.windowSeconds !== undefined && choice.windowSeconds * 1000 < DEDUP_WINDOW_MS)
+      return { field: 'dedup.windowSeconds', problem: `${replayable} after the window: keep the default (72 h)` };
+  }
   if (choice.key === 'jsonPath') {
     if (!choice.path || !isExpression(choice.path) || choice.path === 'trigger')
       return { field: 'dedup.path', problem: 'a path as in a placeholder: trigger.event.id' };

@@ -10,8 +10,9 @@
  * - **Bounded.** At most `FIELD_PATHS_PER_DELIVERY` paths of up to `FIELD_PATH_CHARS` characters;
  *   past either the delivery's fields are marked `truncated`. An example is cut to
  *   `FIELD_EXAMPLE_CHARS`.
- * - **No secrets in examples.** Under a key that names a secret (`SECRET_KEY`), or for a value that
- *   looks like a key (`SECRET_VALUE`), the example is `REDACTED`; the path and its types are shown.
+ * - **No secrets in examples.** Under a key that names a secret (`SECRET_KEY`), for a value that
+ *   looks like a key (`SECRET_VALUE`) or a generated credential (`looksGenerated`), the example is
+ *   `REDACTED`; the path and its types are shown. Keys themselves are data, and are shown.
  * - **A robot's fields** (`mergeFields`): the union over its last `FIELDS_DELIVERIES` deliveries
  *   that were parsed, with in how many each path appeared and the newest example.
  *
@@ -53,9 +54,20 @@ export interface RobotField extends SeenField {
 export const REDACTED = '[redacted]';
 /** Keys whose values are never shown as examples. */
 const SECRET_KEY =
-  /pass(word|wd|phrase)?$|secret|token|api[-_ ]?key|auth|signature|credential|private[-_ ]?key|cookie/i;
-/** Values that look like a key or a bearer credential whatever their key. */
-const SECRET_VALUE = /^(whsec_|sk_(live|test)_|rk_(live|test)_|bearer\s|basic\s)/i;
+  /pass(word|wd|phrase)?$|pwd|secret|token|api[-_ ]?key|(^|[-_])key$|auth|signature|credential|private[-_ ]?key|cookie|session|jwt/i;
+/** Values that look like a key or a bearer credential whatever their key (Stripe, GitHub, Slack, AWS, JWT…). */
+const SECRET_VALUE =
+  /^(whsec_|sk_(live|test)_|rk_(live|test)_|bearer\s|basic\s|gh[pousr]_|github_pat_|xox[abpr]-|AKIA|AIza|glpat-|eyJ)/i;
+/**
+ * A long token with no spaces that mixes upper case, lower case and digits reads like a generated
+ * credential: not shown (a UUID or a hex id, lower case only, is).
+ */
+const looksGenerated = (text: string) =>
+  text.length >= 24 &&
+  /^[A-Za-z0-9_\-+/=.]+$/.test(text) &&
+  /[A-Z]/.test(text) &&
+  /[a-z]/.test(text) &&
+  /\d/.test(text);
 /** A key written after a dot: what the placeholder syntax reads as one segment. */
 const PLAIN_KEY = /^[^\s.[\]{}"]+$/;
 
@@ -93,7 +105,7 @@ function typeOf(value: JsonValue): FieldType {
 
 function exampleOf(value: string | number | boolean, secret: boolean): string {
   const text = String(value);
-  if (secret || SECRET_VALUE.test(text)) return REDACTED;
+  if (secret || SECRET_VALUE.test(text) || looksGenerated(text)) return REDACTED;
   return text.length > FIELD_EXAMPLE_CHARS ? `${text.slice(0, FIELD_EXAMPLE_CHARS - 1)}…` : text;
 }
 

@@ -208,8 +208,13 @@ export const FIELDS_CSV_ROWS = BLOCK_SIZE;
 export const TRIGGER_RULES_MAX = 20;
 /** Items of an `in` / `notIn` list. */
 export const RULE_LIST_ITEMS = 100;
-/** Characters of a `matches` pattern (and it must pass safe-regex2: a sender controls the text). */
+/** Characters of a `matches` pattern. */
 export const RULE_PATTERN_CHARS = 200;
+/**
+ * Characters of a value a pattern is tested on: RE2 is linear, but about 1 µs a character for the
+ * worst patterns, and a sender chooses the value's length (a 32 MiB body would hold a worker ~30 s).
+ */
+export const RULE_MATCH_CHARS = 64 * KiB;
 /** Bytes of a condition's value as JSON. */
 export const RULE_VALUE_BYTES = 4 * KiB;
 

@@ -6,21 +6,24 @@
  *   header (lower-case). A header a rule names is kept with each delivery (the receiver keeps it).
  * - **Operators**: equals, notEquals, exists, notExists, in, notIn, matches (a regular expression),
  *   gt, gte, lt, lte; the robot's rules match `all` or `any` of their conditions.
- * - **Evaluated by a library**: each condition becomes a MongoDB-style query, which `mingo` tests
+ * - **Evaluated by libraries**: each condition becomes a MongoDB-style query, which `mingo` tests
  *   against `{ trigger, headers }`. So its semantics are MongoDB's: on an array, `equals` holds when
  *   any item equals (`trigger.items.sku` equals `"A-1"`: some item's sku is A-1); numbers compare
- *   only with numbers (a CSV's cells are strings).
+ *   only with numbers (a CSV's cells are strings). A `matches` pattern runs on `re2js`, a
+ *   linear-time engine (RE2's syntax: no lookaround, no backreferences), on the values mingo's own
+ *   path resolution finds: a sender controls the text, and a backtracking engine can be made to
+ *   take exponential time by patterns no static check catches (`(.|\s)*end`).
  * - **Where**: in the worker, before a run is made; a CSV's rows one by one (./deliveries).
  * - **Versioned with the steps** (src/robots/steps-versions.ts): a delivery follows the rules it was
  *   accepted with.
  * - **Checked when saved** (`ruleProblem`): at most TRIGGER_RULES_MAX conditions, a pattern of at
- *   most RULE_PATTERN_CHARS that `safe-regex2` finds free of catastrophic backtracking (a sender
- *   controls the text it runs on), lists of at most RULE_LIST_ITEMS, values of at most
- *   RULE_VALUE_BYTES.
+ *   most RULE_PATTERN_CHARS that RE2 accepts, lists of at most RULE_LIST_ITEMS, values of at most
+ *   RULE_VALUE_BYTES, and no header that carries a credential (it would be kept with each delivery).
  */
 import { Query } from 'mingo';
-import safeRegex from 'safe-regex2';
-import { RULE_LIST_ITEMS, RULE_PATTERN_CHARS, RULE_VALUE_BYTES, TRIGGER_RULES_MAX } from './limits';
+import { ensureArray, flatten, resolve } from 'mingo/util';
+import { RE2JS } from 're2js';
+import { RULE_LIST_ITEMS, RULE_MATCH_CHARS, RULE_PATTERN_CHARS, RULE_VALUE_BYTES, TRIGGER_RULES_MAX } from './limits';
 import { isExpression, parsePath } from './placeholders';
 import type { JsonValue } from './types';
 
@@ -60,15 +63,16 @@ export interface RuleSubject {
 }
 
 const HEADER_FIELD = /^headers\.([a-z0-9!#$%&'*+^_`|~-]+)$/;
+/** Headers that carry a credential: a rule on one would keep it with every delivery, in the log. */
+const CREDENTIAL_HEADER = /auth|cookie|secret|token|signature|api-?key|password|session/;
 const NUMBER_OPS: ReadonlySet<RuleOp> = new Set(['gt', 'gte', 'lt', 'lte']);
-const MONGO_OP: Record<RuleOp, (v: JsonValue | undefined) => Record<string, unknown>> = {
+const MONGO_OP: Record<Exclude<RuleOp, 'matches'>, (v: JsonValue | undefined) => Record<string, unknown>> = {
   equals: (v) => ({ $eq: v }),
   notEquals: (v) => ({ $ne: v }),
   exists: () => ({ $exists: true }),
   notExists: () => ({ $exists: false }),
   in: (v) => ({ $in: v }),
   notIn: (v) => ({ $nin: v }),
-  matches: (v) => ({ $regex: v }),
   gt: (v) => ({ $gt: v }),
   gte: (v) => ({ $gte: v }),
   lt: (v) => ({ $lt: v }),
@@ -78,6 +82,8 @@ const MONGO_OP: Record<RuleOp, (v: JsonValue | undefined) => Record<string, unkn
 /** The document path a field reads in `{ trigger, headers }`, or why it cannot be read. */
 function documentPath(field: string): { path: string } | { problem: string } {
   const header = HEADER_FIELD.exec(field);
+  if (header && CREDENTIAL_HEADER.test(header[1]))
+    return { problem: 'a header that carries a credential would be kept with every delivery: filter on another' };
   if (header) return { path: `headers.${header[1]}` };
   if (!isExpression(field))
     return { problem: 'must be trigger, trigger.<path> (as in a placeholder) or headers.<lower-case name>' };
@@ -118,11 +124,10 @@ function valueProblem({ op, value }: TriggerCondition): string | null {
     if (typeof value !== 'string') return 'must be a pattern (a string)';
     if (value.length > RULE_PATTERN_CHARS) return `a pattern of at most ${RULE_PATTERN_CHARS} characters`;
     try {
-      new RegExp(value);
+      RE2JS.compile(value);
     } catch (err) {
-      return `not a regular expression: ${(err as Error).message}`;
+      return `not a pattern the linear-time engine takes (RE2: no lookaround or backreferences): ${(err as Error).message}`;
     }
-    if (!safeRegex(value)) return 'this pattern could take exponential time on some texts: simplify its repetitions';
   }
   return null;
 }
@@ -133,14 +138,37 @@ export function describeCondition(c: TriggerCondition): string {
   return text.length > 200 ? `${text.slice(0, 199)}…` : text;
 }
 
+/** A compiled condition: a mingo query, or (matches) an RE2 pattern on the values mingo resolves. */
+interface Test {
+  test(subject: Record<string, unknown>): boolean;
+}
+
+/** `matches` as MongoDB's `$regex` does it (any string at the path, or in an array there), in linear time. */
+function patternTest(path: string, pattern: string): Test {
+  const re = RE2JS.compile(pattern);
+  const match = (x: unknown) =>
+    typeof x === 'string' && re.matcher(x.length > RULE_MATCH_CHARS ? x.slice(0, RULE_MATCH_CHARS) : x).find();
+  return {
+    test(subject) {
+      const values = ensureArray(resolve(subject, path, { unwrapArray: true }));
+      return values.some(match) || flatten(values, 1).some(match);
+    },
+  };
+}
+
 /** Rules ready to test subjects: each condition compiled once. */
 export class CompiledRules {
-  private readonly queries: Query[];
+  private readonly queries: Test[];
+  /** Why a subject meeting no condition of `any` is stopped: made once. */
+  private readonly noneMet: string;
 
   constructor(private readonly rules: TriggerRules) {
+    const all = rules.conditions.map(describeCondition).join('; ');
+    this.noneMet = `no condition met (any of ${rules.conditions.length}): ${all}`.slice(0, 400);
     this.queries = rules.conditions.map((c) => {
       const read = documentPath(c.field);
       if ('problem' in read) throw new Error(`condition on ${c.field}: ${read.problem}`);
+      if (c.op === 'matches') return patternTest(read.path, typeof c.value === 'string' ? c.value : '');
       return new Query({ [read.path]: MONGO_OP[c.op](c.value) });
     });
   }
@@ -149,13 +177,7 @@ export class CompiledRules {
   stopReason(subject: RuleSubject): string | null {
     const { conditions, match } = this.rules;
     if (conditions.length === 0) return null;
-    if (match === 'any')
-      return this.queries.some((q) => q.test({ ...subject }))
-        ? null
-        : `no condition met (any of ${conditions.length}): ${conditions.map(describeCondition).join('; ')}`.slice(
-            0,
-            400,
-          );
+    if (match === 'any') return this.queries.some((q) => q.test({ ...subject })) ? null : this.noneMet;
     const failed = this.queries.findIndex((q) => !q.test({ ...subject }));
     return failed < 0 ? null : `condition ${failed + 1} not met: ${describeCondition(conditions[failed])}`;
   }

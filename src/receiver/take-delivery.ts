@@ -113,8 +113,14 @@ export class DeliveryTaker {
     // A repeat: recorded with the delivery it repeats, a few a minute per URL at most.
     if (this.duplicates.take(trigger.identifier)) {
       const received = { ...this.received(trigger, req, { deliveryId, key, headers }, verified), workflowId };
-      await this.deps.deliveries.record(
-        deliveryRecord(received, { outcome: 'duplicate', duplicateOf: started.duplicateOf }),
+      const verdict = { outcome: 'duplicate' as const, duplicateOf: started.duplicateOf };
+      // The repeat was refused already: a record that fails is logged, and the sender still gets 200.
+      await this.deps.deliveries.record(deliveryRecord(received, verdict)).catch((err: Error) =>
+        this.deps.log.warn('a duplicate could not be recorded in the deliveries log', {
+          deliveryId,
+          robotId: trigger.robotId,
+          err: err.message,
+        }),
       );
     }
     return { outcome: 'duplicate' };

@@ -184,6 +184,12 @@ describe('dedupOf: the key an app chose, and its window', () => {
     expect(dedupProblem({ key: 'jsonPath', path: 'id' }, unsigned)?.field).toBe('dedup.path');
     expect(dedupProblem({ key: 'jsonPath', path: 'trigger.id' }, unsigned)).toBeNull();
     expect(dedupProblem({ key: 'body' }, { ...unsigned, signedWith: 'github' })).toBeNull();
+    // Untimed signatures: only the refusal of a repeat stops a captured request sent again.
+    expect(dedupProblem({ key: 'none' }, { ...unsigned, signedWith: 'github' })?.field).toBe('dedup.key');
+    expect(dedupProblem({ key: 'body', windowSeconds: 3600 }, { ...unsigned, signedWith: 'hmac' })?.field).toBe(
+      'dedup.windowSeconds',
+    );
+    expect(dedupProblem({ key: 'none' }, { ...unsigned, signedWith: 'slack' })).toBeNull();
   });
 });
 

@@ -59,6 +59,21 @@ describe('fieldsOf: every path of one delivery, in the order met', () => {
     expect(example('apiKey')).toBe(REDACTED);
     expect(example('ref')).toBe(REDACTED);
     expect(example('n')).toBe('1');
+    const more = fieldsOf([
+      {
+        gh: 'ghp_' + 'a1B2'.repeat(9),
+        jwt: 'eyJhbGciOiJIUzI1NiJ9.e30.abc',
+        aws: 'AKIA' + 'ABCDEFGHIJKLMNOP',
+        generated: 'Zx81kQp0LmN3vB7rT5yW2sD9',
+        session_key: 'short',
+        uuid: '3f2c1a9e-8b7d-4c6e-9f0a-1b2c3d4e5f60',
+        order: 'ORD-2041',
+      },
+    ]).fields;
+    const shown = (path: string) => more.find((f) => f.path === path)?.example;
+    for (const path of ['gh', 'jwt', 'aws', 'generated', 'session_key']) expect(shown(path)).toBe(REDACTED);
+    expect(shown('uuid')).toBe('3f2c1a9e-8b7d-4c6e-9f0a-1b2c3d4e5f60');
+    expect(shown('order')).toBe('ORD-2041');
   });
 
   test('a body with more paths than are kept is cut and says so', () => {

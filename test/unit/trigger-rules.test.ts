@@ -111,9 +111,13 @@ test('what cannot be saved, with where it is', () => {
   expect(problem({ field: 'trigger.x', op: 'in', value: 'a' })?.problem).toBe('must be a list');
   const long = Array.from({ length: RULE_LIST_ITEMS + 1 }, (_, i) => i);
   expect(problem({ field: 'trigger.x', op: 'in', value: long })?.problem).toMatch(/at most/);
-  expect(problem({ field: 'trigger.x', op: 'matches', value: '(' })?.problem).toMatch(/not a regular expression/);
-  // Catastrophic backtracking: a sender's text would hold the worker.
-  expect(problem({ field: 'trigger.x', op: 'matches', value: '(a+)+$' })?.problem).toMatch(/exponential/);
+  expect(problem({ field: 'trigger.x', op: 'matches', value: '(' })?.problem).toMatch(/linear-time engine/);
+  // RE2's syntax: no lookaround or backreferences (what a linear-time engine cannot do).
+  expect(problem({ field: 'trigger.x', op: 'matches', value: '(?=a)b' })?.problem).toMatch(/no lookaround/);
+  expect(problem({ field: 'trigger.x', op: 'matches', value: '(a)\\1' })?.problem).toMatch(/linear-time/);
+  // A header that carries a credential would be kept with every delivery.
+  for (const name of ['authorization', 'cookie', 'x-api-key', 'x-hub-signature-256'])
+    expect(problem({ field: `headers.${name}`, op: 'exists' })?.problem).toMatch(/credential/);
   const many = Array.from({ length: TRIGGER_RULES_MAX + 1 }, () => ({ field: 'trigger', op: 'exists' as const }));
   expect(ruleProblem(all(...many))?.path).toEqual(['conditions']);
 });
@@ -125,4 +129,14 @@ test("the payment provider's events list is a rule on the event's type", () => {
   expect(eventTypeStop(trigger, 'not an object')).toBe('event type null is not selected');
   expect(eventTypeStop({ kind: 'stripe', events: [] }, { type: 'x' })).toBeNull();
   expect(eventTypeStop({ kind: 'custom', events: ['a'] }, { type: 'x' })).toBeNull();
+});
+
+test('a pattern runs in linear time on what a sender sends: no catastrophic backtracking', () => {
+  // Exponential for a backtracking engine; RE2 answers at once.
+  const rules = all({ field: 'trigger.text', op: 'matches', value: '^(a|aa)+$' });
+  expect(ruleProblem(rules)).toBeNull();
+  expect(stop(rules, { text: 'a'.repeat(50_000) + 'b' })).not.toBeNull();
+  expect(stop(rules, { text: 'a'.repeat(50_000) })).toBeNull();
+  // As MongoDB's $regex: any string item of an array at the path.
+  expect(stop(all({ field: 'trigger.tags', op: 'matches', value: '^vip$' }), { tags: ['eu', 'vip'] })).toBeNull();
 });

@@ -50,6 +50,9 @@ function run(bin: string, args: string[], input?: string): Promise<string> {
     const child = execFile(command, argv, { encoding: 'utf8' }, (err, stdout, stderr) =>
       err ? reject(new Error(`${path.basename(bin)} failed: ${stderr.trim() || err.message}`)) : resolve(stdout),
     );
+    // A program that exits without reading its stdin (pg_isready, test) closes the pipe: the
+    // write's EPIPE would be an unhandled error that ends the launcher. Its exit status is what counts.
+    child.stdin?.on('error', () => undefined);
     child.stdin?.end(input ?? '');
   });
 }

@@ -5,7 +5,8 @@
 import { newId } from '../src/domain/secrets';
 import { fieldsOf } from '../src/domain/fields';
 import { FIELDS_DELIVERIES } from '../src/domain/limits';
-import { DeliveryRecorder, type NewDelivery } from '../src/history/slots';
+import { DeliveryRecorder } from '../src/history/slots';
+import { deliveryRecordOf } from './support/delivery-record';
 import type { RobotFieldsAnswer } from '../src/api/answers';
 import { startStack, type Stack } from './support/stack';
 import { waitFor } from '../src/runtime/wait';
@@ -79,26 +80,12 @@ it("lists a CSV's columns, from its rows", async () => {
 it(`reads only the last ${FIELDS_DELIVERIES} parsed deliveries`, async () => {
   const robot = await stack.robotAtWork();
   const recorder = new DeliveryRecorder(stack.models);
-  const record = (n: number): NewDelivery => ({
-    _id: newId(),
-    robotId: robot.robotId,
-    triggerIdentifier: 'custom:x',
-    workflowId: null,
-    dedupKey: `k:${newId()}`,
-    receivedAt: new Date(Date.now() + n),
-    format: 'json',
-    contentType: null,
-    size: 1,
-    outcome: 'dropped',
-    runCount: 0,
-    reason: 'test',
-    error: null,
-    verified: null,
-    stepCount: 0,
-    previewsJson: '[]',
-    // The first 10 carry a path the later ones do not.
-    fieldsJson: JSON.stringify(fieldsOf([n < 10 ? { old: n } : { n }])),
-  });
+  const record = (n: number) =>
+    deliveryRecordOf(robot.robotId, {
+      receivedAt: new Date(Date.now() + n),
+      // The first 10 carry a path the later ones do not.
+      fieldsJson: JSON.stringify(fieldsOf([n < 10 ? { old: n } : { n }])),
+    });
   for (let n = 0; n < FIELDS_DELIVERIES + 10; n++) await recorder.record(record(n));
   await waitFor(
     () => stack.api('GET', `/api/robots/${robot.robotId}`).then((r) => r.body.deliveryCounts.dropped as number),

@@ -3,9 +3,9 @@
  * equal what the pages list, slots claimed by several writers at once, a retry's extra slot, a
  * record written after its slot, retention, and FerretDB's use of the `_id` index.
  */
-import { newId } from '../src/domain/secrets';
 import { runIdFor } from '../src/domain/ids';
-import { DeliveryRecorder, type NewDelivery } from '../src/history/slots';
+import { DeliveryRecorder } from '../src/history/slots';
+import { deliveryRecordOf as delivery } from './support/delivery-record';
 import { insertOnce, rawCollection } from '../src/storage/writes';
 import { type RunOutcomeDoc } from '../src/storage/documents';
 import { startStack, type Stack } from './support/stack';
@@ -23,28 +23,6 @@ const pages = <T>(path: string, limit: number): Promise<T[][]> =>
   pagesOf<T>(stack.client, path, { limit, check: (res) => expect(res.status).toBe(200) });
 
 const robotOf = (robotId: string) => stack.api('GET', `/api/robots/${robotId}`).then((r) => r.body);
-
-function delivery(robotId: string, fields: Partial<NewDelivery> = {}): NewDelivery {
-  return {
-    _id: newId(),
-    robotId,
-    triggerIdentifier: 'custom:x',
-    workflowId: null,
-    dedupKey: `k:${newId()}`,
-    receivedAt: new Date(),
-    format: 'json',
-    contentType: null,
-    size: 1,
-    outcome: 'dropped',
-    runCount: 0,
-    reason: 'test',
-    error: null,
-    verified: null,
-    stepCount: 0,
-    previewsJson: '[]',
-    ...fields,
-  };
-}
 
 it('lists a 120-row CSV in pages of 50 across blocks, newest row first, each run once', async () => {
   const robot = await stack.robotAtWork({ bodyFormat: 'csv', template: { n: '{{trigger.n}}' } });

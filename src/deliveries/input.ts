@@ -5,14 +5,30 @@
  */
 import type { BodyFormat, DeliveryInput, RobotState } from '../domain/types';
 import type { Models } from '../storage/models';
+import type { RobotDoc } from '../storage/documents';
+import { robotBodyFormat } from '../robots/settings';
 import { deliveryBody } from './body';
 import { holdsDeliveries } from '../domain/robot-lifecycle';
+
+/** The robot as it is when a delivery is accepted: the delivery follows its body format and steps version. */
+export interface AcceptingRobot {
+  id: string;
+  name: string;
+  state: RobotState;
+  format: BodyFormat;
+  stepsVersion: number;
+}
+
+/** A stored robot as a delivery asked for through the API (a replay, a test) is accepted by. */
+export async function acceptingRobot(models: Models, robot: RobotDoc): Promise<AcceptingRobot> {
+  const format = await robotBodyFormat(models, robot);
+  return { id: robot._id, name: robot.name, state: robot.state, format, stepsVersion: robot.stepsVersion ?? 0 };
+}
 
 /** What is known of a delivery when it is accepted. */
 export interface AcceptedDelivery {
   deliveryId: string;
-  /** The robot as it is now: the delivery follows its body format and steps version. */
-  robot: { id: string; name: string; state: RobotState; format: BodyFormat; stepsVersion: number };
+  robot: AcceptingRobot;
   triggerIdentifier: string;
   receivedAt: Date;
   dedupKey: string;

@@ -23,8 +23,7 @@ import type { DeliveryDoc, RobotDoc } from '../storage/documents';
 import type { Models } from '../storage/models';
 import { claimById } from '../storage/writes';
 import { BlobMissing, readBlob } from '../storage/blobs';
-import { robotBodyFormat } from '../robots/settings';
-import { deliveryInput } from './input';
+import { acceptingRobot, deliveryInput } from './input';
 import { DeliveryRefused, refuseUnlessTakingDeliveries, startDelivery, type StartDeps } from './start';
 
 export type ReplayDeps = StartDeps;
@@ -52,13 +51,7 @@ export async function replayDelivery(deps: ReplayDeps, original: DeliveryDoc): P
   const dedupKey = replayKey(original._id, n);
   const input = await deliveryInput(models, deps.config.inlineBodyBytes, {
     deliveryId,
-    robot: {
-      id: robot._id,
-      name: robot.name,
-      state: robot.state,
-      format: await robotBodyFormat(models, robot),
-      stepsVersion: robot.stepsVersion ?? 0,
-    },
+    robot: await acceptingRobot(models, robot),
     triggerIdentifier: original.triggerIdentifier,
     receivedAt: new Date(),
     dedupKey,

@@ -16,8 +16,7 @@ import { deliveryWorkflowId, testDeliveryKey } from '../domain/dedup';
 import { newId } from '../domain/secrets';
 import { SAMPLE_BODIES, samplePaymentEvent, type SampleBody } from '../domain/samples';
 import type { RobotDoc } from '../storage/documents';
-import { robotBodyFormat } from '../robots/settings';
-import { deliveryInput } from './input';
+import { acceptingRobot, deliveryInput } from './input';
 import { refuseUnlessTakingDeliveries, startDelivery, type StartDeps } from './start';
 
 /** What the person sends; each may be left out. */
@@ -37,20 +36,14 @@ export async function sendTestDelivery(
   refuseUnlessTakingDeliveries(robot);
   const identifier = robot.trigger.identifier;
   if (!identifier) throw new Error(`robot ${robot._id} takes deliveries but has no trigger identifier`);
-  const format = await robotBodyFormat(deps.models, robot);
+  const accepting = await acceptingRobot(deps.models, robot);
   const sample: SampleBody =
-    robot.trigger.kind === 'stripe' ? samplePaymentEvent(robot.trigger.events) : SAMPLE_BODIES[format];
+    robot.trigger.kind === 'stripe' ? samplePaymentEvent(robot.trigger.events) : SAMPLE_BODIES[accepting.format];
   const deliveryId = newId();
   const dedupKey = testDeliveryKey(deliveryId);
   const input = await deliveryInput(deps.models, deps.config.inlineBodyBytes, {
     deliveryId,
-    robot: {
-      id: robot._id,
-      name: robot.name,
-      state: robot.state,
-      format,
-      stepsVersion: robot.stepsVersion ?? 0,
-    },
+    robot: accepting,
     triggerIdentifier: identifier,
     receivedAt: new Date(),
     dedupKey,

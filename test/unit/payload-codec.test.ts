@@ -25,6 +25,16 @@ it('seals the same value differently each time (a fresh IV), and refuses a paylo
   await expect(codec.decode([tampered])).rejects.toThrow();
 });
 
+it('never gives two payloads the same IV, across many draws of the IV pool, and each still opens', async () => {
+  const codec = new PayloadEncryption([randomBytes(32)]);
+  // Over a thousand seals: several draws of IVS_PER_DRAW (256) IVs each.
+  const sealed = await codec.encode(Array.from({ length: 1100 }, (_, i) => payload(i)));
+  const ivs = new Set(sealed.map((p) => Buffer.from(p.data!).subarray(0, 12).toString('hex')));
+  expect(ivs.size).toBe(1100);
+  const opened = await codec.decode(sealed);
+  expect(opened.map((p) => defaultPayloadConverter.fromPayload(p))).toEqual(Array.from({ length: 1100 }, (_, i) => i));
+});
+
 it('passes a payload that was never sealed through unchanged (histories from before 0.5)', async () => {
   const codec = new PayloadEncryption([randomBytes(32)]);
   const plain = payload({ a: 1 });

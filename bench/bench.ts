@@ -40,7 +40,7 @@ import { n8nLevels } from './phases/n8n';
 import { warmUp } from './phases/warm-up';
 import { report, writeResults, type Results } from './report';
 import { machineFacts, readSettings } from './settings';
-import { launchStack, startBareKoa } from './stack';
+import { launchStack, startBaseline } from './stack';
 import { log } from './util';
 
 async function main(): Promise<number> {
@@ -92,8 +92,13 @@ async function main(): Promise<number> {
     const failed = () => results.error !== null && !results.error.startsWith('interrupted');
     cleanups.push(() => stack.stop(s.keepData || failed()));
     await stack.ready;
-    const koa = await startBareKoa();
+    const koa = await startBaseline('bare-koa');
     cleanups.push(() => koa.stop());
+    const floor = await startBaseline('bare-receiver', {
+      TEMPORAL_ADDRESS: stack.temporalAddress,
+      TEMPORAL_NAMESPACE: stack.namespace,
+    });
+    cleanups.push(() => floor.stop());
     const clients = await clientsOf(stack, s);
     cleanups.push(() => clients.close());
     const { api, models, temporal } = clients;
@@ -114,7 +119,7 @@ async function main(): Promise<number> {
     log('warming up (10 deliveries through the whole path)');
     await warmUp(clients, koa.port);
     for (const connections of s.levels) {
-      results.levels.push(await measureLevel(connections, { ...clients, koaPort: koa.port }));
+      results.levels.push(await measureLevel(connections, { ...clients, koaPort: koa.port, floor }));
     }
     if (s.fanOutBaseline > 0) results.fanOutBaseline = await fanOutBaseline(stack, temporal, s);
     if (s.csvRows > 0) {

@@ -124,7 +124,7 @@ export interface StartRateSummary {
  */
 export type StartShape = 'bare' | 'delivery';
 
-function startOptions(shape: StartShape, taskQueue: string, id: string): WorkflowStartOptions {
+export function startOptions(shape: StartShape, taskQueue: string, id: string): WorkflowStartOptions {
   const bare = { taskQueue, workflowId: id, args: [{ id }] };
   if (shape === 'bare') return bare;
   return {

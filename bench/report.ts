@@ -112,6 +112,20 @@ export function report(r: Results): string {
         ]),
       ),
       '',
+      "The ack path's floor: Koa and a delivery's start, nothing of the receiver's own (bench/bare-receiver.ts), " +
+        'right after the paused acks, worker still paused',
+      table(
+        ['connections', 'floor acks/s', 'floor latency', 'paused acks ÷ floor', 'CPU ms/ack: floor', 'receiver'],
+        r.levels.map((l) => [
+          l.connections,
+          l.floor?.load.perSec ?? 'n/a',
+          l.floor ? pct(l.floor.load.latencyMs) : 'n/a',
+          l.floor?.ackWorkerPausedVsFloor.toFixed(3) ?? 'n/a',
+          l.floor?.cpuMsPerAck ?? 'n/a',
+          l.cpuMsPerAck?.receiver ?? 'n/a',
+        ]),
+      ),
+      '',
       "End to end (from the delivery's 200 to its run's outcome, ms)",
       table(
         [
@@ -198,6 +212,17 @@ export function report(r: Results): string {
       out.push(
         `Pace as the store grows: runs/s over the first tenth of the rows ${c.pace.firstTenth}, over the ` +
           `last tenth ${c.pace.lastTenth} (last ÷ first ${c.pace.ratio.toFixed(2)})`,
+        table(
+          ['tenth', 'runs/s', 'CPU ms per run: Temporal', 'worker', 'FerretDB', 'receiver'],
+          (c.pace.tenths ?? []).map((t, i) => [
+            i + 1,
+            t.runsPerSec,
+            t.cpuMsPerRun.temporal,
+            t.cpuMsPerRun.worker,
+            t.cpuMsPerRun.ferretdb,
+            t.cpuMsPerRun.receiver,
+          ]),
+        ),
       );
   }
   if (r.csv && r.csvNoKeeper) {

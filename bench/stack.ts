@@ -89,7 +89,7 @@ function roleOf(args: string[]): StackRole | null {
 }
 
 /** CPU seconds (user + system) a process has used so far; throws when it is gone. */
-function cpuSecondsOf(pid: number): number {
+export function cpuSecondsOf(pid: number): number {
   const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS; // utime, stime
@@ -258,11 +258,17 @@ export async function launchStack(opts: {
   };
 }
 
-/** The bare Koa baseline (bench/bare-koa.ts) in its own process; resolves with its port. */
-export async function startBareKoa(): Promise<{ port: number; stop(): Promise<void> }> {
-  const script = path.resolve(__dirname, 'bare-koa.js');
+/**
+ * A baseline of the benchmark in its own process (bench/bare-koa.ts, bench/bare-receiver.ts), with
+ * `env` added to the bench's; resolves with the port it prints.
+ */
+export async function startBaseline(
+  name: 'bare-koa' | 'bare-receiver',
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ port: number; pid: number; stop(): Promise<void> }> {
+  const script = path.resolve(__dirname, `${name}.js`);
   const child = spawn(process.execPath, [script], {
-    env: { ...process.env, WEBHOOKS_PARENT_PID: String(process.pid) },
+    env: { ...process.env, ...env, WEBHOOKS_PARENT_PID: String(process.pid) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const stop = () => stopChild(child, 'SIGTERM', 5000);
@@ -274,10 +280,10 @@ export async function startBareKoa(): Promise<{ port: number; stop(): Promise<vo
         const m = /listening on (\d+)/.exec(out);
         if (m) resolve(Number(m[1]));
       });
-      child.once('exit', (code) => reject(new Error(`the bare Koa server exited (${code}) before listening`)));
-      setTimeout(() => reject(new Error('the bare Koa server did not listen within 30 s')), 30_000).unref();
+      child.once('exit', (code) => reject(new Error(`the ${name} baseline exited (${code}) before listening`)));
+      setTimeout(() => reject(new Error(`the ${name} baseline did not listen within 30 s`)), 30_000).unref();
     });
-    return { port, stop };
+    return { port, pid: child.pid ?? -1, stop };
   } catch (err) {
     await stop();
     throw err;

@@ -31,12 +31,20 @@ function cpuPerRun(before: Record<StackRole, number>, after: Record<StackRole, n
 /** How often Temporal's count of completed runs is asked, on a stack without the history keeper. */
 const SCAN_POLL_S = 10;
 
-/** Runs per second over the CSV's first tenth and its last tenth, and last ÷ first. */
+/**
+ * Runs per second over the CSV's first tenth and its last tenth, and last ÷ first; and each tenth
+ * on its own with each process's CPU per run in it, so that a pace that changes shows where
+ * (the first tenth also holds the stack's warming).
+ */
 export interface CsvPace {
   firstTenth: number;
   lastTenth: number;
   ratio: number;
+  tenths: Array<{ runsPerSec: number; cpuMsPerRun: CpuPerRun }>;
 }
+
+/** A progress read: seconds since the POST, runs finished, and the stack's CPU seconds by process. */
+type ProgressSample = [seconds: number, finished: number, cpu: Record<StackRole, number>];
 
 export interface CsvResult {
   rows: number;
@@ -110,7 +118,7 @@ function watchRobot(api: ApiClient, robotId: string) {
 }
 
 /** Seconds (since the POST) at which `count` runs had finished, interpolated between two reads. */
-function secondsAt(series: Array<[number, number]>, count: number): number | null {
+function secondsAt(series: ProgressSample[], count: number): number | null {
   for (let i = 1; i < series.length; i++) {
     const [t0, n0] = series[i - 1];
     const [t1, n1] = series[i];
@@ -119,14 +127,36 @@ function secondsAt(series: Array<[number, number]>, count: number): number | nul
   return null;
 }
 
-/** The pace of the first and the last tenth of the runs (null for CSVs too short to tell). */
-function paceOf(series: Array<[number, number]>, rows: number, seconds: number): CsvPace | null {
+/** The first progress read at which `count` runs had finished (its CPU is the tenth's boundary). */
+function sampleAt(series: ProgressSample[], count: number): ProgressSample | null {
+  return series.find(([, finished]) => finished >= count) ?? null;
+}
+
+/** The pace of the first and the last tenth of the runs, and of each (null for CSVs too short to tell). */
+function paceOf(series: ProgressSample[], rows: number, seconds: number): CsvPace | null {
   const tenth = Math.floor(rows / 10);
   const first = secondsAt(series, tenth);
   const lastStart = secondsAt(series, rows - tenth);
   if (tenth < 100 || first === null || lastStart === null || first <= 0 || seconds <= lastStart) return null;
   const [firstTenth, lastTenth] = [tenth / first, tenth / (seconds - lastStart)];
-  return { firstTenth: round(firstTenth, 1), lastTenth: round(lastTenth, 1), ratio: round(lastTenth / firstTenth, 3) };
+  const tenths = Array.from({ length: 10 }, (_, i) => {
+    const [from, to] = [sampleAt(series, i * tenth), sampleAt(series, i === 9 ? rows : (i + 1) * tenth)];
+    const [start, end] = [
+      secondsAt(series, i * tenth) ?? 0,
+      i === 9 ? seconds : (secondsAt(series, (i + 1) * tenth) ?? 0),
+    ];
+    const runs = from && to ? to[1] - from[1] : 0;
+    return {
+      runsPerSec: round(tenth / Math.max(0.001, end - start), 1),
+      cpuMsPerRun: from && to ? cpuPerRun(from[2], to[2], runs) : cpuPerRun(series[0][2], series[0][2], 1),
+    };
+  });
+  return {
+    firstTenth: round(firstTenth, 1),
+    lastTenth: round(lastTenth, 1),
+    ratio: round(lastTenth / firstTenth, 3),
+    tenths,
+  };
 }
 
 export async function csvFanOut(
@@ -168,11 +198,11 @@ export async function csvFanOut(
     const ackMs = Date.now() - postedAt;
     if (res.status !== 200) throw new Error(`the CSV was answered ${res.status}`);
     let lastReport = Date.now();
-    const series: Array<[number, number]> = [[0, 0]];
+    const series: ProgressSample[] = [[0, 0, cpuBefore]];
     await waitFor(
       async () => {
         const finished = await finishedRuns();
-        series.push([(Date.now() - postedAt) / 1000, finished]);
+        series.push([(Date.now() - postedAt) / 1000, finished, stackCpuSeconds(stack.pid)]);
         if (Date.now() - lastReport >= 15_000) {
           lastReport = Date.now();
           log(`CSV fan-out: ${finished} of ${rows} runs finished after ${round((Date.now() - postedAt) / 1000, 0)} s`);

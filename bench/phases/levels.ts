@@ -15,7 +15,7 @@ import {
   type StartRateSummary,
   type StartShape,
 } from '../load';
-import { childrenRunning, stackCpuSeconds } from '../stack';
+import { childrenRunning, cpuSecondsOf, stackCpuSeconds } from '../stack';
 import { log, round } from '../util';
 
 export interface EndToEnd {
@@ -45,13 +45,20 @@ export interface LevelResult {
   /** CPU milliseconds per ack of the receiver and of Temporal, with the worker paused. */
   cpuMsPerAck: { receiver: number; temporal: number };
   ackWorkerPausedVsTemporal: number;
+  /**
+   * The ack path's floor (bench/bare-receiver.ts: Koa and a delivery-shaped start, nothing of the
+   * receiver's own), right after the paused acks and still with the worker paused; its process's
+   * CPU milliseconds per ack; the paused acks ÷ it. Null where there is none (the cluster).
+   */
+  floor: { load: HttpLoadSummary; cpuMsPerAck: number; ackWorkerPausedVsFloor: number } | null;
   ack: HttpLoadSummary;
   ackVsKoa: number;
   ackVsTemporal: number;
   endToEnd: EndToEnd;
 }
 
-export type LevelContext = BenchContext & { koaPort: number };
+/** The bare Koa baseline's port, and the ack path's floor (bench/bare-receiver.ts) where there is one. */
+export type LevelContext = BenchContext & { koaPort: number; floor?: { port: number; pid: number } };
 
 /** Joins this level's runs with their outcomes once every acknowledged delivery's run has finished. */
 async function endToEnd(
@@ -137,7 +144,7 @@ export async function measureLevel(connections: number, ctx: LevelContext): Prom
   const deliveryShaped = await startsOf('delivery');
   const bareTemporal = bare.starts;
   log(`${connections} connections: ack path with the worker paused for ${s.durationS} s`);
-  const { summary: ackWorkerPaused, cpuMsPerAck } = await ackWithWorkerPaused(connections, tag, ctx);
+  const { summary: ackWorkerPaused, cpuMsPerAck, floor } = await ackWithWorkerPaused(connections, tag, ctx);
   log(`${connections} connections: ack path for ${s.durationS} s`);
   const deliveries = completions(temporal, 'deliveryWorkflow');
   await deliveries.start();
@@ -158,6 +165,7 @@ export async function measureLevel(connections: number, ctx: LevelContext): Prom
     ackWorkerPaused,
     cpuMsPerAck,
     ackWorkerPausedVsTemporal: round(ackWorkerPaused.perSec / Math.max(1, bareTemporal.perSec), 3),
+    floor,
     ack: ack.summary,
     ackVsKoa: round(ack.summary.perSec / Math.max(1, bareKoa.perSec), 3),
     ackVsTemporal: round(ack.summary.perSec / Math.max(1, bareTemporal.perSec), 3),
@@ -173,8 +181,8 @@ export async function measureLevel(connections: number, ctx: LevelContext): Prom
 async function ackWithWorkerPaused(
   connections: number,
   tag: string,
-  { api, stack, temporal, s }: LevelContext,
-): Promise<{ summary: HttpLoadSummary; cpuMsPerAck: LevelResult['cpuMsPerAck'] }> {
+  { api, stack, temporal, s, floor: floorProcess }: LevelContext,
+): Promise<{ summary: HttpLoadSummary; cpuMsPerAck: LevelResult['cpuMsPerAck']; floor: LevelResult['floor'] }> {
   const { url } = await benchRobot(api, stack.port, `bench ${tag} worker paused`, 'json', { id: '{{trigger.id}}' });
   const deliveries = completions(temporal, 'deliveryWorkflow');
   await deliveries.start();
@@ -182,13 +190,27 @@ async function ackWithWorkerPaused(
   if (workers.length === 0) throw new Error('no worker process is running');
   for (const worker of workers) process.kill(worker, 'SIGSTOP');
   let load: HttpLoad;
+  let floor: LevelResult['floor'] = null;
   const before = stackCpuSeconds(stack.pid);
+  let after: typeof before;
   try {
     load = await httpLoad(url, connections, s.durationS, `paused-${tag}`);
+    after = stackCpuSeconds(stack.pid);
+    if (floorProcess) {
+      log(`${connections} connections: the ack path's floor (Koa and a delivery's start) for ${s.durationS} s`);
+      const floorUrl = `http://127.0.0.1:${floorProcess.port}${new URL(url).pathname}`;
+      const cpuBefore = cpuSecondsOf(floorProcess.pid);
+      const floorLoad = (await httpLoad(floorUrl, connections, s.durationS, `floor-${tag}`)).summary;
+      const cpuMs = ((cpuSecondsOf(floorProcess.pid) - cpuBefore) * 1000) / Math.max(1, floorLoad.ok);
+      floor = {
+        load: floorLoad,
+        cpuMsPerAck: round(cpuMs, 3),
+        ackWorkerPausedVsFloor: round(load.summary.perSec / Math.max(1, floorLoad.perSec), 3),
+      };
+    }
   } finally {
     for (const worker of workers) process.kill(worker, 'SIGCONT');
   }
-  const after = stackCpuSeconds(stack.pid);
   const perAck = (role: 'receiver' | 'temporal') =>
     round(((after[role] - before[role]) * 1000) / Math.max(1, load.summary.ok), 3);
   const cpuMsPerAck = { receiver: perAck('receiver'), temporal: perAck('temporal') };
@@ -204,5 +226,5 @@ async function ackWithWorkerPaused(
         `within ${s.drainTimeoutS} s`,
     },
   );
-  return { summary: load.summary, cpuMsPerAck };
+  return { summary: load.summary, cpuMsPerAck, floor };
 }

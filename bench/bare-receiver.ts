@@ -1,0 +1,48 @@
+/**
+ * The ack path's floor, a baseline of the benchmark: a Koa app with the webhook route's path that
+ * reads the body and starts a workflow carrying it, exactly as a delivery's start does (sealed
+ * payloads, memo, search attributes, summary: bench/load.ts's `delivery` shape), and answers 200
+ * once Temporal has taken it. Nothing else of the receiver: no token, no body budget, no dedup key,
+ * no trigger rules' headers, no metrics or logs. So the receiver's acks ÷ this floor is what the
+ * receiver's own work costs, apart from what the design (Koa, then a durable start) costs.
+ *
+ * Started by bench/stack.ts in a process of its own (as the receiver is), against the Temporal of
+ * TEMPORAL_ADDRESS; its workflows wait on a task queue that nobody polls. It prints its port.
+ */
+import Router from '@koa/router';
+import { Client, Connection } from '@temporalio/client';
+import Koa from 'koa';
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import getRawBody from 'raw-body';
+import { WEBHOOK_PATH } from '../src/domain/ids';
+import { KEEP_ALIVE_TIMEOUT_MS } from '../src/http';
+import { onShutdown, runMain } from '../src/entry/main';
+import { PayloadEncryption } from '../src/payload-codec';
+import { startOptions } from './load';
+
+runMain('bare-receiver', async () => {
+  const connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS });
+  // Sealed as the receiver seals (a key of its own: nobody reads these workflows).
+  const dataConverter = { payloadCodecs: [new PayloadEncryption([randomBytes(32)])] };
+  const temporal = new Client({ connection, namespace: process.env.TEMPORAL_NAMESPACE || 'default', dataConverter });
+  const router = new Router();
+  router.post(WEBHOOK_PATH, async (ctx) => {
+    const body = await getRawBody(ctx.req);
+    const options = startOptions('delivery', 'bench-nobody-polls', `bench-floor-${randomUUID()}`);
+    await temporal.workflow.start('benchNoop', { ...options, args: [{ body: body.toString('utf8') }] });
+    ctx.body = null;
+    ctx.status = 200;
+  });
+  const app = new Koa();
+  app.use(router.routes());
+  const server = app.listen(0, '127.0.0.1');
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  await new Promise<void>((resolve) => server.once('listening', resolve));
+  onShutdown(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    await connection.close();
+  });
+  process.stdout.write(`listening on ${(server.address() as AddressInfo).port}\n`);
+});

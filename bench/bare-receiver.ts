@@ -9,16 +9,12 @@
  * Started by bench/stack.ts in a process of its own (as the receiver is), against the Temporal of
  * TEMPORAL_ADDRESS; its workflows wait on a task queue that nobody polls. It prints its port.
  */
-import Router from '@koa/router';
 import { Client, Connection } from '@temporalio/client';
-import Koa from 'koa';
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import getRawBody from 'raw-body';
-import { WEBHOOK_PATH } from '../src/domain/ids';
-import { KEEP_ALIVE_TIMEOUT_MS } from '../src/http';
-import { onShutdown, runMain } from '../src/entry/main';
+import { runMain } from '../src/entry/main';
 import { PayloadEncryption } from '../src/payload-codec';
+import { serveBaseline } from './baseline-server';
 import { startOptions } from './load';
 
 runMain('bare-receiver', async () => {
@@ -26,23 +22,14 @@ runMain('bare-receiver', async () => {
   // Sealed as the receiver seals (a key of its own: nobody reads these workflows).
   const dataConverter = { payloadCodecs: [new PayloadEncryption([randomBytes(32)])] };
   const temporal = new Client({ connection, namespace: process.env.TEMPORAL_NAMESPACE || 'default', dataConverter });
-  const router = new Router();
-  router.post(WEBHOOK_PATH, async (ctx) => {
-    const body = await getRawBody(ctx.req);
-    const options = startOptions('delivery', 'bench-nobody-polls', `bench-floor-${randomUUID()}`);
-    await temporal.workflow.start('benchNoop', { ...options, args: [{ body: body.toString('utf8') }] });
-    ctx.body = null;
-    ctx.status = 200;
-  });
-  const app = new Koa();
-  app.use(router.routes());
-  const server = app.listen(0, '127.0.0.1');
-  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
-  await new Promise<void>((resolve) => server.once('listening', resolve));
-  onShutdown(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-    await connection.close();
-  });
-  process.stdout.write(`listening on ${(server.address() as AddressInfo).port}\n`);
+  await serveBaseline(
+    async (ctx) => {
+      const body = await getRawBody(ctx.req);
+      const options = startOptions('delivery', 'bench-nobody-polls', `bench-floor-${randomUUID()}`);
+      await temporal.workflow.start('benchNoop', { ...options, args: [{ body: body.toString('utf8') }] });
+      ctx.body = null;
+      ctx.status = 200;
+    },
+    () => connection.close(),
+  );
 });

@@ -101,6 +101,7 @@ const envSchema = z.object({
   KEEP_BODIES: z.enum(['0', '1']).default('1'),
   FIELDS_SEEN: z.enum(['0', '1']).default('1'),
   PAYLOAD_ENCRYPTION: z.enum(['0', '1']).default('1'),
+  WORKER_NICE: z.coerce.number().int().min(0).max(19).default(10),
   WORKER_METRICS_PORT: port.default(9464),
   SDK_METRICS_PORT: port.default(9465),
   TEMPORAL_UI_URL: z.string().url().optional(),
@@ -150,6 +151,8 @@ export interface Config {
   runFeatures: RunFeatures;
   /** Payloads sealed for Temporal (PAYLOAD_ENCRYPTION; off only to measure its cost: sealed ones are read anyway). */
   payloadEncryption: boolean;
+  /** The niceness of the worker's threads: acks before runs on a shared machine (src/runtime/worker-priority.ts). */
+  workerNice: number;
   /** The worker's metrics port (0: none), and the loopback port of the Temporal SDK's exporter behind it. */
   workerMetricsPort: number;
   sdkMetricsPort: number;
@@ -283,6 +286,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       fieldsSeen: e.FIELDS_SEEN === '1',
     },
     payloadEncryption: e.PAYLOAD_ENCRYPTION === '1',
+    workerNice: e.WORKER_NICE,
     workerMetricsPort: e.WORKER_METRICS_PORT,
     sdkMetricsPort: e.SDK_METRICS_PORT,
     temporalUiUrl: e.TEMPORAL_UI_URL?.replace(/\/+$/, '') ?? null,

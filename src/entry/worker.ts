@@ -4,6 +4,7 @@ import { loadConfig, requireServers } from '../config';
 import { createLogger } from '../log';
 import { serveWorkerMetrics, workerMetrics } from '../metrics';
 import { startWorker } from '../runtime/processes';
+import { giveWayOnCpu } from '../runtime/worker-priority';
 import { sdkLogger } from '../sdk-log';
 import { connectDatabase } from '../storage/models';
 import { runMain } from './main';
@@ -23,7 +24,12 @@ runMain('worker', async () => {
   const metricsServer = sdkMetrics
     ? await serveWorkerMetrics(metrics, config.workerMetricsPort, `http://${sdkMetrics}/metrics`)
     : null;
-  log.info(`polling task queue ${config.temporal.taskQueue}`, { metricsPort: config.workerMetricsPort || null });
+  // Once the SDK's and the workflow threads exist: acks come before runs on a shared machine.
+  giveWayOnCpu(config.workerNice, log);
+  log.info(`polling task queue ${config.temporal.taskQueue}`, {
+    metricsPort: config.workerMetricsPort || null,
+    nice: config.workerNice,
+  });
   // The SDK's runtime shuts the worker down gracefully on SIGINT and SIGTERM.
   await worker.run();
   metricsServer?.close();

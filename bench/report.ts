@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ablationReport, clusterReport, historyReport, hostileReport, n8nReport, pct, table } from './report-sections';
+import { levelsReport } from './report-levels';
 import { WATCH_INTERVAL_MS, type CsvResult } from './phases/csv';
 import type { AblationResult } from './phases/ablation';
 import type { FieldsPriceRow } from './phases/fields';
@@ -50,113 +51,7 @@ export function report(r: Results): string {
     `Load: ${r.settings.durationS} s per level and kind, JSON deliveries with unique keys, ` +
       'one request in flight per connection',
   ];
-  if (r.levels.length > 0)
-    out.push(
-      '',
-      'Ack path and baselines (per second; latency p50 / p95 / p99 in ms)',
-      table(
-        [
-          'connections',
-          'acks/s',
-          'ack latency',
-          'bare Koa/s',
-          'Koa latency',
-          'ack÷Koa',
-          'bare starts/s',
-          'start latency',
-          'ack÷starts',
-          'non-2xx/err',
-        ],
-        r.levels.map((l) => [
-          l.connections,
-          l.ack.perSec,
-          pct(l.ack.latencyMs),
-          l.bareKoa.perSec,
-          pct(l.bareKoa.latencyMs),
-          l.ackVsKoa.toFixed(3),
-          l.bareTemporal.perSec,
-          pct(l.bareTemporal.latencyMs),
-          l.ackVsTemporal.toFixed(3),
-          `${l.ack.non2xx}/${l.ack.errors}`,
-        ]),
-      ),
-      '',
-      'Ack path with the worker paused (SIGSTOP): the server only takes starts, like the bare ones; ' +
-        "delivery-shaped starts carry a delivery's memo, search attributes and summary",
-      table(
-        [
-          'connections',
-          'acks/s',
-          'ack latency',
-          'bare starts/s',
-          'ack÷starts',
-          'delivery-shaped starts/s',
-          'CPU ms/ack: receiver',
-          'Temporal',
-          'Temporal CPU ms/start: bare',
-          'delivery-shaped',
-          'non-2xx/err',
-        ],
-        r.levels.map((l) => [
-          l.connections,
-          l.ackWorkerPaused.perSec,
-          pct(l.ackWorkerPaused.latencyMs),
-          l.bareTemporal.perSec,
-          l.ackWorkerPausedVsTemporal.toFixed(3),
-          l.deliveryShapedStarts?.perSec ?? 'n/a',
-          l.cpuMsPerAck?.receiver ?? 'n/a',
-          l.cpuMsPerAck?.temporal ?? 'n/a',
-          l.temporalCpuMsPerStart?.bare ?? 'n/a',
-          l.temporalCpuMsPerStart?.deliveryShaped ?? 'n/a',
-          `${l.ackWorkerPaused.non2xx}/${l.ackWorkerPaused.errors}`,
-        ]),
-      ),
-      '',
-      "The ack path's floor: Koa and a delivery's start, nothing of the receiver's own (bench/bare-receiver.ts), " +
-        'right after the paused acks, worker still paused',
-      table(
-        ['connections', 'floor acks/s', 'floor latency', 'paused acks ÷ floor', 'CPU ms/ack: floor', 'receiver'],
-        r.levels.map((l) => [
-          l.connections,
-          l.floor?.load.perSec ?? 'n/a',
-          l.floor ? pct(l.floor.load.latencyMs) : 'n/a',
-          l.floor?.ackWorkerPausedVsFloor.toFixed(3) ?? 'n/a',
-          l.floor?.cpuMsPerAck ?? 'n/a',
-          l.cpuMsPerAck?.receiver ?? 'n/a',
-        ]),
-      ),
-      '',
-      "End to end (from the delivery's 200 to its run's outcome, ms)",
-      table(
-        [
-          'connections',
-          'acked',
-          'succeeded',
-          'failed',
-          'p50',
-          'p95',
-          'p99',
-          'runs/s during load',
-          'drain after load (s)',
-          'runs/s until drained',
-        ],
-        r.levels.map((l) => {
-          const e = l.endToEnd;
-          return [
-            l.connections,
-            e.acked,
-            e.succeeded,
-            e.failed,
-            e.latencyMs.p50,
-            e.latencyMs.p95,
-            e.latencyMs.p99,
-            e.runsPerSecDuringLoad,
-            e.drainS,
-            e.runsPerSecToDrain,
-          ];
-        }),
-      ),
-    );
+  if (r.levels.length > 0) out.push(...levelsReport(r.levels));
   if (r.cluster && r.cluster.length > 0) out.push('', clusterReport(r.levels, r.cluster));
   if (r.n8n && r.n8n.length > 0) out.push('', n8nReport(r.levels, r.n8n));
   if (r.fanOutBaseline) {

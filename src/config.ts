@@ -2,7 +2,6 @@
  * The one place that reads the environment. Every process calls loadConfig() once at start;
  * a bad value stops it with a message naming the variable.
  */
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
@@ -21,6 +20,9 @@ import {
 } from './domain/limits';
 import { DEFAULT_DELIVERY_CAPS, type DeliveryCaps } from './domain/body-formats';
 import type { RunFeatures } from './domain/types';
+import { adminTokenSchema, ConfigError, keptSecrets, secretsKeySchema } from './config-secrets';
+
+export { ConfigError };
 
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().positive();
@@ -31,10 +33,6 @@ const duration = z
   .regex(/^(0|\d+[smhd])$/, 'must be a number followed by s, m, h or d (30d), or 0')
   .transform((v) => (v === '0' ? 0 : Number(v.slice(0, -1)) * UNIT_MS[v.slice(-1) as keyof typeof UNIT_MS]));
 
-const adminTokenSchema = z.string().min(16, 'must be at least 16 characters');
-const secretsKeySchema = z
-  .string()
-  .refine((v) => /^[A-Za-z0-9+/_-]{43}=?$/.test(v.trim()), 'must be 32 bytes, base64-encoded');
 const readableFile = z.string().refine((f) => {
   try {
     fs.accessSync(f, fs.constants.R_OK);
@@ -173,26 +171,6 @@ export interface TemporalTls {
   serverName?: string;
 }
 
-export class ConfigError extends Error {}
-
-/**
- * Reads a secret kept in the data folder, creating it on first start (O_EXCL: one writer wins). A
- * file whose content is not a valid value (edited by hand, cut short) stops the process naming it.
- */
-function persistentSecret(dataDir: string, name: string, make: () => string, valid: z.ZodTypeAny): string {
-  const file = path.join(dataDir, name);
-  try {
-    fs.writeFileSync(file, make(), { flag: 'wx', mode: 0o600 });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-  }
-  const value = fs.readFileSync(file, 'utf8').trim();
-  const checked = valid.safeParse(value);
-  if (!checked.success)
-    throw new ConfigError(`${file}: ${checked.error.issues[0].message}; fix the file, or remove it to make a new one`);
-  return value;
-}
-
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
@@ -203,25 +181,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.HEADERS_TIMEOUT_MS > e.REQUEST_TIMEOUT_MS)
     throw new ConfigError('Invalid environment:\n  HEADERS_TIMEOUT_MS: must not be over REQUEST_TIMEOUT_MS');
   const dataDir = path.resolve(e.DATA_DIR);
-  let adminToken: string;
-  let secretsKey: string;
-  try {
-    fs.mkdirSync(dataDir, { recursive: true });
-    adminToken =
-      e.ADMIN_TOKEN ??
-      persistentSecret(dataDir, 'admin-token', () => randomBytes(32).toString('base64url'), adminTokenSchema);
-    secretsKey =
-      e.SECRETS_KEY ??
-      persistentSecret(dataDir, 'secrets.key', () => randomBytes(32).toString('base64'), secretsKeySchema);
-  } catch (err) {
-    if (err instanceof ConfigError) throw err;
-    const { code } = err as NodeJS.ErrnoException;
-    if (!code) throw err;
-    const who = process.getuid ? ` by this user (uid ${process.getuid()})` : '';
-    throw new ConfigError(
-      `DATA_DIR: ${dataDir} cannot be written${who} (${code}); make it writable, or point DATA_DIR elsewhere`,
-    );
-  }
+  const { adminToken, secretsKey } = keptSecrets(dataDir, { adminToken: e.ADMIN_TOKEN, secretsKey: e.SECRETS_KEY });
   const previous = (e.SECRETS_KEY_PREVIOUS ?? []).map((k) => Buffer.from(k, 'base64'));
   return {
     port: e.PORT,

@@ -97,21 +97,25 @@ export async function startDelivery(
     }
   };
   if (await start()) return { started: true };
+  /** A repeat's body, stored for it alone, is not kept. */
+  const discardOwnBody = async () => {
+    if (body.kind === 'stored' && !body.ownerId) await discardBlob(models, bodyBlobId(deliveryId), body.chunks);
+  };
   const windowed = repeat.windowMs < DEDUP_WINDOW_MS;
   let duplicateOf: string | null = null;
   if (windowed || repeat.lookUpOriginal) {
     const original = await describeOriginal(deps, workflowId);
     if (windowed && original === null) {
       // Whether its window has passed is unknown: not taken (503), so the sender sends it again.
-      if (body.kind === 'stored' && !body.ownerId) await discardBlob(models, bodyBlobId(deliveryId), body.chunks);
+      await discardOwnBody();
       throw new Error(`could not read the workflow ${workflowId} to tell whether its dedup window has passed`);
     }
     // Refused again: another delivery of the key started it again just now, and this one is its repeat.
-    const passed = windowed && original?.ended && original.startedAt < Date.now() - repeat.windowMs;
+    const passed = windowed && original?.ended && original.arrivedAt < Date.now() - repeat.windowMs;
     if (passed && (await start('ALLOW_DUPLICATE'))) return { started: true };
     duplicateOf = original?.deliveryId ?? null;
   }
-  if (body.kind === 'stored' && !body.ownerId) await discardBlob(models, bodyBlobId(deliveryId), body.chunks);
+  await discardOwnBody();
   return { started: false, duplicateOf };
 }
 
@@ -122,7 +126,7 @@ export async function startDelivery(
 async function describeOriginal(
   { temporal, config }: StartDeps,
   workflowId: string,
-): Promise<{ deliveryId: string | null; ended: boolean; startedAt: number } | null> {
+): Promise<{ deliveryId: string | null; ended: boolean; arrivedAt: number } | null> {
   try {
     const d = await temporal.withDeadline(Date.now() + config.temporal.startTimeoutMs, () =>
       temporal.workflow.getHandle(workflowId).describe(),
@@ -131,7 +135,7 @@ async function describeOriginal(
     const ended = d.status.name !== 'RUNNING';
     // Its arrival (a continued-as-new run starts later than its delivery arrived).
     const arrived = memo.receivedAt ? Date.parse(memo.receivedAt) : d.startTime.getTime();
-    return { deliveryId: memo.deliveryId ?? null, ended, startedAt: arrived };
+    return { deliveryId: memo.deliveryId ?? null, ended, arrivedAt: arrived };
   } catch {
     return null;
   }

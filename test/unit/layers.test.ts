@@ -19,6 +19,7 @@ const LAYERS: Array<{ name: string; paths: string[] }> = [
       'src/log.ts',
       'src/metrics.ts',
       'src/config.ts',
+      'src/config-secrets.ts',
       'src/http.ts',
       'src/temporal.ts',
       'src/payload-codec.ts',

@@ -3,17 +3,35 @@
  * src/config.ts) and the payload codec that encrypts every payload (./payload-codec.ts), for the
  * receiver's client and the worker's connection alike.
  */
-import { Client, Connection, type TLSConfig } from '@temporalio/client';
+import { Client, type TLSConfig } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
 import { NativeConnection } from '@temporalio/worker';
 import fs from 'node:fs';
 import type { Config, TemporalTls } from './config';
 import { PayloadEncryption } from './payload-codec';
+import { receiverConnection, type MethodDeadlines } from './temporal-connection';
 
 /** What a connection to Temporal needs of the configuration. */
 export type TemporalSettings = CodecSettings & {
   temporal: Pick<Config['temporal'], 'namespace' | 'tls'> & { address?: string };
 };
+
+/** A readiness probe's question to Temporal (GET /readyz) may take this long. */
+const READY_ASK_MS = 2000;
+
+/**
+ * The receiver's questions to Temporal and how long each may take (./temporal-connection.ts).
+ * A delivery's start: past TEMPORAL_START_TIMEOUT_MS the sender is answered 503. A workflow's
+ * description (a repeat's original, the body sweep, a held delivery's state) waits as long.
+ * Signals, lists and the search-attribute registration have no deadline.
+ */
+export function receiverDeadlines(startTimeoutMs: number): MethodDeadlines {
+  return {
+    StartWorkflowExecution: startTimeoutMs,
+    DescribeWorkflowExecution: startTimeoutMs,
+    GetSystemInfo: READY_ASK_MS,
+  };
+}
 
 /** The SDK's TLS settings from the files named, or undefined for plain TCP. */
 export function temporalTls(tls: TemporalTls): TLSConfig | undefined {
@@ -44,9 +62,21 @@ function addressOf(config: TemporalSettings): string {
   return config.temporal.address;
 }
 
-/** The receiver's client. Lazy: the receiver starts (and answers 503) even while Temporal is down. */
-export function createTemporalClient(config: TemporalSettings): Client {
-  const connection = Connection.lazy({ address: addressOf(config), tls: temporalTls(config.temporal.tls) });
+/**
+ * The receiver's client. Lazy: the receiver starts (and answers 503) even while Temporal is down.
+ * Its calls have the receiver's deadlines; those in flight are cancelled when `closing` aborts.
+ */
+export function createTemporalClient(
+  config: TemporalSettings & { temporal: Pick<Config['temporal'], 'startTimeoutMs'> },
+  closing?: AbortSignal,
+): Client {
+  const connection = receiverConnection({
+    address: addressOf(config),
+    tls: temporalTls(config.temporal.tls),
+    namespace: config.temporal.namespace,
+    deadlines: receiverDeadlines(config.temporal.startTimeoutMs),
+    closing,
+  });
   return new Client({ connection, namespace: config.temporal.namespace, dataConverter: dataConverter(config) });
 }
 
@@ -55,9 +85,10 @@ export function connectWorker(config: TemporalSettings): Promise<NativeConnectio
   return NativeConnection.connect({ address: addressOf(config), tls: temporalTls(config.temporal.tls) });
 }
 
-export async function temporalAnswers(client: Client, timeoutMs = 2000): Promise<boolean> {
+/** Whether Temporal answers the receiver's client within READY_ASK_MS. */
+export async function temporalAnswers(client: Client): Promise<boolean> {
   try {
-    await client.withDeadline(Date.now() + timeoutMs, () => client.workflowService.getSystemInfo({}));
+    await client.workflowService.getSystemInfo({});
     return true;
   } catch {
     return false;

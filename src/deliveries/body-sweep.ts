@@ -24,8 +24,6 @@ import type { DeliveryMemo } from './contract';
 
 export const SWEEP_EVERY_MS = 60_000;
 export const SWEEP_AFTER_MS = 60_000;
-/** How long one question to Temporal may take before the note waits for the next sweep. */
-const ASK_TIMEOUT_MS = 10_000;
 
 /** Notes a stored body whose start failed without a clear answer; a failure to note it is logged. */
 export async function noteUnconfirmedBody(models: Models, note: UnconfirmedBodyDoc, log: Logger): Promise<void> {
@@ -51,8 +49,8 @@ export async function sweepUnconfirmedBodies(
   for (const note of notes) {
     let ours: boolean;
     try {
-      const handle = temporal.workflow.getHandle(note.workflowId);
-      const described = await temporal.withDeadline(Date.now() + ASK_TIMEOUT_MS, () => handle.describe());
+      // Within the receiver's deadline for a description (src/temporal.ts); past it, the next sweep asks again.
+      const described = await temporal.workflow.getHandle(note.workflowId).describe();
       ours = (described.memo as Partial<DeliveryMemo> | undefined)?.deliveryId === note._id;
     } catch (err) {
       if (!(err instanceof WorkflowNotFoundError)) continue; // Temporal did not answer: next sweep

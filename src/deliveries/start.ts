@@ -20,7 +20,10 @@ import type { Models } from '../storage/models';
 import type { RobotDoc } from '../storage/documents';
 import { takesDeliveries } from '../domain/robot-lifecycle';
 
-/** Starts the delivery's workflow; throws WorkflowExecutionAlreadyStartedError for a repeat. */
+/**
+ * Starts the delivery's workflow; throws WorkflowExecutionAlreadyStartedError for a repeat. The
+ * receiver's client gives the start TEMPORAL_START_TIMEOUT_MS (receiverDeadlines, src/temporal.ts).
+ */
 export async function startDeliveryWorkflow(
   temporal: Client,
   config: Config,
@@ -30,17 +33,15 @@ export async function startDeliveryWorkflow(
   reuse: typeof DELIVERY_ID_REUSE_POLICY | 'ALLOW_DUPLICATE' = DELIVERY_ID_REUSE_POLICY,
 ): Promise<void> {
   const what = input.replayOf ? `Replay of delivery ${input.replayOf}` : input.test ? 'Test delivery' : 'Delivery';
-  await temporal.withDeadline(Date.now() + config.temporal.startTimeoutMs, () =>
-    temporal.workflow.start(deliveryWorkflow, {
-      taskQueue: config.temporal.taskQueue,
-      workflowId,
-      args: [input],
-      memo: { deliveryId: input.deliveryId, receivedAt: input.receivedAt } satisfies DeliveryMemo,
-      typedSearchAttributes: deliveryStartAttributes(input),
-      staticSummary: `${what} for robot ${JSON.stringify(input.robotName)} (${input.size} bytes)`,
-      workflowIdReusePolicy: reuse,
-    }),
-  );
+  await temporal.workflow.start(deliveryWorkflow, {
+    taskQueue: config.temporal.taskQueue,
+    workflowId,
+    args: [input],
+    memo: { deliveryId: input.deliveryId, receivedAt: input.receivedAt } satisfies DeliveryMemo,
+    typedSearchAttributes: deliveryStartAttributes(input),
+    staticSummary: `${what} for robot ${JSON.stringify(input.robotName)} (${input.size} bytes)`,
+    workflowIdReusePolicy: reuse,
+  });
 }
 
 /** Why a delivery asked for through the management API (a replay, a test) cannot be made: the API answers 409. */
@@ -124,13 +125,11 @@ export async function startDelivery(
  * runs from the original's arrival); null when it cannot be read.
  */
 async function describeOriginal(
-  { temporal, config }: StartDeps,
+  { temporal }: StartDeps,
   workflowId: string,
 ): Promise<{ deliveryId: string | null; ended: boolean; arrivedAt: number } | null> {
   try {
-    const d = await temporal.withDeadline(Date.now() + config.temporal.startTimeoutMs, () =>
-      temporal.workflow.getHandle(workflowId).describe(),
-    );
+    const d = await temporal.workflow.getHandle(workflowId).describe();
     const memo = (d.memo ?? {}) as Partial<DeliveryMemo>;
     const ended = d.status.name !== 'RUNNING';
     // Its arrival (a continued-as-new run starts later than its delivery arrived).

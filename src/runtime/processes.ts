@@ -48,24 +48,26 @@ export async function startReceiver(
 ): Promise<ReceiverProcess> {
   const sealed = await sealPlainTokens(models, config.secretsKey);
   if (sealed > 0) log.info('sealed webhook tokens kept in clear by an earlier version', { count: sealed });
-  const temporal = createTemporalClient(config);
+  // Once no request is left, a close cancels the client's calls still in flight (the registration's).
+  const stopping = new AbortController();
+  const temporal = createTemporalClient(config, stopping.signal);
   const listening = await listenReceiver({ config, db, models, temporal, log, metrics: opts.metrics }, opts.listen);
   const sweep = startBodySweep(models, temporal, log);
-  // Asked again while Temporal does not answer; a close cancels the call in flight and waits for it.
-  const stopping = new AbortController();
-  const registered = temporal.connection
-    .withAbortSignal(stopping.signal, () =>
-      registerSearchAttributes(temporal.connection, config.temporal.namespace, log, stopping.signal),
-    )
-    .catch(() => undefined);
+  // Asked again while Temporal does not answer.
+  const registered = registerSearchAttributes(
+    temporal.connection,
+    config.temporal.namespace,
+    log,
+    stopping.signal,
+  ).catch(() => undefined);
   return {
     temporal,
     listening,
     async close() {
       sweep.stop();
+      await listening.close();
       stopping.abort();
       await registered;
-      await listening.close();
       await temporal.connection.close();
     },
   };

@@ -22,6 +22,7 @@ const LAYERS: Array<{ name: string; paths: string[] }> = [
       'src/config-secrets.ts',
       'src/http.ts',
       'src/temporal.ts',
+      'src/temporal-connection.ts',
       'src/payload-codec.ts',
       'src/throttle.ts',
       'src/background.ts',

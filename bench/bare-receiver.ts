@@ -9,19 +9,22 @@
  * Started by bench/stack.ts in a process of its own (as the receiver is), against the Temporal of
  * TEMPORAL_ADDRESS; its workflows wait on a task queue that nobody polls. It prints its port.
  */
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
 import { randomBytes, randomUUID } from 'node:crypto';
 import getRawBody from 'raw-body';
 import { runMain } from '../src/entry/main';
 import { PayloadEncryption } from '../src/payload-codec';
+import { receiverConnection } from '../src/temporal-connection';
 import { serveBaseline } from './baseline-server';
 import { startOptions } from './load';
 
 runMain('bare-receiver', async () => {
-  const connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS });
+  const namespace = process.env.TEMPORAL_NAMESPACE || 'default';
+  // The receiver's connection (no AsyncLocalStorage), without its deadlines.
+  const connection = receiverConnection({ address: process.env.TEMPORAL_ADDRESS, namespace, deadlines: {} });
   // Sealed as the receiver seals (a key of its own: nobody reads these workflows).
   const dataConverter = { payloadCodecs: [new PayloadEncryption([randomBytes(32)])] };
-  const temporal = new Client({ connection, namespace: process.env.TEMPORAL_NAMESPACE || 'default', dataConverter });
+  const temporal = new Client({ connection, namespace, dataConverter });
   await serveBaseline(
     async (ctx) => {
       const body = await getRawBody(ctx.req);

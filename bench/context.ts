@@ -2,10 +2,11 @@
  * What every phase works with: the bench's own clients of a stack (its database, Temporal, the
  * management API), a robot at work on it, and completions counted in Temporal's visibility store.
  */
-import { Client, Connection as TemporalConnection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
 import mongoose from 'mongoose';
 import { createModels, type Models } from '../src/storage/models';
 import { apiClient, robotAtWork, type ApiClient } from '../src/runtime/api-client';
+import { receiverConnection } from '../src/temporal-connection';
 import type { Settings } from './settings';
 import type { BenchStack } from './stack';
 
@@ -33,12 +34,14 @@ export async function clientsOf(stack: BenchStack, s: Settings): Promise<BenchCl
     serverSelectionTimeoutMS: 10_000,
   });
   await db.asPromise();
-  const connection = await TemporalConnection.connect({
+  // The receiver's connection, without its deadlines: with the SDK's own, the bench process (the
+  // load of every phase, and the bare starts) would pay promise hooks the receiver does not
+  // (src/temporal-connection.ts).
+  const connection = receiverConnection({
     address: stack.temporalAddress,
     tls: stack.temporalTls(),
-  }).catch(async (err: unknown) => {
-    await db.close();
-    throw err;
+    namespace: stack.namespace,
+    deadlines: {},
   });
   return {
     api: apiClient(`http://127.0.0.1:${stack.port}`, stack.adminToken),

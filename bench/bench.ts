@@ -21,6 +21,8 @@
  *   8. n8n: with the embedded stack stopped (and before the cluster starts), the ack load of 1 at
  *      the same levels against n8n (a Webhook node feeding a Set node, SQLite), drained before each
  *      level; our acks/s with the worker running are printed as a ratio of n8n's.
+ *   9. Receivers (BENCH_RECEIVER_AB, off by default): today's receiver and another commit's on one
+ *      stack of their own, worker paused, taking turns at the same levels: each one's CPU per ack.
  *
  * Prints a table and writes bench-results/bench-<timestamp>.json. Settings (environment):
  * bench/settings.ts. The phases: bench/phases/ (levels 1-3, fan-out baseline and CSV 4, history
@@ -36,6 +38,7 @@ import { hostileLoad } from './phases/hostile';
 import { ablation } from './phases/ablation';
 import { fieldsPrice } from './phases/fields';
 import { measureLevel } from './phases/levels';
+import { receiverAb } from './phases/receiver-ab';
 import { n8nLevels } from './phases/n8n';
 import { warmUp } from './phases/warm-up';
 import { report, writeResults, type Results } from './report';
@@ -61,6 +64,7 @@ async function main(): Promise<number> {
     cluster: null,
     hostile: null,
     ablation: null,
+    receiverAb: null,
     fields: null,
     error: null,
   };
@@ -83,6 +87,7 @@ async function main(): Promise<number> {
     results.fields = fieldsPrice();
     // First and on stacks of their own, so that the main stack's figures are as they always were.
     if (s.ablationRows > 0) results.ablation = await ablation(s, cleanups);
+    if (s.receiverAb && s.levels.length > 0) results.receiverAb = await receiverAb(s, cleanups);
     if (s.csvRows > 0 && s.csvNoKeeper) results.csvNoKeeper = await csvWithoutKeeper(s, cleanups);
     log('starting the embedded stack');
     // The worst CSV the caps allow is the hostile phase's: the stack's row cap is set to it.

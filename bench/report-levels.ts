@@ -1,8 +1,10 @@
 /**
  * The bench's tables of the ack levels (bench/phases/levels.ts): acks against the bare baselines,
- * with the worker paused against the ack path's floor, and end to end.
+ * with the worker paused against the ack path's floor, and end to end; and today's receiver
+ * against another commit's (bench/phases/receiver-ab.ts).
  */
 import type { LevelResult } from './phases/levels';
+import type { ReceiverAbResult } from './phases/receiver-ab';
 import { pct, table } from './report-sections';
 
 export function levelsReport(levels: LevelResult[]): string[] {
@@ -112,4 +114,21 @@ export function levelsReport(levels: LevelResult[]): string[] {
       }),
     ),
   ];
+}
+
+export function receiverAbReport(r: ReceiverAbResult): string {
+  return [
+    `Receivers: today's against ${r.commit}, taking turns on one stack, worker paused (${r.rounds} rounds a level)`,
+    table(
+      ['connections', 'CPU ms per ack: today', r.commit, 'today ÷ it', 'acks/s of each load: today', r.commit],
+      r.levels.map((l) => [
+        l.connections,
+        l.today.cpuMsPerAck,
+        l.other.cpuMsPerAck,
+        l.cpuRatio,
+        l.today.perSec.join(', '),
+        l.other.perSec.join(', '),
+      ]),
+    ),
+  ].join('\n');
 }

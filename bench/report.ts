@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ablationReport, clusterReport, historyReport, hostileReport, n8nReport, pct, table } from './report-sections';
-import { levelsReport } from './report-levels';
+import { levelsReport, receiverAbReport } from './report-levels';
 import { WATCH_INTERVAL_MS, type CsvResult } from './phases/csv';
 import type { AblationResult } from './phases/ablation';
 import type { FieldsPriceRow } from './phases/fields';
@@ -11,6 +11,7 @@ import type { FanOutBaseline } from './phases/fan-out-baseline';
 import type { HistoryResult } from './phases/history';
 import type { LevelResult } from './phases/levels';
 import type { N8nLevel } from './phases/n8n';
+import type { ReceiverAbResult } from './phases/receiver-ab';
 import type { Settings } from './settings';
 import { round } from './util';
 
@@ -34,6 +35,8 @@ export interface Results {
   hostile: HostileResult | null;
   /** The smaller CSV with each feature off in turn, and on an earlier commit (bench/phases/ablation.ts). */
   ablation: AblationResult | null;
+  /** Today's receiver against another commit's, taking turns on one stack (bench/phases/receiver-ab.ts). */
+  receiverAb: ReceiverAbResult | null;
   /** What collecting a delivery's fields costs beside parsing it (bench/phases/fields.ts). */
   fields: FieldsPriceRow[] | null;
   /** The ack load against n8n at the same levels, in this run (bench/phases/n8n.ts). */
@@ -183,6 +186,7 @@ export function report(r: Results): string {
   }
   if (r.history) out.push('', historyReport(r.history));
   if (r.ablation) out.push('', ablationReport(r.ablation));
+  if (r.receiverAb) out.push('', receiverAbReport(r.receiverAb));
   if (r.fields)
     out.push(
       '',

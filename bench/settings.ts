@@ -32,6 +32,9 @@
  *                          history,metrics,searchAttributes,summaries,keptBodies,encryption,fieldsSeen, then every:
  *                          all of them off at once; '' for none)
  *   BENCH_BASELINE_COMMIT  the earlier commit of the ablation, '' for none (default 756a1f1: before the run history)
+ *   BENCH_RECEIVER_AB      a commit whose receiver takes turns with today's on one stack, worker paused, at
+ *                          each level (bench/phases/receiver-ab.ts; default '': skipped)
+ *   BENCH_RECEIVER_AB_ROUNDS rounds of that at each level (default 4)
  *   BENCH_N8N              1: the same levels against n8n (scripts/n8n.sh installs it and sets N8N_BIN), after
  *                          the embedded stack is stopped, beside our acks (default 1; left out without N8N_BIN)
  *   BENCH_KEEP_DATA=1      keep the stack's data folder and logs (kept anyway on failure)
@@ -65,6 +68,8 @@ export interface Settings {
   ablationFeatureRows: number;
   ablationFeatures: string[];
   baselineCommit: string;
+  receiverAb: string;
+  receiverAbRounds: number;
 }
 
 function intSetting(name: string, fallback: number, min = 1): number {
@@ -122,6 +127,8 @@ export function readSettings(): Settings {
     ablationFeatureRows: intSetting('BENCH_ABLATION_FEATURE_ROWS', Math.ceil(ablationRows / ablationRounds)),
     ablationFeatures,
     baselineCommit: process.env.BENCH_BASELINE_COMMIT ?? '756a1f1',
+    receiverAb: process.env.BENCH_RECEIVER_AB?.trim() ?? '',
+    receiverAbRounds: intSetting('BENCH_RECEIVER_AB_ROUNDS', 4),
   };
 }
 

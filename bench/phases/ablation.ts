@@ -13,10 +13,8 @@
  *    right after the same CSV on the all-on stack, which stays up: each ratio is of two CSVs a
  *    minute apart.
  */
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { buildCommit } from '../build-commit';
 import { clientsOf, type BenchClients } from '../context';
 import type { Settings } from '../settings';
 import { launchStack, type BenchStack } from '../stack';
@@ -81,29 +79,6 @@ export interface AblationResult {
   features: FeatureRow[];
 }
 
-/** The code of `commit`, built once into a folder of its own with this checkout's node_modules. */
-function buildCommit(commit: string): string {
-  const root = path.resolve(__dirname, '../../..');
-  const sha = execFileSync('git', ['rev-parse', '--short', commit], { cwd: root, encoding: 'utf8' }).trim();
-  const dir = path.join(os.tmpdir(), `webhooks-baseline-${sha}`);
-  const launcher = path.join(dir, 'dist/src/entry/embedded.js');
-  if (fs.existsSync(path.join(dir, '.built'))) return launcher;
-  log(`baseline: building ${commit} (${sha}) in ${dir}`);
-  fs.rmSync(dir, { recursive: true, force: true });
-  fs.mkdirSync(dir, { recursive: true });
-  execFileSync('sh', ['-c', `git archive ${sha} | tar -x -C '${dir}'`], { cwd: root });
-  fs.symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'));
-  // Its own compiler settings; type errors against this checkout's newer types do not stop the output.
-  try {
-    execFileSync(path.join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], { cwd: dir, stdio: 'ignore' });
-  } catch {
-    if (!fs.existsSync(launcher)) throw new Error(`${commit} did not build: ${launcher} is missing`);
-  }
-  execFileSync(process.execPath, ['dist/scripts/bundle-workflows.js'], { cwd: dir, stdio: 'ignore' });
-  fs.writeFileSync(path.join(dir, '.built'), sha);
-  return launcher;
-}
-
 type Up = { stack: BenchStack; clients: BenchClients; stop: () => Promise<void> };
 
 /** A stack of its own (`env` set, another build's `launcher`), warmed up; `stop` ends it. */
@@ -141,7 +116,7 @@ function total(csvs: CsvResult[]): SideTotal {
 }
 
 async function againstBaseline(s: Settings, allOn: Up, cleanups: Array<() => Promise<void>>) {
-  const launcher = buildCommit(s.baselineCommit);
+  const launcher = path.join(buildCommit(s.baselineCommit), 'dist/src/entry/embedded.js');
   const baseline = await up(s, cleanups, {}, launcher);
   try {
     const rows = Math.ceil(s.ablationRows / s.ablationRounds);

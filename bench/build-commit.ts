@@ -1,0 +1,33 @@
+/**
+ * An earlier commit's build, for the phases that compare today's code with it (bench/phases/ablation.ts,
+ * bench/phases/receiver-ab.ts): `git archive` of the commit into a temporary folder keyed by its
+ * hash, compiled there once with this checkout's node_modules and kept for later runs.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { log } from './util';
+
+/** The code of `commit`, built once into a folder of its own with this checkout's node_modules; returns that folder. */
+export function buildCommit(commit: string): string {
+  const root = path.resolve(__dirname, '../..');
+  const sha = execFileSync('git', ['rev-parse', '--short', commit], { cwd: root, encoding: 'utf8' }).trim();
+  const dir = path.join(os.tmpdir(), `webhooks-baseline-${sha}`);
+  const launcher = path.join(dir, 'dist/src/entry/embedded.js');
+  if (fs.existsSync(path.join(dir, '.built'))) return dir;
+  log(`baseline: building ${commit} (${sha}) in ${dir}`);
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  execFileSync('sh', ['-c', `git archive ${sha} | tar -x -C '${dir}'`], { cwd: root });
+  fs.symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'));
+  // Its own compiler settings; type errors against this checkout's newer types do not stop the output.
+  try {
+    execFileSync(path.join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], { cwd: dir, stdio: 'ignore' });
+  } catch {
+    if (!fs.existsSync(launcher)) throw new Error(`${commit} did not build: ${launcher} is missing`);
+  }
+  execFileSync(process.execPath, ['dist/scripts/bundle-workflows.js'], { cwd: dir, stdio: 'ignore' });
+  fs.writeFileSync(path.join(dir, '.built'), sha);
+  return dir;
+}

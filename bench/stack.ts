@@ -37,7 +37,7 @@ export interface BenchStack {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Stops a child: `signal`, then SIGKILL after `graceMs`. */
-export async function stopChild(child: ChildProcess, signal: NodeJS.Signals, graceMs: number): Promise<void> {
+async function stopChild(child: ChildProcess, signal: NodeJS.Signals, graceMs: number): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   child.kill(signal);
   const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);

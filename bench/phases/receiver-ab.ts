@@ -6,17 +6,15 @@
  * they take turns with loads of BENCH_DURATION_S (BENCH_RECEIVER_AB_ROUNDS rounds, the order
  * alternating). A receiver's CPU per ack is all its CPU over all its acks at that level.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
+import { spawnManaged, waitForPort } from '../../src/embedded/servers';
 import { freePorts } from '../../src/runtime/ports';
-import { waitFor } from '../../src/runtime/wait';
 import { buildCommit } from '../build-commit';
 import { benchRobot, clientsOf } from '../context';
 import { httpLoad } from '../load';
 import type { Settings } from '../settings';
-import { childRunning, cpuSecondsOf, launchStack, stopChild } from '../stack';
+import { childRunning, cpuSecondsOf, launchStack } from '../stack';
 import { log, round } from '../util';
 
 export interface ReceiverAbSide {
@@ -48,28 +46,18 @@ function environmentOf(pid: number): NodeJS.ProcessEnv {
   return Object.fromEntries(entries.map((e) => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)]));
 }
 
-const listening = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = net.connect(port, '127.0.0.1', () => {
-      socket.end();
-      resolve(true);
-    });
-    socket.on('error', () => resolve(false));
-  });
-
 /** A receiver of the build in `root` with `env`, on ports of its own; resolves once it listens. */
 async function startReceiver(root: string, env: NodeJS.ProcessEnv) {
   const [port, metricsPort] = await freePorts(2);
-  const child = spawn(process.execPath, [path.join(root, 'dist/src/entry/receiver.js')], {
+  const receiver = spawnManaged('receiver', process.execPath, [path.join(root, 'dist/src/entry/receiver.js')], {
     env: { ...env, PORT: String(port), RECEIVER_METRICS_PORT: String(metricsPort) },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stopSignal: 'SIGINT',
   });
-  const stop = () => stopChild(child, 'SIGINT', 10_000);
-  await waitFor(() => listening(port), Boolean, 60_000).catch(async (err: unknown) => {
-    await stop();
+  await waitForPort(port, receiver, 60_000).catch(async (err: unknown) => {
+    await receiver.stop();
     throw err;
   });
-  return { port, pid: child.pid ?? -1, stop };
+  return { port, pid: receiver.child.pid ?? -1, stop: () => receiver.stop() };
 }
 
 export async function receiverAb(s: Settings, cleanups: Array<() => Promise<void>>): Promise<ReceiverAbResult> {

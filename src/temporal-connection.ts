@@ -5,7 +5,8 @@
  *   named get none, as in the SDK; the SDK's retries on UNAVAILABLE run inside that one deadline;
  * - a call of the workflow service names the namespace in its `temporal-namespace` header, as the
  *   SDK's own wrapper does for every request that carries one (GetSystemInfo carries none);
- * - when `closing` aborts, every call still in flight is cancelled.
+ * - when `closing` aborts, every call in flight that has no deadline is cancelled (the others end
+ *   by their deadline: a start in flight at a close still answers its request).
  *
  * Why: the SDK's `withDeadline`, `withAbortSignal` and namespace header keep their values in an
  * AsyncLocalStorage. Once one is entered, Node 20 runs promise hooks on every promise of the
@@ -59,7 +60,8 @@ export function receiverConnection({
 }
 
 function callInterceptor(namespace: string, deadlines: MethodDeadlines, closing?: AbortSignal): Interceptor {
-  // The calls in flight, for `closing` (one listener for all: one per call would pass Node's limit of 10).
+  // The calls in flight with no deadline, for `closing` (one listener for all: one per call would pass
+  // Node's limit of 10).
   const inFlight = new Set<Call>();
   closing?.addEventListener('abort', () => inFlight.forEach(cancel), { once: true });
   return (options, nextCall) => {
@@ -68,10 +70,11 @@ function callInterceptor(namespace: string, deadlines: MethodDeadlines, closing?
     const ms = deadlines[method];
     const call = nextCall(ms === undefined || options.deadline ? options : { ...options, deadline: Date.now() + ms });
     const named = path.startsWith(WORKFLOW_SERVICE) && !NO_NAMESPACE.has(method);
+    const unbounded = ms === undefined && options.deadline === undefined;
     return new InterceptingCall(call, {
       start(metadata, listener, next) {
         if (named) metadata.set('temporal-namespace', namespace);
-        if (!closing) return next(metadata, listener);
+        if (!closing || !unbounded) return next(metadata, listener);
         inFlight.add(call);
         next(metadata, {
           onReceiveStatus(received, nextStatus) {

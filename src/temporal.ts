@@ -64,7 +64,7 @@ function addressOf(config: TemporalSettings): string {
 
 /**
  * The receiver's client. Lazy: the receiver starts (and answers 503) even while Temporal is down.
- * Its calls have the receiver's deadlines; those in flight are cancelled when `closing` aborts.
+ * Its calls have the receiver's deadlines; those in flight with none are cancelled when `closing` aborts.
  */
 export function createTemporalClient(
   config: TemporalSettings & { temporal: Pick<Config['temporal'], 'startTimeoutMs'> },

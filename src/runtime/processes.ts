@@ -48,7 +48,7 @@ export async function startReceiver(
 ): Promise<ReceiverProcess> {
   const sealed = await sealPlainTokens(models, config.secretsKey);
   if (sealed > 0) log.info('sealed webhook tokens kept in clear by an earlier version', { count: sealed });
-  // Once no request is left, a close cancels the client's calls still in flight (the registration's).
+  // A close cancels the client's calls in flight that have no deadline (the registration's).
   const stopping = new AbortController();
   const temporal = createTemporalClient(config, stopping.signal);
   const listening = await listenReceiver({ config, db, models, temporal, log, metrics: opts.metrics }, opts.listen);

@@ -141,7 +141,7 @@ it('a start and a description wait TEMPORAL_START_TIMEOUT_MS, a readiness questi
   }
 });
 
-it('other calls have no deadline, and a close cancels every call still in flight, the registration too', async () => {
+it('other calls have no deadline; a close cancels those in flight (the registration too), not a start', async () => {
   const closing = new AbortController();
   const client = receiverClient(closing.signal);
   const quiet = createLogger('receiver', 'error', {
@@ -165,12 +165,17 @@ it('other calls have no deadline, and a close cancels every call still in flight
       registerSearchAttributes(client.connection, 'robots', quiet, closing.signal),
     );
     expect(registration.took.deadline).toBe(Infinity);
+    const start = await ask('StartWorkflowExecution', () =>
+      client.workflow.start('delivery', { taskQueue: 'q', workflowId: 'w', args: [] }),
+    );
 
     closing.abort();
     await Promise.all([...lists, registration].map((c) => c.took.cancelled));
     expect(await Promise.all(lists.map((l) => codeOf(l.answer)))).toEqual(Array(12).fill(status.CANCELLED));
     await expect(registration.answer).resolves.toBeUndefined();
     expect(warnings).toEqual([]);
+    // A start has a deadline: it ends by it, so a request in flight at a close still gets its answer.
+    expect(await codeOf(start.answer)).toBe(status.DEADLINE_EXCEEDED);
   } finally {
     process.off('warning', warned);
     await client.connection.close();

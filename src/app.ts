@@ -174,7 +174,6 @@ export async function listenReceiver(
   const metrics = deps.metrics ?? receiverMetrics();
   const background = deps.background ?? new BackgroundWork();
   const triggers = triggerCache(deps);
-  triggers.watch();
   const app = createApp({ ...deps, metrics, background }, triggers);
   const server = http.createServer(
     {
@@ -203,7 +202,6 @@ export async function listenReceiver(
     port,
     metricsPort,
     async close() {
-      triggers.stop();
       await background.stop();
       for (const s of [server, metricsServer]) {
         if (!s) continue;

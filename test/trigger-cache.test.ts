@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { startStack, type Stack } from './support/stack';
 import { waitFor } from '../src/runtime/wait';
+import { STAMP_POLL_MS, TriggerCache, triggerTakesDeliveries } from '../src/receiver/trigger-cache';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -51,12 +52,12 @@ it('answers a robot put to work, or a token rotated, through another receiver at
   expect((await stack.send('POST', onOther(rotated.body.trigger.card.webhookUrl), '')).status).toBe(200);
 });
 
-it('takes a stop, a pause or a revoked token made through another receiver by its watch of the stamp, not after the TTL', async () => {
+it('takes a stop, a pause or a revoked token made through another receiver within a second, not after the TTL', async () => {
   const other = await stack.addReceiver();
   const onOther = (url: string) => other + new URL(url).pathname;
   const robot = await stack.robotAtWork();
   // The other receiver serves the robot, and would keep it for its 60-second TTL: each change below
-  // must reach it by its watch of the stamp (every STAMP_POLL_MS), long before.
+  // must reach it by the stamp it reads once what it saw is STAMP_POLL_MS old, long before.
   expect((await stack.send('POST', onOther(robot.webhookUrl), '')).status).toBe(200);
   const answersOnOther = (url: string) => async () => (await stack.send('POST', onOther(url), '')).status;
   // Revoked: rotated with no grace through the first receiver.
@@ -67,4 +68,72 @@ it('takes a stop, a pause or a revoked token made through another receiver by it
   expect((await stack.send('POST', onOther(webhookUrl), '')).status).toBe(200);
   await stack.api('POST', `/api/robots/${robot.robotId}/stop`);
   await waitFor(answersOnOther(webhookUrl), (status) => status === 404, 20_000);
+});
+
+/** A receiver's trigger cache on a clock of the test's own, and the identifier of a robot's URL. */
+function cacheOnClock() {
+  const clock = { now: 1_000_000 };
+  const cache = new TriggerCache(stack.models, stack.config.secretsKeys, 60_000, () => clock.now);
+  return { clock, cache };
+}
+const identifierOf = (webhookUrl: string) => decodeURIComponent(new URL(webhookUrl).pathname.split('/')[3]);
+const takes = async (cache: TriggerCache, identifier: string) => {
+  const trigger = await cache.lookup(identifier);
+  return trigger !== null && triggerTakesDeliveries(trigger);
+};
+
+it('reads the stamp only for lookups: a change elsewhere is seen once the stamp is a second old', async () => {
+  const robot = await stack.robotAtWork();
+  const identifier = identifierOf(robot.webhookUrl);
+  const { clock, cache } = cacheOnClock();
+  const reads = jest.spyOn(stack.models.TriggerChange.collection, 'findOne');
+  try {
+    expect(await takes(cache, identifier)).toBe(true);
+    const first = reads.mock.calls.length;
+    // Stopped through another receiver (the stack's), which moves the stamp.
+    await stack.api('POST', `/api/robots/${robot.robotId}/stop`);
+    // The stamp it saw is under half STAMP_POLL_MS old: served from the cache, no read.
+    clock.now += STAMP_POLL_MS / 2 - 1;
+    expect(await takes(cache, identifier)).toBe(true);
+    expect(reads.mock.calls.length).toBe(first);
+    // Past half of it: still served at once, and the stamp is read in the background.
+    clock.now += 1;
+    expect(await takes(cache, identifier)).toBe(true);
+    expect(reads.mock.calls.length).toBe(first + 1);
+    await waitFor(
+      () => takes(cache, identifier),
+      (taken) => !taken,
+      10_000,
+    );
+    // Put to work again elsewhere, then nothing for a while (no read meanwhile: there is no timer),
+    // then a lookup a second later waits for the stamp and sees the change.
+    await stack.api('POST', `/api/robots/${robot.robotId}/start`);
+    const quiet = reads.mock.calls.length;
+    clock.now += STAMP_POLL_MS;
+    expect(await takes(cache, identifier)).toBe(true);
+    expect(reads.mock.calls.length).toBeGreaterThan(quiet);
+  } finally {
+    reads.mockRestore();
+  }
+});
+
+it('serves cached triggers without waiting while the stamp cannot be read', async () => {
+  const robot = await stack.robotAtWork();
+  const identifier = identifierOf(robot.webhookUrl);
+  const { clock, cache } = cacheOnClock();
+  expect(await takes(cache, identifier)).toBe(true);
+  const reads = jest.spyOn(stack.models.TriggerChange.collection, 'findOne');
+  try {
+    // The store fails the read a lookup waits for: the lookup is answered from the cache.
+    reads.mockRejectedValueOnce(new Error('the store is not answering'));
+    clock.now += STAMP_POLL_MS;
+    expect(await takes(cache, identifier)).toBe(true);
+    // Then a read that never ends: the next lookup does not wait for it (it would hang here).
+    reads.mockReturnValueOnce(new Promise(() => undefined));
+    clock.now += STAMP_POLL_MS;
+    expect(await takes(cache, identifier)).toBe(true);
+    expect(reads).toHaveBeenCalledTimes(2);
+  } finally {
+    reads.mockRestore();
+  }
 });

@@ -22,6 +22,7 @@ import { BackgroundWork } from './background';
 import { codecRouter } from './codec-routes';
 import type { Config } from './config';
 import { errorHandler, KEEP_ALIVE_TIMEOUT_MS } from './http';
+import { drainOnClose } from './http-drain';
 import type { Logger } from './log';
 import { receiverMetrics, type ReceiverMetrics } from './metrics';
 import type { Models } from './storage/models';
@@ -187,6 +188,7 @@ export async function listenReceiver(
     // eslint-disable-next-line @typescript-eslint/no-misused-promises -- Koa's handler catches its own errors
     app.callback(),
   );
+  const closeServer = drainOnClose(server);
   server.maxConnections = config.http.maxConnections;
   server.on('drop', () => metrics.connectionsRefused.inc());
   const port = await listen(server, opts.port ?? config.port, opts.host);
@@ -201,13 +203,11 @@ export async function listenReceiver(
   return {
     port,
     metricsPort,
+    /** Answers the requests under way first (src/http-drain.ts), then stops the background work. */
     async close() {
+      metricsServer?.closeAllConnections();
+      await Promise.all([closeServer(), metricsServer && new Promise((resolve) => metricsServer.close(resolve))]);
       await background.stop();
-      for (const s of [server, metricsServer]) {
-        if (!s) continue;
-        s.closeAllConnections();
-        await new Promise((resolve) => s.close(resolve));
-      }
     },
   };
 }

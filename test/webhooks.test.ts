@@ -3,6 +3,7 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import { freePort } from '../src/runtime/ports';
 import { startStack, type Stack } from './support/stack';
 import { waitFor } from '../src/runtime/wait';
+import http from 'node:http';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -197,4 +198,42 @@ it('answers 503 with Retry-After, never 200, while Temporal is unreachable', asy
   } finally {
     await down.close();
   }
+});
+
+/** A POST whose headers have reached the receiver (it answered 100 Continue); `end` sends its body. */
+async function postUnderWay(url: string, body: string) {
+  const req = http.request(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), expect: '100-continue' },
+  });
+  const answered = new Promise<http.IncomingMessage>((resolve, reject) => {
+    req.on('response', resolve);
+    req.on('error', reject);
+  });
+  await new Promise<void>((resolve, reject) => {
+    req.on('continue', resolve);
+    req.on('error', reject);
+    req.flushHeaders();
+  });
+  return { answered, end: () => req.end(body) };
+}
+
+it('answers a delivery under way when its receiver stops, and takes no new connection meanwhile', async () => {
+  const robot = await stack.robotAtWork();
+  const receiver = await stack.startReceiver();
+  const url = receiver.url + new URL(robot.webhookUrl).pathname;
+  const underWay = await postUnderWay(url, '{"under":"way"}');
+  const closed = receiver.close();
+  // A new sender is refused at once; the one under way finishes its body and gets its 200.
+  await expect(fetch(url, { method: 'POST', body: '{"new":1}' })).rejects.toThrow();
+  underWay.end();
+  const res = await underWay.answered;
+  expect(res.statusCode).toBe(200);
+  res.resume();
+  await closed;
+  const runs = await waitFor(
+    () => stack.api('GET', `/api/robots/${robot.robotId}/runs`).then((r) => r.body.runs as any[]),
+    (r) => r[0]?.status === 'succeeded',
+  );
+  expect(runs.map((r) => r.trigger)).toEqual([{ under: 'way' }]);
 });

@@ -15,12 +15,7 @@ import { sdkLogger } from '../../src/sdk-log';
 import { freePort } from '../../src/runtime/ports';
 import { apiClient, robotAtWork, type ApiClient, type RobotAtWork } from '../../src/runtime/api-client';
 import { connectDatabase, type Models } from '../../src/storage/models';
-import {
-  startReceiver,
-  startWorker as startWorkerProcess,
-  type ReceiverProcess,
-  type WorkerProcess,
-} from '../../src/runtime/processes';
+import { startReceiver, startWorker as startWorkerProcess, type WorkerProcess } from '../../src/runtime/processes';
 import { HeardOutcomes } from '../../src/history/heard-outcomes';
 import { indexFerretDb } from '../../src/embedded/ferretdb-index';
 import type { Client } from '@temporalio/client';
@@ -63,6 +58,8 @@ export interface Stack {
   robotAtWork(opts?: { bodyFormat?: string; template?: unknown }): Promise<RobotAtWork>;
   /** Another receiver on the same database and Temporal, with its own client and trigger cache. */
   addReceiver(): Promise<string>;
+  /** The same, closed by the test (`close`, as on SIGTERM) rather than with the stack. */
+  startReceiver(): Promise<{ url: string; close(): Promise<void> }>;
   stopWorker(): Promise<void>;
   startWorker(): Promise<void>;
   close(): Promise<void>;
@@ -115,7 +112,7 @@ export async function startStack(
     listen: { host: '127.0.0.1', metricsPort: 0 },
   });
   const { temporal, listening } = receiver;
-  const extra: ReceiverProcess[] = [];
+  const extra: Array<{ close(): Promise<void> }> = [];
 
   // The embedded FerretDB's lookups by `_id` use the index its launcher adds (docs/storage.md).
   const { FERRETDB_SQLITE_DIR: ferretDir, SQLITE_TUNE_BIN: indexBin } = process.env;
@@ -138,6 +135,12 @@ export async function startStack(
   };
   if (withWorker) await startWorker();
 
+  const anotherReceiver = async () => {
+    const other = await startReceiver(config, { db, models }, log, {
+      listen: { host: '127.0.0.1', port: await freePort(), metricsPort: null },
+    });
+    return { url: `http://127.0.0.1:${other.listening.port}`, close: () => other.close() };
+  };
   const baseUrl = config.baseUrl;
   const send: Stack['send'] = async (method, url, body, headers = {}) => {
     const res = await fetch(url, { method, body, headers });
@@ -166,12 +169,11 @@ export async function startStack(
     deliveries: (robotId) => api('GET', `/api/robots/${robotId}/deliveries?limit=1000`).then((r) => r.body.deliveries),
     robotAtWork: ({ bodyFormat = 'json', template = { data: '{{trigger}}' } } = {}) =>
       robotAtWork(client, { bodyFormat, template, appName: 'App', robotName: 'Robot', stepName: 'compose' }),
+    startReceiver: () => anotherReceiver(),
     async addReceiver() {
-      const other = await startReceiver(config, { db, models }, log, {
-        listen: { host: '127.0.0.1', port: await freePort(), metricsPort: null },
-      });
+      const other = await anotherReceiver();
       extra.push(other);
-      return `http://127.0.0.1:${other.listening.port}`;
+      return other.url;
     },
     startWorker,
     stopWorker,

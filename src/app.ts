@@ -22,7 +22,7 @@ import { BackgroundWork } from './background';
 import { codecRouter } from './codec-routes';
 import type { Config } from './config';
 import { errorHandler, KEEP_ALIVE_TIMEOUT_MS } from './http';
-import { drainOnClose } from './http-drain';
+import { drainOnClose } from './receiver/drain';
 import type { Logger } from './log';
 import { receiverMetrics, type ReceiverMetrics } from './metrics';
 import type { Models } from './storage/models';
@@ -203,7 +203,7 @@ export async function listenReceiver(
   return {
     port,
     metricsPort,
-    /** Answers the requests under way first (src/http-drain.ts), then stops the background work. */
+    /** Answers the requests under way first (src/receiver/drain.ts), then stops the background work. */
     async close() {
       metricsServer?.closeAllConnections();
       await Promise.all([closeServer(), metricsServer && new Promise((resolve) => metricsServer.close(resolve))]);

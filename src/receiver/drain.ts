@@ -1,7 +1,8 @@
 /**
  * A receiver told to stop (SIGTERM: a deploy, a scale-down) first answers the requests it has: it
- * stops taking connections, closes the idle ones, answers each request under way on its connection
- * with `Connection: close`, and closes the rest once none is left or CLOSE_DRAIN_MS has passed.
+ * stops taking connections, closes the idle ones, answers each request under way (with
+ * `Connection: close` where its answer has not begun; a connection whose answer had begun is closed
+ * once that answer is sent), and closes the rest once none is left or CLOSE_DRAIN_MS has passed.
  * So a sender whose delivery was being started gets its 200 (or its error), not a reset.
  */
 import type http from 'node:http';
@@ -16,26 +17,28 @@ import type http from 'node:http';
  */
 export const CLOSE_DRAIN_MS = 5000;
 
-/** Counts `server`'s requests under way; the returned close answers them first (see the module's doc). */
+/** Keeps `server`'s requests under way; the returned close answers them first (see the module's doc). */
 export function drainOnClose(server: http.Server, drainMs = CLOSE_DRAIN_MS): () => Promise<void> {
-  let answering = 0;
+  const answering = new Set<http.ServerResponse>();
   let closing = false;
   let drained: () => void = () => undefined;
   server.on('request', (_req: http.IncomingMessage, res: http.ServerResponse) => {
-    answering++;
+    answering.add(res);
     if (closing) res.shouldKeepAlive = false;
     res.once('close', () => {
-      answering--;
+      answering.delete(res);
       if (!closing) return;
       server.closeIdleConnections();
-      if (answering === 0) drained();
+      if (answering.size === 0) drained();
     });
   });
   return async () => {
     closing = true;
     const closed = new Promise((resolve) => server.close(resolve));
     server.closeIdleConnections();
-    if (answering > 0) {
+    // Those whose answer has not begun end with `Connection: close`; the others are closed once idle.
+    for (const res of answering) if (!res.headersSent) res.shouldKeepAlive = false;
+    if (answering.size > 0) {
       let timer: NodeJS.Timeout | undefined;
       await new Promise<void>((resolve) => {
         drained = resolve;

@@ -31,7 +31,10 @@ import { createWorker } from '../worker';
 export interface ReceiverProcess {
   temporal: Client;
   listening: Listening;
-  /** Stops listening and sweeping, and closes its Temporal client (not the database it was given). */
+  /**
+   * Stops sweeping, answers the requests under way and stops listening (src/receiver/drain.ts), and
+   * closes its Temporal client (not the database it was given).
+   */
   close(): Promise<void>;
 }
 

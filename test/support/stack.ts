@@ -169,7 +169,7 @@ export async function startStack(
     deliveries: (robotId) => api('GET', `/api/robots/${robotId}/deliveries?limit=1000`).then((r) => r.body.deliveries),
     robotAtWork: ({ bodyFormat = 'json', template = { data: '{{trigger}}' } } = {}) =>
       robotAtWork(client, { bodyFormat, template, appName: 'App', robotName: 'Robot', stepName: 'compose' }),
-    startReceiver: () => anotherReceiver(),
+    startReceiver: anotherReceiver,
     async addReceiver() {
       const other = await anotherReceiver();
       extra.push(other);

@@ -52,6 +52,8 @@ export function levelsReport(levels: LevelResult[]): string[] {
         'Temporal',
         'Temporal CPU ms/start: bare',
         'delivery-shaped',
+        'client CPU ms/start: bare',
+        'delivery-shaped',
         'non-2xx/err',
       ],
       levels.map((l) => [
@@ -65,6 +67,8 @@ export function levelsReport(levels: LevelResult[]): string[] {
         l.cpuMsPerAck?.temporal ?? 'n/a',
         l.temporalCpuMsPerStart?.bare ?? 'n/a',
         l.temporalCpuMsPerStart?.deliveryShaped ?? 'n/a',
+        l.clientCpuMsPerStart?.bare ?? 'n/a',
+        l.clientCpuMsPerStart?.deliveryShaped ?? 'n/a',
         `${l.ackWorkerPaused.non2xx}/${l.ackWorkerPaused.errors}`,
       ]),
     ),

@@ -40,6 +40,11 @@ export interface LevelResult {
   deliveryShapedStarts: StartRateSummary;
   /** Temporal's CPU milliseconds per start: bare, and carrying a delivery's attributes. */
   temporalCpuMsPerStart: { bare: number; deliveryShaped: number };
+  /**
+   * CPU of the bench's own process per start (the receiver's connection and codec, no HTTP): what
+   * the start itself costs a client, to set against the receiver's CPU per ack.
+   */
+  clientCpuMsPerStart: { bare: number; deliveryShaped: number };
   /** The ack path with the worker paused (SIGSTOP): the server does nothing but the starts, as for the bare ones. */
   ackWorkerPaused: HttpLoadSummary;
   /** CPU milliseconds per ack of the receiver and of Temporal, with the worker paused. */
@@ -128,6 +133,7 @@ export async function measureLevel(connections: number, ctx: LevelContext): Prom
       `${connections} connections: ${shape === 'bare' ? 'bare' : 'delivery-shaped'} Temporal starts for ${s.durationS} s`,
     );
     const before = stackCpuSeconds(stack.pid).temporal;
+    const clientBefore = process.cpuUsage();
     const starts = await temporalStarts(
       temporal,
       'bench-nobody-polls',
@@ -137,8 +143,9 @@ export async function measureLevel(connections: number, ctx: LevelContext): Prom
       shape,
     );
     if (starts.started === 0) throw new Error(`no ${shape} workflow start succeeded: ${starts.lastError}`);
+    const client = process.cpuUsage(clientBefore);
     const cpuMs = round(((stackCpuSeconds(stack.pid).temporal - before) * 1000) / starts.started, 3);
-    return { starts, cpuMs };
+    return { starts, cpuMs, clientCpuMs: round((client.user + client.system) / 1000 / starts.started, 3) };
   };
   const bare = await startsOf('bare');
   const deliveryShaped = await startsOf('delivery');
@@ -162,6 +169,7 @@ export async function measureLevel(connections: number, ctx: LevelContext): Prom
     bareTemporal,
     deliveryShapedStarts: deliveryShaped.starts,
     temporalCpuMsPerStart: { bare: bare.cpuMs, deliveryShaped: deliveryShaped.cpuMs },
+    clientCpuMsPerStart: { bare: bare.clientCpuMs, deliveryShaped: deliveryShaped.clientCpuMs },
     ackWorkerPaused,
     cpuMsPerAck,
     ackWorkerPausedVsTemporal: round(ackWorkerPaused.perSec / Math.max(1, bareTemporal.perSec), 3),

@@ -49,13 +49,16 @@ export interface ReceiverMetrics {
 }
 
 /**
- * How often the event loop's delay is sampled for `nodejs_eventloop_lag_*`. prom-client's default,
- * 10 ms, wakes an idle process 100 times a second: 9.4 ms of CPU a second against 1.8 ms without
- * the default metrics, measured 2026-11-26 here, which in the receiver and the worker each came to
- * about 0.45 ms per CSV row at 17 runs/s. At 100 ms it is 2.8 ms a second; a stall still shows in
- * the histogram whenever it holds up a sample, which any stall over 100 ms does.
+ * How often the event loop's delay is sampled for `nodejs_eventloop_lag_*`: each sample is a timer
+ * that wakes the process. prom-client's default, 10 ms, cost an idle process 9.4 ms of CPU a second
+ * against 1.8 ms without the default metrics (measured 2026-11-26 here). At 1 s, with the MongoDB
+ * pool's look at the same pace (POOL_CHECK_MS), an idle receiver spends 0.7–0.8 ms a second, against
+ * 1.6–1.7 with sampling at 100 ms (measured 2026-11-26, evening). A stall of a second or more always
+ * shows in the histogram; a shorter one does when it holds up a sample, so in proportion to its
+ * length. What senders wait is `webhook_ack_duration_seconds`, and `nodejs_eventloop_lag_seconds` is
+ * measured at each scrape.
  */
-export const EVENT_LOOP_SAMPLE_MS = 100;
+export const EVENT_LOOP_SAMPLE_MS = 1000;
 
 /** The process's registry with Node's default metrics (CPU, memory, GC, event loop). */
 function processMetrics(): Registry {

@@ -8,7 +8,8 @@ import type { Connection } from 'mongoose';
 import { createActivities, type Activities } from '../activities';
 import { runIdFor } from '../src/domain/ids';
 import type { BodyFormat, DeliveryInput, RunSeed } from '../src/domain/types';
-import { connectDatabase, type Models } from '../src/storage/models';
+import { connectDatabase } from '../src/storage/connect';
+import type { Models } from '../src/storage/models';
 import { workerMetrics } from '../src/metrics';
 import { withDatabase } from './support/stack';
 

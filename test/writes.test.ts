@@ -1,7 +1,8 @@
 /** Writes against the real database: grouped inserts (group commit) and insertOnce. */
 import { randomBytes } from 'node:crypto';
 import type { Connection } from 'mongoose';
-import { connectDatabase, type Models } from '../src/storage/models';
+import { connectDatabase } from '../src/storage/connect';
+import type { Models } from '../src/storage/models';
 import { groupInserts, rawCollection } from '../src/storage/writes';
 import { type RunOutcomeDoc } from '../src/storage/documents';
 import { withDatabase } from './support/stack';

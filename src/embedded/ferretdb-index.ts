@@ -10,7 +10,7 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { connectDatabase } from '../storage/models';
+import { connectDatabase } from '../storage/connect';
 
 /** The SQLite file FerretDB keeps a database in (startFerretDb's `--sqlite-url`). */
 export function ferretDbFile(dataDir: string, dbName: string): string {

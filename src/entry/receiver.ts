@@ -2,7 +2,7 @@
 import { loadConfig, requireServers } from '../config';
 import { createLogger } from '../log';
 import { startReceiver } from '../runtime/processes';
-import { connectDatabase } from '../storage/models';
+import { connectDatabase } from '../storage/connect';
 import { onShutdown, runMain } from './main';
 
 runMain('receiver', async () => {

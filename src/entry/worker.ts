@@ -6,7 +6,7 @@ import { serveWorkerMetrics, workerMetrics } from '../metrics';
 import { startWorker } from '../runtime/processes';
 import { giveWayOnCpu } from '../runtime/worker-priority';
 import { sdkLogger } from '../sdk-log';
-import { connectDatabase } from '../storage/models';
+import { connectDatabase } from '../storage/connect';
 import { runMain } from './main';
 
 runMain('worker', async () => {

@@ -14,7 +14,8 @@ import { receiverMetrics, workerMetrics, type ReceiverMetrics, type WorkerMetric
 import { sdkLogger } from '../../src/sdk-log';
 import { freePort } from '../../src/runtime/ports';
 import { apiClient, robotAtWork, type ApiClient, type RobotAtWork } from '../../src/runtime/api-client';
-import { connectDatabase, type Models } from '../../src/storage/models';
+import { connectDatabase } from '../../src/storage/connect';
+import type { Models } from '../../src/storage/models';
 import { startReceiver, startWorker as startWorkerProcess, type WorkerProcess } from '../../src/runtime/processes';
 import { HeardOutcomes } from '../../src/history/heard-outcomes';
 import { indexFerretDb } from '../../src/embedded/ferretdb-index';

@@ -1,7 +1,7 @@
-/** The database connection every process opens (src/storage/models.ts), against the real database. */
+/** The database connection every process opens (src/storage/connect.ts), against the real database. */
 import { randomBytes } from 'node:crypto';
 import type { Connection } from 'mongoose';
-import { POOL_CHECK_MS, connectDatabase } from '../src/storage/models';
+import { POOL_CHECK_MS, connectDatabase } from '../src/storage/connect';
 import { withDatabase } from './support/stack';
 
 /** What the driver keeps of each server's pool: internal, read here so a driver that drops the option fails. */

@@ -209,11 +209,13 @@ export async function sendDeliveries(
 }
 
 /**
- * Waits until every run has finished and there are at least as many as accepted deliveries,
- * then checks the runs one by one: exactly one run for each accepted delivery (a 200), none
- * doubled, and none for a delivery that was never sent. A delivery that got no 200 may have
- * one run (the start can succeed after the receiver gave up waiting): its sender would retry,
- * and the retry is a duplicate.
+ * Waits until every run has finished and every accepted delivery (a 200) has a run, then checks
+ * the runs one by one: exactly one run for each accepted delivery, none doubled, and none for a
+ * delivery that was never sent. A delivery that got no 200 may have one run (the start can
+ * succeed after the receiver gave up waiting): its sender would retry, and the retry is a
+ * duplicate. So a count of runs can reach the number accepted while an accepted delivery's run
+ * is still to come (an activity whose answer a restart lost is tried again after its timeout):
+ * the wait is on the ids themselves.
  */
 export async function expectExactlyOneRunEach(
   stack: StackApi,
@@ -221,11 +223,13 @@ export async function expectExactlyOneRunEach(
   accepted: Set<number>,
   sent: Set<number> = accepted,
 ): Promise<void> {
-  await waitFor(
-    () => stack.counts(robotId),
-    (c) => c.succeeded + c.failed >= accepted.size && c.runs === c.succeeded + c.failed,
-    15 * 60_000,
-  );
+  const missingRuns = async () => {
+    const c = await stack.counts(robotId);
+    if (c.succeeded + c.failed < accepted.size || c.runs !== c.succeeded + c.failed) return { counts: c };
+    const ids = new Set((await allRuns(stack, robotId)).map((r) => r.trigger.id as number));
+    return { counts: c, missing: [...accepted].filter((id) => !ids.has(id)) };
+  };
+  await waitFor(missingRuns, (m) => m.missing?.length === 0, 15 * 60_000);
   const runs = await allRuns(stack, robotId);
   const ids = runs.map((r) => r.trigger.id as number);
   const doubled = ids.filter((id, i) => ids.indexOf(id) !== i);

@@ -42,7 +42,12 @@ it('finds every delivery and run of a robot by RobotId, with its format and outc
   });
   expect(await described.staticSummary()).toBe(`Delivery for robot "Robot" (${'n\n1\n2\n3'.length} bytes)`);
   const run = await stack.temporal.workflow.getHandle(runs[0].workflowId).describe();
-  expect(run.searchAttributes).toMatchObject({ RobotId: [robot.robotId], BodyFormat: ['csv'] });
+  // A run carries its robot only; its trigger and format are its delivery's, one click up.
+  expect(run.searchAttributes).toMatchObject({ RobotId: [robot.robotId] });
+  expect(Object.keys(run.searchAttributes)).not.toEqual(expect.arrayContaining(['TriggerIdentifier']));
+  expect(Object.keys(run.searchAttributes)).not.toEqual(expect.arrayContaining(['BodyFormat']));
+  const children = await workflowsOf(`ParentWorkflowId="${delivery.workflowId}"`);
+  expect(children.map((w) => w.workflowId).sort()).toEqual(runs.map((w) => w.workflowId).sort());
   expect(await run.staticSummary()).toMatch(/^Run (\d) of 3 \(csv row \1\) for robot "Robot"$/);
 
   expect(await workflowsOf(`RobotId="${robot.robotId}" AND DeliveryOutcome="processed"`)).toHaveLength(1);

@@ -16,7 +16,7 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { runsInDeliveryWorkflow, runWorkflowId } from '../src/domain/ids';
-import { BODY_FORMAT, DELIVERY_OUTCOME, deliveryAttributes } from '../src/domain/search-attributes';
+import { BODY_FORMAT, DELIVERY_OUTCOME, ROBOT_ID } from '../src/domain/search-attributes';
 import {
   UNPARSABLE_BODY,
   type BodyFormat,
@@ -94,7 +94,7 @@ export interface FanOut {
   runCount: number;
   stepCount: number;
   nextRun: number;
-  /** The body format the delivery was parsed in (search attribute of its runs), since 0.3. */
+  /** The body format the delivery was parsed in (in its runs' summaries), since 0.3. */
   format?: BodyFormat;
   /** What the worker that prepared it was set to do beyond running runs, since 0.5 (absent: all on). */
   features?: RunFeatures;
@@ -194,22 +194,16 @@ function runInput(delivery: DeliveryInput, seed: RunSeed, stepCount: number): Ru
 }
 
 /**
- * A run of a fan-out as a child workflow. Since 0.3 (a format in the fan-out) it carries the
- * search attributes and a summary; the options of a child's start are not compared on replay.
+ * A run of a fan-out as a child workflow. Since 0.3 (a format in the fan-out) it carries its robot
+ * as a search attribute (its trigger and format too, before 0.6) and a summary; the options of a
+ * child's start are not compared on replay.
  */
 function startRun(delivery: DeliveryInput, seed: RunSeed, fanOut: FanOut, index: number) {
   const { format, features } = fanOut;
   const attributes = format !== undefined && features?.runSearchAttributes !== false;
   const summary = format !== undefined && features?.runSummaries !== false;
   const described = {
-    ...(attributes
-      ? {
-          typedSearchAttributes: [
-            ...deliveryAttributes(delivery.robotId, delivery.triggerIdentifier),
-            { key: BODY_FORMAT, value: format },
-          ],
-        }
-      : {}),
+    ...(attributes ? { typedSearchAttributes: [{ key: ROBOT_ID, value: delivery.robotId }] } : {}),
     ...(summary
       ? {
           staticSummary:

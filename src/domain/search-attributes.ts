@@ -5,10 +5,14 @@
  * | name              | on                          | value                                   |
  * |-------------------|-----------------------------|-----------------------------------------|
  * | RobotId           | delivery and run workflows  | the robot's id                          |
- * | TriggerIdentifier | delivery and run workflows  | `custom:<uuid>` or `stripe:<uuid>`      |
- * | BodyFormat        | delivery and run workflows  | json, xml, csv or text                  |
+ * | TriggerIdentifier | delivery workflows          | `custom:<uuid>` or `stripe:<uuid>`      |
+ * | BodyFormat        | delivery workflows          | json, xml, csv or text                  |
  * | DeliveryOutcome   | delivery workflows          | held (paused robot), then processed,    |
  *                                                       dropped or failed                       |
+ *
+ * A run of a CSV (a child workflow) carries RobotId only: the rest is its delivery's, one click up
+ * (`ParentWorkflowId`). Its three attributes cost the Temporal server about 3 ms per run, in every
+ * round of the bench; RobotId alone showed no price the rounds could see (docs/benchmark.md).
  *
  * A delivery starts with the outcome most deliveries have, `processed` (or `held`), and the app's
  * body format: its workflow changes them only when they turn out otherwise, so the common delivery
@@ -40,16 +44,9 @@ export function deliveryStartAttributes(d: {
   held?: boolean;
 }) {
   return [
-    ...deliveryAttributes(d.robotId, d.triggerIdentifier),
+    { key: ROBOT_ID, value: d.robotId },
+    { key: TRIGGER_IDENTIFIER, value: d.triggerIdentifier },
     ...(d.format ? [{ key: BODY_FORMAT, value: d.format }] : []),
     { key: DELIVERY_OUTCOME, value: d.held ? HELD : PROCESSED },
-  ];
-}
-
-/** What a delivery's workflows carry from their start: its robot and trigger (and, for runs, the format). */
-export function deliveryAttributes(robotId: string, triggerIdentifier: string) {
-  return [
-    { key: ROBOT_ID, value: robotId },
-    { key: TRIGGER_IDENTIFIER, value: triggerIdentifier },
   ];
 }

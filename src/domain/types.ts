@@ -160,7 +160,7 @@ export type PreparedDelivery = (
  * activity's result, so a workflow replays the same whatever a worker's settings later.
  */
 export interface RunFeatures {
-  /** Each run of a fan-out carries the RobotId, TriggerIdentifier and BodyFormat search attributes. */
+  /** Each run of a fan-out carries the RobotId search attribute (src/domain/search-attributes.ts). */
   runSearchAttributes: boolean;
   /** Each run of a fan-out carries a summary (`Run 2 of 3 (csv row 2) for robot "Orders"`). */
   runSummaries: boolean;

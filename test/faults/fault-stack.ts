@@ -42,7 +42,7 @@ export interface FaultStack {
 
 export async function startFaultStack(): Promise<FaultStack> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'webhooks-faults-'));
-  const ports = { http: await freePort(), metrics: await freePort() };
+  const ports = { http: await freePort(), metrics: await freePort(), workerMetrics: await freePort() };
   // The servers as the embedded launcher starts them (src/runtime/back-ends.ts), each on its own.
   const embedded = { binary: binariesFromEnv('npm run test:faults'), dataDir, logDir: dataDir };
   const servers = {
@@ -57,7 +57,7 @@ export async function startFaultStack(): Promise<FaultStack> {
     TEMPORAL_ADDRESS: servers.temporal.address,
     MONGODB_URI: servers.mongodb.uri,
     TEMPORAL_START_TIMEOUT_MS: '3000',
-    WORKER_METRICS_PORT: String(await freePort()),
+    WORKER_METRICS_PORT: String(ports.workerMetrics),
     SDK_METRICS_PORT: String(await freePort()),
     LOG_LEVEL: 'warn',
   };
@@ -75,8 +75,14 @@ export async function startFaultStack(): Promise<FaultStack> {
         await waitForPort(ports.http, { name: 'receiver', child, stop: () => Promise.resolve() });
         return;
       }
-      case 'worker':
-        running.worker = startProcess('worker', env, log('worker'));
+      case 'worker': {
+        // Its metrics port opens once the worker is made (connected, its namespace checked): a
+        // test that stops Temporal right after must not catch it still starting, when it exits
+        // (under a supervisor, as in production, it would be started again).
+        const child = startProcess('worker', env, log('worker'));
+        running.worker = child;
+        await waitForPort(ports.workerMetrics, { name: 'worker', child, stop: () => Promise.resolve() });
+      }
     }
   }
 

@@ -64,26 +64,18 @@ export async function startFaultStack(): Promise<FaultStack> {
   const running: Partial<Record<'receiver' | 'worker', ChildProcess>> = {};
   const log = (name: string) => path.join(dataDir, `${name}.log`);
 
+  /**
+   * The port a process opens once it is ready. The worker's metrics port opens once the worker is
+   * made (connected, its namespace checked): a test that stops Temporal right after must not catch
+   * it still starting, when it exits (under a supervisor, as in production, it is started again).
+   */
+  const readyPort = { receiver: ports.http, worker: ports.workerMetrics };
+
   async function start(part: Part): Promise<void> {
-    switch (part) {
-      case 'temporal':
-      case 'mongodb':
-        return servers[part].start();
-      case 'receiver': {
-        const child = startProcess('receiver', env, log('receiver'));
-        running.receiver = child;
-        await waitForPort(ports.http, { name: 'receiver', child, stop: () => Promise.resolve() });
-        return;
-      }
-      case 'worker': {
-        // Its metrics port opens once the worker is made (connected, its namespace checked): a
-        // test that stops Temporal right after must not catch it still starting, when it exits
-        // (under a supervisor, as in production, it would be started again).
-        const child = startProcess('worker', env, log('worker'));
-        running.worker = child;
-        await waitForPort(ports.workerMetrics, { name: 'worker', child, stop: () => Promise.resolve() });
-      }
-    }
+    if (part === 'temporal' || part === 'mongodb') return servers[part].start();
+    const child = startProcess(part, env, log(part));
+    running[part] = child;
+    await waitForPort(readyPort[part], { name: part, child, stop: () => Promise.resolve() });
   }
 
   async function stop(part: Part, signal: StopSignal = 'SIGTERM'): Promise<void> {
@@ -229,17 +221,21 @@ export async function expectExactlyOneRunEach(
   accepted: Set<number>,
   sent: Set<number> = accepted,
 ): Promise<void> {
-  const missingRuns = async () => {
+  const runsRead = async () => {
     const c = await stack.counts(robotId);
     if (c.succeeded + c.failed < accepted.size || c.runs !== c.succeeded + c.failed) return { counts: c };
-    const ids = new Set((await allRuns(stack, robotId)).map((r) => r.trigger.id as number));
-    return { counts: c, missing: [...accepted].filter((id) => !ids.has(id)) };
+    const runs = await allRuns(stack, robotId);
+    const ids = new Set(runs.map((r) => r.trigger.id as number));
+    return { counts: c, runs, missing: [...accepted].filter((id) => !ids.has(id)) };
   };
-  await waitFor(missingRuns, (m) => m.missing?.length === 0, 15 * 60_000);
-  const runs = await allRuns(stack, robotId);
+  const { runs, missing } = await waitFor(
+    runsRead,
+    (m): m is Required<typeof m> => m.missing?.length === 0,
+    15 * 60_000,
+    { message: ({ counts, missing }) => `accepted deliveries without a run: ${JSON.stringify({ counts, missing })}` },
+  );
   const ids = runs.map((r) => r.trigger.id as number);
   const doubled = ids.filter((id, i) => ids.indexOf(id) !== i);
-  const missing = [...accepted].filter((id) => !ids.includes(id));
   const unsent = ids.filter((id) => !sent.has(id));
   const notSucceeded = runs.filter((r) => r.status !== 'succeeded').map((r) => r.trigger.id);
   await expectCountsMatchPages(stack, robotId);

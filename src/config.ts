@@ -100,6 +100,7 @@ const envSchema = z.object({
   FIELDS_SEEN: z.enum(['0', '1']).default('1'),
   PAYLOAD_ENCRYPTION: z.enum(['0', '1']).default('1'),
   WORKER_NICE: z.coerce.number().int().min(0).max(19).default(10),
+  WORKER_WORKFLOW_TASKS: z.coerce.number().int().min(2).max(1000).default(32),
   WORKER_METRICS_PORT: port.default(9464),
   SDK_METRICS_PORT: port.default(9465),
   TEMPORAL_UI_URL: z.string().url().optional(),
@@ -151,6 +152,11 @@ export interface Config {
   payloadEncryption: boolean;
   /** The niceness of the worker's threads: acks before runs on a shared machine (src/runtime/worker-priority.ts). */
   workerNice: number;
+  /**
+   * Workflow tasks a worker holds at once (WORKER_WORKFLOW_TASKS, src/worker.ts): what it asks of
+   * Temporal at a time, and so how long a delivery's start may queue behind runs there.
+   */
+  workerWorkflowTasks: number;
   /** The worker's metrics port (0: none), and the loopback port of the Temporal SDK's exporter behind it. */
   workerMetricsPort: number;
   sdkMetricsPort: number;
@@ -247,6 +253,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     payloadEncryption: e.PAYLOAD_ENCRYPTION === '1',
     workerNice: e.WORKER_NICE,
+    workerWorkflowTasks: e.WORKER_WORKFLOW_TASKS,
     workerMetricsPort: e.WORKER_METRICS_PORT,
     sdkMetricsPort: e.SDK_METRICS_PORT,
     temporalUiUrl: e.TEMPORAL_UI_URL?.replace(/\/+$/, '') ?? null,

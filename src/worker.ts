@@ -37,6 +37,14 @@ export interface WorkerDeps {
   features?: RunFeatures;
   /** Outcomes of runs ended here, for this process's history keeper. */
   heard?: HeardOutcomes;
+  /**
+   * Workflow tasks held at once (config.workerWorkflowTasks). Each one the worker holds is work it
+   * hands Temporal when it completes; Temporal's writes are serial on the dev server (one SQLite
+   * connection) and shared with the starts of deliveries, so a start waits behind as many as
+   * are held. 32 keep a CSV's runs at their rate on 2 cores and cut the tail of the acks
+   * beside them (docs/benchmark.md, "Workflow tasks held at once").
+   */
+  workflowTasks: number;
   /** A workflow bundle made by bundleWorkflowCode (tests bundle once for every worker). */
   workflowBundlePath?: string;
 }
@@ -51,7 +59,7 @@ export async function createWorker(deps: WorkerDeps): Promise<Worker> {
     activities: createActivities({ models, metrics, caps: deps.caps, features: deps.features, heard: deps.heard }),
     dataConverter: deps.dataConverter,
     maxCachedWorkflows: 2000,
-    maxConcurrentWorkflowTaskExecutions: 100,
+    maxConcurrentWorkflowTaskExecutions: deps.workflowTasks,
     maxConcurrentActivityTaskExecutions: 50,
     maxConcurrentLocalActivityExecutions: 200,
   });

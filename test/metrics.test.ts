@@ -83,6 +83,22 @@ describe("the worker's metrics port", () => {
     expect(after).toMatch(/^temporal_\w+/m); // the SDK's own (task slots, poll latencies, …)
     expect((await fetch(url.replace('/metrics', '/other'))).status).toBe(404);
   });
+
+  it('shows the worker holding WORKER_WORKFLOW_TASKS workflow tasks at most: all of them free once idle', async () => {
+    const series = [`task_queue="${stack.config.temporal.taskQueue}"`, 'worker_type="WorkflowWorker"'];
+    const freeSlots = async () => {
+      const text = await fetch(url).then((r) => r.text());
+      const line = text
+        .split('\n')
+        .find((l) => l.startsWith('temporal_worker_task_slots_available{') && series.every((s) => l.includes(s)));
+      return line === undefined ? null : Number(line.slice(line.lastIndexOf(' ') + 1));
+    };
+    const held = stack.config.workerWorkflowTasks; // 32 unless the environment says otherwise
+    // The runs of the test above have ended; their slots come back as the SDK reports them.
+    await waitFor(freeSlots, (free) => free === held, 30_000, {
+      message: (free) => `the worker's free workflow task slots stayed at ${free}, not ${held}`,
+    });
+  });
 });
 
 it('never carries an id, a token or a path in a label', async () => {

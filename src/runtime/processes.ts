@@ -108,6 +108,7 @@ export async function startWorker(
     caps: config.deliveryCaps,
     features: config.runFeatures,
     dataConverter: dataConverter(config),
+    workflowTasks: config.workerWorkflowTasks,
     workflowBundlePath: opts.workflowBundlePath,
     heard,
   });

@@ -56,6 +56,11 @@ describe('loadConfig defaults', () => {
 });
 
 describe('loadConfig values', () => {
+  test('a worker holds 32 workflow tasks at once unless WORKER_WORKFLOW_TASKS says otherwise', () => {
+    expect(loadConfig({ DATA_DIR: dataDir }).workerWorkflowTasks).toBe(32);
+    expect(loadConfig({ DATA_DIR: dataDir, WORKER_WORKFLOW_TASKS: '100' }).workerWorkflowTasks).toBe(100);
+  });
+
   test('a trailing slash on BASE_URL is stripped', () => {
     expect(loadConfig({ DATA_DIR: dataDir, BASE_URL: 'https://hooks.example.com/' }).baseUrl).toBe(
       'https://hooks.example.com',
@@ -137,6 +142,10 @@ describe('loadConfig errors', () => {
 
   test('a short ADMIN_TOKEN throws ConfigError naming ADMIN_TOKEN', () => {
     expect(configError({ DATA_DIR: dataDir, ADMIN_TOKEN: 'short' }).message).toContain('ADMIN_TOKEN');
+  });
+
+  test.each(['1', '1001', 'many'])('WORKER_WORKFLOW_TASKS=%s throws ConfigError naming it', (value) => {
+    expect(configError({ DATA_DIR: dataDir, WORKER_WORKFLOW_TASKS: value }).message).toContain('WORKER_WORKFLOW_TASKS');
   });
 
   test('an invalid BASE_URL throws ConfigError naming BASE_URL', () => {

@@ -3,7 +3,7 @@
  * measure one thing against another (what each feature costs, hostile load, the cluster, n8n).
  */
 import type { HttpLoadSummary, Percentiles } from './load';
-import type { AblationResult, SideTotal } from './phases/ablation';
+import type { AblationResult, SideTotal, Turns } from './phases/ablation';
 import type { CsvResult } from './phases/csv';
 import { HISTORY_READS, type HistoryResult } from './phases/history';
 import type { HostileResult } from './phases/hostile';
@@ -23,13 +23,27 @@ export const pct = (p: Percentiles) => `${p.p50} / ${p.p95} / ${p.p99}`;
 
 const cpu = (c: CsvResult['cpuMsPerRun']) => [c.temporal, c.worker, c.ferretdb, c.receiver];
 
+/** Per run, what all on spent beyond the other side (ms): a feature's price, by process. */
+const dearer = (t: Turns) => {
+  const [on, them] = [cpu(t.allOn.cpuMsPerRun), cpu(t.other.cpuMsPerRun)];
+  return on.map((ms, i) => round(ms - them[i], 2));
+};
+
+/** In how many of the rounds all on spent more per run than the other, by process. */
+const dearerIn = (t: Turns) =>
+  cpu(t.allOn.cpuMsPerRun).map((_, i) => {
+    const n = t.rounds.filter((r) => cpu(r.allOn.cpuMsPerRun)[i] > cpu(r.other.cpuMsPerRun)[i]).length;
+    return `${n}/${t.rounds.length}`;
+  });
+
 /**
- * What a CSV row costs against the baseline commit (the two stacks taking turns), and what each
- * feature costs (with it off, beside all on a minute before).
+ * What a CSV row costs against the baseline commit, and what each feature costs: each comparison
+ * two stacks taking turns (bench/phases/ablation.ts).
  */
 export function ablationReport(a: AblationResult): string {
   const out: string[] = [];
   const cpuHeads = ['CPU ms/run: temporal', 'worker', 'ferretdb', 'receiver'];
+  const rounds = (t: Turns) => t.rounds.map((r) => r.ratio.toFixed(2)).join(', ');
   if (a.baseline) {
     const b = a.baseline;
     const side = (name: string, t: SideTotal) => [name, t.rows, t.seconds, t.runsPerSec, ...cpu(t.cpuMsPerRun)];
@@ -38,23 +52,37 @@ export function ablationReport(a: AblationResult): string {
         `${b.rounds[0]?.allOn.rows ?? 0} rows each, the two stacks taking turns`,
       table(
         ['code', 'rows', 'seconds', 'runs/s', ...cpuHeads],
-        [side('today, every feature on', b.allOn), side(`${b.commit} (baseline)`, b.baseline)],
+        [side('today, every feature on', b.allOn), side(`${b.commit} (baseline)`, b.other)],
       ),
-      `  today ÷ baseline: ${b.ratio.toFixed(3)} (rounds: ${b.rounds.map((r) => r.ratio.toFixed(2)).join(', ')})`,
+      `  today ÷ baseline: ${b.ratio.toFixed(3)} (rounds: ${rounds(b)})`,
       '',
     );
   }
   if (a.features.length > 0) {
+    const f0 = a.features[0];
     out.push(
-      `What each feature costs: ${a.rows} rows with it off, each beside all on a minute before`,
+      `What each feature costs: ${a.rows} rows on each side, every feature on and the feature off taking ` +
+        `turns (${f0.rounds.length} rounds of ${f0.rounds[0]?.allOn.rows ?? 0}); its price per run is what ` +
+        `every feature on spent beyond it off, and in how many rounds it was dearer`,
       table(
-        ['without', 'runs/s', 'all on runs/s', '÷ all on', ...cpuHeads],
+        [
+          'without',
+          'runs/s',
+          'all on',
+          'all on ÷ without (rounds)',
+          'price ms/run: temporal',
+          'worker',
+          'ferretdb',
+          'receiver',
+          'dearer in rounds: temporal, worker, ferretdb, receiver',
+        ],
         a.features.map((f) => [
           f.name,
-          f.off.runsPerSec,
+          f.other.runsPerSec,
           f.allOn.runsPerSec,
-          f.vsAllOn.toFixed(2),
-          ...cpu(f.off.cpuMsPerRun),
+          `${f.ratio.toFixed(2)} (${rounds(f)})`,
+          ...dearer(f),
+          dearerIn(f).join(', '),
         ]),
       ),
     );

@@ -33,7 +33,7 @@ export interface Results {
   cluster: LevelResult[] | null;
   /** Ordinary senders under the worst allowed CSV and ten slow uploads (bench/phases/hostile.ts). */
   hostile: HostileResult | null;
-  /** The smaller CSV with each feature off in turn, and on an earlier commit (bench/phases/ablation.ts). */
+  /** Smaller CSVs, every feature on in turns with an earlier commit and with each feature off (phases/ablation.ts). */
   ablation: AblationResult | null;
   /** Today's receiver against another commit's, taking turns on one stack (bench/phases/receiver-ab.ts). */
   receiverAb: ReceiverAbResult | null;

@@ -22,12 +22,13 @@
  *                          embedded stack is stopped, beside the dev server's figures (default 1)
  *   BENCH_HOSTILE          connections of the ordinary senders of the hostile phase, 0 to skip it (default 16)
  *   BENCH_HOSTILE_CSV_ROWS rows of its worst allowed CSV: the stack's CSV_MAX_ROWS is set to it (default 100000)
- *   BENCH_ABLATION_ROWS    rows of the CSV run with every feature on, then each off in turn, then on the
- *                          baseline commit, each on a stack of its own; 0 to skip (default 10000)
- *   BENCH_ABLATION_ROUNDS  rounds in which today's code and the baseline commit take turns with the
- *                          ablation's CSV (BENCH_ABLATION_ROWS ÷ rounds rows each time; default 4)
- *   BENCH_ABLATION_FEATURE_ROWS rows of each feature's pair of CSVs (off, and all on just before; default
- *                          BENCH_ABLATION_ROWS ÷ rounds)
+ *   BENCH_ABLATION_ROWS    rows on each side of the ablation's comparison of today's code, every feature
+ *                          on, with the baseline commit, the two stacks side by side; 0 to skip the
+ *                          ablation (default 10000)
+ *   BENCH_ABLATION_ROUNDS  rounds in which the two stacks of each comparison take turns with a CSV of
+ *                          rows ÷ rounds, the order alternating (default 4)
+ *   BENCH_ABLATION_FEATURE_ROWS rows on each side of each feature's comparison (every feature on, and the
+ *                          feature off, taking turns the same way; default BENCH_ABLATION_ROWS ÷ rounds)
  *   BENCH_ABLATION_FEATURES which features the ablation turns off, comma-separated (default all:
  *                          history,metrics,searchAttributes,summaries,keptBodies,encryption,fieldsSeen, then every:
  *                          all of them off at once; '' for none)

@@ -9,9 +9,11 @@
  *    the CSV being measured, and take turns (BENCH_ABLATION_ROUNDS rounds, the order alternating)
  *    with CSVs of BENCH_ABLATION_ROWS ÷ rounds rows. Each round is a ratio; the figure of record is
  *    all rows over all seconds of each, and its ratio.
- * 2. **Each feature off**: for each feature (BENCH_ABLATION_FEATURES) a stack with it off, measured
- *    right after the same CSV on the all-on stack, which stays up: each ratio is of two CSVs a
- *    minute apart.
+ * 2. **Each feature off**: for each feature (BENCH_ABLATION_FEATURES) a stack with it off beside the
+ *    all-on stack, which stays up, taking turns the same way (BENCH_ABLATION_ROUNDS rounds of
+ *    BENCH_ABLATION_FEATURE_ROWS ÷ rounds rows on each).
+ *
+ * Both comparisons are the same measurement (`inTurns`): only what the second stack runs differs.
  */
 import path from 'node:path';
 import { buildCommit } from '../build-commit';
@@ -44,7 +46,7 @@ export const FEATURES: Record<string, { name: string; off: NodeJS.ProcessEnv }> 
   },
 };
 
-/** Sums of one side of the comparison with the baseline: its CSVs together. */
+/** Sums of one side of a comparison: its CSVs together. */
 export interface SideTotal {
   rows: number;
   seconds: number;
@@ -53,27 +55,30 @@ export interface SideTotal {
   cpuMsPerRun: CsvResult['cpuMsPerRun'];
 }
 
-export interface BaselineComparison {
-  commit: string;
-  rounds: Array<{ allOn: CsvResult; baseline: CsvResult; ratio: number }>;
+/** Two stacks taking turns with the same CSV: every feature on, and the other one. */
+export interface Turns {
+  /** Each round's two CSVs, and all on's runs/s ÷ the other's. */
+  rounds: Array<{ allOn: CsvResult; other: CsvResult; ratio: number }>;
   allOn: SideTotal;
-  baseline: SideTotal;
-  /** All on ÷ baseline, rows over seconds of each. */
+  other: SideTotal;
+  /** All on ÷ the other, rows over seconds of each: below 1, every feature on is the slower. */
   ratio: number;
 }
 
-export interface FeatureRow {
+/** Today's code with every feature on against the baseline commit (`other`): `ratio` is today ÷ it. */
+export interface BaselineComparison extends Turns {
+  commit: string;
+}
+
+/** Today's code with one feature off (`other`) against every feature on: `ratio` is its price, all on ÷ off. */
+export interface FeatureRow extends Turns {
   feature: string;
   name: string;
   env: NodeJS.ProcessEnv;
-  off: CsvResult;
-  /** The same CSV on the all-on stack just before. */
-  allOn: CsvResult;
-  /** runs/s with the feature off ÷ all on's. */
-  vsAllOn: number;
 }
 
 export interface AblationResult {
+  /** Rows of each feature's comparison, on each side. */
   rows: number;
   baseline: BaselineComparison | null;
   features: FeatureRow[];
@@ -115,53 +120,50 @@ function total(csvs: CsvResult[]): SideTotal {
   return { rows, seconds: round(seconds, 1), runsPerSec: round(rows / seconds, 1), cpuMsPerRun };
 }
 
-async function againstBaseline(s: Settings, allOn: Up, cleanups: Array<() => Promise<void>>) {
-  const launcher = path.join(buildCommit(s.baselineCommit), 'dist/src/entry/embedded.js');
-  const baseline = await up(s, cleanups, {}, launcher);
-  try {
-    const rows = Math.ceil(s.ablationRows / s.ablationRounds);
-    const rounds: BaselineComparison['rounds'] = [];
-    for (let r = 0; r < s.ablationRounds; r++) {
-      log(`ablation: round ${r + 1} of ${s.ablationRounds}, ${rows} rows on each (all on and ${s.baselineCommit})`);
-      const first = r % 2 === 0 ? allOn : baseline;
-      const a = await csvOn(first, rows);
-      const b = await csvOn(first === allOn ? baseline : allOn, rows);
-      const [on, base] = first === allOn ? [a, b] : [b, a];
-      rounds.push({ allOn: on, baseline: base, ratio: round(on.runsPerSec / base.runsPerSec, 3) });
-    }
-    const [on, base] = [total(rounds.map((r) => r.allOn)), total(rounds.map((r) => r.baseline))];
-    return {
-      commit: s.baselineCommit,
-      rounds,
-      allOn: on,
-      baseline: base,
-      ratio: round(on.runsPerSec / base.runsPerSec, 3),
-    } satisfies BaselineComparison;
-  } finally {
-    await baseline.stop();
+/**
+ * `rows` rows on each of the two stacks in `rounds` CSVs, the stacks taking turns and the one that
+ * goes first alternating, so that neither meets the machine's slower minutes more than the other.
+ */
+async function inTurns(allOn: Up, other: Up, rows: number, rounds: number, name: string): Promise<Turns> {
+  const each = Math.ceil(rows / rounds);
+  const done: Turns['rounds'] = [];
+  for (let r = 0; r < rounds; r++) {
+    log(`ablation: round ${r + 1} of ${rounds}, ${each} rows on each (every feature on, and ${name})`);
+    const first = r % 2 === 0 ? allOn : other;
+    const a = await csvOn(first, each);
+    const b = await csvOn(first === allOn ? other : allOn, each);
+    const [on, them] = first === allOn ? [a, b] : [b, a];
+    done.push({ allOn: on, other: them, ratio: round(on.runsPerSec / them.runsPerSec, 3) });
   }
+  const [on, them] = [total(done.map((r) => r.allOn)), total(done.map((r) => r.other))];
+  return { rounds: done, allOn: on, other: them, ratio: round(on.runsPerSec / them.runsPerSec, 3) };
 }
 
 export async function ablation(s: Settings, cleanups: Array<() => Promise<void>>): Promise<AblationResult> {
-  const rows = s.ablationFeatureRows;
   const allOn = await up(s, cleanups, {});
-  try {
-    const baseline = s.baselineCommit ? await againstBaseline(s, allOn, cleanups) : null;
-    const features: FeatureRow[] = [];
-    for (const key of s.ablationFeatures) {
-      const { name, off } = FEATURES[key];
-      log(`ablation: ${rows} rows with every feature on, then without ${name}`);
-      const on = await csvOn(allOn, rows);
-      const without = await up(s, cleanups, off);
-      try {
-        const csv = await csvOn(without, rows);
-        const vsAllOn = round(csv.runsPerSec / on.runsPerSec, 3);
-        features.push({ feature: key, name, env: off, off: csv, allOn: on, vsAllOn });
-      } finally {
-        await without.stop();
-      }
+  /** A stack of its own beside the all-on one, measured against it in turns, then stopped. */
+  const against = async (name: string, rows: number, env: NodeJS.ProcessEnv, launcher?: string) => {
+    const other = await up(s, cleanups, env, launcher);
+    try {
+      return await inTurns(allOn, other, rows, s.ablationRounds, name);
+    } finally {
+      await other.stop();
     }
-    return { rows, baseline, features };
+  };
+  try {
+    const commit = s.baselineCommit;
+    const baseline = commit
+      ? {
+          commit,
+          ...(await against(commit, s.ablationRows, {}, path.join(buildCommit(commit), 'dist/src/entry/embedded.js'))),
+        }
+      : null;
+    const features: FeatureRow[] = [];
+    for (const feature of s.ablationFeatures) {
+      const { name, off } = FEATURES[feature];
+      features.push({ feature, name, env: off, ...(await against(`without ${name}`, s.ablationFeatureRows, off)) });
+    }
+    return { rows: s.ablationFeatureRows, baseline, features };
   } finally {
     await allOn.stop();
   }

@@ -9,8 +9,8 @@
  *    the CSV being measured, and take turns (BENCH_ABLATION_ROUNDS rounds, the order alternating)
  *    with CSVs of BENCH_ABLATION_ROWS ÷ rounds rows. Each round is a ratio; the figure of record is
  *    all rows over all seconds of each, and its ratio.
- * 2. **Each feature off**: for each feature (BENCH_ABLATION_FEATURES) a stack with it off beside the
- *    all-on stack, which stays up, taking turns the same way (BENCH_ABLATION_ROUNDS rounds of
+ * 2. **Each feature off**: for each feature (BENCH_ABLATION_FEATURES) a stack with it off beside a
+ *    fresh all-on stack, taking turns the same way (BENCH_ABLATION_ROUNDS rounds of
  *    BENCH_ABLATION_FEATURE_ROWS ÷ rounds rows on each).
  *
  * Both comparisons are the same measurement (`inTurns`): only what the second stack runs differs.
@@ -140,31 +140,36 @@ async function inTurns(allOn: Up, other: Up, rows: number, rounds: number, name:
 }
 
 export async function ablation(s: Settings, cleanups: Array<() => Promise<void>>): Promise<AblationResult> {
-  const allOn = await up(s, cleanups, {});
-  /** A stack of its own beside the all-on one, measured against it in turns, then stopped. */
+  /**
+   * Two fresh stacks side by side, every feature on and the other, measured in turns, then both
+   * stopped. A fresh pair each time: an all-on stack kept up through the whole ablation grew dearer
+   * as its robots grew (the history keeper looks at every robot every second), which showed up as
+   * a price of whichever feature came last (docs/benchmark.md, 2026-11-27).
+   */
   const against = async (name: string, rows: number, env: NodeJS.ProcessEnv, launcher?: string) => {
-    const other = await up(s, cleanups, env, launcher);
+    const allOn = await up(s, cleanups, {});
     try {
-      return await inTurns(allOn, other, rows, s.ablationRounds, name);
+      const other = await up(s, cleanups, env, launcher);
+      try {
+        return await inTurns(allOn, other, rows, s.ablationRounds, name);
+      } finally {
+        await other.stop();
+      }
     } finally {
-      await other.stop();
+      await allOn.stop();
     }
   };
-  try {
-    const commit = s.baselineCommit;
-    const baseline = commit
-      ? {
-          commit,
-          ...(await against(commit, s.ablationRows, {}, path.join(buildCommit(commit), 'dist/src/entry/embedded.js'))),
-        }
-      : null;
-    const features: FeatureRow[] = [];
-    for (const feature of s.ablationFeatures) {
-      const { name, off } = FEATURES[feature];
-      features.push({ feature, name, env: off, ...(await against(`without ${name}`, s.ablationFeatureRows, off)) });
-    }
-    return { rows: s.ablationFeatureRows, baseline, features };
-  } finally {
-    await allOn.stop();
+  const commit = s.baselineCommit;
+  const baseline = commit
+    ? {
+        commit,
+        ...(await against(commit, s.ablationRows, {}, path.join(buildCommit(commit), 'dist/src/entry/embedded.js'))),
+      }
+    : null;
+  const features: FeatureRow[] = [];
+  for (const feature of s.ablationFeatures) {
+    const { name, off } = FEATURES[feature];
+    features.push({ feature, name, env: off, ...(await against(`without ${name}`, s.ablationFeatureRows, off)) });
   }
+  return { rows: s.ablationFeatureRows, baseline, features };
 }

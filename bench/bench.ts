@@ -14,8 +14,8 @@
  *      that do nothing, started the way the delivery workflow starts runs (bench/workflows.ts).
  *   5. Hostile load: ordinary senders' acks while one URL takes the worst allowed CSV and ten slow
  *      uploads, as a ratio of the same senders alone (docs/security.md).
- *   6. Ablation: smaller CSVs on a stack with every feature on, taking turns with a stack of an
- *      earlier commit, then with one with each feature off in turn (what each feature costs a row).
+ *   6. Ablation: smaller CSVs on two fresh stacks side by side taking turns, every feature on against
+ *      an earlier commit, then against each feature off in turn (what each feature costs a row).
  *   7. Cluster: with the embedded stack stopped, levels 1-3 again on the cluster (Temporal server
  *      on PostgreSQL, 2 receivers and 2 workers behind nginx), each against its own baselines.
  *   8. n8n: with the embedded stack stopped (and before the cluster starts), the ack load of 1 at

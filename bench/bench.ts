@@ -23,6 +23,8 @@
  *      level; our acks/s with the worker running are printed as a ratio of n8n's.
  *   9. Receivers (BENCH_RECEIVER_AB, off by default): today's receiver and another commit's on one
  *      stack of their own, worker paused, taking turns at the same levels: each one's CPU per ack.
+ *  10. Idle robots: on a stack of its own, each process's CPU a second with robots put to work and
+ *      nothing sent, at each count of BENCH_IDLE_ROBOTS.
  *
  * Prints a table and writes bench-results/bench-<timestamp>.json. Settings (environment):
  * bench/settings.ts. The phases: bench/phases/ (levels 1-3, fan-out baseline and CSV 4, history
@@ -35,6 +37,7 @@ import { clusterLevels } from './phases/cluster';
 import { fanOutBaseline } from './phases/fan-out-baseline';
 import { historyBench } from './phases/history';
 import { hostileLoad } from './phases/hostile';
+import { idleRobots } from './phases/idle-robots';
 import { ablation } from './phases/ablation';
 import { fieldsPrice } from './phases/fields';
 import { measureLevel } from './phases/levels';
@@ -66,6 +69,7 @@ async function main(): Promise<number> {
     ablation: null,
     receiverAb: null,
     fields: null,
+    idleRobots: null,
     error: null,
   };
   const cleanups: Array<() => Promise<void>> = [];
@@ -87,6 +91,7 @@ async function main(): Promise<number> {
     results.fields = fieldsPrice();
     // First and on stacks of their own, so that the main stack's figures are as they always were.
     if (s.ablationRows > 0) results.ablation = await ablation(s, cleanups);
+    if (s.idleRobots.length > 0) results.idleRobots = await idleRobots(s, cleanups);
     if (s.receiverAb && s.levels.length > 0) results.receiverAb = await receiverAb(s, cleanups);
     if (s.csvRows > 0 && s.csvNoKeeper) results.csvNoKeeper = await csvWithoutKeeper(s, cleanups);
     log('starting the embedded stack');

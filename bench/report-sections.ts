@@ -7,6 +7,7 @@ import type { AblationResult, SideTotal, Turns } from './phases/ablation';
 import type { CsvResult } from './phases/csv';
 import { HISTORY_READS, type HistoryResult } from './phases/history';
 import type { HostileResult } from './phases/hostile';
+import type { IdleRobotsLevel } from './phases/idle-robots';
 import type { LevelResult } from './phases/levels';
 import type { N8nLevel } from './phases/n8n';
 import { round } from './util';
@@ -222,4 +223,27 @@ export function historyReport(h: HistoryResult): string {
     );
   }
   return out.join('\n');
+}
+
+/** Each process's CPU a second with robots idle; per robot, beyond the first count, over the robots beyond it. */
+export function idleRobotsReport(levels: IdleRobotsLevel[]): string {
+  const [first] = levels;
+  const perRobot = (l: IdleRobotsLevel, role: 'ferretdb' | 'worker') =>
+    l === first ? 'n/a' : round((l.cpuMsPerSec[role] - first.cpuMsPerSec[role]) / (l.robots - first.robots), 2);
+  return [
+    `Idle robots: each process's CPU a second over ${first.windowS} s with that many robots put to work ` +
+      '(one delivery each) and nothing sent',
+    table(
+      ['robots', 'CPU ms/s: ferretdb', 'worker', 'temporal', 'receiver', 'per robot: ferretdb', 'worker'],
+      levels.map((l) => [
+        l.robots,
+        l.cpuMsPerSec.ferretdb,
+        l.cpuMsPerSec.worker,
+        l.cpuMsPerSec.temporal,
+        l.cpuMsPerSec.receiver,
+        perRobot(l, 'ferretdb'),
+        perRobot(l, 'worker'),
+      ]),
+    ),
+  ].join('\n');
 }

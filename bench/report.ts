@@ -1,12 +1,22 @@
 /** The bench's report: the tables printed at the end, and the results file in bench-results/. */
 import fs from 'node:fs';
 import path from 'node:path';
-import { ablationReport, clusterReport, historyReport, hostileReport, n8nReport, pct, table } from './report-sections';
+import {
+  ablationReport,
+  clusterReport,
+  historyReport,
+  hostileReport,
+  idleRobotsReport,
+  n8nReport,
+  pct,
+  table,
+} from './report-sections';
 import { levelsReport, receiverAbReport } from './report-levels';
 import { WATCH_INTERVAL_MS, type CsvResult } from './phases/csv';
 import type { AblationResult } from './phases/ablation';
 import type { FieldsPriceRow } from './phases/fields';
 import type { HostileResult } from './phases/hostile';
+import type { IdleRobotsLevel } from './phases/idle-robots';
 import type { FanOutBaseline } from './phases/fan-out-baseline';
 import type { HistoryResult } from './phases/history';
 import type { LevelResult } from './phases/levels';
@@ -39,6 +49,8 @@ export interface Results {
   receiverAb: ReceiverAbResult | null;
   /** What collecting a delivery's fields costs beside parsing it (bench/phases/fields.ts). */
   fields: FieldsPriceRow[] | null;
+  /** Each process's CPU a second with robots idle, at each count (bench/phases/idle-robots.ts). */
+  idleRobots: IdleRobotsLevel[] | null;
   /** The ack load against n8n at the same levels, in this run (bench/phases/n8n.ts). */
   n8n?: N8nLevel[];
   error: string | null;
@@ -197,6 +209,7 @@ export function report(r: Results): string {
       ),
     );
   if (r.hostile) out.push('', hostileReport(r.hostile));
+  if (r.idleRobots) out.push('', idleRobotsReport(r.idleRobots));
   if (r.error) out.push('', `FAILED: ${r.error}`);
   return out.join('\n') + '\n';
 }

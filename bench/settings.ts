@@ -38,6 +38,10 @@
  *   BENCH_RECEIVER_AB_ROUNDS rounds of that at each level (default 4)
  *   BENCH_N8N              1: the same levels against n8n (scripts/n8n.sh installs it and sets N8N_BIN), after
  *                          the embedded stack is stopped, beside our acks (default 1; left out without N8N_BIN)
+ *   BENCH_IDLE_ROBOTS      counts of idle robots, ascending, comma-separated: each process's CPU a second with
+ *                          that many robots put to work and nothing sent, on a stack of its own
+ *                          (bench/phases/idle-robots.ts; default 0,40,160; '' to skip)
+ *   BENCH_IDLE_WINDOW_S    seconds of each of those windows (default 30)
  *   BENCH_KEEP_DATA=1      keep the stack's data folder and logs (kept anyway on failure)
  */
 import os from 'node:os';
@@ -71,6 +75,8 @@ export interface Settings {
   baselineCommit: string;
   receiverAb: string;
   receiverAbRounds: number;
+  idleRobots: number[];
+  idleWindowS: number;
 }
 
 function intSetting(name: string, fallback: number, min = 1): number {
@@ -101,6 +107,10 @@ export function readSettings(): Settings {
   const historyLevels = historyRaw === '0' ? [] : historyRaw.split(',').map((v) => Number(v.trim()));
   if (historyLevels.some((n) => !Number.isInteger(n) || n < 100))
     throw new Error(`BENCH_HISTORY_LEVELS must be whole numbers of at least 100, or 0 (got "${historyRaw}")`);
+  const idleRaw = (process.env.BENCH_IDLE_ROBOTS ?? '0,40,160').trim();
+  const idleRobots = idleRaw === '' ? [] : idleRaw.split(',').map((v) => Number(v.trim()));
+  if (idleRobots.some((n, i) => !Number.isInteger(n) || n < 0 || (i > 0 && n <= idleRobots[i - 1])))
+    throw new Error(`BENCH_IDLE_ROBOTS must be whole numbers in ascending order, or '' (got "${idleRaw}")`);
   const ablationRows = intSetting('BENCH_ABLATION_ROWS', 10_000, 0);
   const ablationRounds = intSetting('BENCH_ABLATION_ROUNDS', 4);
   return {
@@ -130,6 +140,8 @@ export function readSettings(): Settings {
     baselineCommit: process.env.BENCH_BASELINE_COMMIT ?? '756a1f1',
     receiverAb: process.env.BENCH_RECEIVER_AB?.trim() ?? '',
     receiverAbRounds: intSetting('BENCH_RECEIVER_AB_ROUNDS', 4),
+    idleRobots,
+    idleWindowS: intSetting('BENCH_IDLE_WINDOW_S', 30),
   };
 }
 

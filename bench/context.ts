@@ -8,7 +8,7 @@ import { createModels, type Models } from '../src/storage/models';
 import { apiClient, robotAtWork, type ApiClient } from '../src/runtime/api-client';
 import { receiverConnection } from '../src/temporal-connection';
 import type { Settings } from './settings';
-import type { BenchStack } from './stack';
+import { launchStack, type BenchStack } from './stack';
 
 export interface BenchContext {
   api: ApiClient;
@@ -97,3 +97,34 @@ export function completions(temporal: Client, type: 'deliveryWorkflow' | 'runWor
   };
 }
 export type Completions = ReturnType<typeof completions>;
+
+/** A stack of the bench's own, up, with its clients; `stop` closes them, ends the stack and leaves `cleanups`. */
+export interface StackOfItsOwn {
+  stack: BenchStack;
+  clients: BenchClients;
+  stop: () => Promise<void>;
+}
+
+/**
+ * A stack of its own (`env` set, another build's `launcher`) beside whatever else runs, for the
+ * phases that compare stacks or need one untouched by the others; it is in `cleanups` until stopped.
+ */
+export async function stackOfItsOwn(
+  s: Settings,
+  cleanups: Array<() => Promise<void>>,
+  env: NodeJS.ProcessEnv = {},
+  launcher?: string,
+): Promise<StackOfItsOwn> {
+  const stack = await launchStack({ logLevel: s.logLevel, startTimeoutS: 180, env, launcher });
+  // Set once the stack answers; a stop before that has no clients to close.
+  const opened: { clients?: BenchClients } = {};
+  const stop = async () => {
+    await opened.clients?.close();
+    await stack.stop(s.keepData);
+    cleanups.splice(cleanups.indexOf(stop), 1);
+  };
+  cleanups.push(stop);
+  await stack.ready;
+  const clients = (opened.clients = await clientsOf(stack, s));
+  return { stack, clients, stop };
+}

@@ -16,6 +16,7 @@ import { CLUSTER_TLS_SERVER_NAME } from '../src/cluster/tls';
 import { temporalTls } from '../src/temporal';
 import { freePorts, freeSpacedPorts, freeTemporalServerPort } from '../src/runtime/ports';
 import { descendants, entryPoint, exited, isAlive } from '../src/runtime/child-processes';
+import { round } from './util';
 
 export interface BenchStack {
   /** Resolves once the launcher has printed its banner (everything is up). */
@@ -113,6 +114,18 @@ export function cpuSecondsBelow(root: number, matches: (args: string[]) => strin
 export function stackCpuSeconds(launcherPid: number): Record<StackRole, number> {
   const none = { temporal: 0, ferretdb: 0, worker: 0, receiver: 0, postgresql: 0, entry: 0 };
   return { ...none, ...cpuSecondsBelow(launcherPid, roleOf) };
+}
+
+/** Each process's CPU milliseconds between two readings of stackCpuSeconds, per unit of work (a run, a second). */
+export function cpuMsPer(
+  before: Record<StackRole, number>,
+  after: Record<StackRole, number>,
+  units: number,
+): Record<StackRole, number> {
+  const roles = Object.keys(after) as StackRole[];
+  return Object.fromEntries(
+    roles.map((role) => [role, round(((after[role] - before[role]) * 1000) / Math.max(1, units), 2)]),
+  ) as Record<StackRole, number>;
 }
 
 /** Resident set size now and at its peak (VmRSS, VmHWM), in bytes; null if unreadable. */

@@ -17,9 +17,8 @@
  */
 import path from 'node:path';
 import { buildCommit } from '../build-commit';
-import { clientsOf, type BenchClients } from '../context';
+import { stackOfItsOwn, type StackOfItsOwn } from '../context';
 import type { Settings } from '../settings';
-import { launchStack, type BenchStack } from '../stack';
 import { log, round } from '../util';
 import { csvFanOut, warmCsv, type CsvResult } from './csv';
 
@@ -84,23 +83,11 @@ export interface AblationResult {
   features: FeatureRow[];
 }
 
-type Up = { stack: BenchStack; clients: BenchClients; stop: () => Promise<void> };
-
 /** A stack of its own (`env` set, another build's `launcher`), warmed up; `stop` ends it. */
 async function up(s: Settings, cleanups: Array<() => Promise<void>>, env: NodeJS.ProcessEnv, launcher?: string) {
-  const stack = await launchStack({ logLevel: s.logLevel, startTimeoutS: 180, env, launcher });
-  // Set once the stack answers; a stop before that has no clients to close.
-  const opened: { clients?: BenchClients } = {};
-  const stop = async () => {
-    await opened.clients?.close();
-    await stack.stop(s.keepData);
-    cleanups.splice(cleanups.indexOf(stop), 1);
-  };
-  cleanups.push(stop);
-  await stack.ready;
-  const clients = (opened.clients = await clientsOf(stack, s));
-  await warmCsv(clients, false);
-  return { stack, clients, stop } satisfies Up;
+  const own = await stackOfItsOwn(s, cleanups, env, launcher);
+  await warmCsv(own.clients, false);
+  return own;
 }
 
 /**
@@ -108,7 +95,7 @@ async function up(s: Settings, cleanups: Array<() => Promise<void>>, env: NodeJS
  * SCAN_POLL_S): the baseline commit's robot counts are FerretDB counts of every run, which asked
  * every second slowed it more and more as its runs grew.
  */
-const csvOn = (u: Up, rows: number) => csvFanOut(u.clients, null, rows, false);
+const csvOn = (u: StackOfItsOwn, rows: number) => csvFanOut(u.clients, null, rows, false);
 
 function total(csvs: CsvResult[]): SideTotal {
   const rows = csvs.reduce((n, c) => n + c.rows, 0);
@@ -124,7 +111,13 @@ function total(csvs: CsvResult[]): SideTotal {
  * `rows` rows on each of the two stacks in `rounds` CSVs, the stacks taking turns and the one that
  * goes first alternating, so that neither meets the machine's slower minutes more than the other.
  */
-async function inTurns(allOn: Up, other: Up, rows: number, rounds: number, name: string): Promise<Turns> {
+async function inTurns(
+  allOn: StackOfItsOwn,
+  other: StackOfItsOwn,
+  rows: number,
+  rounds: number,
+  name: string,
+): Promise<Turns> {
   const each = Math.ceil(rows / rounds);
   const done: Turns['rounds'] = [];
   for (let r = 0; r < rounds; r++) {

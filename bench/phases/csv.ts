@@ -12,21 +12,15 @@
  */
 import { waitFor } from '../../src/runtime/wait';
 import type { ApiClient } from '../../src/runtime/api-client';
-import { benchRobot, clientsOf, completions, type BenchContext } from '../context';
+import { benchRobot, completions, stackOfItsOwn, type BenchContext } from '../context';
 import { percentiles, type Percentiles } from '../load';
 import { openRobotPage } from '../page-load';
 import type { Settings } from '../settings';
-import { childRunning, launchStack, memoryOf, stackCpuSeconds, type StackRole } from '../stack';
+import { childRunning, cpuMsPer, memoryOf, stackCpuSeconds, type StackRole } from '../stack';
 import { MiB, log, round, sleep } from '../util';
 
 /** CPU milliseconds per run used by each of the stack's processes during a phase. */
 export type CpuPerRun = Record<StackRole, number>;
-
-function cpuPerRun(before: Record<StackRole, number>, after: Record<StackRole, number>, runs: number): CpuPerRun {
-  const per = (role: StackRole) => round(((after[role] - before[role]) * 1000) / Math.max(1, runs), 2);
-  const roles = Object.keys(after) as StackRole[];
-  return Object.fromEntries(roles.map((role) => [role, per(role)])) as CpuPerRun;
-}
 
 /** How often Temporal's count of completed runs is asked, on a stack without the history keeper. */
 const SCAN_POLL_S = 10;
@@ -148,7 +142,7 @@ function paceOf(series: ProgressSample[], rows: number, seconds: number): CsvPac
     const runs = from && to ? to[1] - from[1] : 0;
     return {
       runsPerSec: round(tenth / Math.max(0.001, end - start), 1),
-      cpuMsPerRun: from && to ? cpuPerRun(from[2], to[2], runs) : cpuPerRun(series[0][2], series[0][2], 1),
+      cpuMsPerRun: from && to ? cpuMsPer(from[2], to[2], runs) : cpuMsPer(series[0][2], series[0][2], 1),
     };
   });
   return {
@@ -219,7 +213,7 @@ export async function csvFanOut(
     );
     worker = sampler.stop();
     const watched = stopWatching ? await stopWatching() : null;
-    const cpuMsPerRun = cpuPerRun(cpuBefore, stackCpuSeconds(stack.pid), rows);
+    const cpuMsPerRun = cpuMsPer(cpuBefore, stackCpuSeconds(stack.pid), rows);
     const last = await models.RunOutcome.findOne({ robotId }, { finishedAt: 1 }).sort({ finishedAt: -1 }).lean();
     const seconds = ((last?.finishedAt.getTime() ?? Date.now()) - postedAt) / 1000;
     return {
@@ -261,22 +255,13 @@ export async function csvOnStackOfItsOwn(
   env: NodeJS.ProcessEnv,
   launcher?: string,
 ): Promise<CsvResult> {
-  const stack = await launchStack({ logLevel: s.logLevel, startTimeoutS: 180, env, launcher });
-  const stop = () => stack.stop(s.keepData);
-  cleanups.push(stop);
+  const own = await stackOfItsOwn(s, cleanups, env, launcher);
   try {
-    await stack.ready;
-    const ctx = await clientsOf(stack, s);
-    try {
-      const keeper = env.HISTORY_KEEPER !== '0';
-      await warmCsv(ctx, keeper);
-      return await csvFanOut(ctx, null, rows, keeper);
-    } finally {
-      await ctx.close();
-    }
+    const keeper = env.HISTORY_KEEPER !== '0';
+    await warmCsv(own.clients, keeper);
+    return await csvFanOut(own.clients, null, rows, keeper);
   } finally {
-    await stop();
-    cleanups.splice(cleanups.indexOf(stop), 1);
+    await own.stop();
   }
 }
 

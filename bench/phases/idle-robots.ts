@@ -6,12 +6,11 @@
  * this grows with the robots (docs/operations.md, Known limits); the per-robot figure is each
  * count's CPU beyond the first count's, over the robots beyond it.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { waitFor } from '../../src/runtime/wait';
-import { benchRobot, clientsOf } from '../context';
+import { benchRobot, stackOfItsOwn } from '../context';
 import type { Settings } from '../settings';
-import { launchStack, stackCpuSeconds, type StackRole } from '../stack';
-import { log, round } from '../util';
+import { cpuMsPer, stackCpuSeconds, type StackRole } from '../stack';
+import { log, round, sleep } from '../util';
 
 export interface IdleRobotsLevel {
   robots: number;
@@ -22,54 +21,44 @@ export interface IdleRobotsLevel {
 
 export async function idleRobots(s: Settings, cleanups: Array<() => Promise<void>>): Promise<IdleRobotsLevel[]> {
   log(`idle robots: a stack of its own, ${s.idleRobots.join(', ')} robots, ${s.idleWindowS} s each`);
-  const stack = await launchStack({ logLevel: s.logLevel, startTimeoutS: 180 });
-  const stop = () => stack.stop(s.keepData);
-  cleanups.push(stop);
+  const { stack, clients, stop } = await stackOfItsOwn(s, cleanups);
+  const { api } = clients;
   try {
-    await stack.ready;
-    const clients = await clientsOf(stack, s);
-    const { api } = clients;
-    try {
-      const robots: string[] = [];
-      const levels: IdleRobotsLevel[] = [];
-      for (const count of s.idleRobots) {
-        while (robots.length < count) {
-          const n = robots.length;
-          const { robotId, url } = await benchRobot(api, stack.port, `idle ${n}`, 'json', { id: '{{trigger.id}}' });
-          const res = await fetch(url, { method: 'POST', body: JSON.stringify({ id: `idle-${n}` }) });
-          if (res.status !== 200) throw new Error(`an idle robot's delivery was answered ${res.status}`);
-          robots.push(robotId);
-        }
-        // Idle from here: every robot's one run is in its history.
-        await waitFor(
-          async () => {
-            const read = await Promise.all(
-              robots.map((id) => api.json<{ runCounts?: { succeeded: number } }>('GET', `/api/robots/${id}`)),
-            );
-            return read.filter((r) => r.runCounts?.succeeded === 1).length;
-          },
-          (inHistory) => inHistory === robots.length,
-          s.drainTimeoutS * 1000,
-          { intervalMs: s.pollS * 1000 },
-        );
-        log(`idle robots: ${count} robots idle, measuring for ${s.idleWindowS} s`);
-        const before = stackCpuSeconds(stack.pid);
-        const startedAt = performance.now();
-        await sleep(s.idleWindowS * 1000); // the measurement itself: a window in which nothing is sent
-        const seconds = (performance.now() - startedAt) / 1000;
-        const after = stackCpuSeconds(stack.pid);
-        const roles = Object.keys(after) as StackRole[];
-        const cpuMsPerSec = Object.fromEntries(
-          roles.map((role) => [role, round(((after[role] - before[role]) * 1000) / seconds, 1)]),
-        ) as Record<StackRole, number>;
-        levels.push({ robots: count, windowS: round(seconds, 1), cpuMsPerSec });
+    const robots: string[] = [];
+    const levels: IdleRobotsLevel[] = [];
+    for (const count of s.idleRobots) {
+      while (robots.length < count) {
+        const n = robots.length;
+        const { robotId, url } = await benchRobot(api, stack.port, `idle ${n}`, 'json', { id: '{{trigger.id}}' });
+        const res = await fetch(url, { method: 'POST', body: JSON.stringify({ id: `idle-${n}` }) });
+        if (res.status !== 200) throw new Error(`an idle robot's delivery was answered ${res.status}`);
+        robots.push(robotId);
       }
-      return levels;
-    } finally {
-      await clients.close();
+      // Idle from here: every robot's one run is in its history.
+      await waitFor(
+        async () => {
+          const read = await Promise.all(
+            robots.map((id) => api.json<{ runCounts?: { succeeded: number } }>('GET', `/api/robots/${id}`)),
+          );
+          return read.filter((r) => r.runCounts?.succeeded === 1).length;
+        },
+        (inHistory) => inHistory === robots.length,
+        s.drainTimeoutS * 1000,
+        { intervalMs: s.pollS * 1000 },
+      );
+      log(`idle robots: ${count} robots idle, measuring for ${s.idleWindowS} s`);
+      const before = stackCpuSeconds(stack.pid);
+      const startedAt = performance.now();
+      await sleep(s.idleWindowS * 1000); // the measurement itself: a window in which nothing is sent
+      const seconds = (performance.now() - startedAt) / 1000;
+      levels.push({
+        robots: count,
+        windowS: round(seconds, 1),
+        cpuMsPerSec: cpuMsPer(before, stackCpuSeconds(stack.pid), seconds),
+      });
     }
+    return levels;
   } finally {
     await stop();
-    cleanups.splice(cleanups.indexOf(stop), 1);
   }
 }

@@ -7,7 +7,7 @@
  * show anyone and its size never grows with traffic.
  */
 import http from 'node:http';
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /**
  * What the receiver did with a request on a webhook URL (`webhook_deliveries_total{outcome}`):
@@ -115,6 +115,8 @@ export interface WorkerMetrics {
   deliveriesPrepared: Counter<'outcome'>;
   runs: Counter<'status'>;
   csvRows: Counter;
+  /** Robots the history keeper looks at every second and those it lets be (src/history/keeper.ts). */
+  historyRobots: Gauge<'state'>;
 }
 
 export function workerMetrics(): WorkerMetrics {
@@ -138,6 +140,12 @@ export function workerMetrics(): WorkerMetrics {
     deliveriesPrepared,
     runs,
     csvRows: new Counter({ name: 'csv_rows_total', help: 'CSV rows made into runs', registers: [registry] }),
+    historyRobots: new Gauge({
+      name: 'history_keeper_robots',
+      help: 'Robots the history keeper of this worker looks at every second (awake) or every minute (quiet)',
+      labelNames: ['state'],
+      registers: [registry],
+    }),
   };
 }
 

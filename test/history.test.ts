@@ -5,6 +5,7 @@
  */
 import { runIdFor } from '../src/domain/ids';
 import { DeliveryRecorder } from '../src/history/slots';
+import { RobotMarks } from '../src/history/marks';
 import { deliveryRecordOf as delivery } from './support/delivery-record';
 import { insertOnce, rawCollection } from '../src/storage/writes';
 import { type RunOutcomeDoc } from '../src/storage/documents';
@@ -181,9 +182,10 @@ it('closes a slot left empty before a claimed one, and goes on', async () => {
   const robot = await stack.robotAtWork();
   const slots = rawCollection(stack.models.HistorySlot);
   const after = delivery(robot.robotId);
-  // Slot 0 was never written (a claim that failed half way); slot 1 was.
+  // Slot 0 was never written (a claim that failed half way); slot 1 was, and marked as a recorder does.
   await slots.insertOne({ _id: `${robot.robotId}:1`, robotId: robot.robotId, slot: 1, deliveryId: after._id });
   await insertOnce(stack.models.Delivery, [{ ...after, slot: 1 }]);
+  await new RobotMarks(stack.models).mark(robot.robotId);
   await waitFor(
     () => robotOf(robot.robotId),
     (r) => r.deliveryCounts.dropped === 1,

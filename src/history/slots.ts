@@ -9,6 +9,9 @@
  * keeper skips a slot whose delivery's record names another. Claims are never removed while their
  * slot is in use (retention removes them with their entries): the claimed slots stay a prefix,
  * which `firstFree` relies on, so a slot the keeper has passed is never claimed again.
+ *
+ * Once its slot is claimed, the recorder marks the robot (marks.ts) while it writes the record, so
+ * the keeper, in whatever process, looks at the robot within a second.
  */
 import { insertOnce, isDuplicateKeyError, rawCollection } from '../storage/writes';
 import { type DeliveryDoc } from '../storage/documents';
@@ -16,6 +19,7 @@ import { type Models } from '../storage/models';
 import { readTally, slotId } from './store';
 import { byId } from '../storage/by-id';
 import type { SlotDoc } from '../storage/history-documents';
+import { RobotMarks } from './marks';
 
 interface Waiter {
   deliveryId: string;
@@ -29,18 +33,24 @@ export class DeliveryRecorder {
   /** The next slot to try, per robot: claims from one process rarely collide. */
   private readonly next = new Map<string, number>();
   private readonly waiting = new Map<string, Waiter[]>();
+  private readonly marks: RobotMarks;
 
   constructor(
     private readonly models: Models,
     private readonly insertDelivery: (docs: DeliveryDoc[]) => Promise<void> = (docs) =>
       insertOnce(models.Delivery, docs),
-  ) {}
+  ) {
+    this.marks = new RobotMarks(models);
+  }
 
-  /** Claims the delivery's slot and stores its record; a record already stored is kept as it is. */
+  /**
+   * Claims the delivery's slot and stores its record, and marks the robot for the keeper; a record
+   * already stored is kept as it is (and marked again: the attempt that stored it may have died first).
+   */
   async record(delivery: NewDelivery, { retry = false } = {}): Promise<void> {
-    if (retry && (await byId(this.models.Delivery, delivery._id))) return;
+    if (retry && (await byId(this.models.Delivery, delivery._id))) return this.marks.mark(delivery.robotId);
     const slot = await this.claim(delivery.robotId, delivery._id);
-    await this.insertDelivery([{ ...delivery, slot }]);
+    await Promise.all([this.insertDelivery([{ ...delivery, slot }]), this.marks.mark(delivery.robotId)]);
   }
 
   /** Concurrent claims of one robot go out together: one insertMany of consecutive slots. */

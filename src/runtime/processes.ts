@@ -113,7 +113,13 @@ export async function startWorker(
     heard,
   });
   const keeper = config.historyKeeper
-    ? startHistoryKeeper({ models, retentionMs: config.historyRetentionMs, log, heard })
+    ? startHistoryKeeper({
+        models,
+        retentionMs: config.historyRetentionMs,
+        log,
+        heard,
+        robotsGauge: opts.metrics.historyRobots,
+      })
     : null;
   let running: Promise<void> | undefined;
   const run = () => (running ??= worker.run());

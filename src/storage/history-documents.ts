@@ -10,7 +10,8 @@
  * - **blocks** (`runs:<robotId>:<b>`, `deliveries:<robotId>:<b>`) hold 50 runs or deliveries each,
  *   in history order; a block whose items can no longer change is also stored as `<id>:final`;
  * - **run previews** (`<deliveryId>:<page>`) hold the trigger data of 50 runs of a delivery, small
- *   enough to list, written with the runs.
+ *   enough to list, written with the runs;
+ * - a **mark** (`<robotId>`) tells the history keeper the robot has a new delivery (history/marks.ts).
  */
 import { Schema } from 'mongoose';
 
@@ -50,6 +51,12 @@ export interface LeaseDoc {
   _id: string;
   holder: string;
   expiresAt: Date;
+}
+
+export interface MarkDoc {
+  _id: string;
+  /** When it was made (for an operator reading the collection; the keeper reads only `_id`). */
+  at: Date;
 }
 
 const opts = { versionKey: false as const, _id: false as const };
@@ -92,5 +99,9 @@ export const historySchemas = {
       expiresAt: { type: Date, required: true },
     },
     { ...opts, collection: 'leases' },
+  ),
+  mark: new Schema<MarkDoc>(
+    { _id: { type: String, required: true }, at: { type: Date, required: true } },
+    { ...opts, collection: 'history_marks' },
   ),
 };

@@ -253,6 +253,7 @@ export function createModels(db: Connection) {
     HistoryBlock: db.model('HistoryBlock', historySchemas.block),
     RunPreview: db.model('RunPreview', historySchemas.runPreview),
     Lease: db.model('Lease', historySchemas.lease),
+    HistoryMark: db.model('HistoryMark', historySchemas.mark),
     TriggerChange: db.model<TriggerChangeDoc>('TriggerChange', triggerChangeSchema),
   };
 }

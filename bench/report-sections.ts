@@ -7,7 +7,7 @@ import type { AblationResult, SideTotal, Turns } from './phases/ablation';
 import type { CsvResult } from './phases/csv';
 import { HISTORY_READS, type HistoryResult } from './phases/history';
 import type { HostileResult } from './phases/hostile';
-import type { IdleRobotsLevel } from './phases/idle-robots';
+import type { IdleRobotsLevel, IdleRobotsResult } from './phases/idle-robots';
 import type { LevelResult } from './phases/levels';
 import type { N8nLevel } from './phases/n8n';
 import { round } from './util';
@@ -225,25 +225,50 @@ export function historyReport(h: HistoryResult): string {
   return out.join('\n');
 }
 
-/** Each process's CPU a second with robots idle; per robot, beyond the first count, over the robots beyond it. */
-export function idleRobotsReport(levels: IdleRobotsLevel[]): string {
-  const [first] = levels;
-  const perRobot = (l: IdleRobotsLevel, role: 'ferretdb' | 'worker') =>
-    l === first ? 'n/a' : round((l.cpuMsPerSec[role] - first.cpuMsPerSec[role]) / (l.robots - first.robots), 2);
-  return [
-    `Idle robots: each process's CPU a second over ${first.windowS} s with that many robots put to work ` +
-      '(one delivery each) and nothing sent',
-    table(
-      ['robots', 'CPU ms/s: ferretdb', 'worker', 'temporal', 'receiver', 'per robot: ferretdb', 'worker'],
-      levels.map((l) => [
-        l.robots,
-        l.cpuMsPerSec.ferretdb,
-        l.cpuMsPerSec.worker,
-        l.cpuMsPerSec.temporal,
-        l.cpuMsPerSec.receiver,
-        perRobot(l, 'ferretdb'),
-        perRobot(l, 'worker'),
-      ]),
-    ),
-  ].join('\n');
+/** CPU ms a second per robot beyond the first count, over the robots beyond it. */
+const perIdleRobot = (levels: IdleRobotsLevel[], l: IdleRobotsLevel, role: 'ferretdb' | 'worker') =>
+  l === levels[0] ? null : (l.cpuMsPerSec[role] - levels[0].cpuMsPerSec[role]) / (l.robots - levels[0].robots);
+
+/**
+ * Each process's CPU a second with robots idle and, per robot, beyond the first count, over the
+ * robots beyond it; with a baseline build, its table too and today's per-robot cost over its.
+ */
+export function idleRobotsReport({ levels, baseline }: IdleRobotsResult): string {
+  const out = [
+    `Idle robots: each process's CPU a second over ${levels[0].windowS} s with that many robots put to work ` +
+      '(one delivery each), their runs in the history, and nothing sent',
+    idleTable(levels),
+  ];
+  if (baseline) {
+    out.push(`The same on ${baseline.commit}:`, idleTable(baseline.levels));
+    const ratios = levels.slice(1).map((l, i) => {
+      const b = baseline.levels[i + 1];
+      const ratio = (role: 'ferretdb' | 'worker') => {
+        const [ours, theirs] = [perIdleRobot(levels, l, role)!, perIdleRobot(baseline.levels, b, role)!];
+        return theirs > 0 ? round(ours / theirs, 3) : 'n/a';
+      };
+      return [l.robots, ratio('ferretdb'), ratio('worker')];
+    });
+    out.push(`Per robot, today ÷ ${baseline.commit}:`, table(['robots', 'ferretdb', 'worker'], ratios));
+  }
+  return out.join('\n');
+}
+
+function idleTable(levels: IdleRobotsLevel[]): string {
+  const perRobot = (l: IdleRobotsLevel, role: 'ferretdb' | 'worker') => {
+    const v = perIdleRobot(levels, l, role);
+    return v === null ? 'n/a' : round(v, 2);
+  };
+  return table(
+    ['robots', 'CPU ms/s: ferretdb', 'worker', 'temporal', 'receiver', 'per robot: ferretdb', 'worker'],
+    levels.map((l) => [
+      l.robots,
+      l.cpuMsPerSec.ferretdb,
+      l.cpuMsPerSec.worker,
+      l.cpuMsPerSec.temporal,
+      l.cpuMsPerSec.receiver,
+      perRobot(l, 'ferretdb'),
+      perRobot(l, 'worker'),
+    ]),
+  );
 }

@@ -16,7 +16,7 @@ import { WATCH_INTERVAL_MS, type CsvResult } from './phases/csv';
 import type { AblationResult } from './phases/ablation';
 import type { FieldsPriceRow } from './phases/fields';
 import type { HostileResult } from './phases/hostile';
-import type { IdleRobotsLevel } from './phases/idle-robots';
+import type { IdleRobotsResult } from './phases/idle-robots';
 import type { FanOutBaseline } from './phases/fan-out-baseline';
 import type { HistoryResult } from './phases/history';
 import type { LevelResult } from './phases/levels';
@@ -50,7 +50,7 @@ export interface Results {
   /** What collecting a delivery's fields costs beside parsing it (bench/phases/fields.ts). */
   fields: FieldsPriceRow[] | null;
   /** Each process's CPU a second with robots idle, at each count (bench/phases/idle-robots.ts). */
-  idleRobots: IdleRobotsLevel[] | null;
+  idleRobots: IdleRobotsResult | null;
   /** The ack load against n8n at the same levels, in this run (bench/phases/n8n.ts). */
   n8n?: N8nLevel[];
   error: string | null;

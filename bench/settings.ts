@@ -41,11 +41,15 @@
  *   BENCH_IDLE_ROBOTS      counts of idle robots, ascending, comma-separated: each process's CPU a second with
  *                          that many robots put to work and nothing sent, on a stack of its own
  *                          (bench/phases/idle-robots.ts; default 0,40,160; '' to skip)
- *   BENCH_IDLE_WINDOW_S    seconds of each of those windows (default 30)
+ *   BENCH_IDLE_WINDOW_S    seconds of each of those windows (default 60, the keeper's QUIET_TICK_MS: a quiet
+ *                          robot is looked at once in each)
+ *   BENCH_IDLE_BASELINE_COMMIT a commit whose idle robots are measured the same way after today's, for a
+ *                          change to what an idle robot costs (default '': skipped)
  *   BENCH_KEEP_DATA=1      keep the stack's data folder and logs (kept anyway on failure)
  */
 import os from 'node:os';
 import { FEATURES } from './phases/ablation';
+import { QUIET_TICK_MS } from '../src/history/keeper';
 import { round } from './util';
 
 export interface Settings {
@@ -77,6 +81,7 @@ export interface Settings {
   receiverAbRounds: number;
   idleRobots: number[];
   idleWindowS: number;
+  idleBaselineCommit: string;
 }
 
 function intSetting(name: string, fallback: number, min = 1): number {
@@ -141,7 +146,8 @@ export function readSettings(): Settings {
     receiverAb: process.env.BENCH_RECEIVER_AB?.trim() ?? '',
     receiverAbRounds: intSetting('BENCH_RECEIVER_AB_ROUNDS', 4),
     idleRobots,
-    idleWindowS: intSetting('BENCH_IDLE_WINDOW_S', 30),
+    idleWindowS: intSetting('BENCH_IDLE_WINDOW_S', QUIET_TICK_MS / 1000),
+    idleBaselineCommit: process.env.BENCH_IDLE_BASELINE_COMMIT?.trim() ?? '',
   };
 }
 

@@ -25,6 +25,8 @@ export interface BenchStack {
   adminToken: string;
   mongodbUri: string;
   temporalAddress: string;
+  /** The worker's metrics (its first worker's, in the cluster). */
+  workerMetricsUrl: string;
   /** How to reach its Temporal: the cluster's takes mutual TLS only (its certificates, once ready). */
   temporalTls(): TLSConfig | undefined;
   namespace: string;
@@ -247,6 +249,7 @@ export async function launchStack(opts: {
     adminToken,
     mongodbUri: `mongodb://127.0.0.1:${mongodbPort}/webhooks`,
     temporalAddress: `127.0.0.1:${temporalPort}`,
+    workerMetricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
     temporalTls: () => {
       if (kind !== 'cluster') return undefined;
       const dir = path.join(dataDir, 'tls');

@@ -1,15 +1,20 @@
 /**
  * What robots cost while nobody sends them anything (BENCH_IDLE_ROBOTS): on a stack of its own,
  * robots put to work (one JSON delivery each, so each has a history), their runs in the history,
- * then each process's CPU a second over BENCH_IDLE_WINDOW_S with nothing sent, at each count of
- * robots. The history keeper looks at every robot every IDLE_TICK_MS (src/history/keeper.ts), so
- * this grows with the robots (docs/operations.md, Known limits); the per-robot figure is each
+ * then, once the history keeper lets every robot be (its `history_keeper_robots{state="awake"}`
+ * gauge reads 0: src/history/keeper.ts, QUIET_AFTER_MS), each process's CPU a second over
+ * BENCH_IDLE_WINDOW_S with nothing sent, at each count of robots. The per-robot figure is each
  * count's CPU beyond the first count's, over the robots beyond it.
+ *
+ * With BENCH_IDLE_BASELINE_COMMIT, the same on that commit's build, after today's: a build without
+ * the gauge (whose keeper looked at every robot every second) is measured once its runs are in.
  */
+import path from 'node:path';
 import { waitFor } from '../../src/runtime/wait';
+import { buildCommit } from '../build-commit';
 import { benchRobot, stackOfItsOwn } from '../context';
 import type { Settings } from '../settings';
-import { cpuMsPer, stackCpuSeconds, type StackRole } from '../stack';
+import { cpuMsPer, stackCpuSeconds, type BenchStack, type StackRole } from '../stack';
 import { log, round, sleep } from '../util';
 
 export interface IdleRobotsLevel {
@@ -19,9 +24,37 @@ export interface IdleRobotsLevel {
   cpuMsPerSec: Record<StackRole, number>;
 }
 
-export async function idleRobots(s: Settings, cleanups: Array<() => Promise<void>>): Promise<IdleRobotsLevel[]> {
-  log(`idle robots: a stack of its own, ${s.idleRobots.join(', ')} robots, ${s.idleWindowS} s each`);
-  const { stack, clients, stop } = await stackOfItsOwn(s, cleanups);
+export interface IdleRobotsResult {
+  levels: IdleRobotsLevel[];
+  /** The same on BENCH_IDLE_BASELINE_COMMIT's build, measured after. */
+  baseline: { commit: string; levels: IdleRobotsLevel[] } | null;
+}
+
+export async function idleRobots(s: Settings, cleanups: Array<() => Promise<void>>): Promise<IdleRobotsResult> {
+  const levels = await idleRobotsOn(s, cleanups, 'today');
+  const commit = s.idleBaselineCommit;
+  const launcher = commit ? path.join(buildCommit(commit), 'dist/src/entry/embedded.js') : undefined;
+  return { levels, baseline: commit ? { commit, levels: await idleRobotsOn(s, cleanups, commit, launcher) } : null };
+}
+
+/**
+ * Robots the worker's keeper still looks at every second, from its metrics; null for a build
+ * without the gauge.
+ */
+async function awakeRobots(stack: BenchStack): Promise<number | null> {
+  const text = await (await fetch(stack.workerMetricsUrl)).text();
+  const line = /^history_keeper_robots\{state="awake"\} (\d+)/m.exec(text);
+  return line ? Number(line[1]) : null;
+}
+
+async function idleRobotsOn(
+  s: Settings,
+  cleanups: Array<() => Promise<void>>,
+  build: string,
+  launcher?: string,
+): Promise<IdleRobotsLevel[]> {
+  log(`idle robots (${build}): a stack of its own, ${s.idleRobots.join(', ')} robots, ${s.idleWindowS} s each`);
+  const { stack, clients, stop } = await stackOfItsOwn(s, cleanups, {}, launcher);
   const { api } = clients;
   try {
     const robots: string[] = [];
@@ -46,7 +79,13 @@ export async function idleRobots(s: Settings, cleanups: Array<() => Promise<void
         s.drainTimeoutS * 1000,
         { intervalMs: s.pollS * 1000 },
       );
-      log(`idle robots: ${count} robots idle, measuring for ${s.idleWindowS} s`);
+      const awake = await waitFor(
+        () => awakeRobots(stack),
+        (n) => n === null || n === 0,
+        s.drainTimeoutS * 1000,
+        { intervalMs: 1000 },
+      );
+      log(`idle robots (${build}): ${count} robots idle${awake === null ? '' : ' and quiet'}, ${s.idleWindowS} s`);
       const before = stackCpuSeconds(stack.pid);
       const startedAt = performance.now();
       await sleep(s.idleWindowS * 1000); // the measurement itself: a window in which nothing is sent

@@ -136,8 +136,9 @@ export async function ablation(s: Settings, cleanups: Array<() => Promise<void>>
   /**
    * Two fresh stacks side by side, every feature on and the other, measured in turns, then both
    * stopped. A fresh pair each time: an all-on stack kept up through the whole ablation grew dearer
-   * as its robots grew (the history keeper looks at every robot every second), which showed up as
-   * a price of whichever feature came last (docs/benchmark.md, 2026-11-27).
+   * as its robots grew (the history keeper then looked at every robot every second, and still does
+   * for a minute after a robot's last delivery), which showed up as a price of whichever feature
+   * came last (docs/benchmark.md, 2026-11-27).
    */
   const against = async (name: string, rows: number, env: NodeJS.ProcessEnv, launcher?: string) => {
     const allOn = await up(s, cleanups, {});

@@ -39,12 +39,16 @@ export async function idleRobots(s: Settings, cleanups: Array<() => Promise<void
 
 /**
  * Robots the worker's keeper still looks at every second, from its metrics; null for a build
- * without the gauge.
+ * without the gauge, undefined while the worker's metrics port does not answer or its keeper has
+ * not counted yet.
  */
-async function awakeRobots(stack: BenchStack): Promise<number | null> {
-  const text = await (await fetch(stack.workerMetricsUrl)).text();
+async function awakeRobots(stack: BenchStack): Promise<number | null | undefined> {
+  const res = await fetch(stack.workerMetricsUrl).catch(() => undefined);
+  if (!res?.ok) return undefined;
+  const text = await res.text();
+  if (!text.includes('# TYPE history_keeper_robots gauge')) return null;
   const line = /^history_keeper_robots\{state="awake"\} (\d+)/m.exec(text);
-  return line ? Number(line[1]) : null;
+  return line ? Number(line[1]) : undefined; // not counted yet
 }
 
 async function idleRobotsOn(

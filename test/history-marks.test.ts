@@ -1,28 +1,35 @@
 /**
- * Quiet robots and marks (src/history/keeper.ts, src/history/marks.ts): the keeper here looks at a
- * quiet robot once an hour and never reads the list of robots again, so a delivery reaches the
- * history only through the mark of whatever recorded it: the worker (runs) or the receiver (a
- * duplicate it refused). The stack's own keeper is off; this file's keeper has the lease.
+ * Quiet robots and marks (src/history/keeper.ts, src/history/marks.ts). First a keeper that looks
+ * at a quiet robot once an hour and never reads the list of robots again, so a delivery reaches
+ * the history only through the mark of whatever recorded it: the worker (runs) or the receiver (a
+ * duplicate it refused). Then one that looks every 2 s, for what no mark tells: a delivery whose
+ * mark was lost, and a hole behind it. The stack's own keeper is off; this file's keeper has the lease.
  */
 import { createLogger } from '../src/log';
 import { startHistoryKeeper, type HistoryKeeper } from '../src/history/keeper';
 import { MARK_EVERY_MS } from '../src/history/marks';
+import { DeliveryRecorder } from '../src/history/slots';
+import { insertOnce, rawCollection } from '../src/storage/writes';
+import { deliveryRecordOf as delivery } from './support/delivery-record';
 import { waitFor } from '../src/runtime/wait';
 import { startStack, type Stack } from './support/stack';
 
 const HOUR_MS = 3_600_000;
 let stack: Stack;
 let keeper: HistoryKeeper;
-beforeAll(async () => {
-  stack = await startStack({ HISTORY_KEEPER: '0' });
-  keeper = startHistoryKeeper({
+/** A keeper that lets a robot be MARK_EVERY_MS after anything happened to it, then looks every `quietTickMs`. */
+const keeperLooking = (quietTickMs: number) =>
+  startHistoryKeeper({
     models: stack.models,
     retentionMs: 0,
     log: createLogger('worker', 'warn', { format: 'json' }),
     robotsGauge: stack.metrics.worker.historyRobots,
     quietAfterMs: MARK_EVERY_MS,
-    quietTickMs: HOUR_MS,
+    quietTickMs,
   });
+beforeAll(async () => {
+  stack = await startStack({ HISTORY_KEEPER: '0' });
+  keeper = keeperLooking(HOUR_MS);
 });
 afterAll(async () => {
   await keeper?.stop();
@@ -74,4 +81,40 @@ it("takes a quiet robot's deliveries within a second of their marks, from the wo
     (r) => r.runCounts.succeeded === 2,
   );
   expect(ran.deliveryCounts).toMatchObject({ processed: 2, duplicate: 1 });
+});
+
+it('finds a delivery whose mark was lost at a quiet look, and a hole behind one', async () => {
+  await keeper.stop(); // gives up the lease: the next keeper takes it at once
+  keeper = keeperLooking(2000);
+  const robot = await stack.robotAtWork();
+  await new DeliveryRecorder(stack.models).record(delivery(robot.robotId)); // slot 0, marked
+  await waitFor(
+    () => robotOf(robot.robotId),
+    (r) => r.deliveryCounts.dropped === 1,
+  );
+  const quiet = () =>
+    waitFor(
+      () => keeper.isQuiet(robot.robotId),
+      (q) => q,
+    );
+  await quiet();
+  // Written as a recorder would, with no mark: slot 1, then slot 3 with slot 2 left empty (a hole).
+  const slots = rawCollection(stack.models.HistorySlot);
+  const write = async (slot: number) => {
+    const d = delivery(robot.robotId);
+    await slots.insertOne({ _id: `${robot.robotId}:${slot}`, robotId: robot.robotId, slot, deliveryId: d._id });
+    await insertOnce(stack.models.Delivery, [{ ...d, slot }]);
+  };
+  await write(1);
+  await waitFor(
+    () => robotOf(robot.robotId),
+    (r) => r.deliveryCounts.dropped === 2,
+  );
+  await quiet();
+  await write(3);
+  await waitFor(
+    () => robotOf(robot.robotId),
+    (r) => r.deliveryCounts.dropped === 3,
+  );
+  expect(await slots.findOne({ _id: `${robot.robotId}:2` })).toMatchObject({ deliveryId: '' });
 });

@@ -33,7 +33,11 @@ const HOLE_PROBE_NEAR = [1, 2, 3, 4];
 const HOLE_PROBE_FAR = [...HOLE_PROBE_NEAR, 8, 16, 32, 64, 128, 256, 512];
 export const HOLE_PROBE_FAR_MS = 60_000;
 
-export async function takeSlots(models: Models, t: LiveTally): Promise<number> {
+/**
+ * Takes the slots that follow the last one taken; `quiet` for a quiet robot's look (keeper.ts),
+ * which probes one slot past an empty next one for a hole (claimedAhead).
+ */
+export async function takeSlots(models: Models, t: LiveTally, { quiet = false } = {}): Promise<number> {
   const st = t.state;
   let took = 0;
   // Slots that were claimed before their record was written, oldest first.
@@ -64,7 +68,7 @@ export async function takeSlots(models: Models, t: LiveTally): Promise<number> {
     }
     st.nextSlot += found.length;
     if (found.length < batch) {
-      if (found.length === 0 && (await claimedAhead(models, t)) && (await closeHole(models, t))) continue;
+      if (found.length === 0 && (await claimedAhead(models, t, quiet)) && (await closeHole(models, t))) continue;
       break;
     }
   }
@@ -74,10 +78,13 @@ export async function takeSlots(models: Models, t: LiveTally): Promise<number> {
 /**
  * Whether a slot past the unclaimed next one is claimed, so the next one is a hole. Looked at
  * every HOLE_PROBE_MS (holes are rare; the next slot is read every step anyway), and at every step
- * once a hole is being waited on.
+ * once a hole is being waited on. A quiet robot's look reads only the slot after: the claims after
+ * a hole mark the robot, which wakes it to the probes above, so a quiet look finds only a hole
+ * whose later claims' marks were all lost, nearly always one failed claim.
  */
-async function claimedAhead(models: Models, t: LiveTally): Promise<boolean> {
+async function claimedAhead(models: Models, t: LiveTally, quiet: boolean): Promise<boolean> {
   if (t.holes.has(t.state.nextSlot)) return true;
+  if (quiet) return (await byId<SlotDoc>(models.HistorySlot, slotId(t.robotId, t.state.nextSlot + 1))) !== null;
   if (Date.now() < t.holeProbeAt) return false;
   t.holeProbeAt = Date.now() + HOLE_PROBE_MS;
   const far = Date.now() >= t.farProbeAt;

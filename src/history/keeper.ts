@@ -152,15 +152,15 @@ export function startHistoryKeeper(opts: KeeperOptions): HistoryKeeper {
     }
   }
 
-  /** One step for the robot; returns how long until its next. */
-  async function step(robotId: string): Promise<number> {
+  /** One step for the robot (`quietLook`: a quiet robot's minutely look); returns how long until its next. */
+  async function step(robotId: string, quietLook: boolean): Promise<number> {
     let t = tallies.get(robotId);
     if (!t) {
       t = await LiveTally.load(models, robotId);
       tallies.set(robotId, t);
     }
     const before = JSON.stringify(t.state);
-    const arriving = (await takeSlots(models, t)) + (await placeRuns(models, t));
+    const arriving = (await takeSlots(models, t, { quiet: quietLook })) + (await placeRuns(models, t));
     const work =
       arriving +
       (await pollOutcomes(models, t, heard)) +
@@ -205,9 +205,9 @@ export function startHistoryKeeper(opts: KeeperOptions): HistoryKeeper {
           next = Math.min(next, at);
           continue;
         }
-        quiet.delete(robotId);
+        const quietLook = quiet.delete(robotId);
         try {
-          due.set(robotId, Date.now() + (await step(robotId)));
+          due.set(robotId, Date.now() + (await step(robotId, quietLook)));
         } catch (err) {
           tallies.delete(robotId); // start again from what is stored
           due.set(robotId, Date.now() + IDLE_TICK_MS);

@@ -169,7 +169,9 @@ export function startHistoryKeeper(opts: KeeperOptions): HistoryKeeper {
     if ((stateChanged || t.changed) && !(await t.commit(stateChanged))) tallies.delete(robotId);
     t.trim();
     const now = Date.now();
-    const going = work > 0 || t.state.open.length > 0 || t.state.pendingSlots.length > 0 || t.holes.size > 0;
+    // A hole being waited on is the next slot's (one a slow claim filled may stay in `holes`).
+    const st = t.state;
+    const going = work > 0 || st.open.length > 0 || st.pendingSlots.length > 0 || t.holes.has(st.nextSlot);
     if (going) awakeUntil.set(robotId, now + quietAfterMs);
     // New deliveries come in bursts: look again soon. Runs ending are counted once a second.
     if (arriving > 0 || t.state.pendingSlots.length > 0) return BUSY_TICK_MS;

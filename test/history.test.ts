@@ -6,6 +6,7 @@
 import { runIdFor } from '../src/domain/ids';
 import { DeliveryRecorder } from '../src/history/slots';
 import { RobotMarks } from '../src/history/marks';
+import type { SlotDoc } from '../src/storage/history-documents';
 import { deliveryRecordOf as delivery } from './support/delivery-record';
 import { insertOnce, rawCollection } from '../src/storage/writes';
 import { type RunOutcomeDoc } from '../src/storage/documents';
@@ -175,6 +176,34 @@ it("skips a retry's extra slot, and takes a slot whose record comes later", asyn
   await waitFor(
     () => robotOf(robot.robotId),
     (r) => r.deliveryCounts.dropped === 4,
+  );
+});
+
+it('reads claims back after the store failed one, and claims again one answered as stored but not stored', async () => {
+  const robot = await stack.robotAtWork();
+  const slots = rawCollection(stack.models.HistorySlot);
+  let inserts = 0;
+  /** As FerretDB was once right after a restart: an insert fails, the next answers "stored" for a slot it loses. */
+  class AfterARestart extends DeliveryRecorder {
+    protected override async insertSlots(docs: SlotDoc[]): Promise<Set<number>> {
+      inserts++;
+      if (inserts === 1) throw new Error('connection closed');
+      if (inserts > 2) return super.insertSlots(docs);
+      if (docs.length > 1) await slots.insertMany(docs.slice(1));
+      return new Set(); // the first answered as stored, and not stored
+    }
+  }
+  const recorder = new AfterARestart(stack.models);
+  const records = [delivery(robot.robotId), delivery(robot.robotId), delivery(robot.robotId)];
+  await expect(recorder.record(records[0])).rejects.toThrow('connection closed');
+  await Promise.all(records.map((d) => recorder.record(d)));
+  for (const d of records) {
+    const { slot } = (await stack.models.Delivery.findById(d._id).lean())!;
+    expect(await slots.findOne({ _id: `${robot.robotId}:${slot}` })).toMatchObject({ deliveryId: d._id });
+  }
+  await waitFor(
+    () => robotOf(robot.robotId),
+    (r) => r.deliveryCounts.dropped === 3,
   );
 });
 

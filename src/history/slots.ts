@@ -12,6 +12,11 @@
  *
  * Once its slot is claimed, the recorder marks the robot (marks.ts) while it writes the record, so
  * the keeper, in whatever process, looks at the robot within a second.
+ *
+ * For CLAIMS_CHECKED_MS after the store failed a claim, every claim answered as stored is read back
+ * before it counts: once, right after FerretDB was killed and restarted, a slot insert was answered
+ * as stored and was not, so the record named a slot the keeper later closed as a hole, and the
+ * delivery was never listed (docs/storage.md).
  */
 import { insertOnce, isDuplicateKeyError, rawCollection } from '../storage/writes';
 import { type DeliveryDoc } from '../storage/documents';
@@ -29,11 +34,16 @@ interface Waiter {
 
 export type NewDelivery = Omit<DeliveryDoc, 'slot'>;
 
+/** How long after a failed claim (an error, or "duplicate key" for a slot not stored) claims are read back. */
+export const CLAIMS_CHECKED_MS = 60_000;
+
 export class DeliveryRecorder {
   /** The next slot to try, per robot: claims from one process rarely collide. */
   private readonly next = new Map<string, number>();
   private readonly waiting = new Map<string, Waiter[]>();
   private readonly marks: RobotMarks;
+  /** Until when claims answered as stored are read back (CLAIMS_CHECKED_MS). */
+  private checkClaimsUntil = 0;
 
   constructor(
     private readonly models: Models,
@@ -78,6 +88,7 @@ export class DeliveryRecorder {
         }));
         this.next.set(robotId, first + batch.length);
         const failed = await this.insertSlots(docs);
+        if (Date.now() < this.checkClaimsUntil) await this.addUnstored(docs, failed);
         for (const [i, w] of batch.entries()) {
           if (!failed.has(i)) w.resolve(first + i);
         }
@@ -93,9 +104,13 @@ export class DeliveryRecorder {
           if (!taken) free = Math.min(free ?? Infinity, docs[i].slot);
         }
         if (free === undefined) this.next.delete(robotId);
-        else this.next.set(robotId, free);
+        else {
+          this.next.set(robotId, free);
+          this.checkClaimsUntil = Date.now() + CLAIMS_CHECKED_MS;
+        }
       }
     } catch (err) {
+      this.checkClaimsUntil = Date.now() + CLAIMS_CHECKED_MS;
       // Settling a promise twice does nothing, so the whole batch can be rejected.
       for (const w of [...batch, ...queue.splice(0)]) w.reject(err);
       this.next.delete(robotId);
@@ -104,8 +119,16 @@ export class DeliveryRecorder {
     }
   }
 
+  /** Adds to `failed` the claims answered as stored that are not this recorder's when read back. */
+  private async addUnstored(docs: SlotDoc[], failed: Set<number>): Promise<void> {
+    const stored = await Promise.all(
+      docs.map((d, i) => (failed.has(i) ? Promise.resolve(null) : byId<SlotDoc>(this.models.HistorySlot, d._id))),
+    );
+    for (const [i, d] of docs.entries()) if (!failed.has(i) && stored[i]?.deliveryId !== d.deliveryId) failed.add(i);
+  }
+
   /** Inserts the slots; returns the positions that were already taken. */
-  private async insertSlots(docs: SlotDoc[]): Promise<Set<number>> {
+  protected async insertSlots(docs: SlotDoc[]): Promise<Set<number>> {
     try {
       await rawCollection(this.models.HistorySlot).insertMany(docs, { ordered: false });
       return new Set();

@@ -154,6 +154,9 @@ export function startHistoryKeeper(opts: KeeperOptions): HistoryKeeper {
 
   /** One step for the robot (`quietLook`: a quiet robot's minutely look); returns how long until its next. */
   async function step(robotId: string, quietLook: boolean): Promise<number> {
+    // Whether the robot is still watched is decided as of the step's start, before its reads: a
+    // delivery claimed during them without a mark is then seen by the next look (./marks.ts).
+    const startedAt = Date.now();
     let t = tallies.get(robotId);
     if (!t) {
       t = await LiveTally.load(models, robotId);
@@ -175,7 +178,7 @@ export function startHistoryKeeper(opts: KeeperOptions): HistoryKeeper {
     if (going) awakeUntil.set(robotId, now + quietAfterMs);
     // New deliveries come in bursts: look again soon. Runs ending are counted once a second.
     if (arriving > 0 || t.state.pendingSlots.length > 0) return BUSY_TICK_MS;
-    if (going || now < (awakeUntil.get(robotId) ?? 0)) return IDLE_TICK_MS;
+    if (going || startedAt < (awakeUntil.get(robotId) ?? 0)) return IDLE_TICK_MS;
     quiet.add(robotId);
     return quietTickMs;
   }

@@ -54,11 +54,12 @@ export class RobotMarks {
 /**
  * The robots marked since the last call, their marks deleted: the keeper looks at them after this
  * returns. The one read that is not by `_id` on a history path: the collection holds at most one
- * document per robot recorded to within a tick.
+ * document per robot recorded to within a tick. A delete that fails (or whose answer is lost)
+ * still returns the robots: their marks are read again next time, which costs only a look.
  */
 export async function takeMarks(models: Models): Promise<string[]> {
   const marks = rawCollection<MarkDoc>(models.HistoryMark);
   const ids = (await marks.find({}, { projection: { _id: 1 } }).toArray()).map((m) => m._id);
-  if (ids.length > 0) await marks.deleteMany({ _id: { $in: ids } });
+  if (ids.length > 0) await marks.deleteMany({ _id: { $in: ids } }).catch(() => undefined);
   return ids;
 }

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { percentiles, type Percentiles } from './load';
-import { cpuSecondsBelow } from './stack';
+import { cpuSecondsBelow } from './processes';
 
 export interface PageLoad {
   baseUrl: string;

@@ -16,7 +16,7 @@ import { benchRobot, completions, stackOfItsOwn, type BenchContext } from '../co
 import { percentiles, type Percentiles } from '../load';
 import { openRobotPage } from '../page-load';
 import type { Settings } from '../settings';
-import { childRunning, cpuMsPer, memoryOf, stackCpuSeconds, type StackRole } from '../stack';
+import { childRunning, cpuMsPer, memoryOf, stackCpuSeconds, type StackRole } from '../processes';
 import { MiB, log, round, sleep } from '../util';
 
 /** CPU milliseconds per run used by each of the stack's processes during a phase. */

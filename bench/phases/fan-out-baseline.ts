@@ -5,7 +5,8 @@ import { randomBytes } from 'node:crypto';
 import { waitFor } from '../../src/runtime/wait';
 import { completions } from '../context';
 import type { Settings } from '../settings';
-import { stackCpuSeconds, type BenchStack } from '../stack';
+import { stackCpuSeconds } from '../processes';
+import type { BenchStack } from '../stack';
 import { log, round } from '../util';
 import type { BenchFanOut } from '../workflows';
 

@@ -14,7 +14,8 @@ import { waitFor } from '../../src/runtime/wait';
 import { buildCommit } from '../build-commit';
 import { benchRobot, stackOfItsOwn } from '../context';
 import type { Settings } from '../settings';
-import { cpuMsPer, stackCpuSeconds, type BenchStack, type StackRole } from '../stack';
+import { cpuMsPer, stackCpuSeconds, type StackRole } from '../processes';
+import type { BenchStack } from '../stack';
 import { log, round, sleep } from '../util';
 
 export interface IdleRobotsLevel {

@@ -15,7 +15,7 @@ import {
   type StartRateSummary,
   type StartShape,
 } from '../load';
-import { childrenRunning, cpuSecondsOf, stackCpuSeconds } from '../stack';
+import { childrenRunning, cpuSecondsOf, stackCpuSeconds } from '../processes';
 import { log, round } from '../util';
 
 export interface EndToEnd {

@@ -14,7 +14,8 @@ import { buildCommit } from '../build-commit';
 import { benchRobot, clientsOf } from '../context';
 import { httpLoad } from '../load';
 import type { Settings } from '../settings';
-import { childRunning, cpuSecondsOf, launchStack } from '../stack';
+import { childRunning, cpuSecondsOf } from '../processes';
+import { launchStack } from '../stack';
 import { log, round } from '../util';
 
 export interface ReceiverAbSide {

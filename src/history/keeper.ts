@@ -171,13 +171,12 @@ export function startHistoryKeeper(opts: KeeperOptions): HistoryKeeper {
     const stateChanged = JSON.stringify(t.state) !== before;
     if ((stateChanged || t.changed) && !(await t.commit(stateChanged))) tallies.delete(robotId);
     t.trim();
-    const now = Date.now();
     // A hole being waited on is the next slot's (one a slow claim filled may stay in `holes`).
     const st = t.state;
     const going = work > 0 || st.open.length > 0 || st.pendingSlots.length > 0 || t.holes.has(st.nextSlot);
-    if (going) awakeUntil.set(robotId, now + quietAfterMs);
+    if (going) awakeUntil.set(robotId, Date.now() + quietAfterMs);
     // New deliveries come in bursts: look again soon. Runs ending are counted once a second.
-    if (arriving > 0 || t.state.pendingSlots.length > 0) return BUSY_TICK_MS;
+    if (arriving > 0 || st.pendingSlots.length > 0) return BUSY_TICK_MS;
     if (going || startedAt < (awakeUntil.get(robotId) ?? 0)) return IDLE_TICK_MS;
     quiet.add(robotId);
     return quietTickMs;

@@ -95,14 +95,31 @@ function receiverClient(closing?: AbortSignal): Client {
   );
 }
 
-/** Runs `ask` and returns the call the server took for it, with the time window in which it was made. */
+/**
+ * Runs `call` and returns the call the server took for it, with the time window in which it was made.
+ * Fails at once if the call settles before the server took it (a deadline spent connecting, say).
+ */
 async function ask(method: string, call: () => Promise<unknown>) {
   const arrived = taken(method);
   const before = Date.now();
   const answer = call();
   answer.catch(() => undefined); // Read later, by codeOf.
-  const took = await arrived;
+  const untaken = answer.then(
+    () => Promise.reject(new Error(`${method} was answered before the server took it`)),
+    (e: unknown) => Promise.reject(new Error(`${method} failed before the server took it: ${String(e)}`)),
+  );
+  const took = await Promise.race([arrived, untaken]);
   return { took, before, after: Date.now(), answer };
+}
+
+/**
+ * A receiver's client whose channel is connected: a call without a deadline (a list) has reached the
+ * server. Otherwise a short deadline can run out while the channel connects on a busy machine.
+ */
+async function connectedReceiverClient(closing?: AbortSignal): Promise<Client> {
+  const client = receiverClient(closing);
+  await ask('ListWorkflowExecutions', () => client.workflowService.listWorkflowExecutions({ namespace: 'robots' }));
+  return client;
 }
 
 /** The gRPC code a rejection carries (the SDK wraps it in a ServiceError whose cause is the gRPC error). */
@@ -115,7 +132,7 @@ async function codeOf(answer: Promise<unknown>): Promise<number | undefined> {
 }
 
 it('a start and a description wait TEMPORAL_START_TIMEOUT_MS, a readiness question 2 s, and then fail', async () => {
-  const client = receiverClient();
+  const client = await connectedReceiverClient();
   try {
     const start = await ask('StartWorkflowExecution', () =>
       client.workflow.start('delivery', { taskQueue: 'q', workflowId: 'w', args: [] }),
@@ -185,7 +202,7 @@ it('other calls have no deadline; a close cancels those in flight (the registrat
 it('enters no AsyncLocalStorage (the SDK would, for the namespace header), so Node runs no promise hooks', async () => {
   const run = jest.spyOn(AsyncLocalStorage.prototype, 'run');
   const enterWith = jest.spyOn(AsyncLocalStorage.prototype, 'enterWith');
-  const client = receiverClient();
+  const client = await connectedReceiverClient();
   try {
     const start = await ask('StartWorkflowExecution', () =>
       client.workflow.start('delivery', { taskQueue: 'q', workflowId: 'w', args: [] }),

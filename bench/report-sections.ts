@@ -49,7 +49,8 @@ export function ablationReport(a: AblationResult): string {
     const b = a.baseline;
     const side = (name: string, t: SideTotal) => [name, t.rows, t.seconds, t.runsPerSec, ...cpu(t.cpuMsPerRun)];
     out.push(
-      `Every feature on against ${b.commit} (before the run history): ${b.rounds.length} rounds of ` +
+      `Every feature on against ${b.commit}${b.commit.startsWith('756a1f1') ? ' (before the run history)' : ''}: ` +
+        `${b.rounds.length} rounds of ` +
         `${b.rounds[0]?.allOn.rows ?? 0} rows each, the two stacks taking turns`,
       table(
         ['code', 'rows', 'seconds', 'runs/s', ...cpuHeads],

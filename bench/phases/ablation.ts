@@ -4,7 +4,7 @@
  * the next, more than most features cost, so nothing here is compared with a measurement made
  * minutes apart:
  *
- * 1. **Against the baseline commit** (BENCH_BASELINE_COMMIT, before the run history): a stack of
+ * 1. **Against the baseline commit** (BENCH_BASELINE_COMMIT; 756a1f1, before the run history, by default): a stack of
  *    today's code with every feature on and a stack of that commit run side by side, idle but for
  *    the CSV being measured, and take turns (BENCH_ABLATION_ROUNDS rounds, the order alternating)
  *    with CSVs of BENCH_ABLATION_ROWS ÷ rounds rows. Each round is a ratio; the figure of record is

@@ -207,6 +207,26 @@ it('reads claims back after the store failed one, and claims again one answered 
   );
 });
 
+it('reads records back after the store failed one, and writes again one answered as stored but not stored', async () => {
+  const robot = await stack.robotAtWork();
+  let inserts = 0;
+  // As the store might be right after a restart: a record fails, the next is answered "stored" and lost.
+  const recorder = new DeliveryRecorder(stack.models, async (docs) => {
+    inserts++;
+    if (inserts === 1) throw new Error('connection closed');
+    if (inserts > 2) await insertOnce(stack.models.Delivery, docs);
+  });
+  const [failed, lost] = [delivery(robot.robotId), delivery(robot.robotId)];
+  await expect(recorder.record(failed)).rejects.toThrow('connection closed');
+  await recorder.record(lost);
+  expect(await stack.models.Delivery.findById(lost._id).lean()).toMatchObject({ slot: 1 });
+  await recorder.record(failed, { retry: true }); // as its activity's retry does
+  await waitFor(
+    () => robotOf(robot.robotId),
+    (r) => r.deliveryCounts.dropped === 2,
+  );
+});
+
 it('closes a slot left empty before a claimed one, and goes on', async () => {
   const robot = await stack.robotAtWork();
   const slots = rawCollection(stack.models.HistorySlot);

@@ -13,10 +13,10 @@
  * Once its slot is claimed, the recorder marks the robot (marks.ts) while it writes the record, so
  * the keeper, in whatever process, looks at the robot within a second.
  *
- * For CLAIMS_CHECKED_MS after the store failed a claim, every claim answered as stored is read back
- * before it counts: once, right after FerretDB was killed and restarted, a slot insert was answered
- * as stored and was not, so the record named a slot the keeper later closed as a hole, and the
- * delivery was never listed (docs/storage.md).
+ * For CLAIMS_CHECKED_MS after the store failed a claim or a record, every claim answered as stored
+ * is read back before it counts, and every record after it is written: once, right after FerretDB
+ * was killed and restarted, a slot insert was answered as stored and was not, so the record named a
+ * slot the keeper later closed as a hole, and the delivery was never listed (docs/storage.md).
  */
 import { insertOnce, isDuplicateKeyError, rawCollection } from '../storage/writes';
 import { type DeliveryDoc } from '../storage/documents';
@@ -34,7 +34,10 @@ interface Waiter {
 
 export type NewDelivery = Omit<DeliveryDoc, 'slot'>;
 
-/** How long after a failed claim (an error, or "duplicate key" for a slot not stored) claims are read back. */
+/**
+ * How long after a failed claim (an error, or "duplicate key" for a slot not stored) or a failed
+ * record claims and records are read back.
+ */
 export const CLAIMS_CHECKED_MS = 60_000;
 
 export class DeliveryRecorder {
@@ -42,7 +45,7 @@ export class DeliveryRecorder {
   private readonly next = new Map<string, number>();
   private readonly waiting = new Map<string, Waiter[]>();
   private readonly marks: RobotMarks;
-  /** Until when claims answered as stored are read back (CLAIMS_CHECKED_MS). */
+  /** Until when claims and records answered as stored are read back (CLAIMS_CHECKED_MS). */
   private checkClaimsUntil = 0;
 
   constructor(
@@ -60,7 +63,24 @@ export class DeliveryRecorder {
   async record(delivery: NewDelivery, { retry = false } = {}): Promise<void> {
     if (retry && (await byId(this.models.Delivery, delivery._id))) return this.marks.mark(delivery.robotId);
     const slot = await this.claim(delivery.robotId, delivery._id);
-    await Promise.all([this.insertDelivery([{ ...delivery, slot }]), this.marks.mark(delivery.robotId)]);
+    await Promise.all([this.store({ ...delivery, slot }), this.marks.mark(delivery.robotId)]);
+  }
+
+  /**
+   * Writes the record; for CLAIMS_CHECKED_MS after the store failed a claim or a record, reads it
+   * back and writes it again if it is not there (a record acknowledged and not kept would leave its
+   * slot waiting for good, and the delivery unlisted).
+   */
+  private async store(record: DeliveryDoc): Promise<void> {
+    try {
+      await this.insertDelivery([record]);
+    } catch (err) {
+      this.checkClaimsUntil = Date.now() + CLAIMS_CHECKED_MS;
+      throw err;
+    }
+    if (Date.now() < this.checkClaimsUntil && !(await byId(this.models.Delivery, record._id))) {
+      await this.insertDelivery([record]);
+    }
   }
 
   /** Concurrent claims of one robot go out together: one insertMany of consecutive slots. */

@@ -3,7 +3,8 @@
  * at a quiet robot once an hour and never reads the list of robots again, so a delivery reaches
  * the history only through the mark of whatever recorded it: the worker (runs) or the receiver (a
  * duplicate it refused). Then one that looks every 2 s, for what no mark tells: a delivery whose
- * mark was lost, and a hole behind it. The stack's own keeper is off; this file's keeper has the lease.
+ * mark was lost, and a hole behind it; and a slot claimed whose record does not come, which lets its
+ * robot go quiet after the patience. The stack's own keeper is off; this file's keeper has the lease.
  */
 import { createLogger } from '../src/log';
 import { startHistoryKeeper, type HistoryKeeper } from '../src/history/keeper';
@@ -17,8 +18,11 @@ import { startStack, type Stack } from './support/stack';
 const HOUR_MS = 3_600_000;
 let stack: Stack;
 let keeper: HistoryKeeper;
-/** A keeper that lets a robot be MARK_EVERY_MS after anything happened to it, then looks every `quietTickMs`. */
-const keeperLooking = (quietTickMs: number) =>
+/**
+ * A keeper that lets a robot be MARK_EVERY_MS after anything happened to it, then looks every
+ * `quietTickMs`; it reads a pending slot's record at every look for `pendingPatienceMs`.
+ */
+const keeperLooking = (quietTickMs: number, pendingPatienceMs?: number) =>
   startHistoryKeeper({
     models: stack.models,
     retentionMs: 0,
@@ -26,6 +30,7 @@ const keeperLooking = (quietTickMs: number) =>
     robotsGauge: stack.metrics.worker.historyRobots,
     quietAfterMs: MARK_EVERY_MS,
     quietTickMs,
+    pendingPatienceMs,
   });
 beforeAll(async () => {
   stack = await startStack({ HISTORY_KEEPER: '0' });
@@ -117,4 +122,41 @@ it('finds a delivery whose mark was lost at a quiet look, and a hole behind one'
     (r) => r.deliveryCounts.dropped === 3,
   );
   expect(await slots.findOne({ _id: `${robot.robotId}:2` })).toMatchObject({ deliveryId: '' });
+});
+
+it("lets a robot go quiet when a claimed slot's record does not come, and takes the record at a quiet look", async () => {
+  await keeper.stop();
+  keeper = keeperLooking(2000, 3000);
+  const robot = await stack.robotAtWork();
+  const robotQuiet = (q: boolean) =>
+    waitFor(
+      () => keeper.isQuiet(robot.robotId),
+      (x) => x === q,
+    );
+  const recorder = new DeliveryRecorder(stack.models);
+  await recorder.record(delivery(robot.robotId)); // slot 0
+  await waitFor(
+    () => robotOf(robot.robotId),
+    (r) => r.deliveryCounts.dropped === 1,
+  );
+  await robotQuiet(true);
+  // Slot 1 claimed as a recorder claims it, and its record not written (a receiver killed in between).
+  const late = delivery(robot.robotId);
+  const slots = rawCollection(stack.models.HistorySlot);
+  await slots.insertOne({ _id: `${robot.robotId}:1`, robotId: robot.robotId, slot: 1, deliveryId: late._id });
+  await robotQuiet(false); // found at a quiet look: awaited every 250 ms
+  await robotQuiet(true); // past the patience, read at quiet looks only
+  // Slot 2, recorded as usual, is not held up by slot 1.
+  await recorder.record(delivery(robot.robotId));
+  await waitFor(
+    () => robotOf(robot.robotId),
+    (r) => r.deliveryCounts.dropped === 2,
+  );
+  await robotQuiet(true);
+  // The record comes after all, with no mark: taken at a quiet look.
+  await insertOnce(stack.models.Delivery, [{ ...late, slot: 1 }]);
+  await waitFor(
+    () => robotOf(robot.robotId),
+    (r) => r.deliveryCounts.dropped === 3,
+  );
 });

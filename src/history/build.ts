@@ -34,18 +34,38 @@ const HOLE_PROBE_FAR = [...HOLE_PROBE_NEAR, 8, 16, 32, 64, 128, 256, 512];
 export const HOLE_PROBE_FAR_MS = 60_000;
 
 /**
- * Takes the slots that follow the last one taken; `quiet` for a quiet robot's look (keeper.ts),
- * which probes one slot past an empty next one for a hole (claimedAhead).
+ * How long the keeper reads a claimed slot's record at every look (and looks at its robot every
+ * 250 ms for it) before it reads it once a minute only. A record comes within seconds of its claim, or with the
+ * retry of an activity that died in between (which names another slot, so the claim is skipped).
+ * One that has not come in ten minutes most likely never will: a receiver killed between the
+ * claim and the record of a forgery, duplicate or handshake, or a store that acknowledged a
+ * record it did not keep. Such a slot would otherwise keep its robot looked at every 250 ms for
+ * good, and SLOT_BATCH of them would hold up every younger one; a record that does come late is
+ * still taken, within a minute (PENDING_LATE_READ_MS, or the robot's quiet look).
  */
-export async function takeSlots(models: Models, t: LiveTally, { quiet = false } = {}): Promise<number> {
+export const PENDING_PATIENCE_MS = 10 * 60_000;
+/** How often slots waited on past the patience are read while their robot is not quiet (it may never be). */
+export const PENDING_LATE_READ_MS = 60_000;
+
+export interface TakeOptions {
+  /** A quiet robot's look (keeper.ts): one slot past an empty next one is probed for a hole (claimedAhead). */
+  quiet?: boolean;
+  /** PENDING_PATIENCE_MS, for a test. */
+  patienceMs?: number;
+}
+
+/** Takes the slots that follow the last one taken, and those whose record has come since. */
+export async function takeSlots(models: Models, t: LiveTally, opts: TakeOptions = {}): Promise<number> {
+  const { quiet = false, patienceMs = PENDING_PATIENCE_MS } = opts;
   const st = t.state;
   let took = 0;
-  // Slots that were claimed before their record was written, oldest first.
-  for (const slot of st.pendingSlots.slice(0, SLOT_BATCH)) {
+  // Slots that were claimed before their record was written.
+  for (const slot of pendingToRead(t, quiet, patienceMs)) {
     const claim = await byId<SlotDoc>(models.HistorySlot, slotId(t.robotId, slot));
     const record = claim && (await byId<DeliveryDoc>(models.Delivery, claim.deliveryId));
     if (claim && !record) continue;
     st.pendingSlots = st.pendingSlots.filter((s) => s !== slot);
+    t.pendingSince.delete(slot);
     // A claim whose record names another slot (a retry's second claim) is skipped and kept: see below.
     if (record?.slot === slot) took += await take(t, record);
   }
@@ -73,6 +93,31 @@ export async function takeSlots(models: Models, t: LiveTally, { quiet = false } 
     }
   }
   return took;
+}
+
+/**
+ * The pending slots a look reads, SLOT_BATCH at most: those waited on for less than the patience,
+ * oldest first, and the older ones in turns, at a quiet look or once every PENDING_LATE_READ_MS.
+ */
+function pendingToRead(t: LiveTally, quiet: boolean, patienceMs: number): number[] {
+  const now = Date.now();
+  const fresh: number[] = [];
+  const stale: number[] = [];
+  for (const slot of t.state.pendingSlots) {
+    if (!t.pendingSince.has(slot)) t.pendingSince.set(slot, now);
+    (now - t.pendingSince.get(slot)! < patienceMs ? fresh : stale).push(slot);
+  }
+  if (stale.length === 0 || (!quiet && now < t.staleReadAt)) return fresh.slice(0, SLOT_BATCH);
+  t.staleReadAt = now + PENDING_LATE_READ_MS;
+  const from = t.staleTurn % stale.length;
+  t.staleTurn = from + SLOT_BATCH;
+  return [...fresh, ...stale.slice(from), ...stale.slice(0, from)].slice(0, SLOT_BATCH);
+}
+
+/** How many pending slots are waited on for less than the patience: each keeps its robot looked at every 250 ms. */
+export function awaitedRecords(t: LiveTally, patienceMs = PENDING_PATIENCE_MS): number {
+  const now = Date.now();
+  return t.state.pendingSlots.filter((s) => now - (t.pendingSince.get(s) ?? now) < patienceMs).length;
 }
 
 /**

@@ -6,11 +6,13 @@
  * and the other starts again from it.
  *
  * How often it looks at a robot (each look is a few reads by `_id`):
- * - every BUSY_TICK_MS while its deliveries are being taken or runs placed;
+ * - every BUSY_TICK_MS while its deliveries are being taken or runs placed, or a claimed slot's
+ *   record is awaited (for PENDING_PATIENCE_MS at most: build.ts);
  * - every second while its runs are going, and for QUIET_AFTER_MS after anything happened to it:
  *   new runs appear in the history within a second, and so do outcomes (those of runs that ended
  *   in this worker are heard, not read: ./heard-outcomes.ts);
- * - then, **quiet**, every QUIET_TICK_MS (slots claimed with no mark, holes, retention), and within
+ * - then, **quiet**, every QUIET_TICK_MS (slots claimed with no mark, holes, records past the
+ *   patience, retention), and within
  *   a second of a mark: whatever records a delivery marks its robot (./marks.ts). So a robot
  *   nobody sends to costs a look a minute, not one a second: the keeper's work grows with the
  *   robots being sent to, not with the robots there are.
@@ -20,7 +22,7 @@ import type { Gauge } from 'prom-client';
 import type { Logger } from '../log';
 import { isDuplicateKeyError, rawCollection } from '../storage/writes';
 import { type Models } from '../storage/models';
-import { placeRuns, takeSlots } from './build';
+import { awaitedRecords, placeRuns, takeSlots } from './build';
 import { pollOutcomes } from './outcomes';
 import type { LeaseDoc } from '../storage/history-documents';
 import type { HeardOutcomes } from './heard-outcomes';
@@ -60,6 +62,8 @@ export interface KeeperOptions {
   /** QUIET_AFTER_MS and QUIET_TICK_MS, for a test that must see a robot go quiet (never below MARK_EVERY_MS). */
   quietAfterMs?: number;
   quietTickMs?: number;
+  /** PENDING_PATIENCE_MS (build.ts), for a test. */
+  pendingPatienceMs?: number;
 }
 
 export interface HistoryKeeper {
@@ -73,6 +77,7 @@ export function startHistoryKeeper(opts: KeeperOptions): HistoryKeeper {
   const { models, retentionMs, log, heard, robotsGauge } = opts;
   const quietAfterMs = Math.max(MARK_EVERY_MS, opts.quietAfterMs ?? QUIET_AFTER_MS);
   const quietTickMs = opts.quietTickMs ?? QUIET_TICK_MS;
+  const patienceMs = opts.pendingPatienceMs;
   const holder = randomUUID();
   const tallies = new Map<string, LiveTally>();
   /** When each robot is looked at next. */
@@ -163,7 +168,7 @@ export function startHistoryKeeper(opts: KeeperOptions): HistoryKeeper {
       tallies.set(robotId, t);
     }
     const before = JSON.stringify(t.state);
-    const arriving = (await takeSlots(models, t, { quiet: quietLook })) + (await placeRuns(models, t));
+    const arriving = (await takeSlots(models, t, { quiet: quietLook, patienceMs })) + (await placeRuns(models, t));
     const work =
       arriving +
       (await pollOutcomes(models, t, heard)) +
@@ -171,12 +176,14 @@ export function startHistoryKeeper(opts: KeeperOptions): HistoryKeeper {
     const stateChanged = JSON.stringify(t.state) !== before;
     if ((stateChanged || t.changed) && !(await t.commit(stateChanged))) tallies.delete(robotId);
     t.trim();
-    // A hole being waited on is the next slot's (one a slow claim filled may stay in `holes`).
+    // A hole being waited on is the next slot's (one a slow claim filled may stay in `holes`); a
+    // record waited on past the patience is read at quiet looks only (build.ts).
     const st = t.state;
-    const going = work > 0 || st.open.length > 0 || st.pendingSlots.length > 0 || t.holes.has(st.nextSlot);
+    const awaited = awaitedRecords(t, patienceMs);
+    const going = work > 0 || st.open.length > 0 || awaited > 0 || t.holes.has(st.nextSlot);
     if (going) awakeUntil.set(robotId, Date.now() + quietAfterMs);
     // New deliveries come in bursts: look again soon. Runs ending are counted once a second.
-    if (arriving > 0 || st.pendingSlots.length > 0) return BUSY_TICK_MS;
+    if (arriving > 0 || awaited > 0) return BUSY_TICK_MS;
     if (going || startedAt < (awakeUntil.get(robotId) ?? 0)) return IDLE_TICK_MS;
     quiet.add(robotId);
     return quietTickMs;

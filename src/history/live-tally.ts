@@ -39,6 +39,11 @@ export class LiveTally {
   farProbeAt = 0;
   /** Empty slots with claimed ones after them, and since when they were seen so. */
   readonly holes = new Map<number, number>();
+  /** Pending slots (claimed, no record yet), since when this keeper has waited on them (build.ts). */
+  readonly pendingSince = new Map<number, number>();
+  /** Where the next read of the slots waited on past the patience starts among them, and when it is due. */
+  staleTurn = 0;
+  staleReadAt = 0;
 
   private constructor(
     private readonly models: Models,

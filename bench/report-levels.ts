@@ -76,7 +76,16 @@ export function levelsReport(levels: LevelResult[]): string[] {
     "The ack path's floor: Koa and a delivery's start, nothing of the receiver's own (bench/bare-receiver.ts), " +
       'right after the paused acks, worker still paused',
     table(
-      ['connections', 'floor acks/s', 'floor latency', 'paused acks ÷ floor', 'CPU ms/ack: floor', 'receiver'],
+      [
+        'connections',
+        'floor acks/s',
+        'floor latency',
+        'paused acks ÷ floor',
+        'CPU ms/ack: floor',
+        'receiver',
+        'Temporal: floor',
+        'receiver',
+      ],
       levels.map((l) => [
         l.connections,
         l.floor?.load.perSec ?? 'n/a',
@@ -84,6 +93,8 @@ export function levelsReport(levels: LevelResult[]): string[] {
         l.floor?.ackWorkerPausedVsFloor.toFixed(3) ?? 'n/a',
         l.floor?.cpuMsPerAck ?? 'n/a',
         l.cpuMsPerAck?.receiver ?? 'n/a',
+        l.floor?.temporalCpuMsPerAck ?? 'n/a',
+        l.cpuMsPerAck?.temporal ?? 'n/a',
       ]),
     ),
     '',

@@ -53,9 +53,14 @@ export interface LevelResult {
   /**
    * The ack path's floor (bench/bare-receiver.ts: Koa and a delivery-shaped start, nothing of the
    * receiver's own), right after the paused acks and still with the worker paused; its process's
-   * CPU milliseconds per ack; the paused acks ÷ it. Null where there is none (the cluster).
+   * and Temporal's CPU milliseconds per ack; the paused acks ÷ it. Null where there is none (the cluster).
    */
-  floor: { load: HttpLoadSummary; cpuMsPerAck: number; ackWorkerPausedVsFloor: number } | null;
+  floor: {
+    load: HttpLoadSummary;
+    cpuMsPerAck: number;
+    temporalCpuMsPerAck: number;
+    ackWorkerPausedVsFloor: number;
+  } | null;
   ack: HttpLoadSummary;
   ackVsKoa: number;
   ackVsTemporal: number;
@@ -208,11 +213,13 @@ async function ackWithWorkerPaused(
       log(`${connections} connections: the ack path's floor (Koa and a delivery's start) for ${s.durationS} s`);
       const floorUrl = `http://127.0.0.1:${floorProcess.port}${new URL(url).pathname}`;
       const cpuBefore = cpuSecondsOf(floorProcess.pid);
+      const temporalBefore = stackCpuSeconds(stack.pid).temporal;
       const floorLoad = (await httpLoad(floorUrl, connections, s.durationS, `floor-${tag}`)).summary;
-      const cpuMs = ((cpuSecondsOf(floorProcess.pid) - cpuBefore) * 1000) / Math.max(1, floorLoad.ok);
+      const perAck = (seconds: number) => round((seconds * 1000) / Math.max(1, floorLoad.ok), 3);
       floor = {
         load: floorLoad,
-        cpuMsPerAck: round(cpuMs, 3),
+        cpuMsPerAck: perAck(cpuSecondsOf(floorProcess.pid) - cpuBefore),
+        temporalCpuMsPerAck: perAck(stackCpuSeconds(stack.pid).temporal - temporalBefore),
         ackWorkerPausedVsFloor: round(load.summary.perSec / Math.max(1, floorLoad.perSec), 3),
       };
     }

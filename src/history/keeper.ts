@@ -12,10 +12,9 @@
  *   new runs appear in the history within a second, and so do outcomes (those of runs that ended
  *   in this worker are heard, not read: ./heard-outcomes.ts);
  * - then, **quiet**, every QUIET_TICK_MS (slots claimed with no mark, holes, records past the
- *   patience, retention), and within
- *   a second of a mark: whatever records a delivery marks its robot (./marks.ts). So a robot
- *   nobody sends to costs a look a minute, not one a second: the keeper's work grows with the
- *   robots being sent to, not with the robots there are.
+ *   patience, retention), and within a second of a mark: whatever records a delivery marks its
+ *   robot (./marks.ts). So a robot nobody sends to costs a look a minute, not one a second: the
+ *   keeper's work grows with the robots being sent to, not with the robots there are.
  */
 import { randomUUID } from 'node:crypto';
 import type { Gauge } from 'prom-client';
@@ -177,7 +176,7 @@ export function startHistoryKeeper(opts: KeeperOptions): HistoryKeeper {
     if ((stateChanged || t.changed) && !(await t.commit(stateChanged))) tallies.delete(robotId);
     t.trim();
     // A hole being waited on is the next slot's (one a slow claim filled may stay in `holes`); a
-    // record waited on past the patience is read at quiet looks only (build.ts).
+    // record waited on past the patience keeps nobody awake: it is read once a minute (build.ts).
     const st = t.state;
     const awaited = awaitedRecords(t, patienceMs);
     const going = work > 0 || st.open.length > 0 || awaited > 0 || t.holes.has(st.nextSlot);

@@ -13,7 +13,7 @@
  * Once its slot is claimed, the recorder marks the robot (marks.ts) while it writes the record, so
  * the keeper, in whatever process, looks at the robot within a second.
  *
- * For CLAIMS_CHECKED_MS after the store failed a claim or a record, every claim answered as stored
+ * For READ_BACK_MS after the store failed a claim or a record, every claim answered as stored
  * is read back before it counts, and every record after it is written: once, right after FerretDB
  * was killed and restarted, a slot insert was answered as stored and was not, so the record named a
  * slot the keeper later closed as a hole, and the delivery was never listed (docs/storage.md).
@@ -38,15 +38,15 @@ export type NewDelivery = Omit<DeliveryDoc, 'slot'>;
  * How long after a failed claim (an error, or "duplicate key" for a slot not stored) or a failed
  * record claims and records are read back.
  */
-export const CLAIMS_CHECKED_MS = 60_000;
+export const READ_BACK_MS = 60_000;
 
 export class DeliveryRecorder {
   /** The next slot to try, per robot: claims from one process rarely collide. */
   private readonly next = new Map<string, number>();
   private readonly waiting = new Map<string, Waiter[]>();
   private readonly marks: RobotMarks;
-  /** Until when claims and records answered as stored are read back (CLAIMS_CHECKED_MS). */
-  private checkClaimsUntil = 0;
+  /** Until when claims and records answered as stored are read back (READ_BACK_MS). */
+  private readBackUntil = 0;
 
   constructor(
     private readonly models: Models,
@@ -67,7 +67,7 @@ export class DeliveryRecorder {
   }
 
   /**
-   * Writes the record; for CLAIMS_CHECKED_MS after the store failed a claim or a record, reads it
+   * Writes the record; for READ_BACK_MS after the store failed a claim or a record, reads it
    * back and writes it again if it is not there (a record acknowledged and not kept would leave its
    * slot waiting for good, and the delivery unlisted).
    */
@@ -75,10 +75,10 @@ export class DeliveryRecorder {
     try {
       await this.insertDelivery([record]);
     } catch (err) {
-      this.checkClaimsUntil = Date.now() + CLAIMS_CHECKED_MS;
+      this.readBackUntil = Date.now() + READ_BACK_MS;
       throw err;
     }
-    if (Date.now() < this.checkClaimsUntil && !(await byId(this.models.Delivery, record._id))) {
+    if (Date.now() < this.readBackUntil && !(await byId(this.models.Delivery, record._id))) {
       await this.insertDelivery([record]);
     }
   }
@@ -108,7 +108,7 @@ export class DeliveryRecorder {
         }));
         this.next.set(robotId, first + batch.length);
         const failed = await this.insertSlots(docs);
-        if (Date.now() < this.checkClaimsUntil) await this.addUnstored(docs, failed);
+        if (Date.now() < this.readBackUntil) await this.addUnstored(docs, failed);
         for (const [i, w] of batch.entries()) {
           if (!failed.has(i)) w.resolve(first + i);
         }
@@ -126,11 +126,11 @@ export class DeliveryRecorder {
         if (free === undefined) this.next.delete(robotId);
         else {
           this.next.set(robotId, free);
-          this.checkClaimsUntil = Date.now() + CLAIMS_CHECKED_MS;
+          this.readBackUntil = Date.now() + READ_BACK_MS;
         }
       }
     } catch (err) {
-      this.checkClaimsUntil = Date.now() + CLAIMS_CHECKED_MS;
+      this.readBackUntil = Date.now() + READ_BACK_MS;
       // Settling a promise twice does nothing, so the whole batch can be rejected.
       for (const w of [...batch, ...queue.splice(0)]) w.reject(err);
       this.next.delete(robotId);

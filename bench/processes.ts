@@ -69,16 +69,23 @@ export function stackCpuSeconds(launcherPid: number): Record<StackRole, number> 
   return { ...none, ...cpuSecondsBelow(launcherPid, roleOf) };
 }
 
+/** CPU milliseconds per unit of work (a run, an ack, a second) from CPU seconds, rounded to `digits`. */
+export function msPer(seconds: number, units: number, digits = 2): number {
+  return round((seconds * 1000) / Math.max(1, units), digits);
+}
+
 /** Each process's CPU milliseconds between two readings of stackCpuSeconds, per unit of work (a run, a second). */
 export function cpuMsPer(
   before: Record<StackRole, number>,
   after: Record<StackRole, number>,
   units: number,
+  digits = 2,
 ): Record<StackRole, number> {
   const roles = Object.keys(after) as StackRole[];
-  return Object.fromEntries(
-    roles.map((role) => [role, round(((after[role] - before[role]) * 1000) / Math.max(1, units), 2)]),
-  ) as Record<StackRole, number>;
+  return Object.fromEntries(roles.map((role) => [role, msPer(after[role] - before[role], units, digits)])) as Record<
+    StackRole,
+    number
+  >;
 }
 
 /** Resident set size now and at its peak (VmRSS, VmHWM), in bytes; null if unreadable. */

@@ -3,7 +3,7 @@
  * measure one thing against another (what each feature costs, hostile load, the cluster, n8n).
  */
 import type { HttpLoadSummary, Percentiles } from './load';
-import type { AblationResult, SideTotal, Turns } from './phases/ablation';
+import { BEFORE_THE_RUN_HISTORY, type AblationResult, type SideTotal, type Turns } from './phases/ablation';
 import type { CsvResult } from './phases/csv';
 import { HISTORY_READS, type HistoryResult } from './phases/history';
 import type { HostileResult } from './phases/hostile';
@@ -48,10 +48,10 @@ export function ablationReport(a: AblationResult): string {
   if (a.baseline) {
     const b = a.baseline;
     const side = (name: string, t: SideTotal) => [name, t.rows, t.seconds, t.runsPerSec, ...cpu(t.cpuMsPerRun)];
+    const which = b.commit.startsWith(BEFORE_THE_RUN_HISTORY) ? ' (before the run history)' : '';
     out.push(
-      `Every feature on against ${b.commit}${b.commit.startsWith('756a1f1') ? ' (before the run history)' : ''}: ` +
-        `${b.rounds.length} rounds of ` +
-        `${b.rounds[0]?.allOn.rows ?? 0} rows each, the two stacks taking turns`,
+      `Every feature on against ${b.commit}${which}: ` +
+        `${b.rounds.length} rounds of ${b.rounds[0]?.allOn.rows ?? 0} rows each, the two stacks taking turns`,
       table(
         ['code', 'rows', 'seconds', 'runs/s', ...cpuHeads],
         [side('today, every feature on', b.allOn), side(`${b.commit} (baseline)`, b.other)],

@@ -48,7 +48,7 @@
  *   BENCH_KEEP_DATA=1      keep the stack's data folder and logs (kept anyway on failure)
  */
 import os from 'node:os';
-import { FEATURES } from './phases/ablation';
+import { BEFORE_THE_RUN_HISTORY, FEATURES } from './phases/ablation';
 import { QUIET_TICK_MS } from '../src/history/keeper';
 import { round } from './util';
 
@@ -142,7 +142,7 @@ export function readSettings(): Settings {
     ablationRounds,
     ablationFeatureRows: intSetting('BENCH_ABLATION_FEATURE_ROWS', Math.ceil(ablationRows / ablationRounds)),
     ablationFeatures,
-    baselineCommit: process.env.BENCH_BASELINE_COMMIT ?? '756a1f1',
+    baselineCommit: process.env.BENCH_BASELINE_COMMIT ?? BEFORE_THE_RUN_HISTORY,
     receiverAb: process.env.BENCH_RECEIVER_AB?.trim() ?? '',
     receiverAbRounds: intSetting('BENCH_RECEIVER_AB_ROUNDS', 4),
     idleRobots,

@@ -4,11 +4,11 @@
  * the next, more than most features cost, so nothing here is compared with a measurement made
  * minutes apart:
  *
- * 1. **Against the baseline commit** (BENCH_BASELINE_COMMIT; 756a1f1, before the run history, by default): a stack of
- *    today's code with every feature on and a stack of that commit run side by side, idle but for
- *    the CSV being measured, and take turns (BENCH_ABLATION_ROUNDS rounds, the order alternating)
- *    with CSVs of BENCH_ABLATION_ROWS ÷ rounds rows. Each round is a ratio; the figure of record is
- *    all rows over all seconds of each, and its ratio.
+ * 1. **Against the baseline commit** (BENCH_BASELINE_COMMIT; by default BEFORE_THE_RUN_HISTORY): a
+ *    stack of today's code with every feature on and a stack of that commit run side by side, idle
+ *    but for the CSV being measured, and take turns (BENCH_ABLATION_ROUNDS rounds, the order
+ *    alternating) with CSVs of BENCH_ABLATION_ROWS ÷ rounds rows. Each round is a ratio; the figure
+ *    of record is all rows over all seconds of each, and its ratio.
  * 2. **Each feature off**: for each feature (BENCH_ABLATION_FEATURES) a stack with it off beside a
  *    fresh all-on stack, taking turns the same way (BENCH_ABLATION_ROUNDS rounds of
  *    BENCH_ABLATION_FEATURE_ROWS ÷ rounds rows on each).
@@ -32,6 +32,9 @@ const EACH: Record<string, { name: string; off: NodeJS.ProcessEnv }> = {
   encryption: { name: 'payload encryption', off: { PAYLOAD_ENCRYPTION: '0' } },
   fieldsSeen: { name: 'fields seen', off: { FIELDS_SEEN: '0' } },
 };
+
+/** The ablation's baseline commit by default (BENCH_BASELINE_COMMIT): the code before the run history. */
+export const BEFORE_THE_RUN_HISTORY = '756a1f1';
 
 /**
  * Each feature, then all of them at once (`every`): what is left between `without every feature`

@@ -15,7 +15,7 @@ import {
   type StartRateSummary,
   type StartShape,
 } from '../load';
-import { childrenRunning, cpuSecondsOf, stackCpuSeconds } from '../processes';
+import { childrenRunning, cpuMsPer, cpuSecondsOf, msPer, stackCpuSeconds } from '../processes';
 import { log, round } from '../util';
 
 export interface EndToEnd {
@@ -53,7 +53,8 @@ export interface LevelResult {
   /**
    * The ack path's floor (bench/bare-receiver.ts: Koa and a delivery-shaped start, nothing of the
    * receiver's own), right after the paused acks and still with the worker paused; its process's
-   * and Temporal's CPU milliseconds per ack; the paused acks ÷ it. Null where there is none (the cluster).
+   * and Temporal's CPU milliseconds per ack; the paused acks ÷ it. Null where there is none (the
+   * cluster).
    */
   floor: {
     load: HttpLoadSummary;
@@ -215,20 +216,18 @@ async function ackWithWorkerPaused(
       const cpuBefore = cpuSecondsOf(floorProcess.pid);
       const temporalBefore = stackCpuSeconds(stack.pid).temporal;
       const floorLoad = (await httpLoad(floorUrl, connections, s.durationS, `floor-${tag}`)).summary;
-      const perAck = (seconds: number) => round((seconds * 1000) / Math.max(1, floorLoad.ok), 3);
       floor = {
         load: floorLoad,
-        cpuMsPerAck: perAck(cpuSecondsOf(floorProcess.pid) - cpuBefore),
-        temporalCpuMsPerAck: perAck(stackCpuSeconds(stack.pid).temporal - temporalBefore),
+        cpuMsPerAck: msPer(cpuSecondsOf(floorProcess.pid) - cpuBefore, floorLoad.ok, 3),
+        temporalCpuMsPerAck: msPer(stackCpuSeconds(stack.pid).temporal - temporalBefore, floorLoad.ok, 3),
         ackWorkerPausedVsFloor: round(load.summary.perSec / Math.max(1, floorLoad.perSec), 3),
       };
     }
   } finally {
     for (const worker of workers) process.kill(worker, 'SIGCONT');
   }
-  const perAck = (role: 'receiver' | 'temporal') =>
-    round(((after[role] - before[role]) * 1000) / Math.max(1, load.summary.ok), 3);
-  const cpuMsPerAck = { receiver: perAck('receiver'), temporal: perAck('temporal') };
+  const perAck = cpuMsPer(before, after, load.summary.ok, 3);
+  const cpuMsPerAck = { receiver: perAck.receiver, temporal: perAck.temporal };
   log(`${connections} connections: worker resumed, draining the ${load.summary.ok} runs of the paused phase`);
   await waitFor(
     () => deliveries.sinceStart(),

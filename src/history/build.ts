@@ -105,7 +105,7 @@ function pendingToRead(t: LiveTally, quiet: boolean, patienceMs: number): number
   const stale: number[] = [];
   for (const slot of t.state.pendingSlots) {
     if (!t.pendingSince.has(slot)) t.pendingSince.set(slot, now);
-    (now - t.pendingSince.get(slot)! < patienceMs ? fresh : stale).push(slot);
+    (awaited(t, slot, now, patienceMs) ? fresh : stale).push(slot);
   }
   if (stale.length === 0 || (!quiet && now < t.staleReadAt)) return fresh.slice(0, SLOT_BATCH);
   t.staleReadAt = now + PENDING_LATE_READ_MS;
@@ -114,10 +114,14 @@ function pendingToRead(t: LiveTally, quiet: boolean, patienceMs: number): number
   return [...fresh, ...stale.slice(from), ...stale.slice(0, from)].slice(0, SLOT_BATCH);
 }
 
+/** Whether a pending slot has been waited on for less than the patience (one not seen yet has). */
+const awaited = (t: LiveTally, slot: number, now: number, patienceMs: number) =>
+  now - (t.pendingSince.get(slot) ?? now) < patienceMs;
+
 /** How many pending slots are waited on for less than the patience: each keeps its robot looked at every 250 ms. */
 export function awaitedRecords(t: LiveTally, patienceMs = PENDING_PATIENCE_MS): number {
   const now = Date.now();
-  return t.state.pendingSlots.filter((s) => now - (t.pendingSince.get(s) ?? now) < patienceMs).length;
+  return t.state.pendingSlots.filter((s) => awaited(t, s, now, patienceMs)).length;
 }
 
 /**

@@ -36,6 +36,8 @@ export interface HttpLoadSummary {
 
 export interface HttpLoad {
   summary: HttpLoadSummary;
+  /** Each 2xx answer's latency, ms. */
+  latencies: number[];
   /** When each body id was answered with a 2xx (epoch ms). */
   acks: Map<string, number>;
   startedAt: number;
@@ -101,6 +103,7 @@ export async function httpLoad(
       perSec: Math.round(result['2xx'] / result.duration),
       latencyMs: percentiles(latencies),
     },
+    latencies,
     acks,
     startedAt,
     endedAt,
@@ -115,6 +118,12 @@ export interface StartRateSummary {
   lastError: string | null;
   perSec: number;
   latencyMs: Percentiles;
+}
+
+export interface StartRate {
+  summary: StartRateSummary;
+  /** Each start's latency, ms. */
+  latencies: number[];
 }
 
 /**
@@ -151,7 +160,7 @@ export async function temporalStarts(
   durationS: number,
   idPrefix: string,
   shape: StartShape = 'bare',
-): Promise<StartRateSummary> {
+): Promise<StartRate> {
   const latencies: number[] = [];
   let errors = 0;
   let lastError: string | null = null;
@@ -174,7 +183,7 @@ export async function temporalStarts(
   };
   await Promise.all(Array.from({ length: concurrency }, loop));
   const elapsedS = (performance.now() - started) / 1000;
-  return {
+  const summary = {
     concurrency,
     durationS: Math.round(elapsedS * 100) / 100,
     started: latencies.length,
@@ -183,4 +192,5 @@ export async function temporalStarts(
     perSec: Math.round(latencies.length / elapsedS),
     latencyMs: percentiles(latencies),
   };
+  return { summary, latencies };
 }

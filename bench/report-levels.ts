@@ -39,7 +39,8 @@ export function levelsReport(levels: LevelResult[]): string[] {
     ),
     '',
     'Ack path with the worker paused (SIGSTOP): the server only takes starts, like the bare ones; ' +
-      "delivery-shaped starts carry a delivery's memo, search attributes and summary",
+      "delivery-shaped starts carry a delivery's memo, search attributes and summary; all four loads of a level " +
+      '(with the floor below) in turns, the order reversed every other round',
     table(
       [
         'connections',
@@ -47,6 +48,7 @@ export function levelsReport(levels: LevelResult[]): string[] {
         'ack latency',
         'bare starts/s',
         'ack÷starts',
+        'by round',
         'delivery-shaped starts/s',
         'CPU ms/ack: receiver',
         'Temporal',
@@ -62,6 +64,7 @@ export function levelsReport(levels: LevelResult[]): string[] {
         pct(l.ackWorkerPaused.latencyMs),
         l.bareTemporal.perSec,
         l.ackWorkerPausedVsTemporal.toFixed(3),
+        l.pausedVsTemporalByRound?.map((r) => r.toFixed(2)).join(' ') ?? 'n/a',
         l.deliveryShapedStarts?.perSec ?? 'n/a',
         l.cpuMsPerAck?.receiver ?? 'n/a',
         l.cpuMsPerAck?.temporal ?? 'n/a',
@@ -74,7 +77,7 @@ export function levelsReport(levels: LevelResult[]): string[] {
     ),
     '',
     "The ack path's floor: Koa and a delivery's start, nothing of the receiver's own (bench/bare-receiver.ts), " +
-      'right after the paused acks, worker still paused',
+      'in turns with the paused acks, worker paused',
     table(
       [
         'connections',

@@ -3,6 +3,7 @@
  *
  *   BENCH_CONCURRENCY      levels, comma-separated, 0 to skip them (default 1,16,64)
  *   BENCH_DURATION_S       seconds of load per level and kind (default 10)
+ *   BENCH_LEVEL_ROUNDS     turns the starts, paused acks and floor of a level are measured in (default 2)
  *   BENCH_CSV_ROWS         rows of the CSV, 0 to skip it      (default 100000)
  *   BENCH_FANOUT_BASELINE  children of the fan-out baseline, 0 to skip it (default 10000)
  *   BENCH_CSV_TIMEOUT_S    deadline for the CSV's runs        (default 3600)
@@ -55,6 +56,7 @@ import { round } from './util';
 export interface Settings {
   levels: number[];
   durationS: number;
+  levelRounds: number;
   csvRows: number;
   fanOutBaseline: number;
   csvTimeoutS: number;
@@ -121,6 +123,7 @@ export function readSettings(): Settings {
   return {
     levels,
     durationS: intSetting('BENCH_DURATION_S', 10),
+    levelRounds: intSetting('BENCH_LEVEL_ROUNDS', 2),
     csvRows: intSetting('BENCH_CSV_ROWS', 100_000, 0),
     fanOutBaseline: intSetting('BENCH_FANOUT_BASELINE', 10_000, 0),
     csvTimeoutS: intSetting('BENCH_CSV_TIMEOUT_S', 3600),

@@ -1,0 +1,190 @@
+/**
+ * A level's bare and delivery-shaped starts, paused acks and floor, measured in turns with the
+ * worker paused throughout: BENCH_LEVEL_ROUNDS rounds of BENCH_DURATION_S ÷ rounds each, the order
+ * reversed every other round. Measured one after the other, each 20 s, the later ones paid for a
+ * store the earlier ones had grown: Temporal's CPU per start rose by about half over 35,000 starts
+ * (2026-11-27), so the paused acks, measured after the starts, were compared with a cheaper engine
+ * than they had.
+ */
+import { waitFor } from '../../src/runtime/wait';
+import { benchRobot, completions } from '../context';
+import {
+  httpLoad,
+  percentiles,
+  temporalStarts,
+  type HttpLoad,
+  type HttpLoadSummary,
+  type StartRate,
+  type StartRateSummary,
+  type StartShape,
+} from '../load';
+import { childrenRunning, cpuSecondsOf, msPer, stackCpuSeconds } from '../processes';
+import { log, round } from '../util';
+import type { LevelContext } from './levels';
+
+/** A load measured in turns: what it did in all its turns, and the CPU it cost Temporal and its own process. */
+interface TurnLoad {
+  done: number;
+  seconds: number;
+  latencies: number[];
+  temporalS: number;
+  ownS: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  lastError: string | null;
+  /** Per second, in each round. */
+  perSecByRound: number[];
+}
+
+const noTurnYet = (): TurnLoad => ({
+  done: 0,
+  seconds: 0,
+  latencies: [],
+  temporalS: 0,
+  ownS: 0,
+  non2xx: 0,
+  errors: 0,
+  timeouts: 0,
+  lastError: null,
+  perSecByRound: [],
+});
+
+/** What one turn did: its count, its seconds, its latencies and its failures. */
+type TurnResult = Pick<TurnLoad, 'done' | 'seconds' | 'latencies' | 'non2xx' | 'errors' | 'timeouts' | 'lastError'>;
+
+const fromHttp = ({ summary, latencies }: HttpLoad): TurnResult => ({
+  ...summary,
+  done: summary.ok,
+  seconds: summary.durationS,
+  latencies,
+  lastError: null,
+});
+const fromStarts = ({ summary, latencies }: StartRate): TurnResult => ({
+  ...summary,
+  done: summary.started,
+  seconds: summary.durationS,
+  latencies,
+  non2xx: 0,
+  timeouts: 0,
+});
+
+/**
+ * The bare and delivery-shaped starts, the paused acks and the floor, in turns (see the module's
+ * comment), with the stack's workers stopped (SIGSTOP) so that the server only takes starts; then
+ * the workers go on (SIGCONT) and the paused acks' runs are drained before the next phase.
+ */
+export async function startsAndPausedAcksInTurns(connections: number, tag: string, ctx: LevelContext) {
+  const { api, stack, temporal, s, floor: floorProcess } = ctx;
+  const { url } = await benchRobot(api, stack.port, `bench ${tag} worker paused`, 'json', { id: '{{trigger.id}}' });
+  const turnS = s.durationS / s.levelRounds;
+  const starts = async (shape: StartShape, r: number) =>
+    fromStarts(
+      await temporalStarts(
+        temporal,
+        'bench-nobody-polls',
+        connections,
+        turnS,
+        `bench-noop-${shape}-${tag}-${r}`,
+        shape,
+      ),
+    );
+  const paced = async (to: string, prefix: string) => fromHttp(await httpLoad(to, connections, turnS, prefix));
+  // The bench's own process for the starts (its client), the receiver or the floor for the acks.
+  const benchCpu = () => cpuSecondsOf(process.pid);
+  const receiverCpu = () => stackCpuSeconds(stack.pid).receiver;
+  type Turn = { name: string; load: TurnLoad; ownCpu: () => number; run: (r: number) => Promise<TurnResult> };
+  const turns: Turn[] = [
+    { name: 'bare Temporal starts', load: noTurnYet(), ownCpu: benchCpu, run: (r) => starts('bare', r) },
+    { name: 'delivery-shaped Temporal starts', load: noTurnYet(), ownCpu: benchCpu, run: (r) => starts('delivery', r) },
+    {
+      name: 'ack path with the worker paused',
+      load: noTurnYet(),
+      ownCpu: receiverCpu,
+      run: (r) => paced(url, `paused-${tag}-${r}`),
+    },
+  ];
+  if (floorProcess) {
+    const floorUrl = `http://127.0.0.1:${floorProcess.port}${new URL(url).pathname}`;
+    turns.push({
+      name: "ack path's floor (Koa and a delivery's start)",
+      load: noTurnYet(),
+      ownCpu: () => cpuSecondsOf(floorProcess.pid),
+      run: (r) => paced(floorUrl, `floor-${tag}-${r}`),
+    });
+  }
+  const deliveries = completions(temporal, 'deliveryWorkflow');
+  await deliveries.start();
+  const workers = childrenRunning(stack.pid, 'entry/worker.js');
+  if (workers.length === 0) throw new Error('no worker process is running');
+  for (const worker of workers) process.kill(worker, 'SIGSTOP');
+  try {
+    for (let r = 0; r < s.levelRounds; r++) {
+      for (const turn of r % 2 ? [...turns].reverse() : turns) {
+        log(`${connections} connections, round ${r + 1} of ${s.levelRounds}: ${turn.name} for ${round(turnS, 1)} s`);
+        const [temporalBefore, ownBefore] = [stackCpuSeconds(stack.pid).temporal, turn.ownCpu()];
+        const result = await turn.run(r);
+        const { load } = turn;
+        load.temporalS += stackCpuSeconds(stack.pid).temporal - temporalBefore;
+        load.ownS += turn.ownCpu() - ownBefore;
+        load.done += result.done;
+        load.seconds += result.seconds;
+        // Not push(...latencies): a long turn's 100,000 arguments would overflow the call stack.
+        for (const ms of result.latencies) load.latencies.push(ms);
+        load.non2xx += result.non2xx;
+        load.errors += result.errors;
+        load.timeouts += result.timeouts;
+        load.lastError = result.lastError ?? load.lastError;
+        load.perSecByRound.push(result.done / Math.max(0.001, result.seconds));
+      }
+    }
+  } finally {
+    for (const worker of workers) process.kill(worker, 'SIGCONT');
+  }
+  const [bare, delivery, paused, floor] = turns.map((t) => t.load);
+  for (const [shape, load] of [
+    ['bare', bare],
+    ['delivery-shaped', delivery],
+  ] as const)
+    if (load.done === 0) throw new Error(`no ${shape} workflow start succeeded: ${load.lastError}`);
+  const perSec = (l: TurnLoad) => Math.round(l.done / Math.max(0.001, l.seconds));
+  const startsOf = (l: TurnLoad): StartRateSummary => ({
+    concurrency: connections,
+    durationS: round(l.seconds, 2),
+    started: l.done,
+    errors: l.errors,
+    lastError: l.lastError,
+    perSec: perSec(l),
+    latencyMs: percentiles(l.latencies),
+  });
+  const httpOf = (l: TurnLoad): HttpLoadSummary => ({
+    connections,
+    durationS: round(l.seconds, 2),
+    ok: l.done,
+    non2xx: l.non2xx,
+    errors: l.errors,
+    timeouts: l.timeouts,
+    perSec: perSec(l),
+    latencyMs: percentiles(l.latencies),
+  });
+  const cpu = (l: TurnLoad) => ({ temporalCpuMs: msPer(l.temporalS, l.done, 3), ownCpuMs: msPer(l.ownS, l.done, 3) });
+  log(`${connections} connections: worker resumed, draining the ${paused.done} runs of the paused acks`);
+  await waitFor(
+    () => deliveries.sinceStart(),
+    (finished) => finished >= paused.done,
+    s.drainTimeoutS * 1000,
+    {
+      intervalMs: s.pollS * 1000,
+      message: (finished) =>
+        `only ${finished} of the ${paused.done} runs of the paused acks finished (BENCH_DRAIN_TIMEOUT_S) ` +
+        `within ${s.drainTimeoutS} s`,
+    },
+  );
+  return {
+    bare: { starts: startsOf(bare), ...cpu(bare) },
+    delivery: { starts: startsOf(delivery), ...cpu(delivery) },
+    paused: { load: httpOf(paused), ...cpu(paused) },
+    floor: floor ? { load: httpOf(floor), ...cpu(floor) } : null,
+    pausedVsTemporalByRound: paused.perSecByRound.map((p, i) => round(p / Math.max(1, bare.perSecByRound[i]), 3)),
+  };
+}

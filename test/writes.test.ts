@@ -1,18 +1,18 @@
-/** Writes against the real database: grouped inserts (group commit) and insertOnce. */
+/** Writes against the real database: grouped inserts (group commit), insertOnce and what a failed insert says. */
 import { randomBytes } from 'node:crypto';
 import type { Connection } from 'mongoose';
 import { connectDatabase } from '../src/storage/connect';
 import type { Models } from '../src/storage/models';
-import { groupInserts, rawCollection } from '../src/storage/writes';
+import { duplicatePositions, groupInserts, insertOnce, rawCollection } from '../src/storage/writes';
 import { type RunOutcomeDoc } from '../src/storage/documents';
 import { withDatabase } from './support/stack';
+import { startCutProxy } from './support/cut-proxy';
 
 let db: Connection;
 let models: Models;
+const uri = withDatabase(process.env.MONGODB_URI!, `m${randomBytes(5).toString('hex')}`);
 beforeAll(async () => {
-  ({ db, models } = await connectDatabase(
-    withDatabase(process.env.MONGODB_URI!, `m${randomBytes(5).toString('hex')}`),
-  ));
+  ({ db, models } = await connectDatabase(uri));
 });
 afterAll(async () => {
   await db.dropDatabase();
@@ -69,5 +69,34 @@ describe('groupInserts', () => {
     expect(
       await rawCollection(models.Delivery).countDocuments({ _id: { $in: ['first', 'ok-1', 'ok-2', 'huge'] } }),
     ).toBe(3);
+  });
+});
+
+describe('duplicatePositions', () => {
+  it('gives the positions an insertMany was refused as duplicate keys, the others stored', async () => {
+    await models.RunOutcome.create(outcome('pos-1'));
+    const docs = ['pos-0', 'pos-1', 'pos-2'].map(outcome);
+    const err: unknown = await rawCollection(models.RunOutcome)
+      .insertMany(docs, { ordered: false })
+      .catch((e: unknown) => e);
+    expect(duplicatePositions(err, docs.length)).toEqual(new Set([1]));
+  });
+
+  it('is null for a connection lost during the insertMany, which the driver reports with no write errors', async () => {
+    const proxy = await startCutProxy(uri);
+    const cut = await connectDatabase(proxy.uri);
+    try {
+      const docs = ['lost-0', 'lost-1'].map(outcome);
+      const cutting = proxy.cutNext('insert', 'run_outcomes');
+      const err: unknown = await insertOnce(cut.models.RunOutcome, docs).catch((e: unknown) => e);
+      await cutting;
+      expect(err).toMatchObject({ name: 'MongoBulkWriteError', writeErrors: [] });
+      expect(duplicatePositions(err, docs.length)).toBeNull();
+      await insertOnce(cut.models.RunOutcome, docs); // the retry
+      expect(await models.RunOutcome.countDocuments({ _id: { $in: ['lost-0', 'lost-1'] } })).toBe(2);
+    } finally {
+      await cut.db.close();
+      await proxy.close();
+    }
   });
 });

@@ -13,12 +13,11 @@
  * Once its slot is claimed, the recorder marks the robot (marks.ts) while it writes the record, so
  * the keeper, in whatever process, looks at the robot within a second.
  *
- * For READ_BACK_MS after the store failed a claim or a record, every claim answered as stored
- * is read back before it counts, and every record after it is written: once, right after FerretDB
- * was killed and restarted, a slot insert was answered as stored and was not, so the record named a
- * slot the keeper later closed as a hole, and the delivery was never listed (docs/storage.md).
+ * A claim counts only when the store answered for it: stored, or refused as a duplicate key
+ * (`duplicatePositions`). A connection lost during the insert fails the whole batch, whatever of
+ * it was stored: each delivery's attempt is retried and claims again (docs/storage.md).
  */
-import { insertOnce, isDuplicateKeyError, rawCollection } from '../storage/writes';
+import { duplicatePositions, insertOnce, rawCollection } from '../storage/writes';
 import { type DeliveryDoc } from '../storage/documents';
 import { type Models } from '../storage/models';
 import { readTally, slotId } from './store';
@@ -34,19 +33,11 @@ interface Waiter {
 
 export type NewDelivery = Omit<DeliveryDoc, 'slot'>;
 
-/**
- * How long after a failed claim (an error, or "duplicate key" for a slot not stored) or a failed
- * record claims and records are read back.
- */
-export const READ_BACK_MS = 60_000;
-
 export class DeliveryRecorder {
   /** The next slot to try, per robot: claims from one process rarely collide. */
   private readonly next = new Map<string, number>();
   private readonly waiting = new Map<string, Waiter[]>();
   private readonly marks: RobotMarks;
-  /** Until when claims and records answered as stored are read back (READ_BACK_MS). */
-  private readBackUntil = 0;
 
   constructor(
     private readonly models: Models,
@@ -63,24 +54,7 @@ export class DeliveryRecorder {
   async record(delivery: NewDelivery, { retry = false } = {}): Promise<void> {
     if (retry && (await byId(this.models.Delivery, delivery._id))) return this.marks.mark(delivery.robotId);
     const slot = await this.claim(delivery.robotId, delivery._id);
-    await Promise.all([this.store({ ...delivery, slot }), this.marks.mark(delivery.robotId)]);
-  }
-
-  /**
-   * Writes the record; for READ_BACK_MS after the store failed a claim or a record, reads it
-   * back and writes it again if it is not there (a record acknowledged and not kept would leave its
-   * slot waiting for good, and the delivery unlisted).
-   */
-  private async store(record: DeliveryDoc): Promise<void> {
-    try {
-      await this.insertDelivery([record]);
-    } catch (err) {
-      this.readBackUntil = Date.now() + READ_BACK_MS;
-      throw err;
-    }
-    if (Date.now() < this.readBackUntil && !(await byId(this.models.Delivery, record._id))) {
-      await this.insertDelivery([record]);
-    }
+    await Promise.all([this.insertDelivery([{ ...delivery, slot }]), this.marks.mark(delivery.robotId)]);
   }
 
   /** Concurrent claims of one robot go out together: one insertMany of consecutive slots. */
@@ -108,14 +82,12 @@ export class DeliveryRecorder {
         }));
         this.next.set(robotId, first + batch.length);
         const failed = await this.insertSlots(docs);
-        if (Date.now() < this.readBackUntil) await this.addUnstored(docs, failed);
         for (const [i, w] of batch.entries()) {
           if (!failed.has(i)) w.resolve(first + i);
         }
         if (failed.size === 0) continue;
         // Taken by another process: look whose they are (a retry may find its own), then try further
-        // on. FerretDB can answer "duplicate key" for an insert it did not store (right after a
-        // restart): such a slot is still free, and it is tried again, so no slot is left empty.
+        // on. One found free after all (removed since) is tried again, so no slot is left empty.
         let free: number | undefined;
         for (const i of failed) {
           const taken = await byId<SlotDoc>(this.models.HistorySlot, docs[i]._id);
@@ -124,13 +96,9 @@ export class DeliveryRecorder {
           if (!taken) free = Math.min(free ?? Infinity, docs[i].slot);
         }
         if (free === undefined) this.next.delete(robotId);
-        else {
-          this.next.set(robotId, free);
-          this.readBackUntil = Date.now() + READ_BACK_MS;
-        }
+        else this.next.set(robotId, free);
       }
     } catch (err) {
-      this.readBackUntil = Date.now() + READ_BACK_MS;
       // Settling a promise twice does nothing, so the whole batch can be rejected.
       for (const w of [...batch, ...queue.splice(0)]) w.reject(err);
       this.next.delete(robotId);
@@ -139,23 +107,15 @@ export class DeliveryRecorder {
     }
   }
 
-  /** Adds to `failed` the claims answered as stored that are not this recorder's when read back. */
-  private async addUnstored(docs: SlotDoc[], failed: Set<number>): Promise<void> {
-    const stored = await Promise.all(
-      docs.map((d, i) => (failed.has(i) ? Promise.resolve(null) : byId<SlotDoc>(this.models.HistorySlot, d._id))),
-    );
-    for (const [i, d] of docs.entries()) if (!failed.has(i) && stored[i]?.deliveryId !== d.deliveryId) failed.add(i);
-  }
-
-  /** Inserts the slots; returns the positions that were already taken. */
-  protected async insertSlots(docs: SlotDoc[]): Promise<Set<number>> {
+  /** Inserts the slots; returns the positions that were already taken. Any other failure is thrown. */
+  private async insertSlots(docs: SlotDoc[]): Promise<Set<number>> {
     try {
       await rawCollection(this.models.HistorySlot).insertMany(docs, { ordered: false });
       return new Set();
     } catch (err) {
-      const writeErrors = (err as { writeErrors?: Array<{ index: number; code?: number }> }).writeErrors;
-      if (!writeErrors?.every(isDuplicateKeyError)) throw err;
-      return new Set(writeErrors.map((e) => e.index));
+      const taken = duplicatePositions(err, docs.length);
+      if (!taken) throw err;
+      return taken;
     }
   }
 

@@ -10,49 +10,46 @@ export function isDuplicateKeyError(err: unknown): boolean {
 }
 
 /**
+ * The positions of an `insertMany`'s documents that were refused as duplicate keys, when that is
+ * all that went wrong (the server answered, and inserted every other document); null for any other
+ * failure. The driver reports a connection lost during an `insertMany`, or a server it cannot
+ * reach, as a bulk write error whose list of write errors is empty: that says nothing about what
+ * was stored. Read as "no duplicates", it once let slot claims count that were never stored, and
+ * their deliveries were never listed (the FerretDB fault test, 2026-11-27; docs/storage.md).
+ */
+export function duplicatePositions(err: unknown, count: number): Set<number> | null {
+  const { writeErrors, insertedCount } = err as { writeErrors?: Array<{ index: number }>; insertedCount?: number };
+  if (!writeErrors?.length || !writeErrors.every(isDuplicateKeyError)) return null;
+  if (insertedCount !== undefined && insertedCount + writeErrors.length !== count) return null;
+  return new Set(writeErrors.map((e) => e.index));
+}
+
+/**
  * Inserts documents with deterministic ids; those an earlier attempt already wrote are kept as
- * they are (a duplicate key is the expected answer to a retry, not an error).
- *
- * A duplicate counts only once the documents are found: FerretDB v1 can answer "duplicate key"
- * for an insert it never stored (seen right after it restarts), and trusting that answer lost
- * runs in the fault tests. The check is a read, but only on this rare path.
+ * they are (a duplicate key is the expected answer to a retry, not an error). Any other failure,
+ * a lost connection included, is thrown: the caller's retry writes again.
  */
 export async function insertOnce<T extends { _id: string }>(model: mongoose.Model<T>, docs: T[]): Promise<void> {
   if (docs.length === 0) return;
-  const collection = rawCollection(model);
   try {
-    await collection.insertMany(docs as mongo.OptionalUnlessRequiredId<T>[], { ordered: false });
+    await rawCollection(model).insertMany(docs as mongo.OptionalUnlessRequiredId<T>[], { ordered: false });
   } catch (err) {
-    const writeErrors = (err as { writeErrors?: unknown[] }).writeErrors ?? [err];
-    if (!writeErrors.every(isDuplicateKeyError)) throw err;
-    // One read per id (by-id.ts).
-    const found = await Promise.all(
-      docs.map((d) => collection.findOne({ _id: d._id } as mongo.Filter<T>, { projection: { _id: 1 } })),
-    );
-    const missing = found.filter((doc) => doc === null).length;
-    if (missing > 0) {
-      throw new Error(
-        `${model.collection.name}: ${missing} insert(s) answered "duplicate key" but are not stored; retrying`,
-        { cause: err },
-      );
-    }
+    if (!duplicatePositions(err, docs.length)) throw err;
   }
 }
 
 /**
  * Inserts one document and says whether this call stored it (true) or one with its `_id` was
  * there already (false): the only atomic claim both MongoDB and FerretDB v1 offer (FerretDB's
- * updates are a read and a write). A "duplicate key" counts only once the document is found.
+ * updates are a read and a write). A lost connection is thrown, never read as either.
  */
 export async function claimById<T extends { _id: string }>(model: mongoose.Model<T>, doc: T): Promise<boolean> {
-  const collection = rawCollection(model);
   try {
-    await collection.insertOne(doc as mongo.OptionalUnlessRequiredId<T>);
+    await rawCollection(model).insertOne(doc as mongo.OptionalUnlessRequiredId<T>);
     return true;
   } catch (err) {
     if (!isDuplicateKeyError(err)) throw err;
-    if (await collection.findOne({ _id: doc._id } as mongo.Filter<T>, { projection: { _id: 1 } })) return false;
-    throw new Error(`${model.collection.name}: an insert answered "duplicate key" but is not stored`, { cause: err });
+    return false;
   }
 }
 

@@ -1,0 +1,64 @@
+/**
+ * A TCP proxy in front of the test database that cuts the connection carrying one chosen command
+ * before the database sees it: a connection lost in the middle of a write, as when the database
+ * is killed, without stopping the database every other test uses.
+ */
+import net from 'node:net';
+
+export interface CutProxy {
+  /** The database URI, through the proxy. */
+  uri: string;
+  /**
+   * Cuts the next connection that carries `command` on `collection` (e.g. an `insert` into
+   * `history_slots`), before forwarding it; resolves once it is cut.
+   */
+  cutNext(command: string, collection: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A command's first bytes in BSON: its name as a string element whose value is the collection. */
+function commandBytes(command: string, collection: string): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeInt32LE(Buffer.byteLength(collection) + 1);
+  return Buffer.concat([Buffer.from([0x02]), Buffer.from(`${command}\0`), length, Buffer.from(`${collection}\0`)]);
+}
+
+export async function startCutProxy(uri: string): Promise<CutProxy> {
+  const m = /^mongodb:\/\/([^/:?]+):(\d+)(.*)$/.exec(uri);
+  if (!m) throw new Error(`not a single-host MongoDB URI: ${uri}`);
+  const [, host, port, rest] = m;
+  let cut: { bytes: Buffer; done: () => void } | null = null;
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    const upstream = net.connect(Number(port), host);
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
+      s.on('error', () => undefined);
+    }
+    client.on('data', (chunk) => {
+      if (cut && chunk.includes(cut.bytes)) {
+        const { done } = cut;
+        cut = null;
+        client.resetAndDestroy();
+        upstream.destroy();
+        return done();
+      }
+      upstream.write(chunk);
+    });
+    upstream.on('data', (chunk) => client.write(chunk));
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port: proxyPort } = server.address() as net.AddressInfo;
+  return {
+    uri: `mongodb://127.0.0.1:${proxyPort}${rest}`,
+    cutNext: (command, collection) =>
+      new Promise<void>((resolve) => (cut = { bytes: commandBytes(command, collection), done: resolve })),
+    close: async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

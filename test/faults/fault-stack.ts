@@ -221,16 +221,24 @@ export async function expectExactlyOneRunEach(
   accepted: Set<number>,
   sent: Set<number> = accepted,
 ): Promise<void> {
-  const runsRead = async () => {
+  const runsRead = async (always = false) => {
     const c = await stack.counts(robotId);
-    if (c.succeeded + c.failed < accepted.size || c.runs !== c.succeeded + c.failed) return { counts: c };
+    if (!always && (c.succeeded + c.failed < accepted.size || c.runs !== c.succeeded + c.failed)) return { counts: c };
     const runs = await allRuns(stack, robotId);
     const ids = new Set(runs.map((r) => r.trigger.id as number));
     return { counts: c, runs, missing: [...accepted].filter((id) => !ids.has(id)) };
   };
   // Past the wait every accepted delivery has a run: what is left to check is the runs themselves.
-  const { runs } = await waitFor(runsRead, (m): m is Required<typeof m> => m.missing?.length === 0, 15 * 60_000, {
-    message: ({ counts, missing }) => `accepted deliveries without a run: ${JSON.stringify({ counts, missing })}`,
+  const { runs } = await waitFor(
+    () => runsRead(),
+    (m): m is Required<typeof m> => m.missing?.length === 0,
+    15 * 60_000,
+  ).catch(async () => {
+    // The runs listed are read once more, so that the failure names the deliveries without one.
+    const { counts, missing } = await runsRead(true);
+    throw new Error(
+      `accepted deliveries without a run: ${JSON.stringify({ counts, accepted: accepted.size, missing })}`,
+    );
   });
   const ids = runs.map((r) => r.trigger.id as number);
   const doubled = ids.filter((id, i) => ids.indexOf(id) !== i);

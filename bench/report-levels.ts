@@ -88,6 +88,8 @@ export function levelsReport(levels: LevelResult[]): string[] {
         'receiver',
         'Temporal: floor',
         'receiver',
+        'load generator: floor',
+        'receiver',
       ],
       levels.map((l) => [
         l.connections,
@@ -98,6 +100,8 @@ export function levelsReport(levels: LevelResult[]): string[] {
         l.cpuMsPerAck?.receiver ?? 'n/a',
         l.floor?.temporalCpuMsPerAck ?? 'n/a',
         l.cpuMsPerAck?.temporal ?? 'n/a',
+        l.floor?.loadGeneratorCpuMsPerAck ?? 'n/a',
+        l.cpuMsPerAck?.loadGenerator ?? 'n/a',
       ]),
     ),
     '',

@@ -22,13 +22,17 @@ import { childrenRunning, cpuSecondsOf, msPer, stackCpuSeconds } from '../proces
 import { log, round } from '../util';
 import type { LevelContext } from './levels';
 
-/** A load measured in turns: what it did in all its turns, and the CPU it cost Temporal and its own process. */
+/**
+ * A load measured in turns: what it did in all its turns, and the CPU it cost Temporal, its own
+ * process and the bench's (for the acks, the load generator, autocannon).
+ */
 interface TurnLoad {
   done: number;
   seconds: number;
   latencies: number[];
   temporalS: number;
   ownS: number;
+  benchS: number;
   non2xx: number;
   errors: number;
   timeouts: number;
@@ -43,6 +47,7 @@ const noTurnYet = (): TurnLoad => ({
   latencies: [],
   temporalS: 0,
   ownS: 0,
+  benchS: 0,
   non2xx: 0,
   errors: 0,
   timeouts: 0,
@@ -122,11 +127,12 @@ export async function startsAndPausedAcksInTurns(connections: number, tag: strin
     for (let r = 0; r < s.levelRounds; r++) {
       for (const turn of r % 2 ? [...turns].reverse() : turns) {
         log(`${connections} connections, round ${r + 1} of ${s.levelRounds}: ${turn.name} for ${round(turnS, 1)} s`);
-        const [temporalBefore, ownBefore] = [stackCpuSeconds(stack.pid).temporal, turn.ownCpu()];
+        const before = { temporal: stackCpuSeconds(stack.pid).temporal, own: turn.ownCpu(), bench: benchCpu() };
         const result = await turn.run(r);
         const { load } = turn;
-        load.temporalS += stackCpuSeconds(stack.pid).temporal - temporalBefore;
-        load.ownS += turn.ownCpu() - ownBefore;
+        load.temporalS += stackCpuSeconds(stack.pid).temporal - before.temporal;
+        load.ownS += turn.ownCpu() - before.own;
+        load.benchS += benchCpu() - before.bench;
         load.done += result.done;
         load.seconds += result.seconds;
         // Not push(...latencies): a long turn's 100,000 arguments would overflow the call stack.
@@ -167,7 +173,11 @@ export async function startsAndPausedAcksInTurns(connections: number, tag: strin
     perSec: perSec(l),
     latencyMs: percentiles(l.latencies),
   });
-  const cpu = (l: TurnLoad) => ({ temporalCpuMs: msPer(l.temporalS, l.done, 3), ownCpuMs: msPer(l.ownS, l.done, 3) });
+  const cpu = (l: TurnLoad) => ({
+    temporalCpuMs: msPer(l.temporalS, l.done, 3),
+    ownCpuMs: msPer(l.ownS, l.done, 3),
+    benchCpuMs: msPer(l.benchS, l.done, 3),
+  });
   log(`${connections} connections: worker resumed, draining the ${paused.done} runs of the paused acks`);
   await waitFor(
     () => deliveries.sinceStart(),

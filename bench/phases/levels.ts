@@ -46,8 +46,11 @@ export interface LevelResult {
   clientCpuMsPerStart: { bare: number; deliveryShaped: number };
   /** The ack path with the worker paused (SIGSTOP): the server does nothing but the starts, as for the bare ones. */
   ackWorkerPaused: HttpLoadSummary;
-  /** CPU milliseconds per ack of the receiver and of Temporal, with the worker paused. */
-  cpuMsPerAck: { receiver: number; temporal: number };
+  /**
+   * CPU milliseconds per ack of the receiver and of Temporal, with the worker paused, and of the
+   * load generator (autocannon, in the bench's process): on 2 cores it takes its share from both.
+   */
+  cpuMsPerAck: { receiver: number; temporal: number; loadGenerator: number };
   ackWorkerPausedVsTemporal: number;
   /** Each round's paused acks ÷ bare starts (acks/s ÷ starts/s), in order: how far the rounds agree. */
   pausedVsTemporalByRound: number[];
@@ -60,6 +63,7 @@ export interface LevelResult {
     load: HttpLoadSummary;
     cpuMsPerAck: number;
     temporalCpuMsPerAck: number;
+    loadGeneratorCpuMsPerAck: number;
     ackWorkerPausedVsFloor: number;
   } | null;
   ack: HttpLoadSummary;
@@ -155,13 +159,14 @@ export async function measureLevel(connections: number, ctx: LevelContext): Prom
     temporalCpuMsPerStart: { bare: bare.temporalCpuMs, deliveryShaped: delivery.temporalCpuMs },
     clientCpuMsPerStart: { bare: bare.ownCpuMs, deliveryShaped: delivery.ownCpuMs },
     ackWorkerPaused: paused.load,
-    cpuMsPerAck: { receiver: paused.ownCpuMs, temporal: paused.temporalCpuMs },
+    cpuMsPerAck: { receiver: paused.ownCpuMs, temporal: paused.temporalCpuMs, loadGenerator: paused.benchCpuMs },
     ackWorkerPausedVsTemporal: round(paused.load.perSec / Math.max(1, bare.starts.perSec), 3),
     pausedVsTemporalByRound: turns.pausedVsTemporalByRound,
     floor: floor && {
       load: floor.load,
       cpuMsPerAck: floor.ownCpuMs,
       temporalCpuMsPerAck: floor.temporalCpuMs,
+      loadGeneratorCpuMsPerAck: floor.benchCpuMs,
       ackWorkerPausedVsFloor: round(paused.load.perSec / Math.max(1, floor.load.perSec), 3),
     },
     ack: ack.summary,

@@ -38,9 +38,10 @@ export const HOLE_PROBE_FAR_MS = 60_000;
  * 250 ms for it) before it reads it once a minute only. A record comes within seconds of its
  * claim, or with the retry of an activity that died in between (which names another slot, so the
  * claim is skipped). One that has not come in ten minutes most likely never will: a receiver
- * killed between the claim and the record of a forgery, duplicate or handshake. Such a slot would otherwise keep its robot looked at
- * every 250 ms for good, and SLOT_BATCH of them would hold up every younger one; a record that
- * does come late is still taken, within a minute (PENDING_LATE_READ_MS, or the robot's quiet look).
+ * killed between the claim and the record of a forgery, duplicate or handshake. Such a slot would
+ * otherwise keep its robot looked at every 250 ms for good, and SLOT_BATCH of them would hold up
+ * every younger one; a record that does come late is still taken, within a minute
+ * (PENDING_LATE_READ_MS, or the robot's quiet look).
  */
 export const PENDING_PATIENCE_MS = 10 * 60_000;
 /** How often slots waited on past the patience are read while their robot is not quiet (it may never be). */

@@ -38,7 +38,8 @@ export const HOLE_PROBE_FAR_MS = 60_000;
  * 250 ms for it) before it reads it once a minute only. A record comes within seconds of its
  * claim, or with the retry of an activity that died in between (which names another slot, so the
  * claim is skipped). One that has not come in ten minutes most likely never will: a receiver
- * killed between the claim and the record of a forgery, duplicate or handshake. Such a slot would
+ * killed, or cut off from the store, between the claim and the record of a forgery, duplicate or
+ * handshake, or a store that lost a write it acknowledged (docs/operations.md). Such a slot would
  * otherwise keep its robot looked at every 250 ms for good, and SLOT_BATCH of them would hold up
  * every younger one; a record that does come late is still taken, within a minute
  * (PENDING_LATE_READ_MS, or the robot's quiet look).

@@ -18,7 +18,10 @@ export function isDuplicateKeyError(err: unknown): boolean {
  * their deliveries were never listed (the FerretDB fault test, 2026-11-27; docs/storage.md).
  */
 export function duplicatePositions(err: unknown, count: number): Set<number> | null {
-  const { writeErrors, insertedCount } = err as { writeErrors?: Array<{ index: number }>; insertedCount?: number };
+  const { writeErrors, insertedCount } = (err ?? {}) as {
+    writeErrors?: Array<{ index: number }>;
+    insertedCount?: number;
+  };
   if (!writeErrors?.length || !writeErrors.every(isDuplicateKeyError)) return null;
   if (insertedCount !== undefined && insertedCount + writeErrors.length !== count) return null;
   return new Set(writeErrors.map((e) => e.index));

@@ -233,12 +233,11 @@ export async function expectExactlyOneRunEach(
     () => runsRead(),
     (m): m is Required<typeof m> => m.missing?.length === 0,
     15 * 60_000,
-  ).catch(async () => {
+  ).catch(async (err: Error) => {
     // The runs listed are read once more, so that the failure names the deliveries without one.
     const { counts, missing } = await runsRead(true);
-    throw new Error(
-      `accepted deliveries without a run: ${JSON.stringify({ counts, accepted: accepted.size, missing })}`,
-    );
+    const found = JSON.stringify({ counts, accepted: accepted.size, missing });
+    throw new Error(`accepted deliveries without a run: ${found} (${err.message})`, { cause: err });
   });
   const ids = runs.map((r) => r.trigger.id as number);
   const doubled = ids.filter((id, i) => ids.indexOf(id) !== i);

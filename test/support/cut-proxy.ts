@@ -9,12 +9,16 @@ export interface CutProxy {
   /** The database URI, through the proxy. */
   uri: string;
   /**
-   * Cuts the next connection that carries `command` on `collection` (e.g. an `insert` into
-   * `history_slots`), before forwarding it; resolves once it is cut.
+   * Cuts the connection that carries the next `command` on `collection` (e.g. an `insert` into
+   * `history_slots`) after `skip` of them went through, before forwarding it; resolves once it
+   * is cut, and fails if that has not happened within CUT_WITHIN_MS.
    */
-  cutNext(command: string, collection: string): Promise<void>;
+  cutNext(command: string, collection: string, opts?: { skip?: number }): Promise<void>;
   close(): Promise<void>;
 }
+
+/** How long a cut waits for its command: a test whose command never comes fails with a reason, not a timeout. */
+const CUT_WITHIN_MS = 30_000;
 
 /** A command's first bytes in BSON: its name as a string element whose value is the collection. */
 function commandBytes(command: string, collection: string): Buffer {
@@ -27,7 +31,7 @@ export async function startCutProxy(uri: string): Promise<CutProxy> {
   const m = /^mongodb:\/\/([^/:?]+):(\d+)(.*)$/.exec(uri);
   if (!m) throw new Error(`not a single-host MongoDB URI: ${uri}`);
   const [, host, port, rest] = m;
-  let cut: { bytes: Buffer; done: () => void } | null = null;
+  let cut: { bytes: Buffer; skip: number; done: () => void } | null = null;
   const sockets = new Set<net.Socket>();
   const server = net.createServer((client) => {
     const upstream = net.connect(Number(port), host);
@@ -37,7 +41,7 @@ export async function startCutProxy(uri: string): Promise<CutProxy> {
       s.on('error', () => undefined);
     }
     client.on('data', (chunk) => {
-      if (cut && chunk.includes(cut.bytes)) {
+      if (cut && chunk.includes(cut.bytes) && cut.skip-- === 0) {
         const { done } = cut;
         cut = null;
         client.resetAndDestroy();
@@ -52,10 +56,22 @@ export async function startCutProxy(uri: string): Promise<CutProxy> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port: proxyPort } = server.address() as net.AddressInfo;
+  // One server, through the proxy, and no write retried by the driver: the cut write must fail.
+  const options = `directConnection=true&retryWrites=false`;
   return {
-    uri: `mongodb://127.0.0.1:${proxyPort}${rest}`,
-    cutNext: (command, collection) =>
-      new Promise<void>((resolve) => (cut = { bytes: commandBytes(command, collection), done: resolve })),
+    uri: `mongodb://127.0.0.1:${proxyPort}${rest}${rest.includes('?') ? '&' : '?'}${options}`,
+    cutNext: (command, collection, { skip = 0 } = {}) =>
+      new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          cut = null;
+          reject(new Error(`no ${command} on ${collection} came through the proxy within ${CUT_WITHIN_MS} ms`));
+        }, CUT_WITHIN_MS);
+        const done = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+        cut = { bytes: commandBytes(command, collection), skip, done };
+      }),
     close: async () => {
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -11,8 +11,7 @@ import { deliveryRecordOf as delivery } from './support/delivery-record';
 import { insertOnce, rawCollection } from '../src/storage/writes';
 import { type RunOutcomeDoc } from '../src/storage/documents';
 import { startStack, type Stack } from './support/stack';
-import { startCutProxy } from './support/cut-proxy';
-import { connectDatabase } from '../src/storage/connect';
+import { connectThroughCutProxy } from './support/cut-proxy';
 import { waitFor } from '../src/runtime/wait';
 import { pagesOf } from '../src/runtime/api-client';
 
@@ -183,16 +182,15 @@ it("skips a retry's extra slot, and takes a slot whose record comes later", asyn
 
 it('fails the claims whose connection was lost during their insert, and lists each delivery once retried', async () => {
   const robot = await stack.robotAtWork();
-  const proxy = await startCutProxy(stack.config.mongodbUri!);
-  const { db, models } = await connectDatabase(proxy.uri);
+  const proxied = await connectThroughCutProxy(stack.config.mongodbUri!);
   try {
-    const recorder = new DeliveryRecorder(models);
+    const recorder = new DeliveryRecorder(proxied.models);
     await recorder.record(delivery(robot.robotId)); // slot 0, and the recorder's next slot is known
     const [lead, ...records] = [1, 2, 3, 4].map(() => delivery(robot.robotId));
     // The lead's claim goes out alone; the three that come meanwhile go out together in the next
     // insert, whose connection is lost before the store sees it: the driver says so with a bulk
     // write error that lists no write errors, which is not "all stored".
-    const cut = proxy.cutNext('insert', 'history_slots', { skip: 1 });
+    const cut = proxied.cutNext('insert', 'history_slots', { skip: 1 });
     const attempts = await Promise.allSettled([lead, ...records].map((d) => recorder.record(d)));
     await cut;
     expect(attempts.map((a) => a.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'rejected']);
@@ -207,8 +205,7 @@ it('fails the claims whose connection was lost during their insert, and lists ea
       (r) => r.deliveryCounts.dropped === 5,
     );
   } finally {
-    await db.close();
-    await proxy.close();
+    await proxied.close();
   }
 });
 

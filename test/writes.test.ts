@@ -6,7 +6,7 @@ import type { Models } from '../src/storage/models';
 import { duplicatePositions, groupInserts, insertOnce, rawCollection } from '../src/storage/writes';
 import { type RunOutcomeDoc } from '../src/storage/documents';
 import { withDatabase } from './support/stack';
-import { startCutProxy } from './support/cut-proxy';
+import { connectThroughCutProxy } from './support/cut-proxy';
 
 let db: Connection;
 let models: Models;
@@ -83,20 +83,18 @@ describe('duplicatePositions', () => {
   });
 
   it('is null for a connection lost during the insertMany, which the driver reports with no write errors', async () => {
-    const proxy = await startCutProxy(uri);
-    const cut = await connectDatabase(proxy.uri);
+    const proxied = await connectThroughCutProxy(uri);
     try {
       const docs = ['lost-0', 'lost-1'].map(outcome);
-      const cutting = proxy.cutNext('insert', 'run_outcomes');
-      const err: unknown = await insertOnce(cut.models.RunOutcome, docs).catch((e: unknown) => e);
+      const cutting = proxied.cutNext('insert', 'run_outcomes');
+      const err: unknown = await insertOnce(proxied.models.RunOutcome, docs).catch((e: unknown) => e);
       await cutting;
       expect(err).toMatchObject({ name: 'MongoBulkWriteError', writeErrors: [] });
       expect(duplicatePositions(err, docs.length)).toBeNull();
-      await insertOnce(cut.models.RunOutcome, docs); // the retry
+      await insertOnce(proxied.models.RunOutcome, docs); // the retry
       expect(await models.RunOutcome.countDocuments({ _id: { $in: ['lost-0', 'lost-1'] } })).toBe(2);
     } finally {
-      await cut.db.close();
-      await proxy.close();
+      await proxied.close();
     }
   });
 });

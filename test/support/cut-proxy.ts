@@ -1,19 +1,22 @@
 /**
- * A TCP proxy in front of the test database that cuts the connection carrying one chosen command
- * before the database sees it: a connection lost in the middle of a write, as when the database
- * is killed, without stopping the database every other test uses.
+ * The service's models on a connection through a TCP proxy that cuts the connection carrying one
+ * chosen command before the database sees it: a connection lost in the middle of a write, as when
+ * the database is killed, without stopping the database every other test uses.
  */
 import net from 'node:net';
+import { connectDatabase } from '../../src/storage/connect';
+import type { Models } from '../../src/storage/models';
 
-export interface CutProxy {
-  /** The database URI, through the proxy. */
-  uri: string;
+export interface CutConnection {
+  /** The models, every call through the proxy. */
+  models: Models;
   /**
    * Cuts the connection that carries the next `command` on `collection` (e.g. an `insert` into
    * `history_slots`) after `skip` of them went through, before forwarding it; resolves once it
    * is cut, and fails if that has not happened within CUT_WITHIN_MS.
    */
   cutNext(command: string, collection: string, opts?: { skip?: number }): Promise<void>;
+  /** Closes the connection, then the proxy. */
   close(): Promise<void>;
 }
 
@@ -27,7 +30,8 @@ function commandBytes(command: string, collection: string): Buffer {
   return Buffer.concat([Buffer.from([0x02]), Buffer.from(`${command}\0`), length, Buffer.from(`${collection}\0`)]);
 }
 
-export async function startCutProxy(uri: string): Promise<CutProxy> {
+/** Connects to the database `uri` names through a proxy of its own. */
+export async function connectThroughCutProxy(uri: string): Promise<CutConnection> {
   const m = /^mongodb:\/\/([^/:?]+):(\d+)(.*)$/.exec(uri);
   if (!m) throw new Error(`not a single-host MongoDB URI: ${uri}`);
   const [, host, port, rest] = m;
@@ -58,8 +62,11 @@ export async function startCutProxy(uri: string): Promise<CutProxy> {
   const { port: proxyPort } = server.address() as net.AddressInfo;
   // One server, through the proxy, and no write retried by the driver: the cut write must fail.
   const options = `directConnection=true&retryWrites=false`;
+  const { db, models } = await connectDatabase(
+    `mongodb://127.0.0.1:${proxyPort}${rest}${rest.includes('?') ? '&' : '?'}${options}`,
+  );
   return {
-    uri: `mongodb://127.0.0.1:${proxyPort}${rest}${rest.includes('?') ? '&' : '?'}${options}`,
+    models,
     cutNext: (command, collection, { skip = 0 } = {}) =>
       new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => {
@@ -73,6 +80,7 @@ export async function startCutProxy(uri: string): Promise<CutProxy> {
         cut = { bytes: commandBytes(command, collection), skip, done };
       }),
     close: async () => {
+      await db.close();
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

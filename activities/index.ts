@@ -74,7 +74,7 @@ export function createActivities({
   };
   const robots = new RobotSettingsCache(models);
   const versions = new StepsVersions(models);
-  const deliveries = new DeliveryRecorder(models, groupInserts(models.Delivery));
+  const deliveries = new DeliveryRecorder(models, { insertDelivery: groupInserts(models.Delivery) });
   const rules = new DeliveryRules(versions);
   const preparer = new DeliveryPreparer(writes, robots, versions, deliveries, metrics, caps, features, rules);
   const csvRuns = new CsvRunSeeds(models, rules);

@@ -1,8 +1,8 @@
 /**
  * The run history and the deliveries log (src/history/): pages over block boundaries, counts that
  * equal what the pages list, slots claimed by several writers at once, a retry's extra slot, a
- * record written after its slot, claims whose connection was lost, retention, and FerretDB's use of
- * the `_id` index.
+ * record written after its slot, claims whose connection was lost, and FerretDB's use of the `_id`
+ * index (retention: history-retention.test.ts).
  */
 import { runIdFor } from '../src/domain/ids';
 import { DeliveryRecorder } from '../src/history/slots';
@@ -239,35 +239,3 @@ it('closes a slot left empty before a claimed one, and goes on', async () => {
     expect(JSON.stringify(plan)).toMatch(/SEARCH \S+ USING INDEX \S+_id_lookup/);
   },
 );
-
-describe('retention', () => {
-  let short: Stack;
-  beforeAll(async () => {
-    // Long enough that the run is seen finished before it expires on a busy CI machine (6 s was not).
-    short = await startStack({ HISTORY_RETENTION: '20s' });
-  });
-  afterAll(() => short.close());
-
-  it('removes runs, their step results, deliveries and their kept bodies older than HISTORY_RETENTION, and the counts', async () => {
-    const robot = await short.robotAtWork();
-    expect((await short.send('POST', robot.webhookUrl, JSON.stringify({ a: 1 }))).status).toBe(200);
-    const robotNow = () => short.api('GET', `/api/robots/${robot.robotId}`).then((r) => r.body);
-    await waitFor(robotNow, (r) => r.runCounts.succeeded === 1);
-    const [run] = (await short.api('GET', `/api/robots/${robot.robotId}/runs`)).body.runs;
-    expect((await short.api('GET', `/api/runs/${run.id}`)).status).toBe(200);
-    const bodyChunk = () => short.models.BlobChunk.findById(`body:${run.deliveryId}:0`, { _id: 1 }).lean();
-    expect(await bodyChunk()).not.toBeNull(); // kept for replay while the delivery is in the history
-    const gone = await waitFor(robotNow, (r) => r.runCounts.total === 0 && r.deliveryCounts.processed === 0, 120_000);
-    expect(gone.runCounts).toEqual({ total: 0, running: 0, succeeded: 0, failed: 0 });
-    expect((await short.api('GET', `/api/robots/${robot.robotId}/runs`)).body).toEqual({ runs: [], nextCursor: null });
-    expect((await short.api('GET', `/api/robots/${robot.robotId}/deliveries`)).body).toEqual({
-      deliveries: [],
-      nextCursor: null,
-    });
-    expect((await short.api('GET', `/api/runs/${run.id}`)).status).toBe(404);
-    expect((await short.api('GET', `/api/deliveries/${run.deliveryId}`)).status).toBe(404);
-    expect(await short.models.StepResult.findById(`${run.id}:0`).lean()).toBeNull();
-    expect(await short.models.RunOutcome.findById(run.id).lean()).toBeNull();
-    expect(await bodyChunk()).toBeNull();
-  });
-});

@@ -173,6 +173,14 @@ export const BLOCK_SIZE = 50;
 export const PREVIEW_BYTES = 1 * KiB;
 /** Slots the keeper reads at once while new deliveries keep coming (the first read of a step is one slot). */
 export const SLOT_BATCH = 64;
+/**
+ * How long a recorder trusts the next slot it remembers for a robot (src/history/slots.ts). A busy
+ * recorder claims again long before, so its claims go out without a read. One quiet for longer looks
+ * for the first free slot from the keeper's tally again (three reads or so): since it last claimed,
+ * other processes may have claimed the slot it remembers, and retention removed it after the keeper
+ * listed it, and a claim stored there would never be listed.
+ */
+export const SLOT_HINT_MS = 1000;
 /** Deliveries the keeper takes per step at most. */
 export const TAKE_PER_STEP = 1024;
 /** Runs the keeper places per step: 40 preview pages. */

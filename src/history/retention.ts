@@ -39,15 +39,25 @@ async function removeRun(
   }
 }
 
-/** Removes expired history, a bounded amount; returns how many runs and deliveries it removed. */
-export async function removeExpired(models: Models, t: LiveTally, retentionMs: number): Promise<number> {
+/**
+ * Removes expired history, a bounded amount; returns how many runs and deliveries it removed. Only
+ * deliveries whose slots the stored tally has passed (`storedNextSlot`): a recorder looks for a free
+ * slot from there on (slots.ts), so a slot taken in this step and freed before its tally is stored
+ * could be claimed again behind the keeper, and that delivery would never be listed.
+ */
+export async function removeExpired(
+  models: Models,
+  t: LiveTally,
+  retentionMs: number,
+  storedNextSlot: number,
+): Promise<number> {
   const st = t.state;
   const cutoff = new Date(Date.now() - retentionMs).toISOString();
   let budget = st.open.length > 0 ? REMOVE_PER_STEP_BUSY : REMOVE_PER_STEP_IDLE;
   let removed = 0;
   while (budget > 0 && st.firstEntry < st.entries) {
     const entry = await t.item<DeliveryEntry>('deliveries', st.firstEntry);
-    if (!entry || new Date(entry.receivedAt).toISOString() >= cutoff) break;
+    if (!entry || new Date(entry.receivedAt).toISOString() >= cutoff || entry.slot >= storedNextSlot) break;
     if (st.open.some((o) => o.entry === st.firstEntry)) break; // its runs are still going
     const end = entry.firstRun + entry.runCount;
     while (st.firstRun < end && budget > 0) {

@@ -7,8 +7,10 @@
  * there is a read and a write, so two writers can lose each other's change). A retried activity may
  * claim a second slot before its record is written; the record names the slot that counts, and the
  * keeper skips a slot whose delivery's record names another. Claims are never removed while their
- * slot is in use (retention removes them with their entries): the claimed slots stay a prefix,
- * which `firstFree` relies on, so a slot the keeper has passed is never claimed again.
+ * slot is in use: retention removes them with their entries, and only below the stored tally's next
+ * slot. From there the claimed slots stay a prefix, which `firstFree` relies on, so a slot the keeper
+ * has passed is never claimed again. Nor is one by a recorder that remembers where it stopped: it
+ * trusts that for SLOT_HINT_MS only, since the slot may have been claimed elsewhere and removed since.
  *
  * Once its slot is claimed, the recorder marks the robot (marks.ts) while it writes the record, so
  * the keeper, in whatever process, looks at the robot within a second.
@@ -24,6 +26,7 @@ import { readTally, slotId } from './store';
 import { byId } from '../storage/by-id';
 import type { SlotDoc } from '../storage/history-documents';
 import { RobotMarks } from './marks';
+import { SLOT_HINT_MS } from '../domain/limits';
 
 interface Waiter {
   deliveryId: string;
@@ -33,17 +36,28 @@ interface Waiter {
 
 export type NewDelivery = Omit<DeliveryDoc, 'slot'>;
 
+/** A slot the recorder expects free, and when it learnt that (its clock's ms). */
+interface SlotHint {
+  slot: number;
+  at: number;
+}
+
 export class DeliveryRecorder {
-  /** The next slot to try, per robot: claims from one process rarely collide. */
-  private readonly next = new Map<string, number>();
+  /** The next slot to try, per robot, while younger than SLOT_HINT_MS: claims from one process rarely collide. */
+  private readonly next = new Map<string, SlotHint>();
   private readonly waiting = new Map<string, Waiter[]>();
   private readonly marks: RobotMarks;
 
+  private readonly insertDelivery: (docs: DeliveryDoc[]) => Promise<void>;
+  private readonly now: () => number;
+
+  /** `insertDelivery` writes the records (the worker groups them); `now` is the clock the slot hints keep. */
   constructor(
     private readonly models: Models,
-    private readonly insertDelivery: (docs: DeliveryDoc[]) => Promise<void> = (docs) =>
-      insertOnce(models.Delivery, docs),
+    options: { insertDelivery?: (docs: DeliveryDoc[]) => Promise<void>; now?: () => number } = {},
   ) {
+    this.insertDelivery = options.insertDelivery ?? ((docs) => insertOnce(models.Delivery, docs));
+    this.now = options.now ?? Date.now;
     this.marks = new RobotMarks(models);
   }
 
@@ -73,30 +87,28 @@ export class DeliveryRecorder {
     try {
       while (queue.length > 0) {
         batch = queue.splice(0, 500);
-        const first = this.next.get(robotId) ?? (await this.firstFree(robotId));
+        const first = this.hint(robotId) ?? (await this.firstFree(robotId));
         const docs: SlotDoc[] = batch.map((w, i) => ({
           _id: slotId(robotId, first + i),
           robotId,
           slot: first + i,
           deliveryId: w.deliveryId,
         }));
-        this.next.set(robotId, first + batch.length);
+        this.next.set(robotId, { slot: first + batch.length, at: this.now() });
         const failed = await this.insertSlots(docs);
         for (const [i, w] of batch.entries()) {
           if (!failed.has(i)) w.resolve(first + i);
         }
         if (failed.size === 0) continue;
-        // Taken by another process: look whose they are (a retry may find its own), then try further
-        // on. One found free after all (removed since) is tried again, so no slot is left empty.
-        let free: number | undefined;
+        // Taken by another process: look whose they are (a retry may find its own), then look for the
+        // first free slot again. One found free after all was removed since, behind the keeper: the
+        // search starts at the keeper's next slot, so it is not claimed again.
         for (const i of failed) {
           const taken = await byId<SlotDoc>(this.models.HistorySlot, docs[i]._id);
           if (taken?.deliveryId === batch[i].deliveryId) batch[i].resolve(taken.slot);
           else queue.push(batch[i]);
-          if (!taken) free = Math.min(free ?? Infinity, docs[i].slot);
         }
-        if (free === undefined) this.next.delete(robotId);
-        else this.next.set(robotId, free);
+        this.next.delete(robotId);
       }
     } catch (err) {
       // Settling a promise twice does nothing, so the whole batch can be rejected.
@@ -105,6 +117,18 @@ export class DeliveryRecorder {
     } finally {
       this.waiting.delete(robotId);
     }
+  }
+
+  /**
+   * The remembered next slot while it is younger than SLOT_HINT_MS. An older one may lie behind the
+   * keeper: other processes may have claimed it since, and retention removed it, so a claim there
+   * would be stored and never listed.
+   */
+  private hint(robotId: string): number | undefined {
+    const hint = this.next.get(robotId);
+    if (hint && this.now() - hint.at < SLOT_HINT_MS) return hint.slot;
+    this.next.delete(robotId);
+    return undefined;
   }
 
   /** Inserts the slots; returns the positions that were already taken. Any other failure is thrown. */

@@ -104,10 +104,10 @@ async function main(): Promise<number> {
     await stack.ready;
     const koa = await startBaseline('bare-koa');
     cleanups.push(() => koa.stop());
-    const floor = await startBaseline('bare-receiver', {
-      TEMPORAL_ADDRESS: stack.temporalAddress,
-      TEMPORAL_NAMESPACE: stack.namespace,
-    });
+    const temporalEnv = { TEMPORAL_ADDRESS: stack.temporalAddress, TEMPORAL_NAMESPACE: stack.namespace };
+    const httpStart = await startBaseline('bare-http-start', temporalEnv);
+    cleanups.push(() => httpStart.stop());
+    const floor = await startBaseline('bare-receiver', temporalEnv);
     cleanups.push(() => floor.stop());
     const clients = await clientsOf(stack, s);
     cleanups.push(() => clients.close());
@@ -129,7 +129,7 @@ async function main(): Promise<number> {
     log('warming up (10 deliveries through the whole path)');
     await warmUp(clients, koa.port);
     for (const connections of s.levels) {
-      results.levels.push(await measureLevel(connections, { ...clients, koaPort: koa.port, floor }));
+      results.levels.push(await measureLevel(connections, { ...clients, koaPort: koa.port, httpStart, floor }));
     }
     if (s.fanOutBaseline > 0) results.fanOutBaseline = await fanOutBaseline(stack, temporal, s);
     if (s.csvRows > 0) {

@@ -39,8 +39,8 @@ export function levelsReport(levels: LevelResult[]): string[] {
     ),
     '',
     'Ack path with the worker paused (SIGSTOP): the server only takes starts, like the bare ones; ' +
-      "delivery-shaped starts carry a delivery's memo, search attributes and summary; all four loads of a level " +
-      '(with the floor below) in turns, the order reversed every other round',
+      "delivery-shaped starts carry a delivery's memo, search attributes and summary; all loads of a level " +
+      '(with the two baselines below) in turns, the order reversed every other round',
     table(
       [
         'connections',
@@ -73,6 +73,32 @@ export function levelsReport(levels: LevelResult[]): string[] {
         l.clientCpuMsPerStart?.bare ?? 'n/a',
         l.clientCpuMsPerStart?.deliveryShaped ?? 'n/a',
         `${l.ackWorkerPaused.non2xx}/${l.ackWorkerPaused.errors}`,
+      ]),
+    ),
+    '',
+    'Bare starts through the least HTTP server: node:http and the bare start, nothing else ' +
+      '(bench/bare-http-start.ts), in turns with the paused acks, worker paused: ' +
+      'what the HTTP hop through a second process costs here',
+    table(
+      [
+        'connections',
+        'acks/s',
+        'latency',
+        '÷ bare starts',
+        'floor ÷ it',
+        'CPU ms/ack: its process',
+        'Temporal',
+        'Temporal CPU ms/bare start',
+      ],
+      levels.map((l) => [
+        l.connections,
+        l.httpStart?.load.perSec ?? 'n/a',
+        l.httpStart ? pct(l.httpStart.load.latencyMs) : 'n/a',
+        l.httpStart?.vsBareStarts.toFixed(3) ?? 'n/a',
+        l.httpStart && l.floor ? (l.floor.load.perSec / Math.max(1, l.httpStart.load.perSec)).toFixed(3) : 'n/a',
+        l.httpStart?.cpuMsPerAck ?? 'n/a',
+        l.httpStart?.temporalCpuMsPerAck ?? 'n/a',
+        l.temporalCpuMsPerStart?.bare ?? 'n/a',
       ]),
     ),
     '',

@@ -3,7 +3,7 @@
  *
  *   BENCH_CONCURRENCY      levels, comma-separated, 0 to skip them (default 1,16,64)
  *   BENCH_DURATION_S       seconds of load per level and kind (default 10)
- *   BENCH_LEVEL_ROUNDS     turns the starts, paused acks and floor of a level are measured in (default 2)
+ *   BENCH_LEVEL_ROUNDS     turns each load of a level (starts, paused acks, baselines) is measured in (default 2)
  *   BENCH_CSV_ROWS         rows of the CSV, 0 to skip it      (default 100000)
  *   BENCH_FANOUT_BASELINE  children of the fan-out baseline, 0 to skip it (default 10000)
  *   BENCH_CSV_TIMEOUT_S    deadline for the CSV's runs        (default 3600)

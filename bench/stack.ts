@@ -187,11 +187,12 @@ export async function launchStack(opts: {
 }
 
 /**
- * A baseline of the benchmark in its own process (bench/bare-koa.ts, bench/bare-receiver.ts), with
+ * A baseline of the benchmark in its own process (bench/bare-koa.ts, bench/bare-http-start.ts,
+ * bench/bare-receiver.ts), with
  * `env` added to the bench's; resolves with the port it prints.
  */
 export async function startBaseline(
-  name: 'bare-koa' | 'bare-receiver',
+  name: 'bare-koa' | 'bare-http-start' | 'bare-receiver',
   env: NodeJS.ProcessEnv = {},
 ): Promise<{ port: number; pid: number; stop(): Promise<void> }> {
   const script = path.resolve(__dirname, `${name}.js`);

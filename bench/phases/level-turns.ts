@@ -1,10 +1,10 @@
 /**
- * A level's bare and delivery-shaped starts, paused acks and floor, measured in turns with the
- * worker paused throughout: BENCH_LEVEL_ROUNDS rounds of BENCH_DURATION_S ÷ rounds each, the order
- * reversed every other round. Measured one after the other, each 20 s, the later ones paid for a
- * store the earlier ones had grown: Temporal's CPU per start rose by about half over 35,000 starts
- * (2026-11-27), so the paused acks, measured after the starts, were compared with a cheaper engine
- * than they had.
+ * A level's bare and delivery-shaped starts, paused acks, bare starts through node:http and floor,
+ * measured in turns with the worker paused throughout: BENCH_LEVEL_ROUNDS rounds of
+ * BENCH_DURATION_S ÷ rounds each, the order reversed every other round. Measured one after the
+ * other, each 20 s, the later ones paid for a store the earlier ones had grown: Temporal's CPU per
+ * start rose by about half over 35,000 starts (2026-11-27), so the paused acks, measured after the
+ * starts, were compared with a cheaper engine than they had.
  */
 import { waitFor } from '../../src/runtime/wait';
 import { benchRobot, completions } from '../context';
@@ -75,12 +75,13 @@ const fromStarts = ({ summary, latencies }: StartRate): TurnResult => ({
 });
 
 /**
- * The bare and delivery-shaped starts, the paused acks and the floor, in turns (see the module's
- * comment), with the stack's workers stopped (SIGSTOP) so that the server only takes starts; then
- * the workers go on (SIGCONT) and the paused acks' runs are drained before the next phase.
+ * The bare and delivery-shaped starts, the paused acks, the bare starts through node:http and the
+ * floor, in turns (see the module's comment), with the stack's workers stopped (SIGSTOP) so that
+ * the server only takes starts; then the workers go on (SIGCONT) and the paused acks' runs are
+ * drained before the next phase.
  */
 export async function startsAndPausedAcksInTurns(connections: number, tag: string, ctx: LevelContext) {
-  const { api, stack, temporal, s, floor: floorProcess } = ctx;
+  const { api, stack, temporal, s, httpStart: httpStartProcess, floor: floorProcess } = ctx;
   const { url } = await benchRobot(api, stack.port, `bench ${tag} worker paused`, 'json', { id: '{{trigger.id}}' });
   const turnS = s.durationS / s.levelRounds;
   const starts = async (shape: StartShape, r: number) =>
@@ -99,25 +100,36 @@ export async function startsAndPausedAcksInTurns(connections: number, tag: strin
   const benchCpu = () => cpuSecondsOf(process.pid);
   const receiverCpu = () => stackCpuSeconds(stack.pid).receiver;
   type Turn = { name: string; load: TurnLoad; ownCpu: () => number; run: (r: number) => Promise<TurnResult> };
-  const turns: Turn[] = [
-    { name: 'bare Temporal starts', load: noTurnYet(), ownCpu: benchCpu, run: (r) => starts('bare', r) },
-    { name: 'delivery-shaped Temporal starts', load: noTurnYet(), ownCpu: benchCpu, run: (r) => starts('delivery', r) },
-    {
-      name: 'ack path with the worker paused',
-      load: noTurnYet(),
-      ownCpu: receiverCpu,
-      run: (r) => paced(url, `paused-${tag}-${r}`),
-    },
-  ];
-  if (floorProcess) {
-    const floorUrl = `http://127.0.0.1:${floorProcess.port}${new URL(url).pathname}`;
-    turns.push({
-      name: "ack path's floor (Koa and a delivery's start)",
-      load: noTurnYet(),
-      ownCpu: () => cpuSecondsOf(floorProcess.pid),
-      run: (r) => paced(floorUrl, `floor-${tag}-${r}`),
-    });
-  }
+  /** A turn of HTTP load on a baseline's process (bench/stack.ts's startBaseline), at the webhook's path. */
+  const baselineTurn = (name: string, baseline: { port: number; pid: number }, prefix: string): Turn => ({
+    name,
+    load: noTurnYet(),
+    ownCpu: () => cpuSecondsOf(baseline.pid),
+    run: (r) => paced(`http://127.0.0.1:${baseline.port}${new URL(url).pathname}`, `${prefix}-${tag}-${r}`),
+  });
+  const bareTurn: Turn = {
+    name: 'bare Temporal starts',
+    load: noTurnYet(),
+    ownCpu: benchCpu,
+    run: (r) => starts('bare', r),
+  };
+  const deliveryTurn: Turn = {
+    name: 'delivery-shaped Temporal starts',
+    load: noTurnYet(),
+    ownCpu: benchCpu,
+    run: (r) => starts('delivery', r),
+  };
+  const pausedTurn: Turn = {
+    name: 'ack path with the worker paused',
+    load: noTurnYet(),
+    ownCpu: receiverCpu,
+    run: (r) => paced(url, `paused-${tag}-${r}`),
+  };
+  const httpStartTurn =
+    httpStartProcess && baselineTurn('bare starts through node:http', httpStartProcess, 'http-start');
+  const floorTurn =
+    floorProcess && baselineTurn("ack path's floor (Koa and a delivery's start)", floorProcess, 'floor');
+  const turns = [bareTurn, deliveryTurn, pausedTurn, httpStartTurn, floorTurn].filter((t): t is Turn => !!t);
   const deliveries = completions(temporal, 'deliveryWorkflow');
   await deliveries.start();
   const workers = childrenRunning(stack.pid, 'entry/worker.js');
@@ -147,7 +159,7 @@ export async function startsAndPausedAcksInTurns(connections: number, tag: strin
   } finally {
     for (const worker of workers) process.kill(worker, 'SIGCONT');
   }
-  const [bare, delivery, paused, floor] = turns.map((t) => t.load);
+  const [bare, delivery, paused] = [bareTurn, deliveryTurn, pausedTurn].map((t) => t.load);
   for (const [shape, load] of [
     ['bare', bare],
     ['delivery-shaped', delivery],
@@ -194,7 +206,8 @@ export async function startsAndPausedAcksInTurns(connections: number, tag: strin
     bare: { starts: startsOf(bare), ...cpu(bare) },
     delivery: { starts: startsOf(delivery), ...cpu(delivery) },
     paused: { load: httpOf(paused), ...cpu(paused) },
-    floor: floor ? { load: httpOf(floor), ...cpu(floor) } : null,
+    httpStart: httpStartTurn ? { load: httpOf(httpStartTurn.load), ...cpu(httpStartTurn.load) } : null,
+    floor: floorTurn ? { load: httpOf(floorTurn.load), ...cpu(floorTurn.load) } : null,
     pausedVsTemporalByRound: paused.perSecByRound.map((p, i) => round(p / Math.max(1, bare.perSecByRound[i]), 3)),
   };
 }

@@ -59,6 +59,18 @@ export interface LevelResult {
    * receiver's own), in turns with the paused acks; its process's and Temporal's CPU milliseconds
    * per ack; the paused acks ÷ it. Null where there is none (the cluster).
    */
+  /**
+   * Bare starts through the least HTTP server (bench/bare-http-start.ts: node:http, the bare
+   * start), in turns with the rest: its acks ÷ the bare starts are what the HTTP hop through a
+   * second process costs here; its process's and Temporal's CPU milliseconds per ack. Null where
+   * there is none.
+   */
+  httpStart: {
+    load: HttpLoadSummary;
+    cpuMsPerAck: number;
+    temporalCpuMsPerAck: number;
+    vsBareStarts: number;
+  } | null;
   floor: {
     load: HttpLoadSummary;
     cpuMsPerAck: number;
@@ -72,8 +84,15 @@ export interface LevelResult {
   endToEnd: EndToEnd;
 }
 
-/** The bare Koa baseline's port, and the ack path's floor (bench/bare-receiver.ts) where there is one. */
-export type LevelContext = BenchContext & { koaPort: number; floor?: { port: number; pid: number } };
+/**
+ * The bare Koa baseline's port, and where there are (not on the cluster) the bare starts through
+ * node:http (bench/bare-http-start.ts) and the ack path's floor (bench/bare-receiver.ts).
+ */
+export type LevelContext = BenchContext & {
+  koaPort: number;
+  httpStart?: { port: number; pid: number };
+  floor?: { port: number; pid: number };
+};
 
 /** Joins this level's runs with their outcomes once every acknowledged delivery's run has finished. */
 async function endToEnd(
@@ -139,7 +158,7 @@ export async function measureLevel(connections: number, ctx: LevelContext): Prom
   log(`${connections} connections: bare Koa for ${s.durationS} s`);
   const bareKoa = (await httpLoad(koaUrl, connections, s.durationS, `koa-${tag}`)).summary;
   const turns = await startsAndPausedAcksInTurns(connections, tag, ctx);
-  const { bare, delivery, paused, floor } = turns;
+  const { bare, delivery, paused, httpStart, floor } = turns;
   log(`${connections} connections: ack path for ${s.durationS} s`);
   const deliveries = completions(temporal, 'deliveryWorkflow');
   await deliveries.start();
@@ -162,6 +181,12 @@ export async function measureLevel(connections: number, ctx: LevelContext): Prom
     cpuMsPerAck: { receiver: paused.ownCpuMs, temporal: paused.temporalCpuMs, loadGenerator: paused.benchCpuMs },
     ackWorkerPausedVsTemporal: round(paused.load.perSec / Math.max(1, bare.starts.perSec), 3),
     pausedVsTemporalByRound: turns.pausedVsTemporalByRound,
+    httpStart: httpStart && {
+      load: httpStart.load,
+      cpuMsPerAck: httpStart.ownCpuMs,
+      temporalCpuMsPerAck: httpStart.temporalCpuMs,
+      vsBareStarts: round(httpStart.load.perSec / Math.max(1, bare.starts.perSec), 3),
+    },
     floor: floor && {
       load: floor.load,
       cpuMsPerAck: floor.ownCpuMs,

@@ -123,6 +123,44 @@ it('starts everything, serves a delivery end to end, stops on Ctrl-C without orp
   expect(await stop()).toBe(0);
 }, 300_000);
 
+/** Whether the process runs (a zombie, exited and not reaped, does not). */
+function running(pid: number): boolean {
+  try {
+    return !execFileSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' })
+      .trim()
+      .startsWith('Z');
+  } catch {
+    return false; // ps exits 1 for no such process
+  }
+}
+
+it("stops the servers a killed launcher left running at the next start, and not a running launcher's", async () => {
+  await start();
+  const serverPid = (name: string) =>
+    (JSON.parse(fs.readFileSync(path.join(dataDir, `${name}.pid`), 'utf8')) as { pid: number }).pid;
+  const servers = [serverPid('temporal'), serverPid('ferretdb')];
+  launcher!.kill('SIGKILL');
+  await exited(launcher!);
+  launcher = undefined;
+  expect(servers.filter(running)).toEqual(servers); // Go servers do not notice their launcher is gone
+
+  const printed = await start();
+  expect(printed).toContain('Ctrl-C stops everything');
+  expect(servers.filter(running)).toEqual([]);
+  const logs = path.join(dataDir, 'logs');
+  expect(fs.readFileSync(path.join(logs, 'temporal.log'), 'utf8')).toContain(`stopped temporal (pid ${servers[0]})`);
+  expect(fs.readFileSync(path.join(logs, 'ferretdb.log'), 'utf8')).toContain(`stopped ferretdb (pid ${servers[1]})`);
+  expect((await fetch(`http://localhost:${env.RECEIVER_METRICS_PORT}/healthz`)).status).toBe(200);
+
+  // A second launcher on the same data folder leaves the first one's servers alone.
+  const secondLog = path.join(dataDir, 'second.log');
+  const second = startProcess('embedded', env, secondLog);
+  expect(await exited(second)).toBe(1);
+  expect(fs.readFileSync(secondLog, 'utf8')).toContain(`belongs to a launcher that still runs (pid ${launcher!.pid})`);
+  expect([serverPid('temporal'), serverPid('ferretdb')].filter(running)).toHaveLength(2);
+  expect(await stop()).toBe(0);
+}, 300_000);
+
 it('refuses to start with a bad setting, naming the variable', async () => {
   const bad = startProcess('embedded', { ...env, PORT: 'eighty' }, log);
   expect(await exited(bad)).toBe(1);

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { DEV_SERVER_SEARCH_ATTRIBUTE_FLAGS } from '../search-attribute-setup';
 import { DEDUP_WINDOW } from '../domain/dedup';
 import { TEMPORAL_EVENTS_CACHE_BYTES_PER_SHARD } from '../domain/limits';
+import { recordServer, stopLeftOver } from './left-over';
 
 /** The database the embedded FerretDB keeps the service's collections in (both launchers). */
 export const EMBEDDED_DATABASE = 'webhooks';
@@ -28,6 +29,8 @@ export interface SpawnOptions {
   onStderr?: (chunk: Buffer) => void;
   /** The signal that asks for a clean stop (PostgreSQL: SIGINT, its fast shutdown); SIGTERM otherwise. */
   stopSignal?: NodeJS.Signals;
+  /** Where its pid is kept while it runs, for the next start to stop it if it is left running (./left-over.ts). */
+  pidFile?: string;
 }
 
 export function spawnManaged(name: string, command: string, args: string[], opts: SpawnOptions = {}): ManagedProcess {
@@ -43,6 +46,7 @@ export function spawnManaged(name: string, command: string, args: string[], opts
     if (child.exitCode !== null || child.signalCode !== null) resolve();
     else child.once('exit', () => resolve());
   });
+  if (opts.pidFile) recordServer(opts.pidFile, child.pid, exited);
   return {
     name,
     child,
@@ -133,10 +137,11 @@ export const DEV_SERVER_DYNAMIC_CONFIG: Array<[string, number]> = [
  */
 export async function startTemporalDevServer(o: TemporalDevServerOptions): Promise<ManagedProcess> {
   fs.mkdirSync(o.dataDir, { recursive: true });
+  const pidFile = await stopLeftOverServer('temporal', o.dataDir, o.logFile);
   const db = path.join(o.dataDir, 'temporal.db');
-  if (!fs.existsSync(db)) await (await launchDevServer(o, db)).stop();
+  if (!fs.existsSync(db)) await (await launchDevServer(o, db, pidFile)).stop();
   await tuneVisibility(o.tuneBin, db);
-  const proc = await launchDevServer(o, db);
+  const proc = await launchDevServer(o, db, pidFile);
   try {
     if (o.retention) await setRetention(o, o.retention);
   } catch (err) {
@@ -147,7 +152,22 @@ export async function startTemporalDevServer(o: TemporalDevServerOptions): Promi
   return proc;
 }
 
-async function launchDevServer(o: TemporalDevServerOptions, db: string): Promise<ManagedProcess> {
+/**
+ * Stops a server of this name that a killed launcher left running over the data folder
+ * (./left-over.ts), and says so in its log; returns the file its pid is to be kept in.
+ */
+async function stopLeftOverServer(name: string, dataDir: string, logFile?: string): Promise<string> {
+  const pidFile = path.join(dataDir, `${name}.pid`);
+  const pid = await stopLeftOver(pidFile, name);
+  if (pid !== null && logFile)
+    fs.appendFileSync(
+      logFile,
+      `${new Date().toISOString()} stopped ${name} (pid ${pid}), left running by a launcher\n`,
+    );
+  return pidFile;
+}
+
+async function launchDevServer(o: TemporalDevServerOptions, db: string, pidFile: string): Promise<ManagedProcess> {
   const args = [
     'server',
     'start-dev',
@@ -166,7 +186,7 @@ async function launchDevServer(o: TemporalDevServerOptions, db: string): Promise
     ...DEV_SERVER_SEARCH_ATTRIBUTE_FLAGS,
     ...DEV_SERVER_DYNAMIC_CONFIG.flatMap(([key, value]) => ['--dynamic-config-value', `${key}=${value}`]),
   ];
-  const proc = spawnManaged('temporal', o.bin, args, { logFile: o.logFile });
+  const proc = spawnManaged('temporal', o.bin, args, { logFile: o.logFile, pidFile });
   await waitForPort(o.port, proc);
   return proc;
 }
@@ -216,6 +236,7 @@ export interface FerretDbOptions {
 export async function startFerretDb(o: FerretDbOptions): Promise<ManagedProcess> {
   const dir = path.join(o.dataDir, 'ferretdb');
   fs.mkdirSync(dir, { recursive: true });
+  const pidFile = await stopLeftOverServer('ferretdb', o.dataDir, o.logFile);
   const args = [
     '--handler=sqlite',
     `--sqlite-url=file:${dir}/`,
@@ -225,7 +246,7 @@ export async function startFerretDb(o: FerretDbOptions): Promise<ManagedProcess>
     '--telemetry=disable',
     '--log-level=WARN',
   ];
-  const proc = spawnManaged('ferretdb', o.bin, args, { logFile: o.logFile });
+  const proc = spawnManaged('ferretdb', o.bin, args, { logFile: o.logFile, pidFile });
   await waitForPort(o.port, proc);
   return proc;
 }

@@ -139,25 +139,32 @@ it("stops the servers a killed launcher left running at the next start, and not 
   const serverPid = (name: string) =>
     (JSON.parse(fs.readFileSync(path.join(dataDir, `${name}.pid`), 'utf8')) as { pid: number }).pid;
   const servers = [serverPid('temporal'), serverPid('ferretdb')];
-  launcher!.kill('SIGKILL');
-  await exited(launcher!);
-  launcher = undefined;
-  expect(servers.filter(running)).toEqual(servers); // Go servers do not notice their launcher is gone
+  try {
+    launcher!.kill('SIGKILL');
+    await exited(launcher!);
+    launcher = undefined;
+    expect(servers.filter(running)).toEqual(servers); // Go servers do not notice their launcher is gone
 
-  const printed = await start();
-  expect(printed).toContain('Ctrl-C stops everything');
-  expect(servers.filter(running)).toEqual([]);
-  const logs = path.join(dataDir, 'logs');
-  expect(fs.readFileSync(path.join(logs, 'temporal.log'), 'utf8')).toContain(`stopped temporal (pid ${servers[0]})`);
-  expect(fs.readFileSync(path.join(logs, 'ferretdb.log'), 'utf8')).toContain(`stopped ferretdb (pid ${servers[1]})`);
-  expect((await fetch(`http://localhost:${env.RECEIVER_METRICS_PORT}/healthz`)).status).toBe(200);
+    const printed = await start();
+    expect(printed).toContain('Ctrl-C stops everything');
+    expect(servers.filter(running)).toEqual([]);
+    const logs = path.join(dataDir, 'logs');
+    expect(fs.readFileSync(path.join(logs, 'temporal.log'), 'utf8')).toContain(`stopped temporal (pid ${servers[0]})`);
+    expect(fs.readFileSync(path.join(logs, 'ferretdb.log'), 'utf8')).toContain(`stopped ferretdb (pid ${servers[1]})`);
+    expect((await fetch(`http://localhost:${env.RECEIVER_METRICS_PORT}/healthz`)).status).toBe(200);
 
-  // A second launcher on the same data folder leaves the first one's servers alone.
-  const secondLog = path.join(dataDir, 'second.log');
-  const second = startProcess('embedded', env, secondLog);
-  expect(await exited(second)).toBe(1);
-  expect(fs.readFileSync(secondLog, 'utf8')).toContain(`belongs to a launcher that still runs (pid ${launcher!.pid})`);
-  expect([serverPid('temporal'), serverPid('ferretdb')].filter(running)).toHaveLength(2);
+    // A second launcher on the same data folder leaves the first one's servers alone.
+    const secondLog = path.join(dataDir, 'second.log');
+    const second = startProcess('embedded', env, secondLog);
+    expect(await exited(second)).toBe(1);
+    expect(fs.readFileSync(secondLog, 'utf8')).toContain(
+      `belongs to a launcher that still runs (pid ${launcher!.pid})`,
+    );
+    expect([serverPid('temporal'), serverPid('ferretdb')].filter(running)).toHaveLength(2);
+  } finally {
+    // Should the next start fail, the servers left running are not left to outlive the tests.
+    for (const pid of servers.filter(running)) process.kill(pid, 'SIGKILL');
+  }
   expect(await stop()).toBe(0);
 }, 300_000);
 

@@ -96,7 +96,7 @@ export async function startsAndPausedAcksInTurns(connections: number, tag: strin
       ),
     );
   const paced = async (to: string, prefix: string) => fromHttp(await httpLoad(to, connections, turnS, prefix));
-  // The bench's own process for the starts (its client), the receiver or the floor for the acks.
+  // The bench's own process for the starts (its client); for the acks, the process that answers them.
   const benchCpu = () => cpuSecondsOf(process.pid);
   const receiverCpu = () => stackCpuSeconds(stack.pid).receiver;
   type Turn = { name: string; load: TurnLoad; ownCpu: () => number; run: (r: number) => Promise<TurnResult> };

@@ -55,15 +55,10 @@ export interface LevelResult {
   /** Each round's paused acks ÷ bare starts (acks/s ÷ starts/s), in order: how far the rounds agree. */
   pausedVsTemporalByRound: number[];
   /**
-   * The ack path's floor (bench/bare-receiver.ts: Koa and a delivery-shaped start, nothing of the
-   * receiver's own), in turns with the paused acks; its process's and Temporal's CPU milliseconds
-   * per ack; the paused acks ÷ it. Null where there is none (the cluster).
-   */
-  /**
    * Bare starts through the least HTTP server (bench/bare-http-start.ts: node:http, the bare
    * start), in turns with the rest: its acks ÷ the bare starts are what the HTTP hop through a
    * second process costs here; its process's and Temporal's CPU milliseconds per ack. Null where
-   * there is none.
+   * there is none (the cluster).
    */
   httpStart: {
     load: HttpLoadSummary;
@@ -71,6 +66,11 @@ export interface LevelResult {
     temporalCpuMsPerAck: number;
     vsBareStarts: number;
   } | null;
+  /**
+   * The ack path's floor (bench/bare-receiver.ts: Koa and a delivery-shaped start, nothing of the
+   * receiver's own), in turns with the paused acks; its process's and Temporal's CPU milliseconds
+   * per ack; the paused acks ÷ it. Null where there is none (the cluster).
+   */
   floor: {
     load: HttpLoadSummary;
     cpuMsPerAck: number;

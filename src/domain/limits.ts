@@ -178,9 +178,16 @@ export const SLOT_BATCH = 64;
  * recorder claims again long before, so its claims go out without a read. One quiet for longer looks
  * for the first free slot from the keeper's tally again (three reads or so): since it last claimed,
  * other processes may have claimed the slot it remembers, and retention removed it after the keeper
- * listed it, and a claim stored there would never be listed.
+ * listed it (RETENTION_SLOT_LAG_MS later), and a claim stored there would never be listed.
  */
 export const SLOT_HINT_MS = 1000;
+/**
+ * Retention removes a slot only once the stored tally has passed it for this long (the keeper's
+ * own clock): far past SLOT_HINT_MS, so no recorder still trusts a hint that points at it, even
+ * when a delivery is recorded already expired (a held one released after HISTORY_RETENTION) and on
+ * a machine that stalls for seconds. Against a retention of days, 30 s more costs nothing.
+ */
+export const RETENTION_SLOT_LAG_MS = 30 * SLOT_HINT_MS;
 /** Deliveries the keeper takes per step at most. */
 export const TAKE_PER_STEP = 1024;
 /** Runs the keeper places per step: 40 preview pages. */

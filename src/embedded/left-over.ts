@@ -48,7 +48,13 @@ export function recordServer(pidFile: string, pid: number | undefined, onExit: P
   if (pid === undefined || cmdline === null || launcherCmdline === null) return;
   const launcher = { pid: process.pid, cmdline: launcherCmdline };
   const record = JSON.stringify({ pid, cmdline, launcher } satisfies Recorded);
-  fs.writeFileSync(pidFile, record);
+  try {
+    // Whole or not at all: a launcher killed mid-write leaves no half a record.
+    fs.writeFileSync(`${pidFile}.new`, record);
+    fs.renameSync(`${pidFile}.new`, pidFile);
+  } catch {
+    return; // not recorded (a read-only or full disk): the server runs, and is not found if left over
+  }
   // Unless a server started since (a restart after a kill) has recorded itself there.
   void onExit.then(() => {
     try {
@@ -62,19 +68,21 @@ export function recordServer(pidFile: string, pid: number | undefined, onExit: P
 /**
  * Stops the server recorded in `pidFile` if it still runs as recorded and its launcher does not
  * (SIGTERM, then SIGKILL after LEFT_OVER_GRACE_MS); returns its pid, or null when there was none.
- * Throws if its launcher still runs.
+ * Throws if its launcher still runs, or if it cannot be stopped.
  */
 export async function stopLeftOver(pidFile: string, name: string): Promise<number | null> {
-  let recorded: Recorded;
+  let recorded: Partial<Recorded> | null;
   try {
-    recorded = JSON.parse(fs.readFileSync(pidFile, 'utf8')) as Recorded;
+    recorded = JSON.parse(fs.readFileSync(pidFile, 'utf8')) as Partial<Recorded> | null;
   } catch {
-    return null; // none recorded, or a file cut short: nothing is trusted
+    return null; // none recorded, or a file not ours: nothing is trusted
   }
-  const { pid, launcher } = recorded;
-  const same = () => stillRuns(recorded);
+  if (typeof recorded?.pid !== 'number' || typeof recorded.cmdline !== 'string') return null;
+  const { pid, cmdline, launcher } = recorded;
+  const same = () => stillRuns({ pid, cmdline });
   if (!same()) return null;
-  if (launcher && stillRuns(launcher))
+  // Its launcher still runs (this process's own server, lost track of, is stopped).
+  if (launcher && launcher.pid !== process.pid && stillRuns(launcher))
     throw new Error(
       `${name} over this data folder (pid ${pid}) belongs to a launcher that still runs (pid ${launcher.pid}): ` +
         'stop it first, or give this one another DATA_DIR',
@@ -82,13 +90,16 @@ export async function stopLeftOver(pidFile: string, name: string): Promise<numbe
   const signal = (sig: NodeJS.Signals) => {
     try {
       process.kill(pid, sig);
-    } catch {
-      // exited meanwhile
+    } catch (err) {
+      // Gone meanwhile is fine; not ours to signal (another user's) is not.
+      if ((err as NodeJS.ErrnoException).code !== 'ESRCH') throw err;
     }
   };
   signal('SIGTERM');
   const killAt = Date.now() + LEFT_OVER_GRACE_MS;
   while (same()) {
+    if (Date.now() >= killAt + LEFT_OVER_GRACE_MS)
+      throw new Error(`${name} left running over this data folder (pid ${pid}) does not stop, even on SIGKILL`);
     if (Date.now() >= killAt) signal('SIGKILL');
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

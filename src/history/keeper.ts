@@ -167,12 +167,11 @@ export function startHistoryKeeper(opts: KeeperOptions): HistoryKeeper {
       tallies.set(robotId, t);
     }
     const before = JSON.stringify(t.state);
-    const storedNextSlot = t.state.nextSlot;
     const arriving = (await takeSlots(models, t, { quiet: quietLook, patienceMs })) + (await placeRuns(models, t));
     const work =
       arriving +
       (await pollOutcomes(models, t, heard)) +
-      (retentionMs > 0 ? await removeExpired(models, t, retentionMs, storedNextSlot) : 0);
+      (retentionMs > 0 ? await removeExpired(models, t, retentionMs) : 0);
     const stateChanged = JSON.stringify(t.state) !== before;
     if ((stateChanged || t.changed) && !(await t.commit(stateChanged))) tallies.delete(robotId);
     t.trim();

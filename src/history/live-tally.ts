@@ -10,7 +10,8 @@ import type { BlockDoc, HeadDoc, TallyDoc } from '../storage/history-documents';
 import { blockId, finalBlockId, readBlocks, readTally, tallyId, type BlockKind } from './store';
 import { byId, deleteById } from '../storage/by-id';
 import { blockOf, type RunSummary, type TallyState } from './tally';
-import { BLOCK_SIZE } from '../domain/limits';
+import { BLOCK_SIZE, RETENTION_SLOT_LAG_MS } from '../domain/limits';
+import { performance } from 'node:perf_hooks';
 
 /** A delivery as the deliveries log lists it (one item of a deliveries block). */
 export type DeliveryEntry = Omit<DeliveryDoc, 'previewsJson' | 'fieldsJson'> & {
@@ -44,13 +45,35 @@ export class LiveTally {
   /** Where the next read of the slots waited on past the patience starts among them, and when it is due. */
   staleTurn = 0;
   staleReadAt = 0;
+  /** The next slot as stored, and when (this process's monotonic clock), oldest first. */
+  private readonly storedNextSlots: Array<{ at: number; nextSlot: number }> = [];
 
   private constructor(
     private readonly models: Models,
     readonly robotId: string,
     private v: number,
     public state: TallyState,
-  ) {}
+  ) {
+    this.noteStored(); // stored at the latest when read
+  }
+
+  private noteStored(): void {
+    const list = this.storedNextSlots;
+    list.push({ at: performance.now(), nextSlot: this.state.nextSlot });
+    const cutoff = performance.now() - RETENTION_SLOT_LAG_MS;
+    while (list.length > 1 && list[1].at <= cutoff) list.shift();
+  }
+
+  /**
+   * Below which slot retention may remove (retention.ts): the next slot the stored tally had at
+   * least RETENTION_SLOT_LAG_MS ago; 0 (nothing) until this tally has been held that long.
+   */
+  removableBelow(): number {
+    const cutoff = performance.now() - RETENTION_SLOT_LAG_MS;
+    const list = this.storedNextSlots;
+    while (list.length > 1 && list[1].at <= cutoff) list.shift();
+    return list[0].at <= cutoff ? list[0].nextSlot : 0;
+  }
 
   static async load(models: Models, robotId: string): Promise<LiveTally> {
     const { v, state } = await readTally(models, robotId);
@@ -127,6 +150,7 @@ export class LiveTally {
     // The version before stays for readers that read the head just before it moved.
     if (v > 2) await deleteById(HistoryTally, tallyId(this.robotId, v - 2));
     this.v = v;
+    this.noteStored();
     return true;
   }
 

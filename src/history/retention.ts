@@ -41,23 +41,20 @@ async function removeRun(
 
 /**
  * Removes expired history, a bounded amount; returns how many runs and deliveries it removed. Only
- * deliveries whose slots the stored tally has passed (`storedNextSlot`): a recorder looks for a free
- * slot from there on (slots.ts), so a slot taken in this step and freed before its tally is stored
- * could be claimed again behind the keeper, and that delivery would never be listed.
+ * deliveries whose slots the stored tally passed RETENTION_SLOT_LAG_MS ago (`removableBelow`): a
+ * recorder claims from the stored tally's next slot, or from where it last claimed for SLOT_HINT_MS
+ * (slots.ts), so a slot freed sooner could be claimed again behind the keeper, and that delivery
+ * would never be listed.
  */
-export async function removeExpired(
-  models: Models,
-  t: LiveTally,
-  retentionMs: number,
-  storedNextSlot: number,
-): Promise<number> {
+export async function removeExpired(models: Models, t: LiveTally, retentionMs: number): Promise<number> {
+  const removableBelow = t.removableBelow();
   const st = t.state;
   const cutoff = new Date(Date.now() - retentionMs).toISOString();
   let budget = st.open.length > 0 ? REMOVE_PER_STEP_BUSY : REMOVE_PER_STEP_IDLE;
   let removed = 0;
   while (budget > 0 && st.firstEntry < st.entries) {
     const entry = await t.item<DeliveryEntry>('deliveries', st.firstEntry);
-    if (!entry || new Date(entry.receivedAt).toISOString() >= cutoff || entry.slot >= storedNextSlot) break;
+    if (!entry || new Date(entry.receivedAt).toISOString() >= cutoff || entry.slot >= removableBelow) break;
     if (st.open.some((o) => o.entry === st.firstEntry)) break; // its runs are still going
     const end = entry.firstRun + entry.runCount;
     while (st.firstRun < end && budget > 0) {

@@ -8,9 +8,10 @@
  * claim a second slot before its record is written; the record names the slot that counts, and the
  * keeper skips a slot whose delivery's record names another. Claims are never removed while their
  * slot is in use: retention removes them with their entries, and only below the stored tally's next
- * slot. From there the claimed slots stay a prefix, which `firstFree` relies on, so a slot the keeper
- * has passed is never claimed again. Nor is one by a recorder that remembers where it stopped: it
- * trusts that for SLOT_HINT_MS only, since the slot may have been claimed elsewhere and removed since.
+ * slot, and only RETENTION_SLOT_LAG_MS after it was stored. From there the claimed slots stay a
+ * prefix, which `firstFree` relies on, so a slot the keeper has passed is never claimed again. Nor
+ * by a recorder that remembers where it stopped: it trusts that for SLOT_HINT_MS only, far less than
+ * the lag, since the slot may have been claimed elsewhere and passed by the keeper since.
  *
  * Once its slot is claimed, the recorder marks the robot (marks.ts) while it writes the record, so
  * the keeper, in whatever process, looks at the robot within a second.
@@ -27,6 +28,7 @@ import { byId } from '../storage/by-id';
 import type { SlotDoc } from '../storage/history-documents';
 import { RobotMarks } from './marks';
 import { SLOT_HINT_MS } from '../domain/limits';
+import { performance } from 'node:perf_hooks';
 
 interface Waiter {
   deliveryId: string;
@@ -51,13 +53,13 @@ export class DeliveryRecorder {
   private readonly insertDelivery: (docs: DeliveryDoc[]) => Promise<void>;
   private readonly now: () => number;
 
-  /** `insertDelivery` writes the records (the worker groups them); `now` is the clock the slot hints keep. */
+  /** `insertDelivery` writes the records (the worker groups them); `now` is the clock of the slot hints (monotonic). */
   constructor(
     private readonly models: Models,
     options: { insertDelivery?: (docs: DeliveryDoc[]) => Promise<void>; now?: () => number } = {},
   ) {
     this.insertDelivery = options.insertDelivery ?? ((docs) => insertOnce(models.Delivery, docs));
-    this.now = options.now ?? Date.now;
+    this.now = options.now ?? (() => performance.now());
     this.marks = new RobotMarks(models);
   }
 
@@ -121,8 +123,8 @@ export class DeliveryRecorder {
 
   /**
    * The remembered next slot while it is younger than SLOT_HINT_MS. An older one may lie behind the
-   * keeper: other processes may have claimed it since, and retention removed it, so a claim there
-   * would be stored and never listed.
+   * keeper: other processes may have claimed it since, and retention removed it
+   * (RETENTION_SLOT_LAG_MS after the keeper passed it), so a claim there would never be listed.
    */
   private hint(robotId: string): number | undefined {
     const hint = this.next.get(robotId);

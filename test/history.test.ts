@@ -7,6 +7,7 @@
 import { runIdFor } from '../src/domain/ids';
 import { DeliveryRecorder } from '../src/history/slots';
 import { RobotMarks } from '../src/history/marks';
+import { readTally } from '../src/history/store';
 import { deliveryRecordOf as delivery } from './support/delivery-record';
 import { insertOnce, rawCollection } from '../src/storage/writes';
 import { type RunOutcomeDoc } from '../src/storage/documents';
@@ -230,6 +231,14 @@ it('closes a slot left empty before a claimed one, and goes on', async () => {
     (r) => r.deliveryCounts.dropped === 2,
   );
   expect((await stack.models.Delivery.findById(late._id).lean())?.slot).toBe(2);
+});
+
+it('reads no empty tally for a robot whose tally moved on while it was read', async () => {
+  const robotId = `moved-on-${Date.now()}`;
+  // A head naming a version already removed, and none after it: what a reader meets when the keeper
+  // has moved on past each of its reads.
+  await rawCollection(stack.models.HistoryHead).insertOne({ _id: robotId, v: 7 });
+  await expect(readTally(stack.models, robotId)).rejects.toThrow(/moved on while it was read/);
 });
 
 (process.env.FERRETDB_SQLITE_DIR ? it : it.skip)(

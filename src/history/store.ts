@@ -19,7 +19,10 @@ export interface Tally {
 
 /**
  * The robot's newest tally. The head names a version; the keeper writes a version before moving
- * the head, so a newer one may exist, and it is looked for. Version 0 is the empty tally.
+ * the head, so a newer one may exist, and it is looked for. Version 0 is the empty tally. A head
+ * whose version stays gone (the keeper moved on past every read) throws, so the caller tries again:
+ * read as the empty tally, it would send a recorder looking for a free slot from slot 0, behind
+ * the keeper, where retention has freed slots.
  */
 export async function readTally(models: Models, robotId: string): Promise<Tally> {
   for (let attempt = 0; ; attempt++) {
@@ -32,6 +35,7 @@ export async function readTally(models: Models, robotId: string): Promise<Tally>
       if (!next) break;
       [v, doc] = [v + 1, next];
     }
+    if (v !== 0 && !doc) throw new Error(`the tally of robot ${robotId} moved on while it was read; try again`);
     return { v, state: doc ? (JSON.parse(doc.stateJson) as TallyState) : emptyTally() };
   }
 }

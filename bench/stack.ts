@@ -188,8 +188,7 @@ export async function launchStack(opts: {
 
 /**
  * A baseline of the benchmark in its own process (bench/bare-koa.ts, bench/bare-http-start.ts,
- * bench/bare-receiver.ts), with
- * `env` added to the bench's; resolves with the port it prints.
+ * bench/bare-receiver.ts), with `env` added to the bench's; resolves with the port it prints.
  */
 export async function startBaseline(
   name: 'bare-koa' | 'bare-http-start' | 'bare-receiver',

@@ -107,18 +107,15 @@ export async function startsAndPausedAcksInTurns(connections: number, tag: strin
     ownCpu: () => cpuSecondsOf(baseline.pid),
     run: (r) => paced(`http://127.0.0.1:${baseline.port}${new URL(url).pathname}`, `${prefix}-${tag}-${r}`),
   });
-  const bareTurn: Turn = {
-    name: 'bare Temporal starts',
+  /** A turn of starts from the bench's own client. */
+  const startsTurn = (name: string, shape: StartShape): Turn => ({
+    name,
     load: noTurnYet(),
     ownCpu: benchCpu,
-    run: (r) => starts('bare', r),
-  };
-  const deliveryTurn: Turn = {
-    name: 'delivery-shaped Temporal starts',
-    load: noTurnYet(),
-    ownCpu: benchCpu,
-    run: (r) => starts('delivery', r),
-  };
+    run: (r) => starts(shape, r),
+  });
+  const bareTurn = startsTurn('bare Temporal starts', 'bare');
+  const deliveryTurn = startsTurn('delivery-shaped Temporal starts', 'delivery');
   const pausedTurn: Turn = {
     name: 'ack path with the worker paused',
     load: noTurnYet(),
@@ -190,6 +187,7 @@ export async function startsAndPausedAcksInTurns(connections: number, tag: strin
     ownCpuMs: msPer(l.ownS, l.done, 3),
     benchCpuMs: msPer(l.benchS, l.done, 3),
   });
+  const acksOf = (l: TurnLoad) => ({ load: httpOf(l), ...cpu(l) });
   log(`${connections} connections: worker resumed, draining the ${paused.done} runs of the paused acks`);
   await waitFor(
     () => deliveries.sinceStart(),
@@ -205,9 +203,9 @@ export async function startsAndPausedAcksInTurns(connections: number, tag: strin
   return {
     bare: { starts: startsOf(bare), ...cpu(bare) },
     delivery: { starts: startsOf(delivery), ...cpu(delivery) },
-    paused: { load: httpOf(paused), ...cpu(paused) },
-    httpStart: httpStartTurn ? { load: httpOf(httpStartTurn.load), ...cpu(httpStartTurn.load) } : null,
-    floor: floorTurn ? { load: httpOf(floorTurn.load), ...cpu(floorTurn.load) } : null,
+    paused: acksOf(paused),
+    httpStart: httpStartTurn ? acksOf(httpStartTurn.load) : null,
+    floor: floorTurn ? acksOf(floorTurn.load) : null,
     pausedVsTemporalByRound: paused.perSecByRound.map((p, i) => round(p / Math.max(1, bare.perSecByRound[i]), 3)),
   };
 }

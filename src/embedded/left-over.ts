@@ -12,6 +12,7 @@
  * This reads /proc: where there is none (macOS), a left-over server is not found, as before.
  */
 import fs from 'node:fs';
+import { waitFor } from '../runtime/wait';
 
 /** How long a left-over server has to stop on SIGTERM before it is killed. */
 const LEFT_OVER_GRACE_MS = 10_000;
@@ -95,13 +96,14 @@ export async function stopLeftOver(pidFile: string, name: string): Promise<numbe
       if ((err as NodeJS.ErrnoException).code !== 'ESRCH') throw err;
     }
   };
+  const gone = (message?: () => string) =>
+    waitFor(same, (runs) => !runs, LEFT_OVER_GRACE_MS, { intervalMs: 50, message });
   signal('SIGTERM');
-  const killAt = Date.now() + LEFT_OVER_GRACE_MS;
-  while (same()) {
-    if (Date.now() >= killAt + LEFT_OVER_GRACE_MS)
-      throw new Error(`${name} left running over this data folder (pid ${pid}) does not stop, even on SIGKILL`);
-    if (Date.now() >= killAt) signal('SIGKILL');
-    await new Promise((resolve) => setTimeout(resolve, 50));
+  try {
+    await gone();
+  } catch {
+    signal('SIGKILL'); // still running after LEFT_OVER_GRACE_MS
+    await gone(() => `${name} left running over this data folder (pid ${pid}) does not stop, even on SIGKILL`);
   }
   return pid;
 }

@@ -58,10 +58,8 @@ export class LiveTally {
   }
 
   private noteStored(): void {
-    const list = this.storedNextSlots;
-    list.push({ at: performance.now(), nextSlot: this.state.nextSlot });
-    const cutoff = performance.now() - RETENTION_SLOT_LAG_MS;
-    while (list.length > 1 && list[1].at <= cutoff) list.shift();
+    this.storedNextSlots.push({ at: performance.now(), nextSlot: this.state.nextSlot });
+    this.removableBelow(); // drops what no longer counts
   }
 
   /**

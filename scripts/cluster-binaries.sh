@@ -28,20 +28,7 @@ build_temporal_command() {
   rm -rf "$tmp"
 }
 
-apt_install() {
-  [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null || return 0
-  log "installing Debian's $* (first run only)"
-  export DEBIAN_FRONTEND=noninteractive
-  # A PostgreSQL installed here must not start a system-wide cluster of its own on port 5432.
-  mkdir -p /etc/postgresql-common
-  [ -f /etc/postgresql-common/createcluster.conf ] ||
-    echo "create_main_cluster = false" > /etc/postgresql-common/createcluster.conf
-  # Nor any system-wide service: what is installed is started only by the cluster's launcher.
-  local policy=/usr/sbin/policy-rc.d own_policy=0
-  [ -e "$policy" ] || { printf '#!/bin/sh\nexit 101\n' > "$policy" && chmod +x "$policy" && own_policy=1; }
-  apt-get install -y -q "$@" >&2 || { apt-get update -q >&2 && apt-get install -y -q "$@" >&2; }
-  [ "$own_policy" = 0 ] || rm -f "$policy"
-}
+source "$(dirname "$0")/apt-install.sh"
 
 server_bin="${TEMPORAL_SERVER_BIN:-$CACHE/temporal-server-$TEMPORAL_SERVER_VERSION/temporal-server}"
 [ -x "$server_bin" ] || build_temporal_command cmd/server "$server_bin"

@@ -10,12 +10,16 @@ import { MAX_GRACE_HOURS, DEFAULT_GRACE_HOURS } from '../robots/trigger-tokens';
 import { MIN_SIGNING_SECRET_LENGTH, TRIGGER_RULES_MAX } from '../domain/limits';
 import { RULE_OPS, ruleProblem } from '../domain/trigger-rules';
 import { DEDUP_KEYS, DEDUP_WINDOW_MS } from '../domain/dedup';
+import { isHeaderName } from '../domain/headers';
 
 const name = z.string().trim().min(1).max(200);
 const id = z.string().min(1).max(100);
 export const jsonValue: z.ZodType<JsonValue> = z.lazy(() =>
   z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(jsonValue), z.record(jsonValue)]),
 );
+
+/** A header name someone chooses (src/domain/headers.ts): a token, and not __proto__, constructor or prototype. */
+const headerName = z.string().refine(isHeaderName, 'a header name (not __proto__, constructor or prototype)');
 
 /** A signing secret: long enough that nobody finds it from one captured request (MIN_SIGNING_SECRET_LENGTH). */
 const secret = z
@@ -39,7 +43,7 @@ export const verificationBody = z.discriminatedUnion('scheme', [
     .object({
       scheme: z.literal('hmac'),
       secret,
-      header: z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/, 'a header name'),
+      header: headerName,
       algorithm: z.enum(HMAC_ALGORITHMS),
       encoding: z.enum(SIGNATURE_ENCODINGS),
       prefix: z.string().max(100).optional(),
@@ -51,11 +55,7 @@ export const verificationBody = z.discriminatedUnion('scheme', [
 export const dedupBody = z
   .object({
     key: z.enum(DEDUP_KEYS),
-    header: z
-      .string()
-      .regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/, 'a header name')
-      .transform((h) => h.toLowerCase())
-      .optional(),
+    header: headerName.transform((h) => h.toLowerCase()).optional(),
     path: z.string().min(1).max(300).optional(),
     windowSeconds: z
       .number()
@@ -182,7 +182,7 @@ export const testDeliveryBody = z
     contentType: z.string().max(200).optional(),
     /** Request headers to send with it (as a sender would: trigger rules may read them). */
     headers: z
-      .record(z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/, 'a header name'), z.string().max(1024))
+      .record(headerName, z.string().max(1024))
       .refine((h) => Object.keys(h).length <= 20, 'at most 20 headers')
       .optional(),
   })

@@ -24,6 +24,7 @@ import { Query } from 'mingo';
 import { ensureArray, flatten, resolve } from 'mingo/util';
 import { RE2JS } from 're2js';
 import { RULE_LIST_ITEMS, RULE_MATCH_CHARS, RULE_PATTERN_CHARS, RULE_VALUE_BYTES, TRIGGER_RULES_MAX } from './limits';
+import { RESERVED_HEADER_NAMES } from './headers';
 import { isExpression, parsePath } from './placeholders';
 import type { JsonValue } from './types';
 
@@ -103,6 +104,9 @@ export function ruleProblem(rules: TriggerRules): { path: Array<string | number>
   if (rules.conditions.length > TRIGGER_RULES_MAX)
     return { path: ['conditions'], problem: `at most ${TRIGGER_RULES_MAX} conditions` };
   for (const [i, c] of rules.conditions.entries()) {
+    const name = HEADER_FIELD.exec(c.field)?.[1];
+    if (name && RESERVED_HEADER_NAMES.has(name))
+      return { path: ['conditions', i, 'field'], problem: `${name} is not a header name to filter on` };
     const read = documentPath(c.field);
     if ('problem' in read) return { path: ['conditions', i, 'field'], problem: read.problem };
     const problem = valueProblem(c);
@@ -173,12 +177,16 @@ export class CompiledRules {
     });
   }
 
-  /** Why the subject is stopped (the condition that stopped it), or null when it may make a run. */
+  /**
+   * Why the subject is stopped (the condition that stopped it), or null when it may make a run. Its
+   * headers are tested as their own names only (a rule saved before such names were refused may name `constructor`).
+   */
   stopReason(subject: RuleSubject): string | null {
     const { conditions, match } = this.rules;
     if (conditions.length === 0) return null;
-    if (match === 'any') return this.queries.some((q) => q.test({ ...subject })) ? null : this.noneMet;
-    const failed = this.queries.findIndex((q) => !q.test({ ...subject }));
+    const tested = { trigger: subject.trigger, headers: Object.assign(Object.create(null), subject.headers) as object };
+    if (match === 'any') return this.queries.some((q) => q.test({ ...tested })) ? null : this.noneMet;
+    const failed = this.queries.findIndex((q) => !q.test({ ...tested }));
     return failed < 0 ? null : `condition ${failed + 1} not met: ${describeCondition(conditions[failed])}`;
   }
 }

@@ -2,6 +2,7 @@ import {
   createConnectionBody,
   createAppBody,
   createRobotBody,
+  dedupBody,
   listQuery,
   verificationBody,
 } from '../../src/api/schemas';
@@ -35,6 +36,14 @@ describe('createAppBody', () => {
 
   test('a blank name is rejected', () => {
     expect(createAppBody.safeParse({ name: '   ', supportsInboundTrigger: false }).success).toBe(false);
+  });
+});
+
+describe('header names chosen in an app', () => {
+  test.each(['constructor', '__proto__', 'prototype'])('%s is refused for dedup and an HMAC scheme', (header) => {
+    expect(dedupBody.safeParse({ key: 'header', header }).success).toBe(false);
+    const hmac = { scheme: 'hmac', secret: 'x'.repeat(32), header, algorithm: 'sha256', encoding: 'hex' };
+    expect(verificationBody.safeParse(hmac).success).toBe(false);
   });
 });
 

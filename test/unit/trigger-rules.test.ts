@@ -97,6 +97,12 @@ test('all names the first condition not met; any stops only when none is met', (
   expect(stop(all())).toBeNull();
 });
 
+test("a rule saved on `headers.constructor` finds no header: only the request's own count", () => {
+  const rules = all({ field: 'headers.constructor', op: 'exists' });
+  expect(stop(rules, {}, {})).toMatch(/condition 1 not met/);
+  expect(stop(all({ field: 'headers.x-kind', op: 'equals', value: 'a' }), {}, { 'x-kind': 'a' })).toBeNull();
+});
+
 test('numbers compare with numbers only: a CSV cell is a string', () => {
   expect(stop(all({ field: 'trigger.amount', op: 'gt', value: 5 }), { amount: '10' })).not.toBeNull();
 });
@@ -118,6 +124,9 @@ test('what cannot be saved, with where it is', () => {
   // A header that carries a credential would be kept with every delivery.
   for (const name of ['authorization', 'cookie', 'x-api-key', 'x-hub-signature-256'])
     expect(problem({ field: `headers.${name}`, op: 'exists' })?.problem).toMatch(/credential/);
+  // Names an object lookup gives meaning to: a rule on one read Object's own function (N9).
+  for (const name of ['constructor', '__proto__', 'prototype'])
+    expect(problem({ field: `headers.${name}`, op: 'exists' })?.problem).toMatch(/not a header name/);
   const many = Array.from({ length: TRIGGER_RULES_MAX + 1 }, () => ({ field: 'trigger', op: 'exists' as const }));
   expect(ruleProblem(all(...many))?.path).toEqual(['conditions']);
 });

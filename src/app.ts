@@ -21,6 +21,7 @@ import { managementRouter } from './api/routes';
 import { BackgroundWork } from './background';
 import { codecRouter } from './codec-routes';
 import type { Config } from './config';
+import { clientAddresses, TrustedProxies } from './client-address';
 import { errorHandler, KEEP_ALIVE_TIMEOUT_MS } from './http';
 import { drainOnClose } from './receiver/drain';
 import type { Logger } from './log';
@@ -93,9 +94,9 @@ export function routers(deps: AppDeps, triggers = triggerCache(deps)): Router[] 
 export function createApp(deps: AppDeps, triggers = triggerCache(deps)): Koa {
   const app = new Koa();
   app.silent = true; // errors are logged by the error handler
-  // Behind the cluster's entry the client's address is in X-Forwarded-For (refusals are counted by it).
-  app.proxy = deps.config.trustProxy;
-  app.maxIpsCount = 1; // the address the proxy itself saw, never one a sender wrote into the header
+  // Behind the cluster's entry the client's address is in X-Forwarded-For (refusals are counted by
+  // it), believed only from a trusted proxy (src/client-address.ts).
+  app.use(clientAddresses(new TrustedProxies(deps.config.trustedProxies)));
   const metrics = deps.metrics ?? receiverMetrics();
   app.use(safetyHeaders());
   app.use(countWebhookAnswers(metrics)); // outside the error handler: it sees what the sender got

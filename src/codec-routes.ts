@@ -20,8 +20,8 @@ import type { z } from 'zod';
 import { payloadsBody } from './api/schemas';
 import type { Config } from './config';
 import { CODEC_BODY_BYTES } from './domain/limits';
-import { keyedDigest, secretsEqual } from './domain/secrets';
-import { invalidField, requireAdminToken, unauthorized } from './http';
+import { keyedDigest } from './domain/secrets';
+import { invalidField, requireAdminToken, requireCredential, unauthorized } from './http';
 import { UnknownPayloadKey, type PayloadEncryption } from './payload-codec';
 import type { Throttle } from './throttle';
 import type { Operation } from './api/route';
@@ -123,11 +123,8 @@ export function codecRouter({ config, codec, authFailures }: CodecDeps): Router 
     await handler(ctx);
   };
   const withUiKey = (handler: (ctx: Context) => Promise<void>) => async (ctx: Context) => {
-    authFailures.check(ctx.ip);
-    if (!secretsEqual((ctx.params as { key: string }).key, uiKey)) {
-      authFailures.count(ctx.ip);
-      throw unauthorized('wrong codec key');
-    }
+    const { key } = ctx.params as { key: string };
+    requireCredential(ctx, key, uiKey, authFailures, () => unauthorized('wrong codec key'));
     await handler(ctx);
   };
 

@@ -20,6 +20,7 @@ import {
 } from './domain/limits';
 import { DEFAULT_DELIVERY_CAPS, type DeliveryCaps } from './domain/body-formats';
 import type { RunFeatures } from './domain/types';
+import { trustedProxyRanges } from './client-address';
 import { adminTokenSchema, ConfigError, keptSecrets, secretsKeySchema } from './config-secrets';
 
 export { ConfigError };
@@ -74,7 +75,14 @@ const envSchema = z.object({
   BODY_IDLE_TIMEOUT_MS: positiveInt.default(DEFAULT_BODY_IDLE_TIMEOUT_MS),
   REQUEST_TIMEOUT_MS: positiveInt.default(DEFAULT_REQUEST_TIMEOUT_MS),
   MAX_CONNECTIONS: positiveInt.default(DEFAULT_MAX_CONNECTIONS),
-  TRUST_PROXY: z.enum(['0', '1']).default('0'),
+  TRUST_PROXY: z
+    .string()
+    .default('0')
+    .transform((v, ctx) => {
+      const ranges = trustedProxyRanges(v);
+      if (!Array.isArray(ranges)) ctx.addIssue({ code: 'custom', message: ranges.problem });
+      return Array.isArray(ranges) ? ranges : [];
+    }),
   AUTH_FAILURES_PER_MINUTE: positiveInt.default(DEFAULT_AUTH_FAILURES_PER_MINUTE),
   REJECTED_PER_MINUTE: positiveInt.default(DEFAULT_REJECTED_PER_MINUTE),
   RECEIVER_METRICS_PORT: port.default(9463),
@@ -127,8 +135,11 @@ export interface Config {
   maxInflightBodyBytesPerTrigger: number;
   /** The receiver's HTTP server against slow senders (src/domain/limits.ts). */
   http: { headersTimeoutMs: number; bodyIdleTimeoutMs: number; requestTimeoutMs: number; maxConnections: number };
-  /** Behind a proxy that sets X-Forwarded-For (the cluster's entry): the client's address is taken from it. */
-  trustProxy: boolean;
+  /**
+   * Proxies whose X-Forwarded-For gives the client's address (TRUST_PROXY, src/client-address.ts):
+   * none by default; the cluster's entry and compose's nginx are on loopback or a private network.
+   */
+  trustedProxies: string[];
   /** Refusals a client address (wrong admin tokens) or a trigger (rejected deliveries) may have a minute. */
   throttles: { authFailuresPerMinute: number; rejectedPerMinute: number };
   /** The receiver's metrics and health port (GET /metrics, GET /healthz); 0 for none. */
@@ -225,7 +236,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
       maxConnections: e.MAX_CONNECTIONS,
     },
-    trustProxy: e.TRUST_PROXY === '1',
+    trustedProxies: e.TRUST_PROXY,
     throttles: { authFailuresPerMinute: e.AUTH_FAILURES_PER_MINUTE, rejectedPerMinute: e.REJECTED_PER_MINUTE },
     receiverMetricsPort: e.RECEIVER_METRICS_PORT,
     deliveryCaps: {

@@ -45,18 +45,29 @@ export const methodNotAllowed = (allow: string) =>
   new HttpError(405, 'Method Not Allowed', { headers: { Allow: allow } });
 
 /**
- * The admin token's check, for every route that needs it: `Authorization: Bearer <admin token>`,
- * compared in constant time. A client address with too many wrong tokens this minute is answered
- * 429 before its token is even looked at (src/throttle.ts).
+ * A bearer credential's check (the admin token, the Web UI's codec key): compared first, in constant
+ * time, so the right one is never refused, whoever else shares its address. Only a wrong one counts
+ * against its client address (src/throttle.ts): past the minute's allowance, a wrong one is answered
+ * 429 instead of 401. A credential of 16 or more random characters stays unguessable at any rate.
  */
-export function requireAdminToken(ctx: Context, adminToken: string, failures: Throttle): void {
+export function requireCredential(
+  ctx: Context,
+  given: string,
+  expected: string,
+  failures: Throttle,
+  wrong: () => HttpError,
+): void {
+  if (given && secretsEqual(given, expected)) return;
   failures.check(ctx.ip);
+  failures.count(ctx.ip);
+  throw wrong();
+}
+
+/** The admin token's check, for every route that needs it: `Authorization: Bearer <admin token>`. */
+export function requireAdminToken(ctx: Context, adminToken: string, failures: Throttle): void {
   const header = ctx.get('authorization');
   const token = header.startsWith('Bearer ') ? header.slice(7) : '';
-  if (!token || !secretsEqual(token, adminToken)) {
-    failures.count(ctx.ip);
-    throw unauthorized('missing or wrong admin token');
-  }
+  requireCredential(ctx, token, adminToken, failures, () => unauthorized('missing or wrong admin token'));
 }
 
 /** A status with an empty body (set in this order: assigning a null body after the status makes it 204). */

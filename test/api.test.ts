@@ -29,7 +29,7 @@ describe('authentication', () => {
     expect((await stack.api('GET', '/api/openapi.json')).body.openapi).toBe('3.1.0');
   });
 
-  it('answers 429 with Retry-After to a client past its wrong tokens for the minute, even with the right one', async () => {
+  it('answers 429 with Retry-After to a client past its wrong tokens for the minute, but never to the right one', async () => {
     const other = await stack.addReceiver(); // its own count, so the other tests keep theirs
     const wrong = () => fetch(`${other}/api/apps`, { headers: { authorization: 'Bearer wrong-token-xxxxxxxx' } });
     for (let i = 0; i < stack.config.throttles.authFailuresPerMinute; i++) expect((await wrong()).status).toBe(401);
@@ -37,7 +37,8 @@ describe('authentication', () => {
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     const right = await fetch(`${other}/api/apps`, { headers: { authorization: `Bearer ${stack.config.adminToken}` } });
-    expect(right.status).toBe(429);
+    // Compared first: whoever shares the admin's address cannot lock the admin out (review N4).
+    expect(right.status).toBe(200);
     // Counted per receiver process: the stack's first receiver still answers the same address.
     expect((await stack.api('GET', '/api/apps')).status).toBe(200);
   });

@@ -190,6 +190,12 @@ describe("Slack's URL verification (src/domain/handshakes.ts)", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
     expect(res.text).toBe('3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P');
+    // The same capture sent again within its signature's time: answered, but recorded once (review N8).
+    const again = await stack.send('POST', robot.webhookUrl, body, {
+      'content-type': 'application/json',
+      ...schemes.slack.sign(body, now(), randomUUID()),
+    });
+    expect(again.text).toBe('3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P');
     // Unsigned, it is a forgery like any other: 400, rejected, and no challenge in the answer.
     const forged = await stack.send('POST', robot.webhookUrl, challenge('forged'), {
       'content-type': 'application/json',
@@ -215,6 +221,22 @@ describe("Slack's URL verification (src/domain/handshakes.ts)", () => {
     expect(handshake).toMatchObject({ verified: true, replayable: false, workflowId: null });
     const { body: shown } = await stack.api('GET', `/api/robots/${robot.robotId}`);
     expect(shown.deliveryCounts).toMatchObject({ handshake: 1, processed: 1, rejected: 1 });
+  });
+
+  it('throttles handshakes like refusals: past REJECTED_PER_MINUTE for a URL, 429 and nothing recorded', async () => {
+    const robot = await robotAtWork(stack.client, { template: {}, verification: schemes.slack.verification });
+    const statuses: number[] = [];
+    for (let i = 0; i < stack.config.throttles.rejectedPerMinute + 2; i++) {
+      const body = challenge(`challenge-${i}`);
+      statuses.push((await stack.send('POST', robot.webhookUrl, body, schemes.slack.sign(body, now(), 'x'))).status);
+    }
+    expect(statuses).toEqual([...Array(stack.config.throttles.rejectedPerMinute).fill(200), 429, 429]);
+    const { body: shown } = await stack.api('GET', `/api/robots/${robot.robotId}`);
+    await waitFor(
+      () => stack.deliveries(robot.robotId),
+      (d) => d.length === stack.config.throttles.rejectedPerMinute,
+    );
+    expect(shown.deliveryCounts.handshake).toBeLessThanOrEqual(stack.config.throttles.rejectedPerMinute);
   });
 
   it("runs the same body as an ordinary delivery for an app whose preset is not Slack's", async () => {

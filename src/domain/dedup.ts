@@ -17,7 +17,8 @@
  * always scoped to the trigger identifier. That is a custom app's `auto` choice; an app may choose
  * instead (`DedupChoice`, since 0.6): a header it names (only when nothing is signed: a captured
  * request sent again with another value would run again), a JSON path in the body, the body's
- * digest, or none (every delivery runs).
+ * digest, or none (every delivery runs; only when nothing is signed, and a window no shorter than a
+ * capture verifies for: `dedupProblem`).
  *
  * **Window.** A repeat is recognised for the choice's window: by default 72 hours for a key from
  * an id (`DEDUP_WINDOW`, the namespace's retention, as long as Stripe retries), and one hour for
@@ -38,6 +39,7 @@ import { TEMPORAL_MAX_ID_BYTES } from './limits';
 import { keyedDigest } from './secrets';
 import type { BodyFormat, JsonValue, TriggerKind } from './types';
 import { isExpression, lookup, parsePath } from './placeholders';
+import { SIGNED_TIMESTAMP_TOLERANCE_SECONDS } from './verification';
 
 /** The workflow ID's prefix before the trigger identifier. */
 const WORKFLOW_ID_PREFIX = 'delivery:';
@@ -73,6 +75,12 @@ export const BODY_DEDUP_WINDOW_MS = 3600_000;
  * signatures carry a time the receiver refuses after 5 minutes.
  */
 const UNTIMED_SCHEMES: ReadonlySet<string> = new Set(['github', 'shopify', 'hmac']);
+/**
+ * The shortest window a sender whose signature carries a time may choose: its signature verifies
+ * while its time is within SIGNED_TIMESTAMP_TOLERANCE_SECONDS of ours either way, so a request whose
+ * sender's clock ran ahead can be captured and sent again for up to twice that after it arrived.
+ */
+export const SIGNED_REPLAY_WINDOW_MS = 2 * SIGNED_TIMESTAMP_TOLERANCE_SECONDS * 1000;
 /** A JSON path is read from bodies up to this size; a larger body falls back to its digest (the receiver parses it). */
 export const DEDUP_PARSE_BYTES = 1024 * 1024;
 
@@ -107,12 +115,20 @@ export function dedupProblem(
           'with another value would run again. Use auto (their signed id or body) or jsonPath',
       };
   }
-  if (UNTIMED_SCHEMES.has(app.signedWith ?? '')) {
-    // Their signatures carry no time: only a repeat's refusal stops a captured request sent again.
-    const replayable = `${app.signedWith} signatures carry no time, so a captured request would verify and run again`;
+  if (app.signedWith) {
+    // A signed request can be captured and sent again: only the refusal of a repeat stops it.
+    const untimed = UNTIMED_SCHEMES.has(app.signedWith);
+    const replayable = untimed
+      ? `${app.signedWith} signatures carry no time, so a captured request would verify and run again`
+      : `${app.signedWith} signatures verify for ${SIGNED_TIMESTAMP_TOLERANCE_SECONDS} s either side of their time, ` +
+        'so a captured request would run again within that';
     if (choice.key === 'none') return { field: 'dedup.key', problem: replayable };
-    if (choice.windowSeconds !== undefined && choice.windowSeconds * 1000 < DEDUP_WINDOW_MS)
-      return { field: 'dedup.windowSeconds', problem: `${replayable} after the window: keep the default (72 h)` };
+    const least = shortestWindowMs(app.signedWith);
+    if (choice.windowSeconds !== undefined && choice.windowSeconds * 1000 < least)
+      return {
+        field: 'dedup.windowSeconds',
+        problem: `${replayable}: at least ${least / 1000} seconds${untimed ? ' (the default, 72 h)' : ''}`,
+      };
   }
   if (choice.key === 'jsonPath') {
     if (!choice.path || !isExpression(choice.path) || choice.path === 'trigger')
@@ -120,6 +136,12 @@ export function dedupProblem(
     if (app.bodyFormat !== 'json') return { field: 'dedup.key', problem: 'only a json app has JSON paths' };
   }
   return null;
+}
+
+/** The shortest window a delivery signed this way keeps (0 when nothing is signed). */
+function shortestWindowMs(signedWith: string | null): number {
+  if (!signedWith) return 0;
+  return UNTIMED_SCHEMES.has(signedWith) ? DEDUP_WINDOW_MS : SIGNED_REPLAY_WINDOW_MS;
 }
 
 /** What a delivery's key is taken from. */
@@ -173,10 +195,13 @@ export function replayKey(originalDeliveryId: string, n: number): string {
 /** The delivery's key and window; `digestKey` keys its digests (derivedKey(SECRETS_KEY, 'dedup')). */
 export function dedupOf(source: DedupSource, digestKey: Buffer, deliveryId: string): Dedup {
   const choice = source.choice ?? AUTO_DEDUP;
-  const key = choice.key === 'none' ? `none:${deliveryId}` : chosenKey(source, choice, digestKey);
+  // A signed app never runs a repeat (dedupProblem refuses `none` for one; an app saved before may have it).
+  const every = choice.key === 'none' && !source.signedWith;
+  const key = every ? `none:${deliveryId}` : chosenKey(source, choice, digestKey);
   const shortDigest = key.startsWith('body-hmac:') && !UNTIMED_SCHEMES.has(source.signedWith ?? '');
   const byDefault = shortDigest ? BODY_DEDUP_WINDOW_MS : DEDUP_WINDOW_MS;
-  const windowMs = choice.windowSeconds === undefined ? byDefault : choice.windowSeconds * 1000;
+  const chosen = choice.windowSeconds === undefined ? byDefault : choice.windowSeconds * 1000;
+  const windowMs = Math.max(chosen, shortestWindowMs(source.signedWith));
   return { key, windowMs: Math.min(windowMs, DEDUP_WINDOW_MS) };
 }
 
@@ -207,7 +232,8 @@ function pathValue(body: Buffer, path: string): string | undefined {
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
-const bodyKey = (digestKey: Buffer, body: Buffer) => `body-hmac:${keyedDigest(digestKey, body)}`;
+/** The body's keyed digest as a key: what a body-digest dedup key and a handshake's key are. */
+export const bodyKey = (digestKey: Buffer, body: Buffer) => `body-hmac:${keyedDigest(digestKey, body)}`;
 
 /** The `auto` key: the sender's signed id, else an unsigned id header, else the body's digest. */
 export function dedupKey({ kind, signedWith, headers, body }: DedupSource, digestKey: Buffer): string {

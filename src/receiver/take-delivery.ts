@@ -10,8 +10,8 @@
  */
 import type { Client } from '@temporalio/client';
 import type { Config } from '../config';
-import { dedupOf, deliveryWorkflowId } from '../domain/dedup';
-import { DUPLICATES_LOGGED_PER_MINUTE } from '../domain/limits';
+import { bodyKey, dedupOf, deliveryWorkflowId, SIGNED_REPLAY_WINDOW_MS } from '../domain/dedup';
+import { DUPLICATES_LOGGED_PER_MINUTE, THROTTLE_ENTRIES } from '../domain/limits';
 import { deliveryRecord, isEmptyBody, keptHeaders, type ReceivedDelivery } from '../domain/deliveries';
 import { handshakeAnswer, type HandshakeAnswer } from '../domain/handshakes';
 import { derivedKey, newId } from '../domain/secrets';
@@ -53,14 +53,19 @@ export type Taken =
 export class DeliveryTaker {
   /** Keys the digests in dedup keys (src/domain/dedup.ts). */
   private readonly digestKey: Buffer;
-  /** Rejected deliveries recorded per trigger this minute (src/throttle.ts). */
+  /** Rejected deliveries and handshakes recorded per trigger this minute (src/throttle.ts). */
   private readonly rejections: Throttle;
   /** Duplicates recorded per trigger this minute (DUPLICATES_LOGGED_PER_MINUTE). */
   private readonly duplicates = new Throttle('duplicates logged for this URL', DUPLICATES_LOGGED_PER_MINUTE);
+  /**
+   * Handshakes recorded, by trigger and body digest, for as long as a signed capture verifies
+   * (SIGNED_REPLAY_WINDOW_MS): one sent again is answered, but recorded once.
+   */
+  private readonly handshakesSeen = new Throttle('handshakes', 1, THROTTLE_ENTRIES, SIGNED_REPLAY_WINDOW_MS);
 
   constructor(private readonly deps: TakeDeliveryDeps) {
     this.digestKey = derivedKey(deps.config.secretsKey, 'dedup');
-    this.rejections = new Throttle('rejected deliveries for this URL', deps.config.throttles.rejectedPerMinute);
+    this.rejections = new Throttle('refused deliveries and handshakes for this URL', deps.config.throttles.rejectedPerMinute);
   }
 
   /** Takes the delivery; `identified` hears its ids as soon as they are known (before any start). */
@@ -82,9 +87,7 @@ export class DeliveryTaker {
     const handshake = verification && handshakeAnswer(verification.scheme, req.body);
     if (handshake) {
       identified({ deliveryId, robotId: trigger.robotId });
-      await this.deps.deliveries.record(
-        deliveryRecord(this.received(trigger, req, { deliveryId, key, headers }, true), { outcome: 'handshake' }),
-      );
+      await this.recordHandshake(trigger, req, { deliveryId, key: bodyKey(this.digestKey, req.body), headers });
       return { outcome: 'handshake', answer: handshake };
     }
     const workflowId = deliveryWorkflowId(trigger.identifier, key);
@@ -144,6 +147,22 @@ export class DeliveryTaker {
     const received = this.received(trigger, req, { deliveryId, key, headers }, false);
     await this.deps.deliveries.record(deliveryRecord(received, { outcome: 'rejected', reason: verdict.reason }));
     return verdict.reason;
+  }
+
+  /**
+   * A verified handshake, throttled like a refusal (past REJECTED_PER_MINUTE for its URL: 429, not
+   * recorded) and keyed by its body's digest: the same one sent again within SIGNED_REPLAY_WINDOW_MS
+   * (a capture replayed) is answered but not recorded again.
+   */
+  private async recordHandshake(
+    trigger: WebhookTrigger,
+    req: DeliveryRequest,
+    ids: { deliveryId: string; key: string; headers: Record<string, string> },
+  ): Promise<void> {
+    this.rejections.check(trigger.identifier);
+    this.rejections.count(trigger.identifier);
+    if (!this.handshakesSeen.take(`${trigger.identifier}:${ids.key}`)) return;
+    await this.deps.deliveries.record(deliveryRecord(this.received(trigger, req, ids, true), { outcome: 'handshake' }));
   }
 
   /** A delivery the receiver answers itself (rejected, handshake, duplicate): no workflow of its own, no body kept. */

@@ -8,6 +8,7 @@ import {
   dedupOf,
   dedupProblem,
   deliveryWorkflowId,
+  SIGNED_REPLAY_WINDOW_MS,
   type DedupChoice,
   type DedupSource,
 } from '../../src/domain/dedup';
@@ -189,7 +190,24 @@ describe('dedupOf: the key an app chose, and its window', () => {
     expect(dedupProblem({ key: 'body', windowSeconds: 3600 }, { ...unsigned, signedWith: 'hmac' })?.field).toBe(
       'dedup.windowSeconds',
     );
-    expect(dedupProblem({ key: 'none' }, { ...unsigned, signedWith: 'slack' })).toBeNull();
+    // Timed signatures verify for 5 minutes either side of their time: a capture runs again within them (N8).
+    for (const signedWith of ['slack', 'standard-webhooks']) {
+      expect(dedupProblem({ key: 'none' }, { ...unsigned, signedWith })?.field).toBe('dedup.key');
+      expect(dedupProblem({ key: 'body', windowSeconds: 299 }, { ...unsigned, signedWith })?.field).toBe(
+        'dedup.windowSeconds',
+      );
+      expect(
+        dedupProblem({ key: 'body', windowSeconds: SIGNED_REPLAY_WINDOW_MS / 1000 }, { ...unsigned, signedWith }),
+      ).toBeNull();
+    }
+    expect(dedupProblem({ key: 'none' }, unsigned)).toBeNull();
+  });
+
+  test('a signed app saved with none or a short window before they were refused still makes one run of a capture', () => {
+    const signed = (choice: DedupChoice) =>
+      dedupOf({ kind: 'custom', signedWith: 'slack', headers: {}, body: Buffer.from('{}'), choice }, DIGEST_KEY, 'd');
+    expect(signed({ key: 'none' }).key).toMatch(/^body-hmac:/);
+    expect(signed({ key: 'body', windowSeconds: 1 }).windowMs).toBe(SIGNED_REPLAY_WINDOW_MS);
   });
 });
 

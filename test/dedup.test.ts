@@ -1,5 +1,6 @@
 /** Duplicate deliveries make one run: Temporal refuses a second delivery workflow with the same ID. */
 import { startStack, type Stack } from './support/stack';
+import { robotAtWork } from '../src/runtime/api-client';
 import { waitFor } from '../src/runtime/wait';
 
 let stack: Stack;
@@ -146,6 +147,25 @@ describe('dedup you choose (per app)', () => {
       3,
     );
     expect(triggers.map((t) => t.n)).toEqual([1, 3]);
+  });
+
+  it('a JSON path whose value is nested too deep: 200, keyed by the digest, failed by the parser (review N2)', async () => {
+    const robot = await robotWith({ key: 'jsonPath', path: 'trigger.a' });
+    const deep = `{"a":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
+    const { deliveries } = await sendAll(robot, [[deep]], 1);
+    expect(deliveries[0]).toMatchObject({ outcome: 'failed', error: expect.stringMatching(/nested deeper/) });
+    expect(deliveries[0].workflowId).toMatch(/:body-hmac:/);
+  });
+
+  it('reads no key from a body before its signature verifies: a forged deep body is only rejected', async () => {
+    const verification = { scheme: 'github', secret: 'a-github-secret-of-some-length' };
+    const robot = await robotAtWork(stack.client, { template: {}, verification });
+    const dedup = { key: 'jsonPath', path: 'trigger.a' };
+    expect((await stack.api('PATCH', `/api/apps/${robot.appId}`, { dedup })).status).toBe(200);
+    const deep = `{"a":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
+    expect((await stack.send('POST', robot.webhookUrl, deep)).status).toBe(400);
+    const [rejected] = await stack.deliveries(robot.robotId);
+    expect(rejected).toMatchObject({ outcome: 'rejected' });
   });
 
   it('none: every delivery runs, the same body too', async () => {

@@ -101,6 +101,41 @@ export function nestingDepth(value: JsonValue): number {
   return deepest;
 }
 
+/**
+ * Whether JSON text nests no deeper than `max` (brackets counted outside strings), read in one pass
+ * before it is parsed: a value nested deeper cannot be written back as JSON (JSON.stringify
+ * recurses), and is refused without the cost of parsing it.
+ */
+export function jsonNestsWithin(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // a backslash: the next character is escaped
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return false;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return true;
+}
+
+/**
+ * A body parsed as JSON to read a value from it (a dedup key), or undefined when it is over
+ * `maxBytes`, not UTF-8 JSON, or nested deeper than MAX_NESTING_DEPTH: never throws.
+ */
+export function parseJsonWithin(body: Uint8Array, maxBytes: number): JsonValue | undefined {
+  if (body.length > maxBytes) return undefined;
+  try {
+    const text = stripBom(decodeUtf8(body));
+    return jsonNestsWithin(text, MAX_NESTING_DEPTH) ? (JSON.parse(text) as JsonValue) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function refuseDeepNesting(format: string, value: JsonValue): JsonValue {
   if (nestingDepth(value) > MAX_NESTING_DEPTH) {
     throw new BodyParseError(`invalid ${format}: nested deeper than ${MAX_NESTING_DEPTH} levels`);

@@ -35,7 +35,8 @@
  * that would not fit, or is not printable ASCII, is used by its digest.
  */
 import { headerValue, type RequestHeaders } from './headers';
-import { TEMPORAL_MAX_ID_BYTES } from './limits';
+import { parseJsonWithin } from './body-formats';
+import { DEDUP_PARSE_BYTES, DEDUP_PARSE_BYTES_SIGNED, TEMPORAL_MAX_ID_BYTES } from './limits';
 import { keyedDigest } from './secrets';
 import type { BodyFormat, JsonValue, TriggerKind } from './types';
 import { isExpression, lookup, parsePath } from './placeholders';
@@ -81,8 +82,6 @@ const UNTIMED_SCHEMES: ReadonlySet<string> = new Set(['github', 'shopify', 'hmac
  * sender's clock ran ahead can be captured and sent again for up to twice that after it arrived.
  */
 export const SIGNED_REPLAY_WINDOW_MS = 2 * SIGNED_TIMESTAMP_TOLERANCE_SECONDS * 1000;
-/** A JSON path is read from bodies up to this size; a larger body falls back to its digest (the receiver parses it). */
-export const DEDUP_PARSE_BYTES = 1024 * 1024;
 
 /** What an app's deliveries are told apart by (docs/api.md#deduplication). */
 export const DEDUP_KEYS = ['auto', 'header', 'jsonPath', 'body', 'none'] as const;
@@ -172,14 +171,14 @@ function keyPart(digestKey: Buffer, source: string, value: string): string {
     : `${source}-hmac:${keyedDigest(digestKey, value)}`;
 }
 
-function stripeEventId(body: Buffer): string | undefined {
-  try {
-    const event = JSON.parse(body.toString('utf8')) as unknown;
-    const id = (event as { id?: unknown } | null)?.id;
-    return typeof id === 'string' && id.length > 0 ? id : undefined;
-  } catch {
-    return undefined; // not JSON: the body's digest is the key, and parsing will record the error
-  }
+/** How much of a body is parsed for its key (src/domain/limits.ts says why). */
+const parseBytes = (signedWith: string | null) => (signedWith ? DEDUP_PARSE_BYTES_SIGNED : DEDUP_PARSE_BYTES);
+
+/** The event's id, or undefined (not JSON, too large or deep: the body's digest is the key, and parsing records why). */
+function stripeEventId(body: Buffer, signedWith: string | null): string | undefined {
+  const event = parseJsonWithin(body, parseBytes(signedWith));
+  const id = event !== null && typeof event === 'object' && !Array.isArray(event) ? event.id : undefined;
+  return typeof id === 'string' && id.length > 0 ? id : undefined;
 }
 
 /** The key of a test delivery (POST /api/robots/:id/test-delivery): its own, so each one runs. */
@@ -210,7 +209,7 @@ function chosenKey(source: DedupSource, choice: DedupChoice, digestKey: Buffer):
     const value = headerValue(source.headers, choice.header);
     if (value) return keyPart(digestKey, 'header', value);
   } else if (choice.key === 'jsonPath' && choice.path) {
-    const value = pathValue(source.body, choice.path);
+    const value = pathValue(source.body, choice.path, parseBytes(source.signedWith));
     if (value !== undefined) return keyPart(digestKey, 'path', value);
   } else if (choice.key === 'auto') {
     return dedupKey(source, digestKey);
@@ -218,17 +217,13 @@ function chosenKey(source: DedupSource, choice: DedupChoice, digestKey: Buffer):
   return bodyKey(digestKey, source.body);
 }
 
-/** The value at a JSON path of the body as key text, or undefined (not JSON, too large, absent, null). */
-function pathValue(body: Buffer, path: string): string | undefined {
-  if (body.length > DEDUP_PARSE_BYTES) return undefined;
-  let data: JsonValue;
-  try {
-    data = JSON.parse(body.toString('utf8')) as JsonValue;
-  } catch {
-    return undefined;
-  }
+/** The value at a JSON path of the body as key text, or undefined (not JSON, too large or deep, absent, null). */
+function pathValue(body: Buffer, path: string, maxBytes: number): string | undefined {
+  const data = parseJsonWithin(body, maxBytes);
+  if (data === undefined) return undefined;
   const value = lookup(data, parsePath(path));
   if (typeof value === 'symbol' || value === null) return undefined;
+  // Nested within MAX_NESTING_DEPTH, so written back without overflowing the stack.
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
@@ -238,7 +233,7 @@ export const bodyKey = (digestKey: Buffer, body: Buffer) => `body-hmac:${keyedDi
 /** The `auto` key: the sender's signed id, else an unsigned id header, else the body's digest. */
 export function dedupKey({ kind, signedWith, headers, body }: DedupSource, digestKey: Buffer): string {
   if (kind === 'stripe') {
-    const id = stripeEventId(body);
+    const id = stripeEventId(body, signedWith);
     if (id) return keyPart(digestKey, 'event', id);
   } else if (signedWith === 'standard-webhooks') {
     // The scheme signs `webhook-id.timestamp.body`: its id is signed material.

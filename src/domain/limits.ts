@@ -138,6 +138,17 @@ export const CSV_SLICE_BYTES = 64 * KiB;
 /** How often (in CSV rows) long passes over a body report a heartbeat. */
 export const HEARTBEAT_ROWS = 1000;
 
+/**
+ * Bytes of a body the receiver parses to read a dedup key from it (a payment event's id, an app's
+ * JSON path), on its event loop, before it answers: where only the sender holding the signing
+ * secret can make it parse (the key is read after the signature verified), a payment event of any
+ * size Stripe sends (1 MiB: about 40 ms of parsing here); where anyone with the URL can, 64 KiB
+ * (a few ms), plenty for an id. A larger body, or one nested deeper than MAX_NESTING_DEPTH, is keyed
+ * by its digest instead.
+ */
+export const DEDUP_PARSE_BYTES_SIGNED = 1 * MiB;
+export const DEDUP_PARSE_BYTES = 64 * KiB;
+
 // ---- Stored bytes -------------------------------------------------------------------------------
 
 /** Chunks of a stored body or large JSON: below the document limit with room to spare. */

@@ -33,6 +33,9 @@ export interface TakeDeliveryDeps {
   log: Logger;
 }
 
+/** A delivery the receiver answers itself is known by its id and the headers kept with it. */
+type ReceiverIds = { deliveryId: string; headers: Record<string, string> };
+
 /** A request as the receiver read it. */
 export interface DeliveryRequest {
   headers: Record<string, string | string[] | undefined>;
@@ -65,7 +68,10 @@ export class DeliveryTaker {
 
   constructor(private readonly deps: TakeDeliveryDeps) {
     this.digestKey = derivedKey(deps.config.secretsKey, 'dedup');
-    this.rejections = new Throttle('refused deliveries and handshakes for this URL', deps.config.throttles.rejectedPerMinute);
+    this.rejections = new Throttle(
+      'refused deliveries and handshakes for this URL',
+      deps.config.throttles.rejectedPerMinute,
+    );
   }
 
   /** Takes the delivery; `identified` hears its ids as soon as they are known (before any start). */
@@ -75,11 +81,10 @@ export class DeliveryTaker {
     const scheme = verification && verification.scheme !== 'stripe' ? verification : null;
     const signedWith = verification?.scheme ?? null;
     const deliveryId = newId();
-    const source = { kind: trigger.kind, signedWith, headers: req.headers, body: req.body, choice: trigger.dedup };
-    const { key, windowMs } = dedupOf(source, this.digestKey, deliveryId);
     // Those its app's scheme and its robot's trigger rules read are kept too.
     const headers = keptHeaders(req.headers, [...(scheme ? headersRead(scheme) : []), ...trigger.ruleHeaders]);
-    const forged = await this.rejectForgery(trigger, req, { deliveryId, key, headers });
+    // Checked before anything parses the body: a forgery is keyed by its digest.
+    const forged = await this.rejectForgery(trigger, req, { deliveryId, headers });
     if (forged) {
       identified({ deliveryId, robotId: trigger.robotId });
       return { outcome: 'rejected', reason: forged };
@@ -87,9 +92,11 @@ export class DeliveryTaker {
     const handshake = verification && handshakeAnswer(verification.scheme, req.body);
     if (handshake) {
       identified({ deliveryId, robotId: trigger.robotId });
-      await this.recordHandshake(trigger, req, { deliveryId, key: bodyKey(this.digestKey, req.body), headers });
+      await this.recordHandshake(trigger, req, { deliveryId, headers });
       return { outcome: 'handshake', answer: handshake };
     }
+    const source = { kind: trigger.kind, signedWith, headers: req.headers, body: req.body, choice: trigger.dedup };
+    const { key, windowMs } = dedupOf(source, this.digestKey, deliveryId);
     const workflowId = deliveryWorkflowId(trigger.identifier, key);
     identified({ deliveryId, robotId: trigger.robotId, workflowId });
     const verified = verification ? true : trigger.kind === 'stripe' ? false : null;
@@ -133,18 +140,15 @@ export class DeliveryTaker {
    * The signature is checked before the start, so a forged delivery never holds a real one's key.
    * A forgery is recorded as rejected; its reason is returned.
    */
-  private async rejectForgery(
-    trigger: WebhookTrigger,
-    req: DeliveryRequest,
-    { deliveryId, key, headers }: { deliveryId: string; key: string; headers: Record<string, string> },
-  ): Promise<string | null> {
+  private async rejectForgery(trigger: WebhookTrigger, req: DeliveryRequest, ids: ReceiverIds): Promise<string | null> {
     if (!trigger.verification) return null;
     const verdict = verifySender(trigger.verification, req);
     if (verdict.ok) return null;
     // Past REJECTED_PER_MINUTE for this trigger, a forgery is answered 429 and not recorded.
     this.rejections.check(trigger.identifier);
     this.rejections.count(trigger.identifier);
-    const received = this.received(trigger, req, { deliveryId, key, headers }, false);
+    // Keyed by the body's digest: nothing of a forgery is parsed.
+    const received = this.received(trigger, req, { ...ids, key: bodyKey(this.digestKey, req.body) }, false);
     await this.deps.deliveries.record(deliveryRecord(received, { outcome: 'rejected', reason: verdict.reason }));
     return verdict.reason;
   }
@@ -154,15 +158,13 @@ export class DeliveryTaker {
    * recorded) and keyed by its body's digest: the same one sent again within SIGNED_REPLAY_WINDOW_MS
    * (a capture replayed) is answered but not recorded again.
    */
-  private async recordHandshake(
-    trigger: WebhookTrigger,
-    req: DeliveryRequest,
-    ids: { deliveryId: string; key: string; headers: Record<string, string> },
-  ): Promise<void> {
+  private async recordHandshake(trigger: WebhookTrigger, req: DeliveryRequest, ids: ReceiverIds): Promise<void> {
     this.rejections.check(trigger.identifier);
     this.rejections.count(trigger.identifier);
-    if (!this.handshakesSeen.take(`${trigger.identifier}:${ids.key}`)) return;
-    await this.deps.deliveries.record(deliveryRecord(this.received(trigger, req, ids, true), { outcome: 'handshake' }));
+    const key = bodyKey(this.digestKey, req.body);
+    if (!this.handshakesSeen.take(`${trigger.identifier}:${key}`)) return;
+    const received = this.received(trigger, req, { ...ids, key }, true);
+    await this.deps.deliveries.record(deliveryRecord(received, { outcome: 'handshake' }));
   }
 
   /** A delivery the receiver answers itself (rejected, handshake, duplicate): no workflow of its own, no body kept. */

@@ -12,7 +12,8 @@ import {
   type DedupChoice,
   type DedupSource,
 } from '../../src/domain/dedup';
-import { TEMPORAL_MAX_ID_BYTES } from '../../src/domain/limits';
+import { jsonNestsWithin } from '../../src/domain/body-formats';
+import { DEDUP_PARSE_BYTES, TEMPORAL_MAX_ID_BYTES } from '../../src/domain/limits';
 import { VERIFICATION_SCHEMES } from '../../src/domain/verification';
 
 const DIGEST_KEY = randomBytes(32);
@@ -217,4 +218,27 @@ test('the body digest of a sender whose signature carries no time keeps 72 hours
     dedupOf({ kind: 'custom', signedWith, headers: {}, body: Buffer.from('{}') }, KEY, 'd').windowMs;
   expect(['github', 'shopify', 'hmac'].map(windowOf)).toEqual([DEDUP_WINDOW_MS, DEDUP_WINDOW_MS, DEDUP_WINDOW_MS]);
   expect([null, 'slack'].map(windowOf)).toEqual([BODY_DEDUP_WINDOW_MS, BODY_DEDUP_WINDOW_MS]);
+});
+
+describe('a key read from the body: bounded, and never a throw (review N2, N3)', () => {
+  const deep = (n: number) => Buffer.from(`{"id":"evt_1","a":${'['.repeat(n)}${']'.repeat(n)}}`);
+  const KEY = Buffer.alloc(32, 3);
+  const key = (source: Partial<DedupSource>) =>
+    dedupOf({ kind: 'custom', signedWith: null, headers: {}, body: Buffer.from('{}'), ...source }, KEY, 'd').key;
+
+  test('a value nested too deep, or a body too large, falls back to the digest', () => {
+    expect(key({ body: deep(100_000), choice: { key: 'jsonPath', path: 'trigger.a' } })).toMatch(/^body-hmac:/);
+    expect(key({ kind: 'stripe', signedWith: 'stripe', body: deep(100_000) })).toMatch(/^body-hmac:/);
+    const large = Buffer.from(JSON.stringify({ id: 'evt_1', pad: 'x'.repeat(DEDUP_PARSE_BYTES) }));
+    expect(key({ kind: 'stripe', body: large })).toMatch(/^body-hmac:/);
+    // Parsed only once the signature verified, a signed event may be larger.
+    expect(key({ kind: 'stripe', signedWith: 'stripe', body: large })).toBe('event:evt_1');
+    expect(key({ body: deep(10), choice: { key: 'jsonPath', path: 'trigger.a' } })).toMatch(/^path:\[\[/);
+  });
+
+  test('jsonNestsWithin counts brackets outside strings only', () => {
+    expect(jsonNestsWithin('[[1]]', 2)).toBe(true);
+    expect(jsonNestsWithin('[[[1]]]', 2)).toBe(false);
+    expect(jsonNestsWithin('["[[[[\\"[[["]', 1)).toBe(true);
+  });
 });

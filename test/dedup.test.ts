@@ -164,8 +164,11 @@ describe('dedup you choose (per app)', () => {
     expect((await stack.api('PATCH', `/api/apps/${robot.appId}`, { dedup })).status).toBe(200);
     const deep = `{"a":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
     expect((await stack.send('POST', robot.webhookUrl, deep)).status).toBe(400);
-    const [rejected] = await stack.deliveries(robot.robotId);
-    expect(rejected).toMatchObject({ outcome: 'rejected' });
+    const [rejected] = await waitFor(
+      () => stack.deliveries(robot.robotId),
+      (d) => d.length === 1,
+    );
+    expect(rejected).toMatchObject({ outcome: 'rejected', reason: 'missing X-Hub-Signature-256 header' });
   });
 
   it('none: every delivery runs, the same body too', async () => {

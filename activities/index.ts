@@ -101,7 +101,6 @@ export function createActivities({
 
     /** Removes a large body once every run of its delivery has started. */
     async discardBody({ deliveryId, chunks }: { deliveryId: string; chunks: number }): Promise<void> {
-      csvRuns.forget(deliveryId);
       await discardBlob(models, bodyBlobId(deliveryId), chunks);
     },
 

@@ -7,7 +7,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import type { DeliveryBody, DeliveryInput } from '../domain/types';
-import { bodyBlobId, readBlob, storeBlob } from '../storage/blobs';
+import { blobBytesFrom, bodyBlobId, readBlob, storeBlob } from '../storage/blobs';
 import type { Models } from '../storage/models';
 import type { Progress } from './progress';
 
@@ -21,6 +21,18 @@ export function bodyBytes(input: DeliveryInput, models: Models, progress: Progre
   const { body } = input;
   if (body.kind === 'inline') return Buffer.from(body.data, body.encoding);
   return readBlob(models, bodyOwnerOf(input), body.chunks, () => progress.beat(progress.resumed));
+}
+
+/** The request body's bytes from `start` on, a stored one read chunk by chunk as they are asked for (with a heartbeat each). */
+export function bodyBytesFrom(
+  input: DeliveryInput,
+  models: Models,
+  start: number,
+  progress: Progress,
+): Iterable<Uint8Array> | AsyncIterable<Uint8Array> {
+  const { body } = input;
+  if (body.kind === 'inline') return [Buffer.from(body.data, body.encoding).subarray(start)];
+  return blobBytesFrom(models, bodyOwnerOf(input), body.chunks, start, () => progress.beat(progress.resumed));
 }
 
 /** Where the body is kept for replay: a stored body where it is, an inline one stored now (idempotent). */

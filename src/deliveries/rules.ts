@@ -51,17 +51,19 @@ export interface Admission {
   beat?: () => void;
 }
 
-/** The rows that make runs, in order. */
-export async function* admitted<T extends JsonValue>(
-  rows: AsyncIterable<T>,
+/** The rows that make runs, in order (`rowOf`: the row an item carries, when it is not the row itself). */
+export async function* admitted<T>(
+  items: AsyncIterable<T>,
   { rules, headers, fields, stopped, beat }: Admission,
+  rowOf: (item: T) => JsonValue = (item) => item as JsonValue,
 ): AsyncGenerator<T, void, undefined> {
   let n = 0;
-  for await (const row of rows) {
+  for await (const item of items) {
+    const row = rowOf(item);
     if (fields && n < FIELDS_CSV_ROWS) fields.add(row);
     if (++n % HEARTBEAT_ROWS === 0) beat?.();
     const reason = rules?.stopReason({ trigger: row, headers }) ?? null;
-    if (reason === null) yield row;
+    if (reason === null) yield item;
     else stopped?.add(reason);
   }
 }

@@ -112,7 +112,8 @@ export function jsonNestsWithin(text: string, max: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // a backslash: the next character is escaped
+      if (c === 0x5c)
+        i++; // a backslash: the next character is escaped
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x5b || c === 0x7b) {
@@ -207,14 +208,49 @@ export function parseOne(format: Exclude<BodyFormat, 'csv'>, body: Uint8Array): 
   }
 }
 
+/** How every CSV is read: the same options for preparing and for seeding, so row n is the same in both. */
+const CSV_OPTIONS = { bom: true, skip_empty_lines: true, relax_column_count: true } as const;
+
+/** Pieces of a body, in order, each fed to the parser in slices of at most CSV_SLICE_BYTES. */
+type Pieces = AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
+
+/**
+ * The records of a CSV as the parser gives them (`info`: with the byte offset after each), from
+ * pieces fed with backpressure, so memory stays bounded by the caller's batch and the event loop is
+ * never held for the whole body. No piece is asked for once the caller stops.
+ */
+async function* csvRecords<T>(pieces: Pieces, info: boolean): AsyncGenerator<T, void, undefined> {
+  const parser = parseCsv({ ...CSV_OPTIONS, info });
+  const feed = async () => {
+    for await (const piece of pieces) {
+      for (let at = 0; at < piece.length; at += CSV_SLICE_BYTES) {
+        if (parser.destroyed) return;
+        const slice = Buffer.from(piece.buffer, piece.byteOffset + at, Math.min(CSV_SLICE_BYTES, piece.length - at));
+        if (!parser.write(slice)) await new Promise((resolve) => parser.once('drain', resolve));
+      }
+    }
+    parser.end();
+  };
+  feed().catch((err: Error) => parser.destroy(err));
+  try {
+    yield* parser as AsyncIterable<T>;
+  } finally {
+    parser.destroy();
+  }
+}
+
+/** A body's bytes as slices of at most CSV_SLICE_BYTES, from `start`. */
+function* slicesOf(body: Uint8Array, start = 0): Generator<Uint8Array> {
+  for (let at = start; at < body.length; at += CSV_SLICE_BYTES)
+    yield body.subarray(at, Math.min(at + CSV_SLICE_BYTES, body.length));
+}
+
 /**
  * The data rows of a CSV body as objects keyed by the header row. Quoted fields, embedded
  * commas and newlines, a UTF-8 BOM, CRLF and blank lines are handled; a row has the columns it
  * has (a short row is not padded: a missing column is absent, and its placeholder resolves to ""),
  * and extra fields are kept under their position. The caps on rows, columns and cell bytes are
- * checked as rows are read (DeliveryOverCap). The body is fed to the parser in slices with
- * backpressure, so memory stays bounded by the caller's batch and the event loop is never held
- * for the whole body.
+ * checked as rows are read (DeliveryOverCap).
  */
 export async function* csvRows(
   body: Uint8Array,
@@ -222,35 +258,72 @@ export async function* csvRows(
 ): AsyncGenerator<Record<string, string>, void, undefined> {
   // The whole body must be UTF-8, or no row is read (checked without decoding it to a string).
   if (!isUtf8(body)) throw new BodyParseError('body is not valid UTF-8');
-  const parser = parseCsv({ bom: true, skip_empty_lines: true, relax_column_count: true });
-  const feed = async () => {
-    for (let at = 0; at < body.length; at += CSV_SLICE_BYTES) {
-      if (!parser.write(Buffer.from(body.buffer, body.byteOffset + at, Math.min(CSV_SLICE_BYTES, body.length - at)))) {
-        await new Promise((resolve) => parser.once('drain', resolve));
-      }
-    }
-    parser.end();
-  };
-  feed().catch((err: Error) => parser.destroy(err));
   let header: string[] | undefined;
   let rows = 0;
   try {
-    for await (const fields of parser as AsyncIterable<string[]>) {
+    for await (const fields of csvRecords<string[]>(slicesOf(body), false)) {
       checkFields(fields, caps);
       if (!header) {
         header = fields;
         continue;
       }
       if (++rows > caps.CSV_MAX_ROWS) throw new DeliveryOverCap('CSV_MAX_ROWS', `more than ${caps.CSV_MAX_ROWS} rows`);
-      const columns = header;
-      // Object.fromEntries defines own properties, so a column named __proto__ stays a column.
-      yield Object.fromEntries(fields.map((v, i) => [columns[i] ?? String(i), v]));
+      yield rowOf(header, fields);
     }
   } catch (err) {
     if (err instanceof DeliveryOverCap) throw err;
     throw new BodyParseError(`invalid CSV: ${(err as Error).message}`);
-  } finally {
-    parser.destroy();
+  }
+}
+
+// Object.fromEntries defines own properties, so a column named __proto__ stays a column.
+const rowOf = (header: string[], fields: string[]) =>
+  Object.fromEntries(fields.map((v, i) => [header[i] ?? String(i), v]));
+
+/**
+ * Where reading a CSV stopped, in bytes of its body: the end of its header row and of the last row
+ * taken. Reading again from there parses only the header and what follows, never the rows before.
+ */
+export interface CsvPlace {
+  headerEnd: number;
+  offset: number;
+}
+
+/** A row, with where the body's next row starts: the place to go on from once this one is taken. */
+export interface PlacedRow {
+  row: Record<string, string>;
+  place: CsvPlace;
+}
+
+/**
+ * The data rows of a CSV already prepared (checked whole against the caps and for UTF-8), read from
+ * `place` on (null: from its first row), each with its place. `bytesFrom(start)` gives the body's
+ * bytes from `start` to its end in pieces, read as they are asked for (a stored body chunk by chunk).
+ */
+export async function* csvRowsFrom(
+  bytesFrom: (start: number) => Pieces,
+  place: CsvPlace | null,
+): AsyncGenerator<PlacedRow, void, undefined> {
+  const headerEnd = place?.headerEnd ?? 0;
+  // Once the header row (fed first, whole) is read, the stream goes on at `place.offset`.
+  const shift = place ? place.offset - headerEnd : 0;
+  async function* pieces() {
+    if (!place) return yield* bytesFrom(0);
+    let fed = 0;
+    for await (const piece of bytesFrom(0)) {
+      yield piece.subarray(0, Math.min(piece.length, headerEnd - fed));
+      fed += piece.length;
+      if (fed >= headerEnd) break;
+    }
+    yield* bytesFrom(place.offset);
+  }
+  let header: { fields: string[]; end: number } | undefined;
+  for await (const { record, info } of csvRecords<{ record: string[]; info: { bytes: number } }>(pieces(), true)) {
+    if (!header) {
+      header = { fields: record, end: info.bytes };
+      continue;
+    }
+    yield { row: rowOf(header.fields, record), place: { headerEnd: header.end, offset: info.bytes + shift } };
   }
 }
 

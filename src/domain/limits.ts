@@ -164,8 +164,12 @@ export const TRIGGER_INLINE_BYTES = 16 * KiB;
 export const RUN_INSERT_BATCH = 1000;
 /** Inline trigger data in one answer of prepareDelivery or nextRuns: where Temporal starts warning. */
 export const SEEDS_MAX_BYTES = 512 * KiB;
-/** CSV deliveries whose place a worker keeps between batches (each holds its body: up to MAX_BODY_BYTES). */
-export const CSV_CURSORS = 2;
+/**
+ * CSV deliveries whose place a worker remembers between batches (src/deliveries/csv-runs.ts): a few
+ * numbers each, so every CSV fanning out on a worker at once keeps its own; past it the oldest is
+ * read from its first row again.
+ */
+export const CSV_PLACES = 10_000;
 /** Runs the delivery workflow starts together. */
 export const RUN_START_BATCH = 500;
 /**

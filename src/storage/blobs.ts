@@ -33,14 +33,37 @@ export async function readBlob(models: Models, ownerId: string, chunks: number, 
   const parts: Buffer[] = [];
   for (let n = 0; n < chunks; n++) {
     if (n > 0) onChunk?.();
-    const doc = await models.BlobChunk.collection.findOne<{ data: mongo.Binary }>(
-      { _id: chunkId(ownerId, n) as never },
-      { projection: { data: 1 } },
-    );
-    if (!doc) throw new BlobMissing(`blob ${ownerId} is missing chunk ${n} of ${chunks}`);
-    parts.push(Buffer.from(doc.data.read(0, doc.data.length())));
+    parts.push(await readChunk(models, ownerId, n, chunks));
   }
   return Buffer.concat(parts);
+}
+
+/**
+ * The blob's bytes from `start` (a byte offset) to its end, chunk by chunk as they are asked for
+ * (a reader that stops early reads no further chunk); `onChunk` is called after each.
+ */
+export async function* blobBytesFrom(
+  models: Models,
+  ownerId: string,
+  chunks: number,
+  start: number,
+  onChunk?: () => void,
+): AsyncGenerator<Buffer, void, undefined> {
+  for (let n = Math.floor(start / BLOB_CHUNK_BYTES); n < chunks; n++) {
+    const data = await readChunk(models, ownerId, n, chunks);
+    onChunk?.();
+    yield n * BLOB_CHUNK_BYTES < start ? data.subarray(start - n * BLOB_CHUNK_BYTES) : data;
+  }
+}
+
+/** One chunk's bytes; a missing one is BlobMissing. */
+async function readChunk(models: Models, ownerId: string, n: number, chunks: number): Promise<Buffer> {
+  const doc = await models.BlobChunk.collection.findOne<{ data: mongo.Binary }>(
+    { _id: chunkId(ownerId, n) as never },
+    { projection: { data: 1 } },
+  );
+  if (!doc) throw new BlobMissing(`blob ${ownerId} is missing chunk ${n} of ${chunks}`);
+  return Buffer.from(doc.data.read(0, doc.data.length()));
 }
 
 /** Whether the blob is still stored (its first chunk, read by `_id`). */

@@ -25,6 +25,7 @@ const LAYERS: Array<{ name: string; paths: string[] }> = [
       'src/temporal-connection.ts',
       'src/payload-codec.ts',
       'src/throttle.ts',
+      'src/client-address.ts',
       'src/background.ts',
       'src/sdk-log.ts',
       'src/search-attribute-setup.ts',

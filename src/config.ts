@@ -90,6 +90,7 @@ const envSchema = z.object({
   CSV_MAX_COLUMNS: positiveInt.default(DEFAULT_DELIVERY_CAPS.CSV_MAX_COLUMNS),
   CSV_MAX_CELL_BYTES: positiveInt.default(DEFAULT_DELIVERY_CAPS.CSV_MAX_CELL_BYTES),
   MAX_TRIGGER_BYTES: positiveInt.default(DEFAULT_DELIVERY_CAPS.MAX_TRIGGER_BYTES),
+  RULE_MATCH_CHARS_PER_DELIVERY: positiveInt.default(DEFAULT_DELIVERY_CAPS.RULE_MATCH_CHARS_PER_DELIVERY),
   TRIGGER_CACHE_TTL_MS: z.coerce.number().int().min(0).default(5000),
   TEMPORAL_START_TIMEOUT_MS: positiveInt.default(10_000),
   EMBEDDED_TEMPORAL_PORT: port.default(7233),
@@ -244,6 +245,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       CSV_MAX_COLUMNS: e.CSV_MAX_COLUMNS,
       CSV_MAX_CELL_BYTES: e.CSV_MAX_CELL_BYTES,
       MAX_TRIGGER_BYTES: e.MAX_TRIGGER_BYTES,
+      RULE_MATCH_CHARS_PER_DELIVERY: e.RULE_MATCH_CHARS_PER_DELIVERY,
     },
     triggerCacheTtlMs: e.TRIGGER_CACHE_TTL_MS,
     embedded: {

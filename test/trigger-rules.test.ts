@@ -140,3 +140,55 @@ it('refuses rules it cannot run, naming the field', async () => {
   expect(await refused({ conditions: [{ field: 'trigger.x', op: 'like', value: 'a' }] })).toBe('rules.conditions.0.op');
   expect((await stack.api('GET', `/api/robots/${robot.robotId}`)).body.rules).toBeNull();
 });
+
+describe('what a matches rule may cost a worker (review N1)', () => {
+  it('refuses a pattern whose program is large, naming the way out', async () => {
+    const robot = await stack.robotAtWork();
+    const email = '[a-z0-9._%+-]{1,64}@[a-z0-9.-]{1,255}\\.(com|org)$';
+    const res = await setRules(robot.robotId, {
+      match: 'all',
+      conditions: [{ field: 'trigger.email', op: 'matches', value: email }],
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ field: 'rules.conditions.0.value', error: expect.stringMatching(/too costly/) });
+  });
+
+  it('fails a delivery whose patterns would test more than RULE_MATCH_CHARS_PER_DELIVERY, once, with no run', async () => {
+    const robot = await stack.robotAtWork({ template: { n: '{{trigger.n}}' } });
+    const rules: TriggerRules = {
+      match: 'all',
+      conditions: [{ field: 'trigger.email', op: 'matches', value: '^[a-z]+@[a-z.]+$' }],
+    };
+    expect((await setRules(robot.robotId, rules)).status).toBe(200);
+    // 20 values of 64 KiB (each cut there): 1.25 Mi characters, past the default budget of 1 Mi.
+    const crafted = `${'a'.repeat(60)}@${'b.'.repeat(100)}com!`.repeat(400).slice(0, 65_536);
+    const body = JSON.stringify({ n: 1, email: Array.from({ length: 20 }, () => crafted) });
+    expect((await stack.send('POST', robot.webhookUrl, body)).status).toBe(200);
+    // Within the budget, the same rule runs its patterns and stops the delivery.
+    const small = JSON.stringify({ n: 2, email: [crafted] });
+    expect((await stack.send('POST', robot.webhookUrl, small)).status).toBe(200);
+    const deliveries = await deliveriesWhen(robot.robotId, 2);
+    const failed = deliveries.find((d) => d.outcome === 'failed');
+    expect(failed.error).toMatch(/^over RULE_MATCH_CHARS_PER_DELIVERY: /);
+    expect(deliveries.find((d) => d.outcome === 'filtered').reason).toMatch(/condition 1 not met/);
+    expect(await stack.runs(robot.robotId)).toEqual([]);
+    // Failed once, not retried: its workflow ended failed.
+    const described = await stack.temporal.workflow.getHandle(failed.workflowId).describe();
+    expect(described.status.name).toBe('FAILED');
+  });
+
+  it('fails a CSV whose rows together would be tested past the budget, before any run', async () => {
+    const robot = await stack.robotAtWork({ bodyFormat: 'csv', template: { n: '{{trigger.n}}' } });
+    const rules: TriggerRules = { match: 'all', conditions: [{ field: 'trigger.code', op: 'matches', value: '^A' }] };
+    expect((await setRules(robot.robotId, rules)).status).toBe(200);
+    const row = (i: number) => `${i},${'B'.repeat(1000)}`;
+    const body = ['n,code', ...Array.from({ length: 1100 }, (_, i) => row(i))].join('\n');
+    expect((await stack.send('POST', robot.webhookUrl, body)).status).toBe(200);
+    const [delivery] = await deliveriesWhen(robot.robotId, 1);
+    expect(delivery).toMatchObject({
+      outcome: 'failed',
+      error: expect.stringMatching(/RULE_MATCH_CHARS_PER_DELIVERY/),
+    });
+    expect(await stack.runs(robot.robotId)).toEqual([]);
+  });
+});

@@ -23,7 +23,7 @@ export function bodyBytes(input: DeliveryInput, models: Models, progress: Progre
   return readBlob(models, bodyOwnerOf(input), body.chunks, () => progress.beat(progress.resumed));
 }
 
-/** The request body's bytes from `start` on, a stored one read chunk by chunk as they are asked for (with a heartbeat each). */
+/** The request body's bytes from `start` on; a stored one read chunk by chunk as asked for (a heartbeat each). */
 export function bodyBytesFrom(
   input: DeliveryInput,
   models: Models,

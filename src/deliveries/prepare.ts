@@ -10,6 +10,7 @@ import {
   BodyParseError,
   csvRows,
   DeliveryOverCap,
+  MatchChars,
   parseOne,
   TriggerBytes,
   UNCAPPED,
@@ -17,6 +18,7 @@ import {
 } from '../domain/body-formats';
 import { HEARTBEAT_ROWS } from '../domain/limits';
 import { FieldCollector } from '../domain/fields';
+import { MatchPacer } from '../domain/trigger-rules';
 import { admitted, StoppedRows, type DeliveryRules } from './rules';
 import {
   BODY_NOT_KEPT,
@@ -123,9 +125,11 @@ export class DeliveryPreparer {
       // run at all. A retry that finds runs being stored (its heartbeat) knows the pass was made.
       if (storedSoFar(progress.resumed) === undefined) {
         const bytes = new TriggerBytes(caps.MAX_TRIGGER_BYTES);
+        const matchChars = new MatchChars(caps.RULE_MATCH_CHARS_PER_DELIVERY);
         let rows = 0;
         for await (const row of csvRows(body, caps)) {
           bytes.add(Buffer.byteLength(JSON.stringify(row)));
+          if (rules) matchChars.add(rules.matchChars({ trigger: row, headers }));
           if (++rows % HEARTBEAT_ROWS === 0) progress.beat(progress.resumed);
         }
       }
@@ -142,7 +146,11 @@ export class DeliveryPreparer {
       const data = parseOne(format, body);
       new TriggerBytes(caps.MAX_TRIGGER_BYTES).add(Buffer.byteLength(JSON.stringify(data)));
       fields?.add(data);
-      const reason = eventTypeStop(robot.trigger, data) ?? rules?.stopReason({ trigger: data, headers }) ?? null;
+      if (rules) new MatchChars(caps.RULE_MATCH_CHARS_PER_DELIVERY).add(rules.matchChars({ trigger: data, headers }));
+      const pacer = new MatchPacer(() => progress.beat(progress.resumed));
+      const reason =
+        (await eventTypeStop(robot.trigger, data)) ??
+        (rules ? await rules.stopReason({ trigger: data, headers }, pacer) : null);
       if (reason !== null) return { verdict: { outcome: 'filtered', format, stepCount, reason, ...seen() } };
       stored = await storeRuns(this.writes, input, [data], progress);
     }

@@ -6,7 +6,7 @@
  */
 import type { FieldCollector } from '../domain/fields';
 import { FIELDS_CSV_ROWS, HEARTBEAT_ROWS, ROBOTS_KEPT } from '../domain/limits';
-import { CompiledRules } from '../domain/trigger-rules';
+import { CompiledRules, MatchPacer } from '../domain/trigger-rules';
 import type { DeliveryInput, JsonValue } from '../domain/types';
 import type { StepsVersions } from '../robots/steps-versions';
 
@@ -58,11 +58,12 @@ export async function* admitted<T>(
   rowOf: (item: T) => JsonValue = (item) => item as JsonValue,
 ): AsyncGenerator<T, void, undefined> {
   let n = 0;
+  const pacer = new MatchPacer(beat);
   for await (const item of items) {
     const row = rowOf(item);
     if (fields && n < FIELDS_CSV_ROWS) fields.add(row);
     if (++n % HEARTBEAT_ROWS === 0) beat?.();
-    const reason = rules?.stopReason({ trigger: row, headers }) ?? null;
+    const reason = rules ? await rules.stopReason({ trigger: row, headers }, pacer) : null;
     if (reason === null) yield item;
     else stopped?.add(reason);
   }

@@ -12,6 +12,7 @@ import {
   DEFAULT_CSV_MAX_COLUMNS,
   DEFAULT_CSV_MAX_ROWS,
   DEFAULT_MAX_TRIGGER_BYTES,
+  DEFAULT_RULE_MATCH_CHARS_PER_DELIVERY,
   MAX_NESTING_DEPTH,
 } from './limits';
 
@@ -26,6 +27,8 @@ export interface DeliveryCaps {
   CSV_MAX_COLUMNS: number;
   CSV_MAX_CELL_BYTES: number;
   MAX_TRIGGER_BYTES: number;
+  /** Characters the trigger rules' patterns may test in one delivery (./trigger-rules.ts). */
+  RULE_MATCH_CHARS_PER_DELIVERY: number;
 }
 
 export const DEFAULT_DELIVERY_CAPS: DeliveryCaps = {
@@ -33,6 +36,7 @@ export const DEFAULT_DELIVERY_CAPS: DeliveryCaps = {
   CSV_MAX_COLUMNS: DEFAULT_CSV_MAX_COLUMNS,
   CSV_MAX_CELL_BYTES: DEFAULT_CSV_MAX_CELL_BYTES,
   MAX_TRIGGER_BYTES: DEFAULT_MAX_TRIGGER_BYTES,
+  RULE_MATCH_CHARS_PER_DELIVERY: DEFAULT_RULE_MATCH_CHARS_PER_DELIVERY,
 };
 
 /** No cap: reading again a CSV whose delivery was already checked against them. */
@@ -41,6 +45,7 @@ export const UNCAPPED: DeliveryCaps = {
   CSV_MAX_COLUMNS: Infinity,
   CSV_MAX_CELL_BYTES: Infinity,
   MAX_TRIGGER_BYTES: Infinity,
+  RULE_MATCH_CHARS_PER_DELIVERY: Infinity,
 };
 
 /**
@@ -68,6 +73,20 @@ export class TriggerBytes {
     this.total += bytes;
     if (this.total > this.max)
       throw new DeliveryOverCap('MAX_TRIGGER_BYTES', `more than ${this.max} bytes of trigger data`);
+  }
+}
+
+/** Counts the characters the trigger rules' patterns would test against RULE_MATCH_CHARS_PER_DELIVERY. */
+export class MatchChars {
+  private total = 0;
+  constructor(private readonly max: number) {}
+  add(chars: number): void {
+    this.total += chars;
+    if (this.total > this.max)
+      throw new DeliveryOverCap(
+        'RULE_MATCH_CHARS_PER_DELIVERY',
+        `trigger rules would test more than ${this.max} characters with their patterns`,
+      );
   }
 }
 
@@ -307,8 +326,11 @@ export async function* csvRowsFrom(
   const headerEnd = place?.headerEnd ?? 0;
   // Once the header row (fed first, whole) is read, the stream goes on at `place.offset`.
   const shift = place ? place.offset - headerEnd : 0;
-  async function* pieces() {
-    if (!place) return yield* bytesFrom(0);
+  async function* pieces(): AsyncGenerator<Uint8Array, void, undefined> {
+    if (!place) {
+      yield* bytesFrom(0);
+      return;
+    }
     let fed = 0;
     for await (const piece of bytesFrom(0)) {
       yield piece.subarray(0, Math.min(piece.length, headerEnd - fed));

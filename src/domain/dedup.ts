@@ -38,7 +38,7 @@ import { headerValue, type RequestHeaders } from './headers';
 import { parseJsonWithin } from './body-formats';
 import { DEDUP_PARSE_BYTES, DEDUP_PARSE_BYTES_SIGNED, TEMPORAL_MAX_ID_BYTES } from './limits';
 import { keyedDigest } from './secrets';
-import type { BodyFormat, JsonValue, TriggerKind } from './types';
+import type { BodyFormat, TriggerKind } from './types';
 import { isExpression, lookup, parsePath } from './placeholders';
 import { SIGNED_TIMESTAMP_TOLERANCE_SECONDS } from './verification';
 
@@ -174,7 +174,7 @@ function keyPart(digestKey: Buffer, source: string, value: string): string {
 /** How much of a body is parsed for its key (src/domain/limits.ts says why). */
 const parseBytes = (signedWith: string | null) => (signedWith ? DEDUP_PARSE_BYTES_SIGNED : DEDUP_PARSE_BYTES);
 
-/** The event's id, or undefined (not JSON, too large or deep: the body's digest is the key, and parsing records why). */
+/** The event's id, or undefined (not JSON, too large or deep: the body's digest is the key; parsing says why). */
 function stripeEventId(body: Buffer, signedWith: string | null): string | undefined {
   const event = parseJsonWithin(body, parseBytes(signedWith));
   const id = event !== null && typeof event === 'object' && !Array.isArray(event) ? event.id : undefined;

@@ -64,9 +64,12 @@ export function eventTypeRules(trigger: { kind: TriggerKind; events?: string[] }
 }
 
 /** Why a payment provider event is filtered by the trigger's `events` list, or null when it is kept. */
-export function eventTypeStop(trigger: { kind: TriggerKind; events?: string[] }, data: JsonValue): string | null {
+export async function eventTypeStop(
+  trigger: { kind: TriggerKind; events?: string[] },
+  data: JsonValue,
+): Promise<string | null> {
   const rules = eventTypeRules(trigger);
-  if (!rules || new CompiledRules(rules).stopReason({ trigger: data, headers: {} }) === null) return null;
+  if (!rules || (await new CompiledRules(rules).stopReason({ trigger: data, headers: {} })) === null) return null;
   const type = data !== null && typeof data === 'object' && !Array.isArray(data) ? data.type : undefined;
   return `event type ${JSON.stringify(type ?? null)} is not selected`;
 }

@@ -13,17 +13,32 @@
  *   linear-time engine (RE2's syntax: no lookaround, no backreferences), on the values mingo's own
  *   path resolution finds: a sender controls the text, and a backtracking engine can be made to
  *   take exponential time by patterns no static check catches (`(.|\s)*end`).
+ * - **What a pattern may cost.** RE2 is linear in the text, but its cost per character grows with
+ *   the pattern's program (a counted repetition `{0,95}` makes it large): a pattern is refused
+ *   whose program has over RULE_PATTERN_INSTRUCTIONS instructions. A delivery's patterns test at
+ *   most RULE_MATCH_CHARS_PER_DELIVERY characters across its values, rows and conditions (counted
+ *   before any is tested, `matchChars`; past it the delivery fails naming the cap), and the testing
+ *   lets the event loop turn and the activity beat every RULE_YIELD_CHARS (`MatchPacer`).
  * - **Where**: in the worker, before a run is made; a CSV's rows one by one (./deliveries).
  * - **Versioned with the steps** (src/robots/steps-versions.ts): a delivery follows the rules it was
  *   accepted with.
  * - **Checked when saved** (`ruleProblem`): at most TRIGGER_RULES_MAX conditions, a pattern of at
- *   most RULE_PATTERN_CHARS that RE2 accepts, lists of at most RULE_LIST_ITEMS, values of at most
- *   RULE_VALUE_BYTES, and no header that carries a credential (it would be kept with each delivery).
+ *   most RULE_PATTERN_CHARS that RE2 accepts into a program of at most RULE_PATTERN_INSTRUCTIONS,
+ *   lists of at most RULE_LIST_ITEMS, values of at most RULE_VALUE_BYTES, and no header that
+ *   carries a credential (it would be kept with each delivery).
  */
 import { Query } from 'mingo';
-import { ensureArray, flatten, resolve } from 'mingo/util';
+import { ensureArray, resolve } from 'mingo/util';
 import { RE2JS } from 're2js';
-import { RULE_LIST_ITEMS, RULE_MATCH_CHARS, RULE_PATTERN_CHARS, RULE_VALUE_BYTES, TRIGGER_RULES_MAX } from './limits';
+import {
+  RULE_LIST_ITEMS,
+  RULE_MATCH_CHARS,
+  RULE_PATTERN_CHARS,
+  RULE_PATTERN_INSTRUCTIONS,
+  RULE_VALUE_BYTES,
+  RULE_YIELD_CHARS,
+  TRIGGER_RULES_MAX,
+} from './limits';
 import { RESERVED_HEADER_NAMES } from './headers';
 import { isExpression, parsePath } from './placeholders';
 import type { JsonValue } from './types';
@@ -127,11 +142,17 @@ function valueProblem({ op, value }: TriggerCondition): string | null {
   if (op === 'matches') {
     if (typeof value !== 'string') return 'must be a pattern (a string)';
     if (value.length > RULE_PATTERN_CHARS) return `a pattern of at most ${RULE_PATTERN_CHARS} characters`;
+    let instructions: number;
     try {
-      RE2JS.compile(value);
+      instructions = programSize(RE2JS.compile(value));
     } catch (err) {
       return `not a pattern the linear-time engine takes (RE2: no lookaround or backreferences): ${(err as Error).message}`;
     }
+    if (instructions > RULE_PATTERN_INSTRUCTIONS)
+      return (
+        `a pattern too costly to test on what senders send (${instructions} instructions, at most ` +
+        `${RULE_PATTERN_INSTRUCTIONS}): use fewer or smaller counted repetitions ({1,64} → +)`
+      );
   }
   return null;
 }
@@ -142,27 +163,69 @@ export function describeCondition(c: TriggerCondition): string {
   return text.length > 200 ? `${text.slice(0, 199)}…` : text;
 }
 
-/** A compiled condition: a mingo query, or (matches) an RE2 pattern on the values mingo resolves. */
-interface Test {
-  test(subject: Record<string, unknown>): boolean;
+/** The size of a compiled pattern's program (re2js keeps it on its compiled form, untyped). */
+function programSize(re: RE2JS): number {
+  return (re as unknown as { re2Input: { prog: { numInst(): number } } }).re2Input.prog.numInst();
 }
 
-/** `matches` as MongoDB's `$regex` does it (any string at the path, or in an array there), in linear time. */
-function patternTest(path: string, pattern: string): Test {
-  const re = RE2JS.compile(pattern);
-  const match = (x: unknown) =>
-    typeof x === 'string' && re.matcher(x.length > RULE_MATCH_CHARS ? x.slice(0, RULE_MATCH_CHARS) : x).find();
-  return {
-    test(subject) {
-      const values = ensureArray(resolve(subject, path, { unwrapArray: true }));
-      return values.some(match) || flatten(values, 1).some(match);
-    },
-  };
+/**
+ * Lets a long test of patterns give way: every RULE_YIELD_CHARS characters tested it beats (an
+ * activity's heartbeat) and lets the event loop turn, so the worker's other work goes on.
+ */
+export class MatchPacer {
+  private since = 0;
+  constructor(private readonly beat: () => void = () => undefined) {}
+
+  async tested(chars: number): Promise<void> {
+    this.since += chars;
+    if (this.since < RULE_YIELD_CHARS) return;
+    this.since = 0;
+    this.beat();
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+/** A compiled condition: a mingo query, or (matches) an RE2 pattern on the values mingo resolves. */
+interface Test {
+  test(subject: Record<string, unknown>, pacer: MatchPacer): boolean | Promise<boolean>;
+}
+
+/**
+ * The strings a `matches` condition tests at its path, as MongoDB's `$regex` reads them (a string
+ * there, or a string item of an array there), each cut at RULE_MATCH_CHARS.
+ */
+function* patternValues(subject: Record<string, unknown>, path: string): Generator<string> {
+  const cut = (x: string) => (x.length > RULE_MATCH_CHARS ? x.slice(0, RULE_MATCH_CHARS) : x);
+  for (const value of ensureArray(resolve(subject, path, { unwrapArray: true }))) {
+    if (typeof value === 'string') yield cut(value);
+    else if (Array.isArray(value)) for (const item of value) if (typeof item === 'string') yield cut(item);
+  }
+}
+
+/** `matches` as MongoDB's `$regex` does it, in linear time, each value tested once, paced. */
+class PatternTest implements Test {
+  private readonly re: RE2JS;
+  constructor(
+    readonly path: string,
+    pattern: string,
+  ) {
+    this.re = RE2JS.compile(pattern);
+  }
+
+  async test(subject: Record<string, unknown>, pacer: MatchPacer): Promise<boolean> {
+    for (const value of patternValues(subject, this.path)) {
+      const found = this.re.matcher(value).find();
+      await pacer.tested(value.length);
+      if (found) return true;
+    }
+    return false;
+  }
 }
 
 /** Rules ready to test subjects: each condition compiled once. */
 export class CompiledRules {
   private readonly queries: Test[];
+  private readonly patterns: PatternTest[];
   /** Why a subject meeting no condition of `any` is stopped: made once. */
   private readonly noneMet: string;
 
@@ -172,21 +235,45 @@ export class CompiledRules {
     this.queries = rules.conditions.map((c) => {
       const read = documentPath(c.field);
       if ('problem' in read) throw new Error(`condition on ${c.field}: ${read.problem}`);
-      if (c.op === 'matches') return patternTest(read.path, typeof c.value === 'string' ? c.value : '');
-      return new Query({ [read.path]: MONGO_OP[c.op](c.value) });
+      if (c.op === 'matches') return new PatternTest(read.path, typeof c.value === 'string' ? c.value : '');
+      const query = new Query({ [read.path]: MONGO_OP[c.op](c.value) });
+      return { test: (subject: Record<string, unknown>) => query.test(subject) };
     });
+    this.patterns = this.queries.filter((q): q is PatternTest => q instanceof PatternTest);
   }
 
   /**
-   * Why the subject is stopped (the condition that stopped it), or null when it may make a run. Its
-   * headers are tested as their own names only (a rule saved before such names were refused may name `constructor`).
+   * The characters the patterns would test in the subject at most (every `matches` condition's
+   * values, whether or not an earlier condition decides first): counted before any is tested, so a
+   * delivery over its budget makes no run at all.
    */
-  stopReason(subject: RuleSubject): string | null {
+  matchChars(subject: RuleSubject): number {
+    let chars = 0;
+    const tested = testedForm(subject);
+    for (const p of this.patterns) for (const value of patternValues(tested, p.path)) chars += value.length;
+    return chars;
+  }
+
+  /** Why the subject is stopped (the condition that stopped it), or null when it may make a run. */
+  async stopReason(subject: RuleSubject, pacer = new MatchPacer()): Promise<string | null> {
     const { conditions, match } = this.rules;
     if (conditions.length === 0) return null;
-    const tested = { trigger: subject.trigger, headers: Object.assign(Object.create(null), subject.headers) as object };
-    if (match === 'any') return this.queries.some((q) => q.test({ ...tested })) ? null : this.noneMet;
-    const failed = this.queries.findIndex((q) => !q.test({ ...tested }));
-    return failed < 0 ? null : `condition ${failed + 1} not met: ${describeCondition(conditions[failed])}`;
+    const tested = testedForm(subject);
+    if (match === 'any') {
+      for (const q of this.queries) if (await q.test({ ...tested }, pacer)) return null;
+      return this.noneMet;
+    }
+    for (const [i, q] of this.queries.entries())
+      if (!(await q.test({ ...tested }, pacer)))
+        return `condition ${i + 1} not met: ${describeCondition(conditions[i])}`;
+    return null;
   }
+}
+
+/**
+ * A subject as it is tested: its headers by their own names only (a rule saved before such names
+ * were refused may name `constructor`).
+ */
+function testedForm(subject: RuleSubject): Record<string, unknown> {
+  return { trigger: subject.trigger, headers: Object.assign(Object.create(null), subject.headers) as object };
 }

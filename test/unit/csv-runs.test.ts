@@ -101,7 +101,7 @@ describe('CsvRunSeeds', () => {
     for (let from = 0; from < ROWS; from += BATCH)
       for (const d of deliveries)
         for (const seed of await seeds.between(d, from, from + BATCH, progress)) {
-          got.get(d.deliveryId)!.push((seed.trigger as { data: { n: string } }).data.n);
+          got.get(d.deliveryId)!.push((seed.trigger as unknown as { data: { n: string } }).data.n);
           expect(seed.runId).toBe(`${d.deliveryId}-${String(got.get(d.deliveryId)!.length - 1).padStart(8, '0')}`);
         }
     for (const d of deliveries)

@@ -11,6 +11,7 @@ import { runsDeliveries } from '../src/domain/robot-lifecycle';
 import { DEFAULT_DELIVERY_CAPS, type DeliveryCaps } from '../src/domain/body-formats';
 import { CsvRunSeeds } from '../src/deliveries/csv-runs';
 import { DeliveryRules } from '../src/deliveries/rules';
+import { FanOutQuota } from '../src/deliveries/fanout-quota';
 import { DeliveryPreparer } from '../src/deliveries/prepare';
 import type { Progress } from '../src/deliveries/progress';
 import {
@@ -76,7 +77,8 @@ export function createActivities({
   const versions = new StepsVersions(models);
   const deliveries = new DeliveryRecorder(models, { insertDelivery: groupInserts(models.Delivery) });
   const rules = new DeliveryRules(versions);
-  const preparer = new DeliveryPreparer(writes, robots, versions, deliveries, metrics, caps, features, rules);
+  const quota = new FanOutQuota(models, caps.FANOUT_ROWS_PER_HOUR);
+  const preparer = new DeliveryPreparer(writes, robots, versions, deliveries, metrics, caps, features, rules, quota);
   const csvRuns = new CsvRunSeeds(models, rules);
   const steps = new StepExecutor(writes, robots, versions, metrics, heard);
 

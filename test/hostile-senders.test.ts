@@ -12,7 +12,13 @@ import { startStack, type Stack } from './support/stack';
 import { waitFor } from '../src/runtime/wait';
 
 /** The caps of this file's stack: small enough that the worst allowed CSV runs in about a minute. */
-const CAPS = { CSV_MAX_ROWS: 1500, CSV_MAX_COLUMNS: 50, CSV_MAX_CELL_BYTES: 4096, MAX_TRIGGER_BYTES: 1024 * 1024 };
+const CAPS = {
+  CSV_MAX_ROWS: 1500,
+  CSV_MAX_COLUMNS: 50,
+  CSV_MAX_CELL_BYTES: 4096,
+  MAX_TRIGGER_BYTES: 1024 * 1024,
+  FANOUT_ROWS_PER_HOUR: 2000,
+};
 
 /** Limits of this file's stack against slow senders and forgers, lowered to be seen within a test. */
 const LIMITS = { HEADERS_TIMEOUT_MS: 2000, BODY_IDLE_TIMEOUT_MS: 3000, MAX_CONNECTIONS: 64, REJECTED_PER_MINUTE: 5 };
@@ -59,6 +65,43 @@ describe('caps on what one delivery makes', () => {
       `over CSV_MAX_CELL_BYTES: a cell of more than ${CAPS.CSV_MAX_CELL_BYTES} bytes`,
     );
     expect([...(await stack.runs(wide.robotId)), ...(await stack.runs(long.robotId))]).toEqual([]);
+  });
+
+  it('refuses a column name over CSV_MAX_HEADER_CELL_BYTES: it would be repeated in every row (review #2b)', async () => {
+    const robot = await stack.robotAtWork({ bodyFormat: 'csv' });
+    const name = 'n'.repeat(stack.config.deliveryCaps.CSV_MAX_HEADER_CELL_BYTES + 1);
+    await stack.send('POST', robot.webhookUrl, `${name}\n${'a\n'.repeat(500)}`);
+    expect((await onlyDelivery(robot.robotId)).error).toBe(
+      `over CSV_MAX_HEADER_CELL_BYTES: a column name of more than ${stack.config.deliveryCaps.CSV_MAX_HEADER_CELL_BYTES} bytes`,
+    );
+    expect(await stack.runs(robot.robotId)).toEqual([]);
+  });
+
+  it('fails a CSV whose rows would pass what is left of its URL’s FANOUT_ROWS_PER_HOUR, naming it', async () => {
+    const robot = await stack.robotAtWork({ bodyFormat: 'csv' });
+    // Every row stopped by a rule: the rows count, and no run keeps the stack busy.
+    const rules = { match: 'all', conditions: [{ field: 'trigger.n', op: 'equals', value: 'none' }] };
+    expect((await stack.api('PATCH', `/api/robots/${robot.robotId}`, { rules })).status).toBe(200);
+    const csv = (rows: number, from: number) => `n\n${Array.from({ length: rows }, (_, i) => from + i).join('\n')}\n`;
+    const outcomes: string[] = [];
+    for (const [rows, from] of [
+      [1200, 0],
+      [700, 1200],
+      [200, 1900],
+    ]) {
+      expect((await stack.send('POST', robot.webhookUrl, csv(rows, from))).status).toBe(200);
+      const deliveries = await waitFor(
+        () => stack.deliveries(robot.robotId),
+        (d) => d.length === outcomes.length + 1,
+      );
+      outcomes.push(deliveries[0].outcome === 'failed' ? deliveries[0].error : deliveries[0].outcome);
+    }
+    expect(outcomes).toEqual([
+      'filtered',
+      'filtered',
+      `over FANOUT_ROWS_PER_HOUR: this URL's CSV deliveries made 1900 rows into runs this hour, and 200 more ` +
+        `would pass ${CAPS.FANOUT_ROWS_PER_HOUR}`,
+    ]);
   });
 
   it('refuses trigger data over MAX_TRIGGER_BYTES, in any format', async () => {

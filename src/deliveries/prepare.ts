@@ -36,6 +36,7 @@ import type { WorkerMetrics } from '../metrics';
 import type { RobotSettings, RobotSettingsCache } from '../robots/settings';
 import type { StepsVersions } from '../robots/steps-versions';
 import { bodyBytes, keepBody } from './body';
+import type { FanOutQuota } from './fanout-quota';
 import type { Progress } from './progress';
 import { storeRuns, storedSoFar, type RunWrites, type StoredRuns } from './store-runs';
 
@@ -56,6 +57,7 @@ export class DeliveryPreparer {
     private readonly caps: DeliveryCaps,
     private readonly features: RunFeatures,
     private readonly rules: DeliveryRules,
+    private readonly quota: FanOutQuota,
   ) {}
 
   /** FIELDS_SEEN: the paths a delivery's trigger data carried are kept with it (src/domain/fields.ts). */
@@ -132,6 +134,8 @@ export class DeliveryPreparer {
           if (rules) matchChars.add(rules.matchChars({ trigger: row, headers }));
           if (++rows % HEARTBEAT_ROWS === 0) progress.beat(progress.resumed);
         }
+        // Within every cap: its rows count against its URL's hour (FANOUT_ROWS_PER_HOUR), before any run is stored.
+        await this.quota.charge(input, rows);
       }
       // Beats while rows are only read and stopped repeat the last details storing reported.
       const tracked = trackedProgress(progress);

@@ -9,8 +9,10 @@ import type { BodyFormat, JsonValue } from './types';
 import {
   CSV_SLICE_BYTES,
   DEFAULT_CSV_MAX_CELL_BYTES,
+  DEFAULT_CSV_MAX_HEADER_CELL_BYTES,
   DEFAULT_CSV_MAX_COLUMNS,
   DEFAULT_CSV_MAX_ROWS,
+  DEFAULT_FANOUT_ROWS_PER_HOUR,
   DEFAULT_MAX_TRIGGER_BYTES,
   DEFAULT_RULE_MATCH_CHARS_PER_DELIVERY,
   MAX_NESTING_DEPTH,
@@ -26,17 +28,22 @@ export interface DeliveryCaps {
   CSV_MAX_ROWS: number;
   CSV_MAX_COLUMNS: number;
   CSV_MAX_CELL_BYTES: number;
+  CSV_MAX_HEADER_CELL_BYTES: number;
   MAX_TRIGGER_BYTES: number;
   /** Characters the trigger rules' patterns may test in one delivery (./trigger-rules.ts). */
   RULE_MATCH_CHARS_PER_DELIVERY: number;
+  /** Rows a URL's CSV deliveries may make into runs in an hour (src/deliveries/fanout-quota.ts). */
+  FANOUT_ROWS_PER_HOUR: number;
 }
 
 export const DEFAULT_DELIVERY_CAPS: DeliveryCaps = {
   CSV_MAX_ROWS: DEFAULT_CSV_MAX_ROWS,
   CSV_MAX_COLUMNS: DEFAULT_CSV_MAX_COLUMNS,
   CSV_MAX_CELL_BYTES: DEFAULT_CSV_MAX_CELL_BYTES,
+  CSV_MAX_HEADER_CELL_BYTES: DEFAULT_CSV_MAX_HEADER_CELL_BYTES,
   MAX_TRIGGER_BYTES: DEFAULT_MAX_TRIGGER_BYTES,
   RULE_MATCH_CHARS_PER_DELIVERY: DEFAULT_RULE_MATCH_CHARS_PER_DELIVERY,
+  FANOUT_ROWS_PER_HOUR: DEFAULT_FANOUT_ROWS_PER_HOUR,
 };
 
 /** No cap: reading again a CSV whose delivery was already checked against them. */
@@ -44,8 +51,10 @@ export const UNCAPPED: DeliveryCaps = {
   CSV_MAX_ROWS: Infinity,
   CSV_MAX_COLUMNS: Infinity,
   CSV_MAX_CELL_BYTES: Infinity,
+  CSV_MAX_HEADER_CELL_BYTES: Infinity,
   MAX_TRIGGER_BYTES: Infinity,
   RULE_MATCH_CHARS_PER_DELIVERY: Infinity,
+  FANOUT_ROWS_PER_HOUR: Infinity,
 };
 
 /**
@@ -281,7 +290,7 @@ export async function* csvRows(
   let rows = 0;
   try {
     for await (const fields of csvRecords<string[]>(slicesOf(body), false)) {
-      checkFields(fields, caps);
+      checkFields(fields, caps, !header);
       if (!header) {
         header = fields;
         continue;
@@ -349,14 +358,16 @@ export async function* csvRowsFrom(
   }
 }
 
-/** A row's columns and cells against their caps (a cell's bytes are counted only when it could be over). */
-function checkFields(fields: string[], caps: DeliveryCaps): void {
+/** A row's columns and cells against their caps (the header's cells are column names: their own cap). */
+function checkFields(fields: string[], caps: DeliveryCaps, isHeader: boolean): void {
   if (fields.length > caps.CSV_MAX_COLUMNS)
     throw new DeliveryOverCap('CSV_MAX_COLUMNS', `a row of ${fields.length} columns (at most ${caps.CSV_MAX_COLUMNS})`);
-  const maxCell = caps.CSV_MAX_CELL_BYTES;
+  const maxCell = isHeader ? caps.CSV_MAX_HEADER_CELL_BYTES : caps.CSV_MAX_CELL_BYTES;
   for (const field of fields) {
     // A UTF-16 unit is at most 3 bytes of UTF-8: most cells are cleared without being measured.
     if (field.length * 3 > maxCell && Buffer.byteLength(field) > maxCell)
-      throw new DeliveryOverCap('CSV_MAX_CELL_BYTES', `a cell of more than ${maxCell} bytes`);
+      throw isHeader
+        ? new DeliveryOverCap('CSV_MAX_HEADER_CELL_BYTES', `a column name of more than ${maxCell} bytes`)
+        : new DeliveryOverCap('CSV_MAX_CELL_BYTES', `a cell of more than ${maxCell} bytes`);
   }
 }

@@ -120,11 +120,26 @@ export const DEFAULT_CSV_MAX_COLUMNS = 1000;
 /** Bytes of one CSV cell (a header cell too): a long description or an embedded document fits. */
 export const DEFAULT_CSV_MAX_CELL_BYTES = 1 * MiB;
 /**
+ * Bytes of one column's name (a header cell): longer than any export's column names. A name is
+ * repeated in every row's trigger data, so a long one multiplies by the row count (a 1 MiB name over
+ * 500 one-character rows was 1.05 MB sent and 524 MB of trigger data).
+ */
+export const DEFAULT_CSV_MAX_HEADER_CELL_BYTES = 256;
+/**
  * Bytes of trigger data (as JSON) one delivery makes, all its runs together: a 32 MiB export of a
  * million rows with ten named columns is about 200 MB; a header of 200 columns over 20,000 one-cell
  * rows (80 KB sent, 834 MB of trigger data when rows were padded to the header) is refused.
  */
 export const DEFAULT_MAX_TRIGGER_BYTES = 512 * MiB;
+
+/**
+ * Rows a URL's CSV deliveries may make into runs in an hour (default of the setting
+ * FANOUT_ROWS_PER_HOUR; counted by the hour the delivery arrived, across every worker,
+ * src/deliveries/fanout-quota.ts): the largest CSV a delivery may be (CSV_MAX_ROWS) once an hour.
+ * A sender repeating it cannot queue more; a CSV past what is left of its hour is failed naming the
+ * setting and makes no run. Set it to what the stack runs in an hour to keep any URL within it.
+ */
+export const DEFAULT_FANOUT_ROWS_PER_HOUR = DEFAULT_CSV_MAX_ROWS;
 
 // ---- Parsing ------------------------------------------------------------------------------------
 

@@ -88,6 +88,17 @@ export interface ReplayClaimDoc {
   at: Date;
 }
 
+/**
+ * `fanout_quota`: an entry of a URL's hour, `<trigger>:<hour>:<n>` (n from 1, claimed by insert),
+ * holding the rows counted so far in that hour; or a delivery's mark that its rows were counted,
+ * `counted:<delivery id>` (src/deliveries/fanout-quota.ts).
+ */
+export interface FanOutQuotaDoc {
+  _id: string;
+  rows: number;
+  at: Date;
+}
+
 export interface DeliveryDoc extends DeliveryRecord {
   /** The delivery's place in its robot's history (src/history/slots.ts). */
   slot: number;

@@ -18,6 +18,7 @@ import type {
   ConnectionDoc,
   DeliveryDoc,
   ReplayClaimDoc,
+  FanOutQuotaDoc,
   RobotDoc,
   RobotStepsDoc,
   RunDoc,
@@ -148,6 +149,11 @@ const replayClaimSchema = new Schema<ReplayClaimDoc>(
   { ...opts, collection: 'replay_claims' },
 );
 
+const fanOutQuotaSchema = new Schema<FanOutQuotaDoc>(
+  { _id: { type: String, required: true }, rows: { type: Number, required: true }, at: { type: Date, required: true } },
+  { ...opts, collection: 'fanout_quota' },
+);
+
 const storedJsonSchema = new Schema<{ json?: string; chunks?: number }>(
   { json: { type: String, default: undefined }, chunks: { type: Number, default: undefined } },
   opts,
@@ -241,6 +247,7 @@ export function createModels(db: Connection) {
     Robot: db.model<RobotDoc>('Robot', robotSchema),
     RobotSteps: db.model<RobotStepsDoc>('RobotSteps', robotStepsSchema),
     ReplayClaim: db.model<ReplayClaimDoc>('ReplayClaim', replayClaimSchema),
+    FanOutQuota: db.model<FanOutQuotaDoc>('FanOutQuota', fanOutQuotaSchema),
     Delivery: db.model<DeliveryDoc>('Delivery', deliverySchema),
     Run: db.model<RunDoc>('Run', runSchema),
     StepResult: db.model<StepResultDoc>('StepResult', stepResultSchema),

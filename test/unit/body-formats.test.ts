@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import {
   BodyParseError,
   csvRows,
+  DEFAULT_DELIVERY_CAPS,
   DeliveryOverCap,
   TriggerBytes,
   UNCAPPED,
@@ -426,14 +427,14 @@ describe('csvRows caps (DeliveryCaps)', () => {
     await expect(collectCapped('a\n1,2,3,4,5\n')).rejects.toThrow(/^over CSV_MAX_COLUMNS/);
   });
 
-  it('counts a cell in UTF-8 bytes against CSV_MAX_CELL_BYTES, header cells included', async () => {
+  it('counts a cell in UTF-8 bytes against CSV_MAX_CELL_BYTES (a header cell against its own cap)', async () => {
     expect(await collectCapped('a\n12345678\n')).toEqual([{ a: '12345678' }]);
     await expect(collectCapped('a\n123456789\n')).rejects.toThrow(
       'over CSV_MAX_CELL_BYTES: a cell of more than 8 bytes',
     );
     // Five two-byte characters are 10 bytes, over the cap, though only 5 characters.
     await expect(collectCapped('a\nżżżżż\n')).rejects.toThrow(/^over CSV_MAX_CELL_BYTES/);
-    await expect(collectCapped('123456789\n1\n')).rejects.toThrow(/^over CSV_MAX_CELL_BYTES/);
+    expect(await collectCapped('123456789\n1\n')).toEqual([{ '123456789': '1' }]);
   });
 
   it('makes no more data than was sent: a wide header over one-cell rows gives one key per row', async () => {
@@ -452,5 +453,20 @@ describe('TriggerBytes', () => {
     bytes.add(4);
     expect(bytes.bytes).toBe(10);
     expect(() => bytes.add(1)).toThrow('over MAX_TRIGGER_BYTES: more than 10 bytes of trigger data');
+  });
+});
+
+describe('a column name is capped by CSV_MAX_HEADER_CELL_BYTES, the cells below it by CSV_MAX_CELL_BYTES', () => {
+  const read = async (text: string) => {
+    const rows = [];
+    for await (const row of csvRows(Buffer.from(text), { ...DEFAULT_DELIVERY_CAPS, CSV_MAX_HEADER_CELL_BYTES: 8 }))
+      rows.push(row);
+    return rows;
+  };
+  it('refuses a long name, and takes a long cell', async () => {
+    await expect(read('a_long_name\n1\n')).rejects.toThrow(
+      'over CSV_MAX_HEADER_CELL_BYTES: a column name of more than 8 bytes',
+    );
+    expect(await read('short\na_long_value\n')).toEqual([{ short: 'a_long_value' }]);
   });
 });

@@ -60,14 +60,22 @@ const SECRET_VALUE =
   /^(whsec_|sk_(live|test)_|rk_(live|test)_|bearer\s|basic\s|gh[pousr]_|github_pat_|xox[abpr]-|AKIA|AIza|glpat-|eyJ)/i;
 /**
  * A long token with no spaces that mixes upper case, lower case and digits reads like a generated
- * credential: not shown (a UUID or a hex id, lower case only, is).
+ * credential: not shown (a UUID or a hex id, lower case only, is). Judged on its first
+ * GENERATED_CHARS characters: longer than any credential, and a pattern run on a value of
+ * megabytes (a 24 MiB string) overflowed V8's regular expression stack, failing the delivery's
+ * preparation at every attempt.
  */
-const looksGenerated = (text: string) =>
-  text.length >= 24 &&
-  /^[A-Za-z0-9_\-+/=.]+$/.test(text) &&
-  /[A-Z]/.test(text) &&
-  /[a-z]/.test(text) &&
-  /\d/.test(text);
+const GENERATED_CHARS = 1024;
+const looksGenerated = (value: string) => {
+  const text = value.slice(0, GENERATED_CHARS);
+  return (
+    text.length >= 24 &&
+    /^[A-Za-z0-9_\-+/=.]+$/.test(text) &&
+    /[A-Z]/.test(text) &&
+    /[a-z]/.test(text) &&
+    /\d/.test(text)
+  );
+};
 /** A key written after a dot: what the placeholder syntax reads as one segment. */
 const PLAIN_KEY = /^[^\s.[\]{}"]+$/;
 
@@ -105,7 +113,7 @@ function typeOf(value: JsonValue): FieldType {
 
 function exampleOf(value: string | number | boolean, secret: boolean): string {
   const text = String(value);
-  if (secret || SECRET_VALUE.test(text) || looksGenerated(text)) return REDACTED;
+  if (secret || SECRET_VALUE.test(text.slice(0, GENERATED_CHARS)) || looksGenerated(text)) return REDACTED;
   return text.length > FIELD_EXAMPLE_CHARS ? `${text.slice(0, FIELD_EXAMPLE_CHARS - 1)}…` : text;
 }
 

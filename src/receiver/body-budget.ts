@@ -45,6 +45,18 @@ export class BodyIdle extends Error {
   }
 }
 
+/**
+ * The sender closed its connection before its body ended: its own doing, one info line, no stack.
+ * Nobody reads the answer (400, as nginx logs such a request with its 499).
+ */
+export class BodyAborted extends Error {
+  readonly status = 400;
+  readonly expected = true;
+  constructor() {
+    super('the sender closed the connection before its body ended');
+  }
+}
+
 export interface BodyBudgetLimits {
   /** MAX_INFLIGHT_BODY_BYTES */
   total: number;
@@ -147,7 +159,7 @@ export class BodyBudget {
         stop();
         resolve(Buffer.concat(chunks, size));
       }
-      const onAborted = () => fail(new Error('the sender closed the connection before its body ended'));
+      const onAborted = () => fail(new BodyAborted());
       req.on('data', onData);
       req.on('end', onEnd);
       req.on('error', fail);

@@ -1,9 +1,10 @@
 /**
- * A delivery's raw body: inline in its input, or stored in chunks under its own id (by the receiver,
- * or by the replay that copied it). Every body is kept for as long as its delivery is in the history
- * (retention removes it with the delivery), so that the delivery can be replayed. A replay takes a
- * copy of its own, so it never needs a body that retention may remove while it waits (a robot
- * paused). Deliveries replayed before 0.5 read their original's (`ownerId`).
+ * A delivery's raw body: inline in its input, or stored in chunks under its own id (by the receiver),
+ * or, for a replay of a large body, its original's kept body (`ownerId`), which is kept while any
+ * delivery refers to it (src/storage/body-refs.ts), so a replay never needs a body that retention
+ * may remove while it waits (a robot paused). Every body is kept for as long as a delivery that has
+ * it is in the history, so that the delivery can be replayed. Deliveries replayed before 0.5 read
+ * their original's too; those replayed from 0.5 to 0.6 have a copy of their own.
  */
 import { isUtf8 } from 'node:buffer';
 import type { DeliveryBody, DeliveryInput } from '../domain/types';

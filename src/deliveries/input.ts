@@ -1,7 +1,8 @@
 /**
  * The one place a delivery workflow's input is made, for a request the receiver took, a replay and
- * a test delivery alike: the body inline or stored (body.ts), the robot's name, body format and steps version
- * as they are at acceptance, and `held` when the robot is paused.
+ * a test delivery alike: the body inline or stored (body.ts), or a kept body a replay refers to, the
+ * robot's name, body format and steps version as they are at acceptance, and `held` when the robot
+ * is paused.
  */
 import type { BodyFormat, DeliveryInput, RobotState } from '../domain/types';
 import type { Models } from '../storage/models';
@@ -33,7 +34,8 @@ export interface AcceptedDelivery {
   receivedAt: Date;
   dedupKey: string;
   contentType: string | null;
-  bytes: Buffer;
+  /** The body's bytes, or (a replay of a large body) the kept body it refers to and its size. */
+  bytes: Buffer | { size: number; kept: { ownerId: string; chunks: number } };
   verified: boolean | null;
   headers: Record<string, string>;
   /** The delivery this one replays. */
@@ -55,8 +57,10 @@ export async function deliveryInput(
     receivedAt: d.receivedAt.toISOString(),
     dedupKey: d.dedupKey,
     contentType: d.contentType,
-    size: d.bytes.length,
-    body: await deliveryBody(models, inlineBodyBytes, d.deliveryId, d.bytes),
+    size: Buffer.isBuffer(d.bytes) ? d.bytes.length : d.bytes.size,
+    body: Buffer.isBuffer(d.bytes)
+      ? await deliveryBody(models, inlineBodyBytes, d.deliveryId, d.bytes)
+      : { kind: 'stored', chunks: d.bytes.kept.chunks, ownerId: d.bytes.kept.ownerId },
     verified: d.verified,
     robotName: d.robot.name,
     format: d.robot.format,

@@ -5,9 +5,11 @@
  *
  * - Each replay is a new delivery with the dedup key `replay:<original id>:<n>` (n from 1, claimed
  *   by insert, so two replays at once get two numbers), marked `replayOf` in the deliveries log.
- * - It takes a copy of its original's kept body (in its input when small, else stored under its own
- *   id), so it never needs a body retention may remove while it waits; it is not verified again (a
- *   signature's time window would have passed): it carries its original's `verified`.
+ * - A small body (up to INLINE_BODY_BYTES) travels in its input; a larger one is not copied: the
+ *   replay refers to its original's kept body, which is kept while any delivery refers to it
+ *   (src/storage/body-refs.ts), so a replay never needs a body retention may remove while it waits,
+ *   and a bulk replay of large deliveries writes no copies. It is not verified again (a signature's
+ *   time window would have passed): it carries its original's `verified`.
  * - A robot that is paused holds the replay like any delivery; a robot stopped or never put to work
  *   cannot replay (409). A rejected delivery (its body is never kept) cannot be replayed (409).
  * - Many at once (`replayMany`): the robot's deliveries of one outcome, newest first, that are
@@ -23,6 +25,7 @@ import type { DeliveryDoc, RobotDoc } from '../storage/documents';
 import type { Models } from '../storage/models';
 import { claimById } from '../storage/writes';
 import { BlobMissing, readBlob } from '../storage/blobs';
+import { BodyGone, letGoOfBody, referBody } from '../storage/body-refs';
 import { acceptingRobot, deliveryInput } from './input';
 import { DeliveryRefused, refuseUnlessTakingDeliveries, startDelivery, type StartDeps } from './start';
 
@@ -38,32 +41,43 @@ export async function replayDelivery(deps: ReplayDeps, original: DeliveryDoc): P
   const { models } = deps;
   const robot = await byId<RobotDoc>(models.Robot, original.robotId);
   refuseUnlessTakingDeliveries(robot);
-  if (!original.body) throw new NotReplayable(`a ${original.outcome} delivery without a kept body cannot be replayed`);
-  let bytes: Buffer;
+  const kept = original.body;
+  if (!kept) throw new NotReplayable(`a ${original.outcome} delivery without a kept body cannot be replayed`);
+  const deliveryId = newId();
+  let bytes: Buffer | null = null;
   try {
-    bytes = await readBlob(models, original.body.ownerId, original.body.chunks);
+    if (original.size <= deps.config.inlineBodyBytes) bytes = await readBlob(models, kept.ownerId, kept.chunks);
+    else await referBody(models, kept, deliveryId, original._id);
   } catch (err) {
-    if (err instanceof BlobMissing) throw new NotReplayable("the delivery's body is no longer kept");
+    if (err instanceof BlobMissing || err instanceof BodyGone) throw new NotReplayable(notKept(err));
     throw err;
   }
-  const n = await claimReplayNumber(models, original._id);
-  const deliveryId = newId();
-  const dedupKey = replayKey(original._id, n);
-  const input = await deliveryInput(models, deps.config.inlineBodyBytes, {
-    deliveryId,
-    robot: await acceptingRobot(models, robot),
-    triggerIdentifier: original.triggerIdentifier,
-    receivedAt: new Date(),
-    dedupKey,
-    contentType: original.contentType,
-    bytes,
-    verified: original.verified,
-    headers: JSON.parse(original.headersJson ?? '{}') as Record<string, string>,
-    replayOf: original._id,
-  });
-  await startDelivery(deps, input, deliveryWorkflowId(original.triggerIdentifier, dedupKey));
+  try {
+    const n = await claimReplayNumber(models, original._id);
+    const dedupKey = replayKey(original._id, n);
+    const input = await deliveryInput(models, deps.config.inlineBodyBytes, {
+      deliveryId,
+      robot: await acceptingRobot(models, robot),
+      triggerIdentifier: original.triggerIdentifier,
+      receivedAt: new Date(),
+      dedupKey,
+      contentType: original.contentType,
+      bytes: bytes ?? { size: original.size, kept },
+      verified: original.verified,
+      headers: JSON.parse(original.headersJson ?? '{}') as Record<string, string>,
+      replayOf: original._id,
+    });
+    await startDelivery(deps, input, deliveryWorkflowId(original.triggerIdentifier, dedupKey));
+  } catch (err) {
+    // Not started (or not known to be): a body it referred to is not kept for it. Should it have
+    // started after all, its preparation fails once as a delivery whose body is no longer kept.
+    if (!bytes) await letGoOfBody(models, kept, deliveryId);
+    throw err;
+  }
   return deliveryId;
 }
+
+const notKept = (err: Error) => (err instanceof BodyGone ? err.message : "the delivery's body is no longer kept");
 
 /** The next replay number of a delivery, claimed by insert (`<id>:<n>`, read by `_id`). */
 async function claimReplayNumber(models: Models, originalId: string): Promise<number> {

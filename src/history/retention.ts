@@ -3,9 +3,11 @@
  * (default 30 days) are removed, oldest first, by the history keeper, a bounded number per step.
  * The robot's counts drop with what is removed, so they always describe what is kept. A delivery
  * whose runs have not all finished is kept until they have. A delivery's kept raw body goes with
- * it (a replay reads its original's body, so it can be replayed while its original is kept).
+ * the last of the deliveries that keep it (its own, and the replays that refer to it:
+ * src/storage/body-refs.ts).
  */
-import { bodyBlobId, discardBlob, outputBlobId, triggerBlobId } from '../storage/blobs';
+import { discardBlob, outputBlobId, triggerBlobId } from '../storage/blobs';
+import { releaseBody } from '../storage/body-refs';
 import type { Models } from '../storage/models';
 import type { DeliveryDoc, RunDoc, RunOutcomeDoc, StepResultDoc } from '../storage/documents';
 import { slotId, blockId, finalBlockId, previewPageId } from './store';
@@ -68,9 +70,9 @@ export async function removeExpired(models: Models, t: LiveTally, retentionMs: n
     }
     if (st.firstRun < end) break;
     const delivery = await byId<DeliveryDoc>(models.Delivery, entry._id);
-    if (delivery?.body && delivery.body.ownerId === bodyBlobId(delivery._id))
-      await discardBlob(models, delivery.body.ownerId, delivery.body.chunks);
+    // Its document first: a replay that checks for it after this is refused (src/storage/body-refs.ts).
     await deleteById(models.Delivery, entry._id);
+    if (delivery?.body) await releaseBody(models, delivery.body, delivery._id);
     await deleteById(models.HistorySlot, slotId(t.robotId, entry.slot));
     countDelivery(st, entry.outcome, -1);
     st.firstEntry++;

@@ -89,6 +89,16 @@ export interface ReplayClaimDoc {
 }
 
 /**
+ * `body_refs`: a replay's reference to a kept body, `ref:<body>:<n>`, or a delivery gone from it,
+ * `gone:<body>:<delivery>` (src/storage/body-refs.ts).
+ */
+export interface BodyRefDoc {
+  _id: string;
+  deliveryId: string;
+  at: Date;
+}
+
+/**
  * `fanout_quota`: an entry of a URL's hour, `<trigger>:<hour>:<n>` (n from 1, claimed by insert),
  * holding the rows counted so far in that hour; or a delivery's mark that its rows were counted,
  * `counted:<delivery id>` (src/deliveries/fanout-quota.ts).

@@ -19,6 +19,7 @@ import type {
   DeliveryDoc,
   ReplayClaimDoc,
   FanOutQuotaDoc,
+  BodyRefDoc,
   RobotDoc,
   RobotStepsDoc,
   RunDoc,
@@ -149,6 +150,15 @@ const replayClaimSchema = new Schema<ReplayClaimDoc>(
   { ...opts, collection: 'replay_claims' },
 );
 
+const bodyRefSchema = new Schema<BodyRefDoc>(
+  {
+    _id: { type: String, required: true },
+    deliveryId: { type: String, required: true },
+    at: { type: Date, required: true },
+  },
+  { ...opts, collection: 'body_refs' },
+);
+
 const fanOutQuotaSchema = new Schema<FanOutQuotaDoc>(
   { _id: { type: String, required: true }, rows: { type: Number, required: true }, at: { type: Date, required: true } },
   { ...opts, collection: 'fanout_quota' },
@@ -248,6 +258,7 @@ export function createModels(db: Connection) {
     RobotSteps: db.model<RobotStepsDoc>('RobotSteps', robotStepsSchema),
     ReplayClaim: db.model<ReplayClaimDoc>('ReplayClaim', replayClaimSchema),
     FanOutQuota: db.model<FanOutQuotaDoc>('FanOutQuota', fanOutQuotaSchema),
+    BodyRef: db.model<BodyRefDoc>('BodyRef', bodyRefSchema),
     Delivery: db.model<DeliveryDoc>('Delivery', deliverySchema),
     Run: db.model<RunDoc>('Run', runSchema),
     StepResult: db.model<StepResultDoc>('StepResult', stepResultSchema),

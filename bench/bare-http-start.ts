@@ -15,7 +15,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import getRawBody from 'raw-body';
 import { onShutdown, runMain } from '../src/entry/main';
-import { KEEP_ALIVE_TIMEOUT_MS } from '../src/http';
+import { KEEP_ALIVE_TIMEOUT_MS } from '../src/receiver/connections';
 import { receiverConnection } from '../src/temporal-connection';
 import { startOptions } from './load';
 

@@ -8,7 +8,7 @@ import Koa, { type Middleware } from 'koa';
 import type { AddressInfo } from 'node:net';
 import { WEBHOOK_PATH } from '../src/domain/ids';
 import { onShutdown } from '../src/entry/main';
-import { KEEP_ALIVE_TIMEOUT_MS } from '../src/http';
+import { KEEP_ALIVE_TIMEOUT_MS } from '../src/receiver/connections';
 
 export async function serveBaseline(route: Middleware, close?: () => Promise<void>): Promise<void> {
   const router = new Router();

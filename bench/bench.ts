@@ -95,8 +95,10 @@ async function main(): Promise<number> {
     if (s.receiverAb && s.levels.length > 0) results.receiverAb = await receiverAb(s, cleanups);
     if (s.csvRows > 0 && s.csvNoKeeper) results.csvNoKeeper = await csvWithoutKeeper(s, cleanups);
     log('starting the embedded stack');
-    // The worst CSV the caps allow is the hostile phase's: the stack's row cap is set to it.
-    const env = { CSV_MAX_ROWS: String(Math.max(s.hostileCsvRows, s.csvRows, s.csvWarmup, 1)) };
+    // The worst CSV the caps allow is the hostile phase's: the stack's row cap is set to it, and so is
+    // a URL's quota an hour (every CSV phase has a robot of its own), which the hostile CSV takes whole.
+    const rows = String(Math.max(s.hostileCsvRows, s.csvRows, s.csvWarmup, 1));
+    const env = { CSV_MAX_ROWS: rows, FANOUT_ROWS_PER_HOUR: rows };
     const stack = await launchStack({ logLevel: s.logLevel, startTimeoutS: 180, env });
     // Its data folder and logs are kept on a failure (not on an interruption).
     const failed = () => results.error !== null && !results.error.startsWith('interrupted');

@@ -104,6 +104,18 @@ export function hostileReport(h: HostileResult): string {
     ),
     `  acks ÷ alone: ${h.ackRatio.toFixed(3)}; p99 ÷ alone: ${h.p99Ratio.toFixed(2)}; ` +
       `CSV runs finished meanwhile: ${h.csvRunsDuringLoad}; slow uploads still open at the end: ${h.slowUploadsOpenAtEnd}`,
+    ...(h.runsAlone
+      ? [
+          table(
+            ['a steady sender (a delivery every 200 ms)', 'runs', 'sent to finished ms p50 / p95 / p99'],
+            [
+              ['alone', h.runsAlone.runs, pct(h.runsAlone.latencyMs)],
+              ['while the CSV fans out', h.runsUnderAttack.runs, pct(h.runsUnderAttack.latencyMs)],
+            ],
+          ),
+          `  run latency ÷ alone: p50 ${h.runP50Ratio.toFixed(2)}, p99 ${h.runP99Ratio.toFixed(2)}`,
+        ]
+      : []),
   ].join('\n');
 }
 

@@ -4,6 +4,7 @@
  * the bare Koa baseline server. What its processes use is read by ./processes.ts. Ports, entry
  * points and exits come from the runtime (src/runtime/).
  */
+import { ferretDbUri } from '../src/embedded/servers';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -82,8 +83,7 @@ export async function launchStack(opts: {
   fs.chmodSync(dataDir, 0o755);
   const logFile = path.join(dataDir, 'launcher.log');
   // The cluster's receivers take PORT+1 and PORT+2, its second worker the metrics ports + 2.
-  const [port, uiPort, mongodbPort, metricsPort, sdkMetricsPort, postgresPort, receiverMetricsPort] =
-    await freeSpacedPorts(7);
+  const [port, uiPort, metricsPort, sdkMetricsPort, postgresPort, receiverMetricsPort] = await freeSpacedPorts(6);
   const temporalPort = kind === 'cluster' ? await freeTemporalServerPort() : (await freePorts(1))[0];
   const adminToken = randomBytes(24).toString('base64url');
   const namespace = process.env.TEMPORAL_NAMESPACE || 'default';
@@ -95,7 +95,6 @@ export async function launchStack(opts: {
     PORT: String(port),
     EMBEDDED_TEMPORAL_PORT: String(temporalPort),
     EMBEDDED_TEMPORAL_UI_PORT: String(uiPort),
-    EMBEDDED_MONGODB_PORT: String(mongodbPort),
     WORKER_METRICS_PORT: String(metricsPort),
     SDK_METRICS_PORT: String(sdkMetricsPort),
     // The cluster's second receiver takes the port below (spaced ports: the two above are free).
@@ -159,7 +158,7 @@ export async function launchStack(opts: {
     ready,
     port,
     adminToken,
-    mongodbUri: `mongodb://127.0.0.1:${mongodbPort}/webhooks`,
+    mongodbUri: ferretDbUri(dataDir),
     temporalAddress: `127.0.0.1:${temporalPort}`,
     workerMetricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
     temporalTls: () => {

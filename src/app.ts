@@ -22,7 +22,8 @@ import { BackgroundWork } from './background';
 import { codecRouter } from './codec-routes';
 import type { Config } from './config';
 import { clientAddresses, TrustedProxies } from './client-address';
-import { errorHandler, KEEP_ALIVE_TIMEOUT_MS } from './http';
+import { errorHandler } from './http';
+import { capConnections, KEEP_ALIVE_TIMEOUT_MS } from './receiver/connections';
 import { drainOnClose } from './receiver/drain';
 import type { Logger } from './log';
 import { receiverMetrics, type ReceiverMetrics } from './metrics';
@@ -164,8 +165,9 @@ function listen(server: http.Server, port: number, host?: string): Promise<numbe
 
 /**
  * The receiver process's HTTP servers, with the limits against slow senders: headers within
- * HEADERS_TIMEOUT_MS, a whole request within REQUEST_TIMEOUT_MS, at most MAX_CONNECTIONS at once
- * (a body idle for BODY_IDLE_TIMEOUT_MS is refused by the body budget).
+ * HEADERS_TIMEOUT_MS, a whole request within REQUEST_TIMEOUT_MS, connections capped in all and per
+ * client address (./receiver/connections.ts; a body idle for BODY_IDLE_TIMEOUT_MS is refused by the
+ * body budget).
  */
 export async function listenReceiver(
   deps: AppDeps,
@@ -190,8 +192,13 @@ export async function listenReceiver(
     app.callback(),
   );
   const closeServer = drainOnClose(server);
-  server.maxConnections = config.http.maxConnections;
-  server.on('drop', () => metrics.connectionsRefused.inc());
+  const proxies = new TrustedProxies(config.trustedProxies);
+  capConnections(server, {
+    max: config.http.maxConnections,
+    perAddress: config.http.maxConnectionsPerAddress,
+    exempt: (address) => proxies.trusts(address),
+    refused: () => metrics.connectionsRefused.inc(),
+  });
   const port = await listen(server, opts.port ?? config.port, opts.host);
   let metricsServer: http.Server | null = null;
   let metricsPort: number | null = null;
@@ -199,7 +206,7 @@ export async function listenReceiver(
   if (wanted !== null) {
     // eslint-disable-next-line @typescript-eslint/no-misused-promises -- Koa's handler catches its own errors
     metricsServer = http.createServer(createMetricsApp(deps, metrics).callback());
-    metricsPort = await listen(metricsServer, wanted, opts.host);
+    metricsPort = await listen(metricsServer, wanted, opts.host ?? config.metricsHost);
   }
   return {
     port,

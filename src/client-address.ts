@@ -64,7 +64,8 @@ export class TrustedProxies {
     return isIP(last) ? last : address;
   }
 
-  private trusts(address: string): boolean {
+  /** Whether a peer is one of the proxies. */
+  trusts(address: string): boolean {
     const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(address);
     const plain = mapped ? mapped[1] : address;
     const version = isIP(plain);

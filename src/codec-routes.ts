@@ -5,10 +5,12 @@
  *
  * - The Temporal CLI sends the admin token: `temporal workflow show … --codec-endpoint
  *   <BASE_URL>/codec --codec-auth "Bearer <admin token>"`.
- * - The Temporal Web UI cannot send a header of ours: it is given `<BASE_URL>/codec/<web UI key>`,
- *   where the key is derived from the admin token (`webUiCodecKey`, also answered by
- *   `GET /api/codec`). It opens only these two endpoints, and whoever can load the Web UI reads
- *   what it decodes anyway. The embedded launcher starts the Web UI with it set.
+ * - The Temporal Web UI cannot send a header of ours: an operator gives it, in their browser
+ *   (the Web UI's Codec Server setting, stored in that browser only), `<BASE_URL>/codec/<Web UI
+ *   key>`, which the launchers print and `GET /api/codec` answers. The key (WEB_UI_KEY, else
+ *   DATA_DIR/web-ui-key) opens only these two endpoints and is rotated on its own; it is in no
+ *   process's arguments and in none of the Web UI's served settings, which anyone who can load the
+ *   Web UI reads.
  * - Browsers may call them from the Web UI's origin only (the origin of TEMPORAL_UI_URL): CORS
  *   answers that origin and no other.
  */
@@ -20,20 +22,14 @@ import type { z } from 'zod';
 import { payloadsBody } from './api/schemas';
 import type { Config } from './config';
 import { CODEC_BODY_BYTES } from './domain/limits';
-import { keyedDigest } from './domain/secrets';
 import { invalidField, requireAdminToken, requireCredential, unauthorized } from './http';
 import { UnknownPayloadKey, type PayloadEncryption } from './payload-codec';
 import type { Throttle } from './throttle';
 import type { Operation } from './api/route';
 
-/** The key in the Web UI's codec endpoint: derived from the admin token, so rotating that rotates it. */
-export function webUiCodecKey(adminToken: string): string {
-  return Buffer.from(keyedDigest(Buffer.from(adminToken), 'temporal-web-ui-codec'), 'hex').toString('base64url');
-}
-
-/** The codec endpoint to give the Temporal Web UI (`--ui-codec-endpoint`, TEMPORAL_CODEC_ENDPOINT). */
-export function webUiCodecEndpoint(baseUrl: string, adminToken: string): string {
-  return `${baseUrl}/codec/${webUiCodecKey(adminToken)}`;
+/** The codec endpoint an operator gives the Temporal Web UI in their browser (its Codec Server setting). */
+export function webUiCodecEndpoint(config: Pick<Config, 'baseUrl' | 'webUiKey'>): string {
+  return `${config.baseUrl}/codec/${config.webUiKey}`;
 }
 
 const toPayload = (p: z.infer<typeof payloadsBody>['payloads'][number]): Payload => ({
@@ -71,7 +67,7 @@ export const CODEC_OPERATIONS: readonly CodecOperation[] = [
 ];
 
 export interface CodecDeps {
-  config: Pick<Config, 'adminToken' | 'temporalUiUrl'>;
+  config: Pick<Config, 'adminToken' | 'webUiKey' | 'temporalUiUrl'>;
   codec: PayloadEncryption;
   /** Wrong credentials, counted per client address with the API's (src/throttle.ts). */
   authFailures: Throttle;
@@ -79,7 +75,7 @@ export interface CodecDeps {
 
 export function codecRouter({ config, codec, authFailures }: CodecDeps): Router {
   const uiOrigin = config.temporalUiUrl ? new URL(config.temporalUiUrl).origin : null;
-  const uiKey = webUiCodecKey(config.adminToken);
+  const uiKey = config.webUiKey;
   const router = new Router();
 
   /** CORS for the Web UI's origin only: any other origin gets no CORS headers, so browsers refuse it. */

@@ -1,6 +1,6 @@
 /**
- * The two secrets every process needs, ADMIN_TOKEN and SECRETS_KEY: from the environment, or kept
- * in the data folder, made there on first start. A kept file that is not a valid value, or a data
+ * The secrets every process needs, ADMIN_TOKEN, SECRETS_KEY and WEB_UI_KEY: from the environment,
+ * or kept in the data folder, made there on first start. A kept file that is not a valid value, or a data
  * folder this process cannot write, stops it with a message naming the file or the folder.
  */
 import { randomBytes } from 'node:crypto';
@@ -12,6 +12,10 @@ import { z } from 'zod';
 export class ConfigError extends Error {}
 
 export const adminTokenSchema = z.string().min(16, 'must be at least 16 characters');
+/** The Web UI's codec key: a path segment of the codec endpoint (src/codec-routes.ts). */
+export const webUiKeySchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{16,200}$/, 'must be 16 or more letters, digits, - or _ (it is part of a URL)');
 export const secretsKeySchema = z
   .string()
   .refine((v) => /^[A-Za-z0-9+/_-]{43}=?$/.test(v.trim()), 'must be 32 bytes, base64-encoded');
@@ -34,13 +38,13 @@ function persistentSecret(dataDir: string, name: string, make: () => string, val
   return value;
 }
 
-/** The admin token and the secrets key: those given, else those kept in `dataDir` (made there if absent). */
+/** The secrets: those given, else those kept in `dataDir` (made there if absent). */
 export function keptSecrets(
   dataDir: string,
-  given: { adminToken?: string; secretsKey?: string },
-): { adminToken: string; secretsKey: string } {
+  given: { adminToken?: string; secretsKey?: string; webUiKey?: string },
+): { adminToken: string; secretsKey: string; webUiKey: string } {
   try {
-    fs.mkdirSync(dataDir, { recursive: true });
+    fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     return {
       adminToken:
         given.adminToken ??
@@ -48,6 +52,9 @@ export function keptSecrets(
       secretsKey:
         given.secretsKey ??
         persistentSecret(dataDir, 'secrets.key', () => randomBytes(32).toString('base64'), secretsKeySchema),
+      webUiKey:
+        given.webUiKey ??
+        persistentSecret(dataDir, 'web-ui-key', () => randomBytes(32).toString('base64url'), webUiKeySchema),
     };
   } catch (err) {
     if (err instanceof ConfigError) throw err;

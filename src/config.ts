@@ -13,6 +13,7 @@ import {
   DEFAULT_INLINE_BODY_BYTES,
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
   DEFAULT_MAX_INFLIGHT_BODY_BYTES,
   DEFAULT_MAX_INFLIGHT_BODY_BYTES_PER_TRIGGER,
   DEFAULT_REJECTED_PER_MINUTE,
@@ -21,7 +22,7 @@ import {
 import { DEFAULT_DELIVERY_CAPS, type DeliveryCaps } from './domain/body-formats';
 import type { RunFeatures } from './domain/types';
 import { trustedProxyRanges } from './client-address';
-import { adminTokenSchema, ConfigError, keptSecrets, secretsKeySchema } from './config-secrets';
+import { adminTokenSchema, ConfigError, keptSecrets, secretsKeySchema, webUiKeySchema } from './config-secrets';
 
 export { ConfigError };
 
@@ -55,6 +56,7 @@ const envSchema = z.object({
     .regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://')
     .optional(),
   ADMIN_TOKEN: adminTokenSchema.optional(),
+  WEB_UI_KEY: webUiKeySchema.optional(),
   SECRETS_KEY: secretsKeySchema.optional(),
   /** Keys SECRETS_KEY replaced, comma-separated: still read (sealed secrets, encrypted payloads), never written. */
   SECRETS_KEY_PREVIOUS: z
@@ -75,6 +77,10 @@ const envSchema = z.object({
   BODY_IDLE_TIMEOUT_MS: positiveInt.default(DEFAULT_BODY_IDLE_TIMEOUT_MS),
   REQUEST_TIMEOUT_MS: positiveInt.default(DEFAULT_REQUEST_TIMEOUT_MS),
   MAX_CONNECTIONS: positiveInt.default(DEFAULT_MAX_CONNECTIONS),
+  MAX_CONNECTIONS_PER_ADDRESS: positiveInt.default(DEFAULT_MAX_CONNECTIONS_PER_ADDRESS),
+  TLS_CERT: readableFile.optional(),
+  TLS_KEY: readableFile.optional(),
+  ALLOW_HTTP_BASE_URL: z.enum(['0', '1']).default('0'),
   TRUST_PROXY: z
     .string()
     .default('0')
@@ -86,6 +92,7 @@ const envSchema = z.object({
   AUTH_FAILURES_PER_MINUTE: positiveInt.default(DEFAULT_AUTH_FAILURES_PER_MINUTE),
   REJECTED_PER_MINUTE: positiveInt.default(DEFAULT_REJECTED_PER_MINUTE),
   RECEIVER_METRICS_PORT: port.default(9463),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   CSV_MAX_ROWS: positiveInt.default(DEFAULT_DELIVERY_CAPS.CSV_MAX_ROWS),
   CSV_MAX_COLUMNS: positiveInt.default(DEFAULT_DELIVERY_CAPS.CSV_MAX_COLUMNS),
   CSV_MAX_CELL_BYTES: positiveInt.default(DEFAULT_DELIVERY_CAPS.CSV_MAX_CELL_BYTES),
@@ -97,7 +104,6 @@ const envSchema = z.object({
   TEMPORAL_START_TIMEOUT_MS: positiveInt.default(10_000),
   EMBEDDED_TEMPORAL_PORT: port.default(7233),
   EMBEDDED_TEMPORAL_UI_PORT: port.default(8233),
-  EMBEDDED_MONGODB_PORT: port.default(27017),
   CLUSTER_RECEIVERS: z.coerce.number().int().min(1).max(16).default(2),
   CLUSTER_WORKERS: z.coerce.number().int().min(1).max(16).default(2),
   CLUSTER_POSTGRES_PORT: port.default(5433),
@@ -110,6 +116,7 @@ const envSchema = z.object({
   KEEP_BODIES: z.enum(['0', '1']).default('1'),
   FIELDS_SEEN: z.enum(['0', '1']).default('1'),
   PAYLOAD_ENCRYPTION: z.enum(['0', '1']).default('1'),
+  ACCEPT_UNSEALED_PAYLOADS: z.enum(['0', '1']).default('0'),
   WORKER_NICE: z.coerce.number().int().min(0).max(19).default(10),
   WORKER_WORKFLOW_TASKS: z.coerce.number().int().min(2).max(1000).default(32),
   WORKER_METRICS_PORT: port.default(9464),
@@ -126,6 +133,13 @@ export interface Config {
   adminToken: string;
   /** Whether the admin token came from ADMIN_TOKEN (launchers then do not print it). */
   adminTokenFromEnv: boolean;
+  /**
+   * The Temporal Web UI's codec key (WEB_UI_KEY, else DATA_DIR/web-ui-key): it opens the codec
+   * endpoints only, is rotated on its own, and is given to a browser by its operator
+   * (src/codec-routes.ts), never to the Web UI's served settings.
+   */
+  webUiKey: string;
+  webUiKeyFromEnv: boolean;
   secretsKey: Buffer;
   /** Keys SECRETS_KEY replaced: what they sealed or encrypted is still read (SECRETS_KEY_PREVIOUS). */
   previousSecretsKeys: Buffer[];
@@ -137,20 +151,33 @@ export interface Config {
   maxInflightBodyBytes: number;
   maxInflightBodyBytesPerTrigger: number;
   /** The receiver's HTTP server against slow senders (src/domain/limits.ts). */
-  http: { headersTimeoutMs: number; bodyIdleTimeoutMs: number; requestTimeoutMs: number; maxConnections: number };
+  http: {
+    headersTimeoutMs: number;
+    bodyIdleTimeoutMs: number;
+    requestTimeoutMs: number;
+    maxConnections: number;
+    maxConnectionsPerAddress: number;
+  };
   /**
    * Proxies whose X-Forwarded-For gives the client's address (TRUST_PROXY, src/client-address.ts):
    * none by default; the cluster's entry and compose's nginx are on loopback or a private network.
    */
   trustedProxies: string[];
+  /** The entry's certificate and key (TLS_CERT, TLS_KEY): `npm run start:cluster` makes a pair without them. */
+  edgeTls: { certFile: string; keyFile: string } | null;
   /** Refusals a client address (wrong admin tokens) or a trigger (rejected deliveries) may have a minute. */
   throttles: { authFailuresPerMinute: number; rejectedPerMinute: number };
   /** The receiver's metrics and health port (GET /metrics, GET /healthz); 0 for none. */
   receiverMetricsPort: number;
+  /**
+   * The address the receiver's and the worker's metrics ports listen on (METRICS_HOST): loopback
+   * by default, for the operator's network only when set (compose: `0.0.0.0`, on its internal network).
+   */
+  metricsHost: string;
   /** What one delivery may make (src/domain/limits.ts): past a cap it is failed, with no run. */
   deliveryCaps: DeliveryCaps;
   triggerCacheTtlMs: number;
-  embedded: { temporalPort: number; temporalUiPort: number; mongodbPort: number };
+  embedded: { temporalPort: number; temporalUiPort: number };
   /** `npm run start:cluster` (docs/cluster.md): how many receivers and workers, and PostgreSQL's port. */
   cluster: { receivers: number; workers: number; postgresPort: number };
   logLevel: LogLevel;
@@ -164,6 +191,12 @@ export interface Config {
   runFeatures: RunFeatures;
   /** Payloads sealed for Temporal (PAYLOAD_ENCRYPTION; off only to measure its cost: sealed ones are read anyway). */
   payloadEncryption: boolean;
+  /**
+   * A worker's workflows take payloads nobody sealed (ACCEPT_UNSEALED_PAYLOADS=1: only while
+   * histories of deliveries from before 0.5 are open). Off, such a start is refused
+   * (src/domain/unsealed.ts).
+   */
+  acceptUnsealed: boolean;
   /** The niceness of the worker's threads: acks before runs on a shared machine (src/runtime/worker-priority.ts). */
   workerNice: number;
   /**
@@ -200,12 +233,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const e = parsed.data;
   if (e.HEADERS_TIMEOUT_MS > e.REQUEST_TIMEOUT_MS)
     throw new ConfigError('Invalid environment:\n  HEADERS_TIMEOUT_MS: must not be over REQUEST_TIMEOUT_MS');
+  if ((e.TLS_CERT === undefined) !== (e.TLS_KEY === undefined))
+    throw new ConfigError('Invalid environment:\n  TLS_CERT, TLS_KEY: give both, or neither');
+  const baseUrl = (e.BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  // In production, webhook URLs carry their token, and the API the admin token: never in clear.
+  if (env.NODE_ENV === 'production' && baseUrl.startsWith('http://') && e.ALLOW_HTTP_BASE_URL !== '1')
+    throw new ConfigError(
+      'Invalid environment:\n  BASE_URL: must be https:// in production (the URLs carry their token); ' +
+        'ALLOW_HTTP_BASE_URL=1 if TLS ends in front of this service on the same private network',
+    );
   const dataDir = path.resolve(e.DATA_DIR);
-  const { adminToken, secretsKey } = keptSecrets(dataDir, { adminToken: e.ADMIN_TOKEN, secretsKey: e.SECRETS_KEY });
+  const { adminToken, secretsKey, webUiKey } = keptSecrets(dataDir, {
+    adminToken: e.ADMIN_TOKEN,
+    secretsKey: e.SECRETS_KEY,
+    webUiKey: e.WEB_UI_KEY,
+  });
   const previous = (e.SECRETS_KEY_PREVIOUS ?? []).map((k) => Buffer.from(k, 'base64'));
   return {
     port: e.PORT,
-    baseUrl: (e.BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    baseUrl,
     dataDir,
     temporal: {
       address: e.TEMPORAL_ADDRESS,
@@ -226,6 +272,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mongodbUri: e.MONGODB_URI,
     adminToken,
     adminTokenFromEnv: e.ADMIN_TOKEN !== undefined,
+    webUiKey,
+    webUiKeyFromEnv: e.WEB_UI_KEY !== undefined,
     secretsKey: Buffer.from(secretsKey, 'base64'),
     previousSecretsKeys: previous,
     secretsKeys: [Buffer.from(secretsKey, 'base64'), ...previous],
@@ -238,10 +286,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       bodyIdleTimeoutMs: e.BODY_IDLE_TIMEOUT_MS,
       requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
       maxConnections: e.MAX_CONNECTIONS,
+      maxConnectionsPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS,
     },
     trustedProxies: e.TRUST_PROXY,
+    edgeTls: e.TLS_CERT && e.TLS_KEY ? { certFile: e.TLS_CERT, keyFile: e.TLS_KEY } : null,
     throttles: { authFailuresPerMinute: e.AUTH_FAILURES_PER_MINUTE, rejectedPerMinute: e.REJECTED_PER_MINUTE },
     receiverMetricsPort: e.RECEIVER_METRICS_PORT,
+    metricsHost: e.METRICS_HOST,
     deliveryCaps: {
       CSV_MAX_ROWS: e.CSV_MAX_ROWS,
       CSV_MAX_COLUMNS: e.CSV_MAX_COLUMNS,
@@ -255,7 +306,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     embedded: {
       temporalPort: e.EMBEDDED_TEMPORAL_PORT,
       temporalUiPort: e.EMBEDDED_TEMPORAL_UI_PORT,
-      mongodbPort: e.EMBEDDED_MONGODB_PORT,
     },
     cluster: { receivers: e.CLUSTER_RECEIVERS, workers: e.CLUSTER_WORKERS, postgresPort: e.CLUSTER_POSTGRES_PORT },
     logLevel: e.LOG_LEVEL,
@@ -269,6 +319,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       fieldsSeen: e.FIELDS_SEEN === '1',
     },
     payloadEncryption: e.PAYLOAD_ENCRYPTION === '1',
+    acceptUnsealed: e.ACCEPT_UNSEALED_PAYLOADS === '1',
     workerNice: e.WORKER_NICE,
     workerWorkflowTasks: e.WORKER_WORKFLOW_TASKS,
     workerMetricsPort: e.WORKER_METRICS_PORT,

@@ -93,9 +93,6 @@ function toHttpError(raw: unknown): HttpError {
   return new HttpError(status, message, { expose: like?.expose, expected: like?.expected, headers: like?.headers });
 }
 
-/** Idle keep-alive connections are kept longer than the usual 60 s of load balancers and senders. */
-export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
-
 /** Retry-After for 503 answers: long enough for a restart, short enough for senders' retries. */
 export const RETRY_AFTER_SECONDS = 5;
 

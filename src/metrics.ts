@@ -153,7 +153,11 @@ export function workerMetrics(): WorkerMetrics {
  * The worker's metrics port: its own metrics, then those of the Temporal SDK's Prometheus exporter
  * (bound to loopback at `sdkMetricsUrl`), as one scrape. Only `GET /metrics` is answered.
  */
-export function serveWorkerMetrics(metrics: WorkerMetrics, port: number, sdkMetricsUrl?: string): Promise<http.Server> {
+export function serveWorkerMetrics(
+  metrics: WorkerMetrics,
+  { port, host }: { port: number; host: string },
+  sdkMetricsUrl?: string,
+): Promise<http.Server> {
   const server = http.createServer((req, res) => {
     if (req.method !== 'GET' || req.url !== '/metrics') {
       res.writeHead(404).end();
@@ -166,7 +170,7 @@ export function serveWorkerMetrics(metrics: WorkerMetrics, port: number, sdkMetr
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, () => resolve(server));
+    server.listen(port, host, () => resolve(server));
   });
 }
 

@@ -2,8 +2,8 @@
  * The Temporal SDK's own log lines (worker, workflows, activities) through the service's logger,
  * so they are JSON with the rest and carry the SDK's `workflowId`, `activityType` and so on.
  *
- * An expected failure (EXPECTED_FAILURE_TYPES: a body that does not parse) is the product doing
- * its job: the delivery workflow logs it itself as one `info` line with the delivery's ids and
+ * An expected failure (EXPECTED_FAILURE_TYPES: a body that does not parse, a start nobody sealed)
+ * is the product doing its job: the workflow logs it itself as one `info` (or `warn`) line with the delivery's ids and
  * `expectedFailure: <type>`, and the SDK's "Workflow failed" warning that follows for the same
  * workflow, stack and all, is lowered to `debug` with the error's name only (its message may quote
  * the body). The warning cannot be told apart by its error: a workflow's log lines reach this
@@ -11,10 +11,11 @@
  */
 import type { LogLevel as SdkLevel, LogMetadata, Logger as SdkLogger } from '@temporalio/common';
 import { DELIVERY_FAILURES } from './domain/types';
+import { UNSEALED_INPUT } from './domain/unsealed';
 import type { Logger } from './log';
 import { EXPECTED_FAILURES_REMEMBERED } from './domain/limits';
 
-export const EXPECTED_FAILURE_TYPES: readonly string[] = DELIVERY_FAILURES;
+export const EXPECTED_FAILURE_TYPES: readonly string[] = [...DELIVERY_FAILURES, UNSEALED_INPUT];
 
 function failureType(error: unknown): string | undefined {
   for (let e = error as { type?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {

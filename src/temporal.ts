@@ -46,15 +46,29 @@ export function temporalTls(tls: TemporalTls): TLSConfig | undefined {
   };
 }
 
-type CodecSettings = Pick<Config, 'secretsKey' | 'previousSecretsKeys' | 'payloadEncryption'>;
+type CodecSettings = Pick<Config, 'secretsKey' | 'previousSecretsKeys' | 'payloadEncryption' | 'acceptUnsealed'>;
 
-/** The payload codec of the client and the worker: SECRETS_KEY seals, the previous keys still open. */
-export function payloadEncryption(config: CodecSettings): PayloadEncryption {
-  return new PayloadEncryption([config.secretsKey, ...config.previousSecretsKeys], { seal: config.payloadEncryption });
+/**
+ * The payload codec of the client and the worker: SECRETS_KEY seals, the previous keys still open.
+ * A worker's (`sealedOnly`) hands its workflows a stand-in for a payload nobody sealed, which they
+ * refuse (src/domain/unsealed.ts), unless ACCEPT_UNSEALED_PAYLOADS is on or nothing is sealed at all
+ * (PAYLOAD_ENCRYPTION=0, a bench setting).
+ */
+export function payloadEncryption(config: CodecSettings, { sealedOnly = false } = {}): PayloadEncryption {
+  const keys = [config.secretsKey, ...config.previousSecretsKeys];
+  const strict = sealedOnly && config.payloadEncryption && !config.acceptUnsealed;
+  return new PayloadEncryption(keys, { seal: config.payloadEncryption, sealedOnly: strict });
 }
 
-export function dataConverter(config: CodecSettings): DataConverter {
-  return { payloadCodecs: [payloadEncryption(config)] };
+/**
+ * Failures are encoded too (`encodeCommonAttributes`): a failure's message and stack travel in a
+ * sealed payload, so a parser's error quoting a body never reaches Temporal in clear. The workflow
+ * bundle loads the same converter (WORKFLOW_BUNDLE_OPTIONS, src/worker.ts).
+ */
+export const FAILURE_CONVERTER_PATH = require.resolve('./failure-converter');
+
+export function dataConverter(config: CodecSettings, opts: { sealedOnly?: boolean } = {}): DataConverter {
+  return { payloadCodecs: [payloadEncryption(config, opts)], failureConverterPath: FAILURE_CONVERTER_PATH };
 }
 
 function addressOf(config: TemporalSettings): string {

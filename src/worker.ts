@@ -9,10 +9,14 @@ import { workerMetrics, type WorkerMetrics } from './metrics';
 import type { DeliveryCaps } from './domain/body-formats';
 import type { RunFeatures } from './domain/types';
 import type { HeardOutcomes } from './history/heard-outcomes';
+import { FAILURE_CONVERTER_PATH } from './temporal';
 
 /** Pre-built by `npm run build`; without it (tests from source) the workflows are bundled at start. */
 export const WORKFLOW_BUNDLE = path.resolve(__dirname, '..', 'workflow-bundle.js');
 export const WORKFLOWS_PATH = require.resolve('../workflows');
+
+/** How the workflow code is bundled (by the build, the tests and a worker alike): with our failure converter. */
+export const WORKFLOW_BUNDLE_OPTIONS = { workflowsPath: WORKFLOWS_PATH, failureConverterPath: FAILURE_CONVERTER_PATH };
 
 /** The given bundle, else the pre-built one when running compiled code, else the sources. */
 export function workflowCode(bundlePath?: string): Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> {

@@ -46,10 +46,11 @@ it('uses the Idempotency-Key header as the key: a second body with the same key 
     3,
   );
   expect(triggers).toEqual([{ v: 1 }, { v: 3 }]);
-  expect(kept.map((d) => d.workflowId.split(':').slice(3).join(':')).sort()).toEqual([
-    'idempotency-key:order-1',
-    'idempotency-key:order-2',
-  ]);
+  // Each key a digest of the value the sender chose, never the value itself (review N7).
+  const keys = kept.map((d) => d.workflowId.split(':').slice(3).join(':'));
+  expect(keys).toEqual([expect.stringMatching(/^idempotency-key-hmac:[0-9a-f]{64}$/), expect.any(String)]);
+  expect(new Set(keys).size).toBe(2);
+  expect(keys.join()).not.toContain('order-');
   // The repeat is in the log, naming the delivery it repeats, with no run.
   const duplicate = deliveries.find((d) => d.outcome === 'duplicate');
   const original = kept.find((d) => d.workflowId === duplicate.workflowId);

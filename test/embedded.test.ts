@@ -8,9 +8,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import net from 'node:net';
-import { webUiCodecKey } from '../src/codec-routes';
 import { freePort } from '../src/runtime/ports';
 import { apiClient, robotAtWork } from '../src/runtime/api-client';
+import { ferretDbSocket } from '../src/embedded/servers';
 import { exited, isAlive, startProcess } from '../src/runtime/child-processes';
 import { waitFor } from '../src/runtime/wait';
 
@@ -27,7 +27,6 @@ beforeAll(async () => {
     PORT: String(await freePort()),
     EMBEDDED_TEMPORAL_PORT: String(await freePort()),
     EMBEDDED_TEMPORAL_UI_PORT: String(await freePort()),
-    EMBEDDED_MONGODB_PORT: String(await freePort()),
     WORKER_METRICS_PORT: String(await freePort()),
     RECEIVER_METRICS_PORT: String(await freePort()),
     SDK_METRICS_PORT: String(await freePort()),
@@ -53,11 +52,53 @@ async function start(): Promise<string> {
   );
 }
 
-async function stop(): Promise<number | null> {
-  const pids = execFileSync('ps', ['-o', 'pid=', '--ppid', String(launcher!.pid)], { encoding: 'utf8' })
+/** The machine's listening TCP sockets, as /proc/net/tcp and tcp6 list them (`127.0.0.1:9463`, `[::]:9463`). */
+function tcpListeners(): Array<{ address: string; inode: string }> {
+  const found: Array<{ address: string; inode: string }> = [];
+  for (const [file, v6] of [
+    ['/proc/net/tcp', false],
+    ['/proc/net/tcp6', true],
+  ] as const) {
+    if (!fs.existsSync(file)) continue;
+    for (const line of fs.readFileSync(file, 'utf8').trim().split('\n').slice(1)) {
+      const [, local, , state, , , , , , inode] = line.trim().split(/\s+/);
+      if (state !== '0A') continue; // LISTEN
+      const [hex, portHex] = local.split(':');
+      const port = parseInt(portHex, 16);
+      const address = v6
+        ? `[${hex === '00000000000000000000000000000000' ? '::' : hex}]`
+        : hex
+            .match(/../g)!
+            .reverse()
+            .map((b) => parseInt(b, 16))
+            .join('.');
+      found.push({ address: `${address}:${port}`, inode });
+    }
+  }
+  return found;
+}
+
+/** The inodes of a process's open sockets. */
+function socketInodesOf(pid: number): Set<string> {
+  const inodes = new Set<string>();
+  for (const fd of fs.readdirSync(`/proc/${pid}/fd`)) {
+    const link = fs.readlinkSync(`/proc/${pid}/fd/${fd}`, { encoding: 'utf8' });
+    const m = /^socket:\[(\d+)\]$/.exec(link);
+    if (m) inodes.add(m[1]);
+  }
+  return inodes;
+}
+
+/** The pids of a process's children. */
+function childrenOf(pid: number): number[] {
+  return execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
     .trim()
     .split(/\s+/)
     .map(Number);
+}
+
+async function stop(): Promise<number | null> {
+  const pids = childrenOf(launcher!.pid!);
   expect(pids.length).toBe(4); // Temporal, FerretDB, worker, receiver
   launcher!.kill('SIGINT');
   const code = await exited(launcher!);
@@ -80,11 +121,44 @@ it('starts everything, serves a delivery end to end, stops on Ctrl-C without orp
   expect(printed).toContain(`Metrics and health:         ${metrics}/metrics, /healthz (receiver)`);
 
   expect((await fetch(`${metrics}/healthz`)).status).toBe(200);
-  // The Web UI decodes payloads through the receiver's codec endpoint, under the Web UI's key.
+  // The Web UI decodes payloads through the receiver's codec endpoint, under the Web UI's own key,
+  // which its operator gives it in their browser: printed here, never in the Web UI's served
+  // settings (which anyone who loads it reads), nor in any process's arguments (review N6).
+  const uiKey = fs.readFileSync(path.join(dataDir, 'web-ui-key'), 'utf8').trim();
+  const endpoint = `${base}/codec/${uiKey}`;
+  expect(printed).toContain(`Web UI codec endpoint:      ${endpoint}`);
   const ui = `http://localhost:${env.EMBEDDED_TEMPORAL_UI_PORT}`;
-  const settings = (await (await fetch(`${ui}/api/v1/settings`)).json()) as { Codec: { Endpoint: string } };
-  expect(settings.Codec.Endpoint).toBe(`${base}/codec/${webUiCodecKey(token)}`);
-  const preflight = await fetch(`${settings.Codec.Endpoint}/decode`, {
+  const settings = JSON.stringify(await (await fetch(`${ui}/api/v1/settings`)).json());
+  expect(settings).not.toContain(uiKey);
+  for (const pid of [launcher!.pid!, ...childrenOf(launcher!.pid!)]) {
+    const argv = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    expect(argv).not.toContain(uiKey);
+    expect(argv).not.toContain(token);
+  }
+  // The data folder and all in it are the service user's alone (review #6): the embedded servers'
+  // files included; FerretDB takes no TCP connection, only on its socket in there; the metrics
+  // ports listen on loopback.
+  expect(fs.statSync(dataDir).mode & 0o777).toBe(0o700);
+  for (const entry of fs.readdirSync(dataDir, { recursive: true, withFileTypes: true })) {
+    const mode = fs.lstatSync(path.join(entry.parentPath, entry.name)).mode & 0o777;
+    if (entry.isDirectory()) expect([entry.name, mode]).toEqual([entry.name, 0o700]);
+    else if (entry.isFile()) expect([entry.name, mode]).toEqual([entry.name, 0o600]);
+  }
+  const ferretDb = childrenOf(launcher!.pid!).find((pid) =>
+    fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('ferretdb'),
+  )!;
+  const itsSockets = socketInodesOf(ferretDb);
+  expect(tcpListeners().filter((l) => itsSockets.has(l.inode))).toEqual([]);
+  expect(await accepting({ path: ferretDbSocket(dataDir) })).toBe(true);
+  // The worker may still be starting when the launcher prints: its port is looked at once it listens.
+  for (const port of [env.RECEIVER_METRICS_PORT, env.WORKER_METRICS_PORT]) {
+    const bound = await waitFor(
+      () => Promise.resolve(tcpListeners().filter((l) => l.address.endsWith(`:${port}`))),
+      (found) => found.length > 0,
+    );
+    expect(bound.map((l) => l.address)).toEqual([`127.0.0.1:${port}`]);
+  }
+  const preflight = await fetch(`${endpoint}/decode`, {
     method: 'OPTIONS',
     headers: { origin: ui, 'access-control-request-method': 'POST' },
   });
@@ -176,8 +250,13 @@ it('refuses to start with a bad setting, naming the variable', async () => {
 
 /** Whether something accepts connections on this loopback port. */
 function listening(port: string | undefined): Promise<boolean> {
+  return accepting({ port: Number(port), host: '127.0.0.1' });
+}
+
+/** Whether something accepts connections there. */
+function accepting(target: net.NetConnectOpts): Promise<boolean> {
   return new Promise((resolve) => {
-    const socket = net.connect(Number(port), '127.0.0.1');
+    const socket = net.connect(target);
     socket.once('connect', () => {
       socket.destroy();
       resolve(true);
@@ -195,5 +274,5 @@ it('stops the servers it started when a later start step fails, and says so', as
   expect(printed).toContain('could not start; stopping what was started');
   expect(printed).toContain('SQLITE_TUNE_BIN must name the binary');
   expect(await listening(env.EMBEDDED_TEMPORAL_PORT)).toBe(false);
-  expect(await listening(env.EMBEDDED_MONGODB_PORT)).toBe(false);
+  expect(await accepting({ path: ferretDbSocket(dataDir) })).toBe(false);
 }, 120_000);

@@ -27,8 +27,7 @@ it('counts deliveries charged at once by two workers exactly, refusing those pas
     Array.from({ length: 20 }, (_, i) => workers[i % 2].charge(delivery(trigger), 10)),
   );
   expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(15);
-  for (const r of results.filter((x) => x.status === 'rejected'))
-    expect((r).reason).toBeInstanceOf(DeliveryOverCap);
+  for (const r of results.filter((x) => x.status === 'rejected')) expect(r.reason).toBeInstanceOf(DeliveryOverCap);
   // A third worker that knows nothing of the chain finds its end: nothing is left.
   await expect(new FanOutQuota(stack.models, 150).charge(delivery(trigger), 1)).rejects.toThrow(
     /made 150 rows into runs this hour/,

@@ -2,6 +2,8 @@
  * Structured logs (src/log.ts, src/sdk-log.ts): JSON lines with the delivery's ids, an expected
  * outcome (a body that does not parse) as one info line without a stack, and no token or body.
  */
+import { Client, Connection } from '@temporalio/client';
+import { randomUUID } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import { installTestRuntime, startStack, type Stack } from './support/stack';
 import { waitFor } from '../src/runtime/wait';
@@ -87,4 +89,47 @@ it('logs a rejected signature as one info line with the delivery and robot, and 
   expect(all).not.toContain(signingSecret);
   expect(all).not.toContain(url.split('/').pop()!);
   expect(all).not.toContain('evt_1');
+});
+
+it('refuses a delivery workflow started by hand with an input it did not seal: no run, no record, one warning', async () => {
+  const robot = await stack.robotAtWork({ template: { n: '{{trigger.n}}' } });
+  // Whoever reaches Temporal, without the payload key: the input is plain JSON (review N6).
+  const raw = new Client({ connection: await Connection.connect({ address: stack.config.temporal.address! }) });
+  const workflowId = `delivery:forged:${randomUUID()}`;
+  try {
+    const forged = {
+      deliveryId: randomUUID(),
+      robotId: robot.robotId,
+      triggerIdentifier: 'custom:forged',
+      receivedAt: new Date().toISOString(),
+      dedupKey: 'forged',
+      contentType: 'application/json',
+      size: 7,
+      body: { kind: 'inline', encoding: 'utf8', data: '{"n":1}' },
+      verified: true,
+    };
+    const handle = await raw.workflow.start('deliveryWorkflow', {
+      taskQueue: stack.config.temporal.taskQueue,
+      workflowId,
+      args: [forged],
+    });
+    await expect(handle.result()).rejects.toThrow();
+    const described = await handle.describe();
+    expect(described.status.name).toBe('FAILED');
+  } finally {
+    await raw.connection.close();
+  }
+  const refused = await waitFor(
+    () => lines.filter((l) => l.workflowId === workflowId && l.level === 'warn'),
+    (found) => found.length > 0,
+  );
+  expect(refused).toEqual([
+    expect.objectContaining({
+      msg: 'refused a delivery workflow whose input this service did not seal: it was not started by a receiver',
+    }),
+  ]);
+  // Nothing else of it above debug: the SDK's own "Workflow failed" is lowered.
+  expect(lines.filter((l) => l.workflowId === workflowId && l.level !== 'debug')).toHaveLength(1);
+  expect(await stack.deliveries(robot.robotId)).toEqual([]);
+  expect(await stack.runs(robot.robotId)).toEqual([]);
 });

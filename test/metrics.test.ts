@@ -58,7 +58,7 @@ describe("the worker's metrics port", () => {
   let server: http.Server;
   let url: string;
   beforeAll(async () => {
-    server = await serveWorkerMetrics(stack.metrics.worker, 0, stack.metrics.sdkUrl);
+    server = await serveWorkerMetrics(stack.metrics.worker, { port: 0, host: '127.0.0.1' }, stack.metrics.sdkUrl);
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/metrics`;
   });
   afterAll(() => new Promise((resolve) => server.close(resolve)));

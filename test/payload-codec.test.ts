@@ -6,7 +6,6 @@
 import { Client, Connection } from '@temporalio/client';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { webUiCodecKey } from '../src/codec-routes';
 import { ENCRYPTED_ENCODING } from '../src/payload-codec';
 import { startStack, type Stack } from './support/stack';
 import { waitFor } from '../src/runtime/wait';
@@ -62,6 +61,28 @@ it('stores the delivery in Temporal as ciphertext: no byte of the body in its hi
     expect(history).not.toContain(secret);
 });
 
+it("keeps a parser's error and a key a sender chose out of Temporal in clear (review N7)", async () => {
+  const robot = await stack.robotAtWork();
+  const dedup = { key: 'jsonPath', path: 'trigger.otp' };
+  expect((await stack.api('PATCH', `/api/apps/${robot.appId}`, { dedup })).status).toBe(200);
+  const otp = 'ann@example.com-otp-493817';
+  expect((await stack.send('POST', robot.webhookUrl, JSON.stringify({ otp }))).status).toBe(200);
+  // V8's message quotes a short body: "Unexpected token 'h', "hunter2" is not valid JSON".
+  expect((await stack.send('POST', robot.webhookUrl, 'hunter2')).status).toBe(200);
+  const deliveries = await waitFor(
+    () => stack.deliveries(robot.robotId),
+    (d) => d.length === 2 && d.every((x) => x.outcome !== 'received'),
+  );
+  const failed = deliveries.find((d) => d.outcome === 'failed');
+  expect(failed.error).toMatch(/hunter2/); // the API, behind the admin token, still says why
+  for (const d of deliveries) {
+    expect(d.workflowId).not.toContain(otp);
+    const history = JSON.stringify(await raw.workflow.getHandle(d.workflowId).fetchHistory());
+    expect(history).not.toContain('hunter2');
+    expect(history).not.toContain('ann@example.com');
+  }
+});
+
 it('decodes the input for whoever has the admin token, and refuses anyone else', async () => {
   const body = JSON.stringify(asJson(await inputOf()));
   const post = (path: string, authorization?: string) =>
@@ -80,7 +101,7 @@ it('decodes the input for whoever has the admin token, and refuses anyone else',
 
 it("serves the Web UI's endpoint under its key, with CORS for the Web UI's origin only", async () => {
   const { webUiEndpoint } = await stack.client.json('GET', '/api/codec');
-  expect(webUiEndpoint).toBe(`${stack.baseUrl}/codec/${webUiCodecKey(stack.config.adminToken)}`);
+  expect(webUiEndpoint).toBe(`${stack.baseUrl}/codec/${stack.config.webUiKey}`);
   const preflight = (origin: string) =>
     fetch(`${webUiEndpoint}/decode`, {
       method: 'OPTIONS',

@@ -28,6 +28,7 @@ import {
   type RunInput,
   type RunSeed,
 } from '../src/domain/types';
+import { refuseUnsealed } from './refuse-unsealed';
 import { runWorkflow } from './run';
 import { CONTINUATION_BYTES, RUN_START_BATCH, RUNS_PER_CONTINUATION } from '../src/domain/limits';
 
@@ -108,6 +109,7 @@ export interface FanOut {
  * workflow, which frees its ID for a later genuine delivery.
  */
 export async function deliveryWorkflow(delivery: DeliveryInput, fanOut?: FanOut): Promise<DeliveryResult> {
+  refuseUnsealed('delivery', delivery, fanOut);
   let released = false;
   setHandler(releaseSignal, () => void (released = true));
   let seeds: RunSeed[] = [];

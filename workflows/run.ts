@@ -1,6 +1,7 @@
 import { proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { RunInput, RunOutcomeStatus } from '../src/domain/types';
+import { refuseUnsealed } from './refuse-unsealed';
 
 const { executeStep, finishRun } = proxyLocalActivities<Activities>({
   startToCloseTimeout: '1 minute',
@@ -14,6 +15,7 @@ const { executeStep, finishRun } = proxyLocalActivities<Activities>({
  * fan-out; the delivery workflow calls it directly when the delivery makes a single run.
  */
 export async function runWorkflow(run: RunInput): Promise<RunOutcomeStatus> {
+  refuseUnsealed('run', run);
   const { runId, robotId, trigger, stepCount, stepsVersion } = run;
   for (let stepIndex = 0; stepIndex < stepCount; stepIndex++) {
     const endsRun = stepIndex === stepCount - 1;

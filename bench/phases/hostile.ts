@@ -1,14 +1,15 @@
 /**
- * Hostile load (docs/security.md): ordinary senders' ack rate and p99 while one robot's URL takes
- * the worst CSV the stack's caps allow (its CSV_MAX_ROWS rows, fanning out) and ten slow uploads
- * (each announcing MAX_BODY_BYTES, sending a byte now and then), as a ratio of the same senders
- * alone on the same stack, measured one after the other in this run.
+ * Hostile load (docs/security.md): ordinary senders' ack rate and p99, and an ordinary robot's run
+ * latency, while one robot's URL takes the worst CSV the stack's caps allow (its CSV_MAX_ROWS rows,
+ * its whole FANOUT_ROWS_PER_HOUR, fanning out) and ten slow uploads (each announcing
+ * MAX_BODY_BYTES, sending a byte now and then), as a ratio of the same alone on the same stack,
+ * measured one after the other in this run.
  */
 import http from 'node:http';
 import { waitFor } from '../../src/runtime/wait';
 import { benchRobot, completions, type BenchContext } from '../context';
-import { httpLoad, type HttpLoadSummary } from '../load';
-import { log, round } from '../util';
+import { httpLoad, percentiles, type HttpLoadSummary, type Percentiles } from '../load';
+import { log, round, sleep } from '../util';
 
 /** Slow uploads held open on one URL. */
 const SLOW_UPLOADS = 10;
@@ -16,6 +17,14 @@ const SLOW_UPLOADS = 10;
 const TRICKLE_MS = 5000;
 /** The largest body a sender may announce (MAX_BODY_BYTES' default). */
 const ANNOUNCED_BYTES = 32 * 1024 * 1024;
+/** An ordinary robot's deliveries, one this often: a steady sender whose runs' latency is measured. */
+const PACE_MS = 200;
+
+/** An ordinary robot's runs: from when each delivery was sent to when its run finished. */
+export interface RunLatency {
+  runs: number;
+  latencyMs: Percentiles;
+}
 
 export interface HostileResult {
   connections: number;
@@ -31,6 +40,11 @@ export interface HostileResult {
   csvRunsDuringLoad: number;
   /** Slow uploads still open when the measurement ended (none was refused or timed out). */
   slowUploadsOpenAtEnd: number;
+  /** A steady sender's runs, alone and while the CSV fans out, and the p50 and p99 under attack ÷ alone. */
+  runsAlone: RunLatency;
+  runsUnderAttack: RunLatency;
+  runP50Ratio: number;
+  runP99Ratio: number;
 }
 
 /** Runs finished (succeeded or failed) of a robot, from its counts. */
@@ -40,6 +54,33 @@ async function finishedRuns({ api }: BenchContext, robotId: string): Promise<num
     `/api/robots/${robotId}`,
   );
   return runCounts.succeeded + runCounts.failed;
+}
+
+/**
+ * One delivery every PACE_MS to the robot for `durationS`, then each run's latency: its finish (as
+ * the run history has it) less when its delivery was sent, both on this machine's clock.
+ */
+async function pacedRunLatency(ctx: BenchContext, robot: { robotId: string; url: string }): Promise<RunLatency> {
+  const { api, s } = ctx;
+  const sentAt: number[] = [];
+  const until = Date.now() + s.durationS * 1000;
+  while (Date.now() < until) {
+    const n = sentAt.length;
+    sentAt.push(Date.now());
+    const res = await fetch(robot.url, { method: 'POST', body: JSON.stringify({ n }) });
+    if (res.status !== 200) throw new Error(`a paced delivery was answered ${res.status}`);
+    await sleep(Math.max(0, sentAt[n] + PACE_MS - Date.now()));
+  }
+  type Runs = { runs: Array<{ trigger: { n: string }; finishedAt: string | null }> };
+  const runs = await waitFor(
+    async () => (await api.json<Runs>('GET', `/api/robots/${robot.robotId}/runs?limit=1000`)).runs,
+    (r) => r.length >= sentAt.length && r.every((x) => x.finishedAt !== null),
+    s.drainTimeoutS * 1000,
+    { intervalMs: s.pollS * 1000 },
+  );
+  const ours = runs.filter((r) => Number(r.trigger.n) < sentAt.length);
+  const latencies = ours.map((r) => Date.parse(r.finishedAt!) - sentAt[Number(r.trigger.n)]);
+  return { runs: ours.length, latencyMs: percentiles(latencies) };
 }
 
 /** Ten requests announcing the largest body and sending a byte every TRICKLE_MS until stopped. */
@@ -70,6 +111,10 @@ export async function hostileLoad(ctx: BenchContext, connections: number, csvRow
     id: '{{trigger.id}}',
   });
   const bulk = await benchRobot(api, stack.port, 'bench hostile: worst CSV', 'csv', { n: '{{trigger.n}}' });
+  const steady = () => benchRobot(api, stack.port, 'bench hostile: a steady sender', 'json', { n: '{{trigger.n}}' });
+
+  log(`hostile: a steady sender alone (a delivery every ${PACE_MS} ms for ${s.durationS} s)`);
+  const runsAlone = await pacedRunLatency(ctx, await steady());
 
   log(`hostile: ${connections} ordinary senders alone for ${s.durationS} s`);
   const deliveries = completions(temporal, 'deliveryWorkflow');
@@ -92,12 +137,16 @@ export async function hostileLoad(ctx: BenchContext, connections: number, csvRow
     s.csvTimeoutS * 1000,
     { intervalMs: s.pollS * 1000 },
   );
-  log(`hostile: ${SLOW_UPLOADS} slow uploads on that URL too, and the same senders for ${s.durationS} s`);
+  log(
+    `hostile: ${SLOW_UPLOADS} slow uploads on that URL too, a steady sender, then the same senders for ${s.durationS} s`,
+  );
   const uploads = slowUploads(bulk.url);
   let underAttack: Awaited<ReturnType<typeof httpLoad>>;
   let csvRunsDuringLoad: number;
   let slowUploadsOpenAtEnd: number;
+  let runsUnderAttack: RunLatency;
   try {
+    runsUnderAttack = await pacedRunLatency(ctx, await steady());
     const before = await finishedRuns(ctx, bulk.robotId);
     underAttack = await httpLoad(ordinary.url, connections, s.durationS, 'hostile-attacked');
     csvRunsDuringLoad = (await finishedRuns(ctx, bulk.robotId)) - before;
@@ -115,5 +164,9 @@ export async function hostileLoad(ctx: BenchContext, connections: number, csvRow
     p99Ratio: round(underAttack.summary.latencyMs.p99 / Math.max(0.01, alone.summary.latencyMs.p99), 2),
     csvRunsDuringLoad,
     slowUploadsOpenAtEnd,
+    runsAlone,
+    runsUnderAttack,
+    runP50Ratio: round(runsUnderAttack.latencyMs.p50 / Math.max(0.01, runsAlone.latencyMs.p50), 2),
+    runP99Ratio: round(runsUnderAttack.latencyMs.p99 / Math.max(0.01, runsAlone.latencyMs.p99), 2),
   };
 }

@@ -16,7 +16,15 @@
 // (paired 1,500-row CSVs on 2026-11-25, docs/benchmark.md). A search on a dropped column still
 // works, by scanning. Run while the dev server is stopped (the service runs it with an exclusive lock).
 //
-// Both are idempotent.
+//	sqlite-tune temporal-classic-tasks <database file>
+//
+// prints how many tasks the dev server's classic task table holds (`tasks`: the one task queues
+// use without fair dispatch). Fair dispatch keeps its tasks in another table and never reads this
+// one, so a queue switched to it with tasks still here would never hand them out: the service turns
+// fair dispatch on only once this table is empty (src/embedded/servers.ts). Run while the dev
+// server is stopped.
+//
+// All are idempotent; the last only reads.
 package main
 
 import (
@@ -105,8 +113,24 @@ func tuneTemporalVisibility(file string) error {
 	return nil
 }
 
+// countClassicTasks prints the rows of the dev server's classic task table.
+func countClassicTasks(file string) error {
+	db, err := open(file)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	var n int
+	if err := db.QueryRow(`SELECT count(*) FROM tasks`).Scan(&n); err != nil {
+		return fmt.Errorf("%s: not a Temporal dev server database (no tasks table): %w", file, err)
+	}
+	fmt.Println(n)
+	return nil
+}
+
 func main() {
-	usage := "usage: sqlite-tune ferretdb-id-index <file>... | sqlite-tune temporal-visibility <file>"
+	usage := "usage: sqlite-tune ferretdb-id-index <file>... | sqlite-tune temporal-visibility <file> | " +
+		"sqlite-tune temporal-classic-tasks <file>"
 	if len(os.Args) < 3 {
 		fmt.Fprintln(os.Stderr, usage)
 		os.Exit(2)
@@ -121,6 +145,8 @@ func main() {
 		}
 	case "temporal-visibility":
 		err = tuneTemporalVisibility(os.Args[2])
+	case "temporal-classic-tasks":
+		err = countClassicTasks(os.Args[2])
 	default:
 		fmt.Fprintln(os.Stderr, usage)
 		os.Exit(2)

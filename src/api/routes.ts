@@ -26,11 +26,11 @@ export const META_ROUTES: ApiRoute[] = [
   route({
     method: 'get',
     path: '/api/codec',
-    summary: 'The codec endpoint to give the Temporal Web UI (TEMPORAL_CODEC_ENDPOINT): bodies in it are encrypted',
+    summary:
+      'The codec endpoint to give the Temporal Web UI in a browser (its Codec Server setting): bodies in it are encrypted',
     admin: true,
     answers: { 200: 'Codec' },
-    handle: (_, { config }) =>
-      Promise.resolve({ webUiEndpoint: webUiCodecEndpoint(config.baseUrl, config.adminToken) }),
+    handle: (_, { config }) => Promise.resolve({ webUiEndpoint: webUiCodecEndpoint(config) }),
   }),
 ];
 

@@ -15,9 +15,9 @@ import { waitForPort, type ManagedProcess } from '../embedded/servers';
 import { supervise, type Supervised } from '../embedded/supervisor';
 import type { Logger } from '../log';
 import { mongodbBackEnd, type MongodbBackEnd } from '../runtime/back-ends';
-import { startEntry } from './entry';
+import { startEntry, type EdgeTls } from './entry';
 import { startPostgres } from './postgres';
-import { clientTlsEnv, clusterCertificates, type ClusterTls } from './tls';
+import { clientTlsEnv, clusterCertificates, edgeCertificate, type ClusterTls } from './tls';
 import {
   prepareTemporalNamespace,
   prepareTemporalSchema,
@@ -49,7 +49,6 @@ export interface ClusterOptions {
   workerMetricsPorts: Array<{ worker: number; sdk: number }>;
   postgresPort: number;
   temporalPorts: TemporalServerPorts;
-  mongodbPort: number;
   namespace: string;
   maxBodyBytes: number;
   bins: ClusterBinaries;
@@ -58,6 +57,11 @@ export interface ClusterOptions {
   log: Logger;
   /** Each receiver's and worker's output in its own file in logDir, rather than the launcher's stderr. */
   serviceLogFiles?: boolean;
+  /**
+   * TLS at the entry: a certificate and key given (TLS_CERT, TLS_KEY), or `made` (signed by the
+   * cluster's CA: edgeCertificate); plain HTTP without (the cluster tests).
+   */
+  edgeTls?: EdgeTls | 'made';
   /** The entry's read timeout of management requests (API_READ_TIMEOUT_S unless given). */
   apiReadTimeoutSeconds?: number;
   /** The compiled receiver and worker entry points (tests, which run this file as TypeScript, give dist's). */
@@ -93,7 +97,6 @@ export class Cluster {
       binary: (variable) => (variable === 'FERRETDB_BIN' ? o.bins.ferretdb : o.bins.sqliteTune),
       dataDir: o.dataDir,
       logDir: o.logDir,
-      port: o.mongodbPort,
     });
   }
 
@@ -104,7 +107,7 @@ export class Cluster {
   }
 
   get baseUrl(): string {
-    return `http://localhost:${this.o.port}`;
+    return `${this.o.edgeTls ? 'https' : 'http'}://localhost:${this.o.port}`;
   }
   get temporalAddress(): string {
     return `127.0.0.1:${this.o.temporalPorts.frontend}`;
@@ -187,6 +190,7 @@ export class Cluster {
             maxBodyBytes: o.maxBodyBytes,
             apiReadTimeoutSeconds: o.apiReadTimeoutSeconds,
             logFile: path.join(o.logDir, 'entry.log'),
+            tls: o.edgeTls === 'made' ? await edgeCertificate(path.join(o.dataDir, 'tls')) : o.edgeTls,
           }),
         );
     }

@@ -16,20 +16,35 @@
  * - A receiver is never marked down (max_fails=0): when Temporal is down every receiver answers
  *   503, and the sender must get that 503, not nginx's own 502. The entry answers 502 only when
  *   no receiver takes connections at all.
- * - Bodies are read whole before a receiver sees them (request buffering, as nginx does by
- *   default), up to a little more than MAX_BODY_BYTES, so the receiver's own 413 answers a body
- *   too large, as it does without the entry. Slow senders are held to the receivers' own limits
- *   (HEADERS_TIMEOUT_MS, BODY_IDLE_TIMEOUT_MS) by nginx, which buffers what they send.
+ * - Bodies are streamed to a receiver as they arrive, and answers to the client as they come
+ *   (nothing is buffered to disk: nginx writes no temporary file), so a receiver sees the path's
+ *   token before any body is taken: a request to an unknown URL is refused without nginx keeping a
+ *   byte of it, and a body is held by the receiver's budget, never by nginx's disk. So once its
+ *   body has begun to go to a receiver, a request is not sent to the other one (nginx cannot send
+ *   it twice): a receiver that fails a webhook mid-body gives its sender a 502 or 503 to retry.
+ *   Bodies are taken up to a little more than MAX_BODY_BYTES, so the receiver's own 413 answers a
+ *   body too large. Slow senders are held to the receivers' own limits (HEADERS_TIMEOUT_MS,
+ *   BODY_IDLE_TIMEOUT_MS).
+ * - Connections: at most MAX_CONNECTIONS_PER_ADDRESS with a request under way from one client
+ *   address (`limit_conn`; past it 429), idle keep-alive connections closed after
+ *   KEEP_ALIVE_TIMEOUT_MS (and first, when nginx runs out of connections), and its own idle
+ *   connections to the receivers closed a second sooner than the receivers would close them.
  * - The receivers see the sender's address in X-Forwarded-For (set, never appended to: a sender's
  *   own X-Forwarded-For is dropped) and the original Host.
- * - As root, nginx's workers run as `nobody`, which owns the folder where they buffer bodies.
+ * - As root, nginx's workers run as `nobody`, which owns nothing: its configuration, pid file and
+ *   log are root's, in a folder closed to others, and it buffers nothing to disk.
  *
  * The same function writes docker/nginx.conf for docker-compose.yml (test/unit/compose.test.ts).
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_BODY_IDLE_TIMEOUT_MS, DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_MAX_CONNECTIONS } from '../domain/limits';
+import {
+  DEFAULT_BODY_IDLE_TIMEOUT_MS,
+  DEFAULT_HEADERS_TIMEOUT_MS,
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
+} from '../domain/limits';
+import { KEEP_ALIVE_TIMEOUT_MS } from '../receiver/connections';
 import { spawnManaged, waitForPort, type ManagedProcess } from '../embedded/servers';
 
 /** Seconds a webhook may take at a receiver: past TEMPORAL_START_TIMEOUT_MS (10 s), when it answers 503 itself. */
@@ -54,7 +69,22 @@ export interface EntryConfig {
   user?: string;
   /** API_READ_TIMEOUT_S unless given (the cluster tests shorten it to see a stalled receiver). */
   apiReadTimeoutSeconds?: number;
+  /** TLS at the entry (see EdgeTls); plain HTTP without. */
+  tls?: EdgeTls;
 }
+
+/**
+ * TLS at the edge (docs/security.md, TLS): the entry terminates it with this certificate and key
+ * (TLS_CERT and TLS_KEY, else a pair made for the cluster or compose), and every answer then says
+ * to browsers that this origin is HTTPS only (HSTS, a year).
+ */
+export interface EdgeTls {
+  certFile: string;
+  keyFile: string;
+}
+
+/** HSTS's max-age once TLS is on: a year, as browsers' preload lists ask. */
+const HSTS_MAX_AGE_S = 31_536_000;
 
 /** What docker-compose.yml's `entry` runs (the receivers are one scaled service there). */
 export const COMPOSE_ENTRY: Omit<EntryConfig, 'maxBodyBytes'> = {
@@ -62,6 +92,8 @@ export const COMPOSE_ENTRY: Omit<EntryConfig, 'maxBodyBytes'> = {
   receivers: ['receiver:3000'],
   dir: '/tmp/nginx',
   errorLog: 'stderr',
+  // docker/make-tls.sh makes them in the `tls` volume, or takes TLS_CERT and TLS_KEY.
+  tls: { certFile: '/tls/edge.pem', keyFile: '/tls/edge-key.pem' },
 };
 
 /** Bytes above MAX_BODY_BYTES nginx still takes, so the receiver, not nginx, refuses a body too large. */
@@ -72,6 +104,7 @@ export function entryConfig(o: EntryConfig): string {
   const temp = (name: string) => `  ${name}_temp_path ${path.posix.join(o.dir, `${name}-temp`)};`;
   const proxied = (retry: string, readTimeoutSeconds: number) => [
     '      proxy_pass http://receivers;',
+    '      proxy_request_buffering off;',
     '      proxy_http_version 1.1;',
     '      proxy_set_header Connection "";',
     '      proxy_set_header Host $http_host;',
@@ -92,17 +125,31 @@ export function entryConfig(o: EntryConfig): string {
     'http {',
     '  access_log off;',
     '  server_tokens off;',
+    `  keepalive_timeout ${seconds(KEEP_ALIVE_TIMEOUT_MS)};`,
+    '  limit_conn_zone $binary_remote_addr zone=per_address:10m;',
+    `  limit_conn per_address ${DEFAULT_MAX_CONNECTIONS_PER_ADDRESS};`,
+    '  limit_conn_status 429;',
     `  client_max_body_size ${o.maxBodyBytes + BODY_HEADROOM_BYTES};`,
     `  client_header_timeout ${seconds(DEFAULT_HEADERS_TIMEOUT_MS)};`,
     `  client_body_timeout ${seconds(DEFAULT_BODY_IDLE_TIMEOUT_MS)};`,
+    '  proxy_max_temp_file_size 0;',
     ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(temp),
     '  upstream receivers {',
     ...o.receivers.map((r) => `    server ${r} max_fails=0;`),
     '    keepalive 32;',
+    `    keepalive_timeout ${seconds(KEEP_ALIVE_TIMEOUT_MS - 1000)};`,
     '  }',
     '  server {',
-    `    listen ${o.listen};`,
-    '    # Deliveries: sent again to the other receiver when one fails them (their dedup makes it harmless).',
+    ...(o.tls
+      ? [
+          `    listen ${o.listen} ssl;`,
+          `    ssl_certificate ${o.tls.certFile};`,
+          `    ssl_certificate_key ${o.tls.keyFile};`,
+          '    ssl_protocols TLSv1.2 TLSv1.3;',
+          `    add_header Strict-Transport-Security "max-age=${HSTS_MAX_AGE_S}" always;`,
+        ]
+      : [`    listen ${o.listen};`]),
+    '    # Deliveries: sent to the other receiver when one fails them before their body went (dedup makes it harmless).',
     '    location /api/webhooks/ {',
     ...proxied('error timeout http_502 http_503 non_idempotent', WEBHOOK_READ_TIMEOUT_S),
     '    }',
@@ -124,6 +171,7 @@ export interface EntryOptions {
   maxBodyBytes: number;
   apiReadTimeoutSeconds?: number;
   logFile?: string;
+  tls?: EdgeTls;
 }
 
 /** The unprivileged user and group nginx's workers run as when it is started as root (Debian's). */
@@ -146,10 +194,9 @@ export async function startEntry(o: EntryOptions): Promise<ManagedProcess> {
       maxBodyBytes: o.maxBodyBytes,
       user: asRoot ? `${NGINX_WORKER_USER} ${NGINX_WORKER_GROUP}` : undefined,
       apiReadTimeoutSeconds: o.apiReadTimeoutSeconds,
+      tls: o.tls,
     }),
   );
-  // As root, the workers run as `nobody`: they buffer bodies in this folder, which becomes theirs.
-  if (asRoot) execFileSync('chown', ['-R', `${NGINX_WORKER_USER}:${NGINX_WORKER_GROUP}`, o.dir]);
   const args = ['-p', o.dir, '-c', conf, '-e', errorLog, '-g', 'daemon off;'];
   const proc = spawnManaged('entry', o.bin, args, { logFile: o.logFile });
   await waitForPort(o.port, proc);

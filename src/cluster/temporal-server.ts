@@ -80,15 +80,32 @@ export interface TemporalServerOptions {
   logFile?: string;
 }
 
-function datastore(database: string, port: number, password: string, maxConns: number) {
+/**
+ * Where a Temporal server of this service runs, the one thing its config changes by (the cluster
+ * on this machine's loopback, or compose's `temporal` container): how it binds, where PostgreSQL
+ * is and its password, its certificates, and its dynamic config file.
+ */
+export interface ServerPlacement {
+  ports: TemporalServerPorts;
+  /** Loopback only (the cluster), or every interface of its container (compose). */
+  bind: 'loopback' | 'all';
+  /** PostgreSQL's `host:port`. */
+  postgresAddress: string;
+  /** The `temporal` role's password, or (compose) a template expression that reads it at start. */
+  postgresPassword: string;
+  tls: Pick<ClusterTls, 'ca' | 'serverCert' | 'serverKey' | 'clientCert' | 'clientKey' | 'serverName'>;
+  dynamicConfigFile: string;
+}
+
+function datastore(placement: ServerPlacement, database: string, maxConns: number) {
   return {
     sql: {
       pluginName: SQL_PLUGIN,
       databaseName: database,
-      connectAddr: `127.0.0.1:${port}`,
+      connectAddr: placement.postgresAddress,
       connectProtocol: 'tcp',
       user: POSTGRES_ROLE,
-      password,
+      password: placement.postgresPassword,
       maxConns,
       maxIdleConns: maxConns,
       maxConnLifetime: '1h',
@@ -96,12 +113,14 @@ function datastore(database: string, port: number, password: string, maxConns: n
   };
 }
 
-/** The server's config (JSON, which its YAML loader reads). */
-export function temporalServerConfig(o: Pick<TemporalServerOptions, 'ports' | 'postgres' | 'dir' | 'tls'>): object {
+/** The server's config (JSON, which its YAML loader reads), for the cluster and compose alike. */
+export function temporalServerConfig(placement: ServerPlacement): object {
+  const bind = placement.bind === 'loopback' ? { bindOnLocalHost: true } : { bindOnIP: '0.0.0.0' };
   const rpc = (grpcPort: number, membershipPort: number, extra: object = {}) => ({
-    rpc: { grpcPort, membershipPort, bindOnLocalHost: true, ...extra },
+    rpc: { grpcPort, membershipPort, ...bind, ...extra },
   });
-  const p = o.ports;
+  const p = placement.ports;
+  const tls = placement.tls;
   return {
     log: { stdout: true, level: 'warn' },
     persistence: {
@@ -109,8 +128,8 @@ export function temporalServerConfig(o: Pick<TemporalServerOptions, 'ports' | 'p
       visibilityStore: 'visibility',
       numHistoryShards: CLUSTER_HISTORY_SHARDS,
       datastores: {
-        default: datastore('temporal', o.postgres.port, o.postgres.password, 20),
-        visibility: datastore('temporal_visibility', o.postgres.port, o.postgres.password, 4),
+        default: datastore(placement, 'temporal', 20),
+        visibility: datastore(placement, 'temporal_visibility', 4),
       },
     },
     global: {
@@ -119,18 +138,18 @@ export function temporalServerConfig(o: Pick<TemporalServerOptions, 'ports' | 'p
         // Clients (the receivers, the workers, the CLI) must present a certificate the CA signed.
         frontend: {
           server: {
-            certFile: o.tls.serverCert,
-            keyFile: o.tls.serverKey,
-            clientCaFiles: [o.tls.ca],
+            certFile: tls.serverCert,
+            keyFile: tls.serverKey,
+            clientCaFiles: [tls.ca],
             requireClientAuth: true,
           },
-          client: { serverName: o.tls.serverName, rootCaFiles: [o.tls.ca] },
+          client: { serverName: tls.serverName, rootCaFiles: [tls.ca] },
         },
         // Temporal's own system worker is such a client too.
         systemWorker: {
-          certFile: o.tls.clientCert,
-          keyFile: o.tls.clientKey,
-          client: { serverName: o.tls.serverName, rootCaFiles: [o.tls.ca] },
+          certFile: tls.clientCert,
+          keyFile: tls.clientKey,
+          client: { serverName: tls.serverName, rootCaFiles: [tls.ca] },
         },
       },
     },
@@ -158,25 +177,84 @@ export function temporalServerConfig(o: Pick<TemporalServerOptions, 'ports' | 'p
     dcRedirectionPolicy: { policy: 'noop' },
     archival: { history: { state: 'disabled' }, visibility: { state: 'disabled' } },
     namespaceDefaults: { archival: { history: { state: 'disabled' }, visibility: { state: 'disabled' } } },
-    dynamicConfigClient: { filepath: path.join(o.dir, 'dynamicconfig.yaml'), pollInterval: '10s' },
+    dynamicConfigClient: { filepath: placement.dynamicConfigFile, pollInterval: '10s' },
+  };
+}
+
+/** The cluster's placement: this machine's loopback, its PostgreSQL, its certificates. */
+function clusterPlacement(o: TemporalServerOptions): ServerPlacement {
+  return {
+    ports: o.ports,
+    bind: 'loopback',
+    postgresAddress: `127.0.0.1:${o.postgres.port}`,
+    postgresPassword: o.postgres.password,
+    tls: o.tls,
+    dynamicConfigFile: path.join(o.dir, 'dynamicconfig.yaml'),
   };
 }
 
 /**
- * Dynamic config: IDs as long as the SQL schema's columns take, a quick namespace registry, and
- * events caches that hold a fan-out's batch. docker/temporal-dynamicconfig.yaml is the same text
- * (test/unit/compose.test.ts).
+ * docker-compose.yml's Temporal config (docker/temporal-config.yaml): the cluster's, in its
+ * `temporal` container, with its certificates from the `tls` volume (docker/make-tls.sh) and the
+ * password read from its environment when the server starts (a template: `# enable-template`).
  */
-export const DYNAMIC_CONFIG = [
-  'limit.maxIDLength:',
-  '  - value: 255',
-  'system.namespaceCacheRefreshInterval:',
-  `  - value: ${NAMESPACE_REFRESH}`,
-  // Each shard's events cache holds a fan-out's batch of child starts (src/domain/limits.ts).
-  'history.eventsCacheMaxSizeBytes:',
-  `  - value: ${TEMPORAL_EVENTS_CACHE_BYTES_PER_SHARD}`,
-  '',
-].join('\n');
+export function composeTemporalConfig(): string {
+  const placement: ServerPlacement = {
+    ports: temporalServerPorts(7233),
+    bind: 'all',
+    postgresAddress: 'postgresql:5432',
+    postgresPassword: '__POSTGRES_PASSWORD__',
+    tls: {
+      ca: '/tls/ca.pem',
+      serverCert: '/tls/frontend.pem',
+      serverKey: '/tls/frontend-key.pem',
+      clientCert: '/tls/client.pem',
+      clientKey: '/tls/client-key.pem',
+      serverName: COMPOSE_TEMPORAL_NAME,
+    },
+    dynamicConfigFile: '/etc/webhooks/dynamicconfig.yaml',
+  };
+  const json = JSON.stringify(temporalServerConfig(placement), null, 2);
+  return [
+    '# enable-template',
+    "# docker-compose.yml's Temporal server (src/cluster/temporal-server.ts, composeTemporalConfig, writes this file).",
+    json.replaceAll('"__POSTGRES_PASSWORD__"', '{{ env "POSTGRES_PWD" | toJson }}'),
+    '',
+  ].join('\n');
+}
+
+/** The name compose's Temporal frontend is reached and certified by. */
+export const COMPOSE_TEMPORAL_NAME = 'temporal';
+
+/**
+ * Dynamic config: IDs as long as the SQL schema's columns take, a quick namespace registry, events
+ * caches that hold a fan-out's batch, and fair dispatch by URL (`fair`: src/embedded/servers.ts
+ * says why, and why only once the classic task table is empty). docker/temporal-dynamicconfig.yaml
+ * is the text with fair dispatch on (test/unit/compose.test.ts).
+ */
+export function dynamicConfig(fair: boolean): string {
+  return [
+    'limit.maxIDLength:',
+    '  - value: 255',
+    'system.namespaceCacheRefreshInterval:',
+    `  - value: ${NAMESPACE_REFRESH}`,
+    // Each shard's events cache holds a fan-out's batch of child starts (src/domain/limits.ts).
+    'history.eventsCacheMaxSizeBytes:',
+    `  - value: ${TEMPORAL_EVENTS_CACHE_BYTES_PER_SHARD}`,
+    ...(fair ? ['matching.enableFairness:', '  - value: true'] : []),
+    '',
+  ].join('\n');
+}
+
+/** Fair dispatch on, as in the dev server: for good once its classic task table was empty at a start. */
+async function fairDispatch(o: TemporalServerOptions): Promise<boolean> {
+  const marker = path.join(o.dir, 'fair-dispatch');
+  if (fs.existsSync(marker)) return true;
+  const classic = Number((await psql(o.postgres, DATABASES[0].name, 'select count(*) from tasks')).trim());
+  if (classic > 0) return false;
+  fs.writeFileSync(marker, '');
+  return true;
+}
 
 function sqlTool(o: TemporalServerOptions, database: string, args: string[]): Promise<void> {
   const global = ['--plugin', SQL_PLUGIN, '--endpoint', '127.0.0.1', '--port', String(o.postgres.port)];
@@ -209,11 +287,15 @@ export async function startTemporalServer(o: TemporalServerOptions): Promise<Man
   const configDir = path.join(o.dir, 'config');
   fs.mkdirSync(configDir, { recursive: true });
   // It holds PostgreSQL's password: its owner's only.
-  fs.writeFileSync(path.join(configDir, 'cluster.yaml'), JSON.stringify(temporalServerConfig(o), null, 2), {
-    mode: 0o600,
-  });
+  fs.writeFileSync(
+    path.join(configDir, 'cluster.yaml'),
+    JSON.stringify(temporalServerConfig(clusterPlacement(o)), null, 2),
+    {
+      mode: 0o600,
+    },
+  );
   fs.chmodSync(path.join(configDir, 'cluster.yaml'), 0o600);
-  fs.writeFileSync(path.join(o.dir, 'dynamicconfig.yaml'), DYNAMIC_CONFIG);
+  fs.writeFileSync(path.join(o.dir, 'dynamicconfig.yaml'), dynamicConfig(await fairDispatch(o)));
   const args = ['--root', o.dir, '--config', 'config', '--env', 'cluster', '--allow-no-auth', 'start'];
   const proc = spawnManaged('temporal-server', o.serverBin, args, { logFile: o.logFile });
   await waitForPort(o.ports.frontend, proc);

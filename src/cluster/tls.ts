@@ -70,6 +70,21 @@ async function signed(dir: string, name: string, subject: string, extensions: st
   fs.rmSync(ext);
 }
 
+/**
+ * The entry's certificate, signed by the cluster's CA for `localhost` and 127.0.0.1, made the
+ * first time it is asked for (TLS at the edge when TLS_CERT and TLS_KEY give none; a browser or
+ * `curl --cacert <dir>/ca.pem` trusts it through the CA).
+ */
+export async function edgeCertificate(dir: string): Promise<{ certFile: string; keyFile: string }> {
+  const edge = { certFile: path.join(dir, 'edge.pem'), keyFile: path.join(dir, 'edge-key.pem') };
+  if (fs.existsSync(edge.certFile) && fs.existsSync(edge.keyFile)) return edge;
+  await signed(dir, 'edge', `/CN=${CLUSTER_TLS_SERVER_NAME}`, [
+    `subjectAltName=DNS:${CLUSTER_TLS_SERVER_NAME},IP:127.0.0.1`,
+    'extendedKeyUsage=serverAuth',
+  ]);
+  return edge;
+}
+
 /** The cluster's certificates in `dir`, made the first time. */
 export async function clusterCertificates(dir: string): Promise<ClusterTls> {
   const tls: ClusterTls = {

@@ -41,6 +41,9 @@ export async function startDeliveryWorkflow(
     typedSearchAttributes: deliveryStartAttributes(input),
     staticSummary: `${what} for robot ${JSON.stringify(input.robotName)} (${input.size} bytes)`,
     workflowIdReusePolicy: reuse,
+    // Its URL's tasks take turns with every other URL's (src/embedded/servers.ts, FAIR_DISPATCH);
+    // its activities and its runs inherit the key.
+    priority: { fairnessKey: input.triggerIdentifier },
   });
 }
 

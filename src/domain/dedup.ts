@@ -29,10 +29,13 @@
  * the start (src/deliveries/start.ts): a repeat whose original ended longer ago than the window
  * starts again under the same workflow ID.
  *
- * A digest is keyed (HMAC-SHA256 with a key derived from SECRETS_KEY): keys end up in workflow IDs
- * and log lines, and a bare hash of a short body could be reversed by guessing. Every workflow ID
- * fits Temporal server's limit (TEMPORAL_MAX_ID_BYTES) whatever the sender sends: a header value
- * that would not fit, or is not printable ASCII, is used by its digest.
+ * **Nothing a sender chose is in a workflow ID as it is.** Keys end up in workflow IDs, Temporal's
+ * visibility store, its Web UI and log lines, in clear; a value a sender chose (an id header, a
+ * value at a JSON path, an event's id) may be personal (`ann@example.com-otp-493817`), so every
+ * one is used by its keyed digest (`<source>-hmac:<HMAC-SHA256>`, since 0.7), as the body is: a
+ * bare hash of a short value could be reversed by guessing, and the key is derived from
+ * SECRETS_KEY. So every workflow ID also fits Temporal server's limit (TEMPORAL_MAX_ID_BYTES). The
+ * value itself is kept with the delivery (its kept headers), readable through the API.
  */
 import { headerValue, type RequestHeaders } from './headers';
 import { parseJsonWithin } from './body-formats';
@@ -163,12 +166,9 @@ export interface Dedup {
   windowMs: number;
 }
 
-/** A header value is used as it is when printable and short enough, else by its keyed digest. */
+/** A value the sender chose, as a key: by its keyed digest, never as it is. */
 function keyPart(digestKey: Buffer, source: string, value: string): string {
-  const plain = `${source}:${value}`;
-  return /^[\x21-\x7e]+$/.test(value) && plain.length <= DEDUP_KEY_MAX_BYTES
-    ? plain
-    : `${source}-hmac:${keyedDigest(digestKey, value)}`;
+  return `${source}-hmac:${keyedDigest(digestKey, value)}`;
 }
 
 /** How much of a body is parsed for its key (src/domain/limits.ts says why). */

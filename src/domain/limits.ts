@@ -68,8 +68,14 @@ export const DEFAULT_BODY_IDLE_TIMEOUT_MS = 30_000;
  * slower than any sender's network.
  */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 300_000;
-/** Connections one receiver keeps open at once (Node's `maxConnections`): keep it under `ulimit -n`. */
+/** Connections one receiver keeps open at once (src/receiver/connections.ts): keep it under `ulimit -n`. */
 export const DEFAULT_MAX_CONNECTIONS = 4096;
+/**
+ * Connections one client address may hold at once in one receiver (a proxy TRUST_PROXY names counts
+ * only in the total): a sixteenth of the total, so one client cannot hold them all, while a sender
+ * whose deliveries come from one address with dozens of connections in parallel fits many times over.
+ */
+export const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 256;
 
 // ---- Refusals (src/throttle.ts) ------------------------------------------------------------
 // A refusal costs its sender nothing and the service a log line, a record or a hash: past these, a

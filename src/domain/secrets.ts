@@ -42,14 +42,20 @@ export function encryptSecret(key: Buffer, plain: string): string {
  * replaced (SECRETS_KEY_PREVIOUS), so that changing SECRETS_KEY loses no stored secret.
  */
 export function decryptSecret(keys: Buffer | readonly Buffer[], sealed: string): string {
+  return openSecret(Buffer.isBuffer(keys) ? [keys] : keys, sealed).plain;
+}
+
+/** A sealed secret opened, and which of `keys` opened it (0: SECRETS_KEY; more: a previous one). */
+export function openSecret(keys: readonly Buffer[], sealed: string): { plain: string; keyIndex: number } {
   const [version, iv, tag, data] = sealed.split(':');
   if (version !== 'v1' || !iv || !tag || data === undefined) throw new Error('unknown secret format');
   let failure: unknown;
-  for (const key of Buffer.isBuffer(keys) ? [keys] : keys) {
+  for (const [keyIndex, key] of keys.entries()) {
     try {
       const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64'));
       decipher.setAuthTag(Buffer.from(tag, 'base64'));
-      return Buffer.concat([decipher.update(Buffer.from(data, 'base64')), decipher.final()]).toString('utf8');
+      const plain = Buffer.concat([decipher.update(Buffer.from(data, 'base64')), decipher.final()]).toString('utf8');
+      return { plain, keyIndex };
     } catch (err) {
       failure = err; // sealed with another key: the next one is tried
     }

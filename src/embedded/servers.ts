@@ -4,7 +4,9 @@
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import { createHash } from 'node:crypto';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { DEV_SERVER_SEARCH_ATTRIBUTE_FLAGS } from '../search-attribute-setup';
 import { DEDUP_WINDOW } from '../domain/dedup';
@@ -62,13 +64,27 @@ export function spawnManaged(name: string, command: string, args: string[], opts
 }
 
 /** Resolves once something accepts TCP connections on the port; fails if the process exits first. */
-export async function waitForPort(port: number, proc: ManagedProcess, timeoutMs = 120_000): Promise<void> {
+export function waitForPort(port: number, proc: ManagedProcess, timeoutMs = 120_000): Promise<void> {
+  return waitUntilAccepting({ port, host: '127.0.0.1' }, `port ${port}`, proc, timeoutMs);
+}
+
+/** Resolves once something accepts connections on the unix socket; fails if the process exits first. */
+export function waitForSocket(socketPath: string, proc: ManagedProcess, timeoutMs = 120_000): Promise<void> {
+  return waitUntilAccepting({ path: socketPath }, `socket ${socketPath}`, proc, timeoutMs);
+}
+
+async function waitUntilAccepting(
+  target: net.NetConnectOpts,
+  what: string,
+  proc: ManagedProcess,
+  timeoutMs: number,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (proc.child.exitCode !== null)
       throw new Error(`${proc.name} exited with code ${proc.child.exitCode} while starting`);
     const open = await new Promise<boolean>((resolve) => {
-      const socket = net.connect({ port, host: '127.0.0.1' });
+      const socket = net.connect(target);
       socket.once('connect', () => {
         socket.destroy();
         resolve(true);
@@ -76,7 +92,7 @@ export async function waitForPort(port: number, proc: ManagedProcess, timeoutMs 
       socket.once('error', () => resolve(false));
     });
     if (open) return;
-    if (Date.now() > deadline) throw new Error(`${proc.name} did not open port ${port} within ${timeoutMs} ms`);
+    if (Date.now() > deadline) throw new Error(`${proc.name} did not open ${what} within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -93,8 +109,6 @@ export interface TemporalDevServerOptions {
    * (README, Deduplication). The dev server's own default is 24 hours.
    */
   retention?: string;
-  /** The Web UI's codec endpoint (src/codec-routes.ts), so it shows encrypted payloads decoded. */
-  uiCodecEndpoint?: string;
   /** scripts/sqlite-tune (SQLITE_TUNE_BIN): tunes the database while the server is stopped. */
   tuneBin: string;
   logFile?: string;
@@ -125,9 +139,40 @@ export const TEMPORAL_SQLITE_PRAGMAS = [
 ];
 
 /** The dev server's dynamic configuration: its one shard's events cache (TEMPORAL_EVENTS_CACHE_BYTES_PER_SHARD). */
-export const DEV_SERVER_DYNAMIC_CONFIG: Array<[string, number]> = [
+export const DEV_SERVER_DYNAMIC_CONFIG: Array<[string, number | boolean]> = [
   ['history.eventsCacheMaxSizeBytes', TEMPORAL_EVENTS_CACHE_BYTES_PER_SHARD],
 ];
+
+/**
+ * Fair dispatch (Temporal's `matching.enableFairness`): a task queue hands out its tasks in turn by
+ * their fairness key, which is a delivery's URL (src/deliveries/start.ts; its activities and
+ * child runs inherit it), so one URL's fan-out cannot make another robot's runs wait behind all of
+ * its queued runs (docs/security.md, Fair sharing). Fair queues keep their tasks in a table of their
+ * own and never read the classic one: a dev server whose classic table still holds tasks (queued
+ * by a version before 0.7 when it stopped) starts without it, so that they are handed out; the
+ * start after they are done turns it on, for good (a marker in the data folder: once on, turning it
+ * off would leave the fair table's tasks behind in turn).
+ */
+const FAIR_DISPATCH: [string, boolean] = ['matching.enableFairness', true];
+const FAIR_DISPATCH_MARKER = 'temporal-fair-dispatch';
+
+/** Whether this start turns fair dispatch on (see FAIR_DISPATCH). */
+async function fairDispatch(o: TemporalDevServerOptions, db: string): Promise<boolean> {
+  const marker = path.join(o.dataDir, FAIR_DISPATCH_MARKER);
+  if (fs.existsSync(marker)) return true;
+  const classic = Number(await sqliteTune(o.tuneBin, ['temporal-classic-tasks', db]));
+  if (classic > 0) {
+    if (o.logFile)
+      fs.appendFileSync(
+        o.logFile,
+        `${new Date().toISOString()} fair dispatch waits for the ${classic} tasks of an earlier version; ` +
+          'the next start turns it on\n',
+      );
+    return false;
+  }
+  fs.writeFileSync(marker, '');
+  return true;
+}
 
 /**
  * Starts the dev server on its database in the data folder. A database made by this start is
@@ -139,9 +184,9 @@ export async function startTemporalDevServer(o: TemporalDevServerOptions): Promi
   fs.mkdirSync(o.dataDir, { recursive: true });
   const pidFile = await stopLeftOverServer('temporal', o.dataDir, o.logFile);
   const db = path.join(o.dataDir, 'temporal.db');
-  if (!fs.existsSync(db)) await (await launchDevServer(o, db, pidFile)).stop();
-  await tuneVisibility(o.tuneBin, db);
-  const proc = await launchDevServer(o, db, pidFile);
+  if (!fs.existsSync(db)) await (await launchDevServer(o, db, pidFile, false)).stop();
+  await sqliteTune(o.tuneBin, ['temporal-visibility', db]);
+  const proc = await launchDevServer(o, db, pidFile, await fairDispatch(o, db));
   try {
     if (o.retention) await setRetention(o, o.retention);
   } catch (err) {
@@ -167,7 +212,13 @@ async function stopLeftOverServer(name: string, dataDir: string, logFile?: strin
   return pidFile;
 }
 
-async function launchDevServer(o: TemporalDevServerOptions, db: string, pidFile: string): Promise<ManagedProcess> {
+async function launchDevServer(
+  o: TemporalDevServerOptions,
+  db: string,
+  pidFile: string,
+  fair: boolean,
+): Promise<ManagedProcess> {
+  const dynamicConfig = fair ? [...DEV_SERVER_DYNAMIC_CONFIG, FAIR_DISPATCH] : DEV_SERVER_DYNAMIC_CONFIG;
   const args = [
     'server',
     'start-dev',
@@ -178,23 +229,23 @@ async function launchDevServer(o: TemporalDevServerOptions, db: string, pidFile:
     '--port',
     String(o.port),
     ...(o.uiPort === undefined ? ['--headless'] : ['--ui-port', String(o.uiPort)]),
-    ...(o.uiCodecEndpoint ? ['--ui-codec-endpoint', o.uiCodecEndpoint] : []),
     '--log-level',
     'warn',
     ...TEMPORAL_SQLITE_PRAGMAS.flatMap((p) => ['--sqlite-pragma', p]),
     ...(o.namespace === 'default' ? [] : ['--namespace', o.namespace]),
     ...DEV_SERVER_SEARCH_ATTRIBUTE_FLAGS,
-    ...DEV_SERVER_DYNAMIC_CONFIG.flatMap(([key, value]) => ['--dynamic-config-value', `${key}=${value}`]),
+    ...dynamicConfig.flatMap(([key, value]) => ['--dynamic-config-value', `${key}=${value}`]),
   ];
   const proc = spawnManaged('temporal', o.bin, args, { logFile: o.logFile, pidFile });
   await waitForPort(o.port, proc);
   return proc;
 }
 
-function tuneVisibility(bin: string, db: string): Promise<void> {
+/** Runs scripts/sqlite-tune (SQLITE_TUNE_BIN) on the stopped dev server's database; resolves with what it printed. */
+function sqliteTune(bin: string, args: string[]): Promise<string> {
   return new Promise((resolve, reject) =>
-    execFile(bin, ['temporal-visibility', db], (err, _out, stderr) =>
-      err ? reject(new Error(`sqlite-tune temporal-visibility: ${stderr || err.message}`)) : resolve(),
+    execFile(bin, args, (err, out, stderr) =>
+      err ? reject(new Error(`sqlite-tune ${args[0]}: ${stderr || err.message}`)) : resolve(out),
     ),
   );
 }
@@ -229,24 +280,48 @@ async function setRetention(o: TemporalDevServerOptions, retention: string): Pro
 export interface FerretDbOptions {
   bin: string;
   dataDir: string;
-  port: number;
   logFile?: string;
+}
+
+/**
+ * The unix socket the embedded FerretDB takes connections on, and the only way in: it opens no
+ * TCP port, and the socket is in a folder of the data folder, which is the service's user's alone
+ * (src/runtime/data-folder.ts). FerretDB v1 on SQLite has no authentication of its own. A socket's
+ * path is at most 107 bytes: for a data folder too deep for that, a folder of its own (0700) in
+ * the system's temporary folder, named by the data folder's hash.
+ */
+export function ferretDbSocket(dataDir: string): string {
+  const socket = path.join(path.resolve(dataDir), 'ferretdb', 'mongodb.sock');
+  if (Buffer.byteLength(socket) <= 100) return socket;
+  const hash = createHash('sha256').update(path.resolve(dataDir)).digest('hex').slice(0, 16);
+  return path.join(os.tmpdir(), `webhooks-ferretdb-${hash}`, 'mongodb.sock');
+}
+
+/** MONGODB_URI of the embedded FerretDB: its socket, percent-encoded as the driver reads a socket's path. */
+export function ferretDbUri(dataDir: string): string {
+  return `mongodb://${encodeURIComponent(ferretDbSocket(dataDir))}/${EMBEDDED_DATABASE}`;
 }
 
 export async function startFerretDb(o: FerretDbOptions): Promise<ManagedProcess> {
   const dir = path.join(o.dataDir, 'ferretdb');
-  fs.mkdirSync(dir, { recursive: true });
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const socket = ferretDbSocket(o.dataDir);
+  fs.mkdirSync(path.dirname(socket), { recursive: true, mode: 0o700 });
+  fs.chmodSync(path.dirname(socket), 0o700);
   const pidFile = await stopLeftOverServer('ferretdb', o.dataDir, o.logFile);
+  // A socket left by a FerretDB killed with SIGKILL would stop the next one from listening.
+  fs.rmSync(socket, { force: true });
   const args = [
     '--handler=sqlite',
     `--sqlite-url=file:${dir}/`,
     `--state-dir=${dir}`,
-    `--listen-addr=127.0.0.1:${o.port}`,
+    '--listen-addr=',
+    `--listen-unix=${socket}`,
     '--debug-addr=-',
     '--telemetry=disable',
     '--log-level=WARN',
   ];
   const proc = spawnManaged('ferretdb', o.bin, args, { logFile: o.logFile, pidFile });
-  await waitForPort(o.port, proc);
+  await waitForSocket(socket, proc);
   return proc;
 }

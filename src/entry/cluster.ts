@@ -11,7 +11,8 @@ import { Cluster, type ClusterBinaries } from '../cluster/cluster';
 import { CLUSTER_HISTORY_SHARDS, temporalServerPorts } from '../cluster/temporal-server';
 import { ConfigError, loadConfig } from '../config';
 import { createLogger } from '../log';
-import { adminTokenLines, binaryFrom, onShutdown, runMain } from './main';
+import { closeDataFolder } from '../runtime/data-folder';
+import { adminTokenLines, binaryFrom, onShutdown, runMain, webUiKeyLines } from './main';
 
 const binary = (variable: string) =>
   binaryFrom(variable, 'scripts/binaries.sh or scripts/cluster-binaries.sh', 'npm run start:cluster');
@@ -24,6 +25,8 @@ runMain('cluster', async () => {
         '(to use servers you run, start the receiver and worker themselves: docs/operations.md)',
     );
   const log = createLogger('cluster', config.logLevel, { format: config.logFormat });
+  // As root, PostgreSQL runs as `postgres`, which passes through the data folder to its own.
+  closeDataFolder(config.dataDir, { othersPassThrough: process.getuid?.() === 0 });
   const logDir = path.join(config.dataDir, 'logs');
   fs.mkdirSync(logDir, { recursive: true });
   const bins: ClusterBinaries = {
@@ -48,9 +51,10 @@ runMain('cluster', async () => {
     })),
     postgresPort,
     temporalPorts: temporalServerPorts(config.embedded.temporalPort),
-    mongodbPort: config.embedded.mongodbPort,
     namespace: config.temporal.namespace,
     maxBodyBytes: config.maxBodyBytes,
+    // TLS at the entry: the certificate given, else one the cluster's CA signs.
+    edgeTls: config.edgeTls ?? 'made',
     bins,
     // The receivers' and workers' stderr reach the terminal through the launcher: they log as it does.
     env: { ...process.env, LOG_FORMAT: config.logFormat },
@@ -64,11 +68,15 @@ runMain('cluster', async () => {
   const { tls } = cluster;
   const passwordFile = path.join(config.dataDir, 'postgres-password');
 
+  const base = process.env.BASE_URL ?? cluster.baseUrl;
   const receiverList = Array.from({ length: receivers }, (_, i) => `localhost:${config.port + 1 + i}`).join(', ');
   process.stdout.write(
     [
       '',
-      `  Service (webhooks and API): ${config.baseUrl}   (nginx, in front of the receivers)`,
+      `  Service (webhooks and API): ${base}   (nginx, in front of the receivers)`,
+      config.edgeTls
+        ? `  TLS:                        ${config.edgeTls.certFile}`
+        : `  TLS:                        a certificate of the cluster's CA: curl --cacert ${tls.ca} ${base}/`,
       `  Receivers:                  ${receiverList}`,
       `  Workers:                    ${workers}`,
       `  Temporal server:            ${cluster.temporalAddress}   (PostgreSQL, ${CLUSTER_HISTORY_SHARDS} history shards;` +
@@ -81,6 +89,7 @@ runMain('cluster', async () => {
         ` workers localhost:${config.workerMetricsPort} and up, by 2`,
       `  FerretDB (MongoDB):         ${cluster.mongodbUri}`,
       ...adminTokenLines(config),
+      ...webUiKeyLines(config),
       `  Data folder:                ${config.dataDir}   logs: ${logDir}`,
       '  Ctrl-C stops everything.',
       '',

@@ -10,12 +10,14 @@ import { supervise } from '../embedded/supervisor';
 import { EMBEDDED_RETENTION, waitForPort } from '../embedded/servers';
 import { createLogger, type Logger } from '../log';
 import { binariesFromEnv, startBackEnds, type BackEnds } from '../runtime/back-ends';
-import { adminTokenLines, onShutdown, runMain } from './main';
-import { webUiCodecEndpoint } from '../codec-routes';
+import { closeDataFolder } from '../runtime/data-folder';
+import { adminTokenLines, onShutdown, runMain, webUiKeyLines } from './main';
 
 runMain('embedded', async () => {
   const config = loadConfig();
   const log = createLogger('embedded', config.logLevel, { format: config.logFormat });
+  // Before anything is started: what the servers and processes write is theirs alone.
+  closeDataFolder(config.dataDir);
   const logDir = path.join(config.dataDir, 'logs');
   fs.mkdirSync(logDir, { recursive: true });
   const started: Started = { services: [] };
@@ -52,7 +54,7 @@ async function startAll(config: Config, log: Logger, logDir: string, started: St
     );
   // TEMPORAL_ADDRESS and MONGODB_URI, when set, win: those back-ends are used, not started.
   const binary = binariesFromEnv('npm start');
-  const { temporalPort, temporalUiPort, mongodbPort } = config.embedded;
+  const { temporalPort, temporalUiPort } = config.embedded;
   const backEnds = await startBackEnds({
     temporal: {
       address: config.temporal.address,
@@ -61,11 +63,10 @@ async function startAll(config: Config, log: Logger, logDir: string, started: St
       logDir,
       port: temporalPort,
       uiPort: temporalUiPort,
-      uiCodecEndpoint: webUiCodecEndpoint(config.baseUrl, config.adminToken),
       namespace: config.temporal.namespace,
       retention: EMBEDDED_RETENTION,
     },
-    mongodb: { uri: config.mongodbUri, binary, dataDir: config.dataDir, logDir, port: mongodbPort },
+    mongodb: { uri: config.mongodbUri, binary, dataDir: config.dataDir, logDir },
     log,
   });
   started.backEnds = backEnds;
@@ -98,6 +99,7 @@ async function startAll(config: Config, log: Logger, logDir: string, started: St
       `  Service (webhooks and API): ${config.baseUrl}`,
       `  Temporal Web UI:            ${webUi}`,
       ...adminTokenLines(config),
+      ...webUiKeyLines(config),
       `  Metrics and health:         http://localhost:${config.receiverMetricsPort}/metrics, /healthz (receiver);` +
         ` http://localhost:${config.workerMetricsPort}/metrics (worker)`,
       `  Data folder:                ${config.dataDir}   logs: ${logDir}`,

@@ -1,6 +1,7 @@
 /** What every entry point shares: a clear message on bad config, and no orphans. */
 import fs from 'node:fs';
 import path from 'node:path';
+import { webUiCodecEndpoint } from '../codec-routes';
 import { ConfigError, type Config } from '../config';
 
 /**
@@ -63,5 +64,19 @@ export function adminTokenLines(config: Pick<Config, 'adminToken' | 'adminTokenF
   return [
     `  Admin token:                ${config.adminToken}`,
     `                              (also in ${path.join(config.dataDir, 'admin-token')})`,
+  ];
+}
+
+/**
+ * The launchers' lines about the Web UI's codec endpoint, to paste into the Web UI's Codec Server
+ * setting once per browser; like the admin token, its key is printed only when the launcher made it.
+ */
+export function webUiKeyLines(config: Pick<Config, 'baseUrl' | 'webUiKey' | 'webUiKeyFromEnv' | 'dataDir'>): string[] {
+  const endpoint = config.webUiKeyFromEnv ? `${config.baseUrl}/codec/<WEB_UI_KEY>` : webUiCodecEndpoint(config);
+  return [
+    `  Web UI codec endpoint:      ${endpoint}`,
+    `                              (Web UI → Codec Server, once per browser; key in ${
+      config.webUiKeyFromEnv ? 'WEB_UI_KEY' : path.join(config.dataDir, 'web-ui-key')
+    })`,
   ];
 }

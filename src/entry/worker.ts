@@ -22,7 +22,11 @@ runMain('worker', async () => {
   const { db, models } = await connectDatabase(mongodbUri);
   const worker = await startWorker(config, models, log, { metrics });
   const metricsServer = sdkMetrics
-    ? await serveWorkerMetrics(metrics, config.workerMetricsPort, `http://${sdkMetrics}/metrics`)
+    ? await serveWorkerMetrics(
+        metrics,
+        { port: config.workerMetricsPort, host: config.metricsHost },
+        `http://${sdkMetrics}/metrics`,
+      )
     : null;
   // Once the SDK's and the workflow threads exist: acks come before runs on a shared machine.
   giveWayOnCpu(config.workerNice, log);

@@ -28,12 +28,28 @@ export interface ApiClient {
   json<T = any>(method: string, path: string, body?: unknown): Promise<T>;
 }
 
-export function apiClient(baseUrl: string, adminToken: string): ApiClient {
+/** How a request is sent: the global `fetch`, or a test's that trusts a CA of its own. */
+type Fetch = (url: string, init: RequestInit) => Promise<Response>;
+
+export function apiClient(
+  baseUrl: string,
+  adminToken: string,
+  { fetch = globalThis.fetch }: { fetch?: Fetch } = {},
+): ApiClient {
   const send = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
-    const res = await fetch(`${baseUrl}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json', ...headers },
-      body: body === undefined ? undefined : JSON.stringify(body),
+    const request = () =>
+      fetch(`${baseUrl}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json', ...headers },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    // The receiver closes a keep-alive connection idle for 5 s (src/receiver/connections.ts): a
+    // client whose event loop stalled past its own, sooner, close may send on it as it goes. A read
+    // is sent again once; a write never is (it may have been taken).
+    const res = await request().catch((err: Error) => {
+      const cause = (err.cause as Error | undefined)?.message ?? err.message;
+      if (method === 'GET' && /other side closed|ECONNRESET|socket hang up/i.test(cause)) return request();
+      throw err;
     });
     return { res, text: await res.text() };
   };

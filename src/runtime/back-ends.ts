@@ -4,9 +4,10 @@
  *
  * - an existing one, named by TEMPORAL_ADDRESS or MONGODB_URI: that always wins; the service only
  *   connects to it, and never starts or stops it;
- * - the embedded one, a child process on a loopback port, with its files in the data folder and its
- *   output in the log folder: the Temporal CLI dev server (`temporal.db`, `temporal.log`), or
- *   FerretDB on SQLite (`ferretdb/`, `ferretdb.log`), whose start also prepares the store (the
+ * - the embedded one, a child process, with its files in the data folder and its output in the log
+ *   folder: the Temporal CLI dev server on a loopback port (`temporal.db`, `temporal.log`), or
+ *   FerretDB on SQLite on a unix socket of the data folder (`ferretdb/`, `ferretdb.log`; it opens
+ *   no TCP port: ferretDbSocket), whose start also prepares the store (the
  *   collections made, then the `_id` index: docs/storage.md), so that once started it is the store
  *   the service expects, in the database EMBEDDED_DATABASE.
  *
@@ -21,7 +22,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ferretDbFile, prepareEmbeddedStore } from '../embedded/ferretdb-index';
-import { EMBEDDED_DATABASE, startFerretDb, startTemporalDevServer, type ManagedProcess } from '../embedded/servers';
+import {
+  EMBEDDED_DATABASE,
+  ferretDbUri,
+  startFerretDb,
+  startTemporalDevServer,
+  type ManagedProcess,
+} from '../embedded/servers';
 import { binaryFrom } from '../entry/main';
 import type { Logger } from '../log';
 
@@ -71,17 +78,15 @@ interface Embedded<Binary extends BackEndBinary> {
   logDir: string;
   /** Where a binary is (binariesFromEnv): asked only when the back-end is embedded, at its start. */
   binary: (variable: Binary) => string;
-  port: number;
 }
 
 export interface TemporalBackEndOptions extends Embedded<'TEMPORAL_CLI_BIN' | 'SQLITE_TUNE_BIN'> {
+  port: number;
   /** An existing Temporal (TEMPORAL_ADDRESS): when given, it is used and the rest is not. */
   address?: string;
   namespace: string;
   /** The Web UI's port; without one the dev server runs headless. */
   uiPort?: number;
-  /** The Web UI's codec endpoint (src/codec-routes.ts). */
-  uiCodecEndpoint?: string;
   /** How long the namespace keeps closed workflows (EMBEDDED_RETENTION); the dev server's default without. */
   retention?: string;
 }
@@ -122,7 +127,6 @@ export function temporalBackEnd(o: TemporalBackEndOptions): TemporalBackEnd {
       dataDir: o.dataDir,
       port: o.port,
       uiPort: o.uiPort,
-      uiCodecEndpoint: o.uiCodecEndpoint,
       namespace: o.namespace,
       retention: o.retention,
       logFile: path.join(o.logDir, 'temporal.log'),
@@ -138,13 +142,12 @@ export function temporalBackEnd(o: TemporalBackEndOptions): TemporalBackEnd {
 
 export function mongodbBackEnd(o: MongodbBackEndOptions): MongodbBackEnd {
   if (o.uri) return { name: 'mongodb', uri: o.uri, sqliteDir: null, ...existing };
-  const uri = `mongodb://127.0.0.1:${o.port}/${EMBEDDED_DATABASE}`;
+  const uri = ferretDbUri(o.dataDir);
   const current: { proc?: ManagedProcess } = {};
   const launch = async () => {
     const proc = await startFerretDb({
       bin: o.binary('FERRETDB_BIN'),
       dataDir: o.dataDir,
-      port: o.port,
       logFile: path.join(o.logDir, 'ferretdb.log'),
     });
     try {

@@ -107,7 +107,8 @@ export async function startWorker(
     metrics: opts.metrics,
     caps: config.deliveryCaps,
     features: config.runFeatures,
-    dataConverter: dataConverter(config),
+    // The workflows refuse a payload nobody sealed (src/domain/unsealed.ts).
+    dataConverter: dataConverter(config, { sealedOnly: true }),
     workflowTasks: config.workerWorkflowTasks,
     workflowBundlePath: opts.workflowBundlePath,
     heard,

@@ -41,7 +41,7 @@ export async function startClusterStack(): Promise<ClusterStack> {
   fs.chmodSync(dataDir, 0o755);
   const logDir = path.join(dataDir, 'logs');
   fs.mkdirSync(logDir);
-  const [port, r1, r2, m1, m2, w1, s1, w2, s2, postgresPort, mongodbPort, ...t] = await freePorts(20);
+  const [port, r1, r2, m1, m2, w1, s1, w2, s2, postgresPort, ...t] = await freePorts(19);
   const temporalPorts: TemporalServerPorts = {
     ...temporalServerPorts(t[0]),
     frontendHttp: t[1],
@@ -65,7 +65,6 @@ export async function startClusterStack(): Promise<ClusterStack> {
     ],
     postgresPort,
     temporalPorts,
-    mongodbPort,
     namespace: 'default',
     maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
     bins: {

@@ -5,6 +5,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import { apiClient, robotAtWork } from '../../src/runtime/api-client';
@@ -26,10 +27,33 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
+/** `fetch` over node:https, trusting `ca` (the global one trusts the system's CAs only). */
+function trustingFetch(ca: Buffer): (url: string, init?: RequestInit) => Promise<Response> {
+  return (url, init = {}) =>
+    new Promise((resolve, reject) => {
+      const req = https.request(
+        url,
+        { method: init.method ?? 'GET', headers: init.headers as Record<string, string>, ca },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            const headers = new Headers();
+            for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') headers.set(k, v);
+            const body = res.statusCode === 204 ? null : Buffer.concat(chunks);
+            resolve(new Response(body, { status: res.statusCode, headers }));
+          });
+        },
+      );
+      req.on('error', reject);
+      req.end(init.body as string | undefined);
+    });
+}
+
 it('starts the cluster, serves a delivery through the entry, and stops everything on Ctrl-C', async () => {
   // The launcher takes PORT+1 and +2 (receivers), the metrics ports +2 (second worker), Temporal's own.
-  const [port, mongodb, postgres, metrics, sdkMetrics, receiverMetrics] = await freeSpacedPorts(6);
-  const p = { port, mongodb, postgres, metrics, sdkMetrics, temporal: await freeTemporalServerPort() };
+  const [port, postgres, metrics, sdkMetrics, receiverMetrics] = await freeSpacedPorts(5);
+  const p = { port, postgres, metrics, sdkMetrics, temporal: await freeTemporalServerPort() };
   // The receivers' metrics ports go down from RECEIVER_METRICS_PORT: the two above a spaced port are free.
   const receiverMetricsPort = receiverMetrics + 2;
   const { TEMPORAL_ADDRESS: _t, MONGODB_URI: _m, ADMIN_TOKEN: _a, BASE_URL: _b, ...rest } = process.env;
@@ -41,7 +65,6 @@ it('starts the cluster, serves a delivery through the entry, and stops everythin
       DATA_DIR: dataDir,
       PORT: String(p.port),
       EMBEDDED_TEMPORAL_PORT: String(p.temporal),
-      EMBEDDED_MONGODB_PORT: String(p.mongodb),
       CLUSTER_POSTGRES_PORT: String(p.postgres),
       WORKER_METRICS_PORT: String(p.metrics),
       SDK_METRICS_PORT: String(p.sdkMetrics),
@@ -55,20 +78,27 @@ it('starts the cluster, serves a delivery through the entry, and stops everythin
     (out) => out.includes('Ctrl-C stops everything') || launcher!.exitCode !== null,
     180_000,
   );
-  const base = `http://localhost:${p.port}`;
+  // TLS at the entry (review #17), with a certificate the cluster's CA signed.
+  const base = `https://localhost:${p.port}`;
+  const ca = path.join(dataDir, 'tls', 'ca.pem');
   const token = fs.readFileSync(path.join(dataDir, 'admin-token'), 'utf8').trim();
   expect(printed).toContain(`Service (webhooks and API): ${base}   (nginx, in front of the receivers)`);
+  expect(printed).toContain(`curl --cacert ${ca} ${base}/`);
   expect(printed).toContain(`Receivers:                  localhost:${p.port + 1}, localhost:${p.port + 2}`);
   expect(printed).toContain(`Temporal server:            127.0.0.1:${p.temporal}   (PostgreSQL, 4 history shards;`);
   expect(printed).toContain(`--tls-cert-path ${path.join(dataDir, 'tls', 'client.pem')}`);
   expect(printed).toContain(`Admin token:                ${token}`);
   for (const metrics of [receiverMetricsPort, receiverMetricsPort - 1])
-    expect((await fetch(`http://localhost:${metrics}/healthz`)).status).toBe(200);
+    expect((await globalThis.fetch(`http://localhost:${metrics}/healthz`)).status).toBe(200);
 
-  const client = apiClient(base, token);
+  const secure = trustingFetch(fs.readFileSync(ca));
+  const client = apiClient(base, token, { fetch: secure });
   const robot = await robotAtWork(client, { template: { hi: 'Hi {{trigger.name}}' }, appName: 'A', robotName: 'R' });
   expect(robot.webhookUrl.startsWith(`${base}/api/webhooks/`)).toBe(true);
-  expect((await fetch(robot.webhookUrl, { method: 'POST', body: '{"name":"Ann"}' })).status).toBe(200);
+  const sent = await secure(robot.webhookUrl, { method: 'POST', body: '{"name":"Ann"}' });
+  expect(sent.status).toBe(200);
+  // Once TLS is on, browsers are told this origin is HTTPS only.
+  expect(sent.headers.get('strict-transport-security')).toBe('max-age=31536000');
   const runs = await waitFor(
     () => client.json('GET', `/api/robots/${robot.robotId}/runs`),
     (r) => r.runs[0]?.status === 'succeeded',

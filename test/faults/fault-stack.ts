@@ -47,7 +47,7 @@ export async function startFaultStack(): Promise<FaultStack> {
   const embedded = { binary: binariesFromEnv('npm run test:faults'), dataDir, logDir: dataDir };
   const servers = {
     temporal: temporalBackEnd({ ...embedded, port: await freePort(), namespace: 'default' }),
-    mongodb: mongodbBackEnd({ ...embedded, port: await freePort() }),
+    mongodb: mongodbBackEnd(embedded),
   };
   const env: NodeJS.ProcessEnv = {
     ...process.env,

@@ -1,5 +1,6 @@
 /**
- * The service's models on a connection through a TCP proxy that cuts the connection carrying one
+ * The service's models on a connection through a proxy (TCP toward the driver, TCP or the unix
+ * socket toward the database) that cuts the connection carrying one
  * chosen command before the database sees it: a connection lost in the middle of a write, as when
  * the database is killed, without stopping the database every other test uses.
  */
@@ -30,15 +31,23 @@ function commandBytes(command: string, collection: string): Buffer {
   return Buffer.concat([Buffer.from([0x02]), Buffer.from(`${command}\0`), length, Buffer.from(`${collection}\0`)]);
 }
 
+/** Where a single-host MongoDB URI's server is (a TCP host and port, or a unix socket), and the rest of it. */
+function serverOf(uri: string): { target: net.NetConnectOpts; rest: string } {
+  const tcp = /^mongodb:\/\/([^/:?%]+):(\d+)(.*)$/.exec(uri);
+  if (tcp) return { target: { host: tcp[1], port: Number(tcp[2]) }, rest: tcp[3] };
+  // The embedded FerretDB's socket, percent-encoded (src/embedded/servers.ts, ferretDbUri).
+  const socket = /^mongodb:\/\/(%2F[^/?]+)(.*)$/i.exec(uri);
+  if (socket) return { target: { path: decodeURIComponent(socket[1]) }, rest: socket[2] };
+  throw new Error(`not a single-host MongoDB URI: ${uri}`);
+}
+
 /** Connects to the database `uri` names through a proxy of its own. */
 export async function connectThroughCutProxy(uri: string): Promise<CutConnection> {
-  const m = /^mongodb:\/\/([^/:?]+):(\d+)(.*)$/.exec(uri);
-  if (!m) throw new Error(`not a single-host MongoDB URI: ${uri}`);
-  const [, host, port, rest] = m;
+  const { target, rest } = serverOf(uri);
   let cut: { bytes: Buffer; skip: number; done: () => void } | null = null;
   const sockets = new Set<net.Socket>();
   const server = net.createServer((client) => {
-    const upstream = net.connect(Number(port), host);
+    const upstream = net.connect(target);
     for (const s of [client, upstream]) {
       sockets.add(s);
       s.on('close', () => sockets.delete(s));

@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { WORKFLOWS_PATH } from '../../src/worker';
+import { WORKFLOW_BUNDLE_OPTIONS } from '../../src/worker';
 import { freePorts } from '../../src/runtime/ports';
 import { binariesFromEnv, startBackEnds } from '../../src/runtime/back-ends';
 
@@ -38,16 +38,16 @@ export function ensureBinaries(
 export default async function globalSetup(): Promise<void> {
   ensureBinaries();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'webhooks-test-'));
-  const [temporalPort, mongodbPort] = await freePorts(2);
+  const [temporalPort] = await freePorts(1);
   const binary = binariesFromEnv('npm test');
   const embedded = { binary, dataDir: dir, logDir: dir };
   const bundle = path.join(dir, 'workflow-bundle.js');
   const [started, bundled] = await Promise.allSettled([
     startBackEnds({
       temporal: { ...embedded, address: process.env.TEMPORAL_ADDRESS, port: temporalPort, namespace: 'default' },
-      mongodb: { ...embedded, uri: process.env.MONGODB_URI, port: mongodbPort },
+      mongodb: { ...embedded, uri: process.env.MONGODB_URI },
     }),
-    bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: new DefaultLogger('WARN') }).then(({ code }) =>
+    bundleWorkflowCode({ ...WORKFLOW_BUNDLE_OPTIONS, logger: new DefaultLogger('WARN') }).then(({ code }) =>
       fs.writeFileSync(bundle, code),
     ),
   ]);

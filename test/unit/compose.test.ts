@@ -8,7 +8,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { COMPOSE_ENTRY, entryConfig } from '../../src/cluster/entry';
-import { CLUSTER_HISTORY_SHARDS, DYNAMIC_CONFIG, SQL_PLUGIN } from '../../src/cluster/temporal-server';
+import {
+  CLUSTER_HISTORY_SHARDS,
+  composeTemporalConfig,
+  dynamicConfig,
+  SQL_PLUGIN,
+} from '../../src/cluster/temporal-server';
 import { DEFAULT_MAX_BODY_BYTES } from '../../src/domain/limits';
 
 const root = path.join(__dirname, '../..');
@@ -19,7 +24,7 @@ type Service = {
   deploy?: { replicas?: number };
   ports?: string[];
 };
-const compose = parse(fs.readFileSync(composeFile, 'utf8')) as { services: Record<string, Service> };
+const compose = parse(fs.readFileSync(composeFile, 'utf8'), { merge: true }) as { services: Record<string, Service> };
 const services = compose.services;
 
 /** The version scripts/cluster-binaries.sh builds (`v1.29.1`). */
@@ -27,19 +32,49 @@ const builtVersion = /TEMPORAL_SERVER_VERSION:-v([\d.]+)/.exec(
   fs.readFileSync(path.join(root, 'scripts/cluster-binaries.sh'), 'utf8'),
 )![1];
 
-it('runs the Temporal server version the cluster builds, on PostgreSQL, with the same history shards', () => {
+it('runs the Temporal server version the cluster builds, with the cluster config: PostgreSQL, shards, mutual TLS', () => {
   expect(services.temporal.image).toBe(`temporalio/server:${builtVersion}`);
-  expect(services.temporal.environment).toMatchObject({ DB: SQL_PLUGIN, NUM_HISTORY_SHARDS: CLUSTER_HISTORY_SHARDS });
+  const temporal = services.temporal as Service & { volumes?: string[]; command?: string[] };
+  const mounted = temporal.volumes?.find((v) => v.startsWith('./docker/temporal-config.yaml:'));
+  expect(mounted?.split(':')[1]).toBe('/etc/webhooks/temporal/compose.yaml');
+  expect(temporal.command).toEqual(expect.arrayContaining(['--root', '/etc/webhooks', '--env', 'compose']));
+  const config = fs.readFileSync(path.join(root, 'docker/temporal-config.yaml'), 'utf8');
+  expect(config).toBe(composeTemporalConfig());
+  // The same shape as the cluster's: its SQL plugin, its shards, its frontend taking mutual TLS only.
+  expect(config).toContain(`"pluginName": "${SQL_PLUGIN}"`);
+  expect(config).toContain(`"numHistoryShards": ${CLUSTER_HISTORY_SHARDS}`);
+  expect(config).toContain('"requireClientAuth": true');
   // Its own schema tool, of the same version, makes the schema: not the development image auto-setup.
   expect(services['temporal-schema'].image).toMatch(new RegExp(`^temporalio/admin-tools:${builtVersion}-`));
   expect(fs.readFileSync(composeFile, 'utf8')).not.toContain('auto-setup');
 });
 
-it("gives Temporal the cluster's dynamic config (ID length, events caches)", () => {
+it("gives Temporal the cluster's dynamic config (ID length, events caches, fair dispatch)", () => {
   const temporal = services.temporal as Service & { volumes?: string[] };
   const mounted = temporal.volumes?.find((v) => v.startsWith('./docker/temporal-dynamicconfig.yaml:'));
-  expect(mounted?.split(':')[1]).toBe(temporal.environment?.DYNAMIC_CONFIG_FILE_PATH);
-  expect(fs.readFileSync(path.join(root, 'docker/temporal-dynamicconfig.yaml'), 'utf8')).toBe(DYNAMIC_CONFIG);
+  expect(mounted?.split(':')[1]).toBe('/etc/webhooks/dynamicconfig.yaml');
+  expect(composeTemporalConfig()).toContain('"filepath": "/etc/webhooks/dynamicconfig.yaml"');
+  expect(fs.readFileSync(path.join(root, 'docker/temporal-dynamicconfig.yaml'), 'utf8')).toBe(dynamicConfig(true));
+});
+
+it('takes TLS everywhere: at the entry, and the services, the Web UI and the namespace set-up to Temporal (review #1, #17)', () => {
+  expect(entryConfig({ ...COMPOSE_ENTRY, maxBodyBytes: DEFAULT_MAX_BODY_BYTES })).toContain('listen 3000 ssl;');
+  const tls = {
+    TEMPORAL_TLS_CA: '/tls/ca.pem',
+    TEMPORAL_TLS_CERT: '/tls/client.pem',
+    TEMPORAL_TLS_SERVER_NAME: 'temporal',
+  };
+  for (const name of ['receiver', 'worker', 'temporal-ui', 'temporal-namespace'])
+    expect([name, services[name].environment]).toEqual([name, expect.objectContaining(tls)]);
+  expect(String(services.receiver.environment?.BASE_URL)).toMatch(/^\$\{BASE_URL:-https:/);
+});
+
+it('runs the Web UI read-only, and serves it no codec key (review N6)', () => {
+  expect(services['temporal-ui'].environment).toMatchObject({
+    TEMPORAL_DISABLE_WRITE_ACTIONS: 'true',
+    TEMPORAL_START_WORKFLOW_DISABLED: 'true',
+  });
+  expect(services['temporal-ui'].environment).not.toHaveProperty('TEMPORAL_CODEC_ENDPOINT');
 });
 
 it('is closed by default: only the entry is published, the Web UI on loopback, nothing else', () => {

@@ -156,6 +156,42 @@ describe('loadConfig errors', () => {
     expect(configError({ DATA_DIR: dataDir, HISTORY_RETENTION: value }).message).toContain('HISTORY_RETENTION');
   });
 
+  test('in production, an http:// BASE_URL is refused unless ALLOW_HTTP_BASE_URL says so (review #17)', () => {
+    const production = { DATA_DIR: dataDir, NODE_ENV: 'production' };
+    expect(configError(production).message).toMatch(/BASE_URL: must be https:\/\/ in production/);
+    expect(configError({ ...production, BASE_URL: 'http://hooks.example.com' }).message).toContain('BASE_URL');
+    expect(loadConfig({ ...production, BASE_URL: 'https://hooks.example.com' }).baseUrl).toBe(
+      'https://hooks.example.com',
+    );
+    expect(loadConfig({ ...production, BASE_URL: 'http://10.0.0.5:3000', ALLOW_HTTP_BASE_URL: '1' }).baseUrl).toBe(
+      'http://10.0.0.5:3000',
+    );
+    // Elsewhere (npm start, the tests) the default is as before.
+    expect(loadConfig({ DATA_DIR: dataDir }).baseUrl).toBe('http://localhost:3000');
+  });
+
+  test('TLS_CERT and TLS_KEY come together', () => {
+    const file = path.join(dataDir, 'cert.pem');
+    fs.writeFileSync(file, 'x');
+    expect(configError({ DATA_DIR: dataDir, TLS_CERT: file }).message).toContain('TLS_CERT, TLS_KEY');
+    expect(loadConfig({ DATA_DIR: dataDir, TLS_CERT: file, TLS_KEY: file }).edgeTls).toEqual({
+      certFile: file,
+      keyFile: file,
+    });
+  });
+
+  test('the Web UI key is its own: kept in DATA_DIR/web-ui-key, not the admin token, and WEB_UI_KEY replaces it', () => {
+    const made = loadConfig({ DATA_DIR: dataDir, ADMIN_TOKEN: adminToken });
+    expect(made.webUiKey).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(fs.readFileSync(path.join(dataDir, 'web-ui-key'), 'utf8').trim()).toBe(made.webUiKey);
+    expect(fs.statSync(path.join(dataDir, 'web-ui-key')).mode & 0o777).toBe(0o600);
+    // Rotating the admin token leaves it, and it rotates alone.
+    expect(loadConfig({ DATA_DIR: dataDir, ADMIN_TOKEN: `${adminToken}-2` }).webUiKey).toBe(made.webUiKey);
+    const given = loadConfig({ DATA_DIR: dataDir, WEB_UI_KEY: 'another-web-ui-key-0123' });
+    expect(given).toMatchObject({ webUiKey: 'another-web-ui-key-0123', webUiKeyFromEnv: true });
+    expect(configError({ DATA_DIR: dataDir, WEB_UI_KEY: 'short' }).message).toContain('WEB_UI_KEY');
+  });
+
   test('a valid MONGODB_URI is accepted', () => {
     expect(loadConfig({ DATA_DIR: dataDir, MONGODB_URI: 'mongodb://localhost:27017/db' }).mongodbUri).toBe(
       'mongodb://localhost:27017/db',

@@ -27,11 +27,13 @@ const custom = (headers: Headers, raw: Buffer, signedWith: string | null = null)
 
 describe('dedupKey: payment provider (stripe)', () => {
   test('uses the event id', () => {
-    expect(stripe({}, body('{"id":"evt_123","type":"charge.succeeded"}'))).toBe('event:evt_123');
+    expect(stripe({}, body('{"id":"evt_123","type":"charge.succeeded"}'))).toBe(`event-hmac:${hmac('evt_123')}`);
   });
 
   test('ignores Idempotency-Key and webhook-id headers', () => {
-    expect(stripe({ 'idempotency-key': 'k1', 'webhook-id': 'w1' }, body('{"id":"evt_123"}'))).toBe('event:evt_123');
+    expect(stripe({ 'idempotency-key': 'k1', 'webhook-id': 'w1' }, body('{"id":"evt_123"}'))).toBe(
+      `event-hmac:${hmac('evt_123')}`,
+    );
   });
 
   test('falls back to the body digest when the body is not JSON, has no id, or is not an object', () => {
@@ -47,12 +49,16 @@ describe('dedupKey: payment provider (stripe)', () => {
 
 describe('dedupKey: custom app without verification (nothing is signed)', () => {
   test('prefers the Idempotency-Key header', () => {
-    expect(custom({ 'idempotency-key': 'order-7', 'webhook-id': 'msg_1' }, body('{}'))).toBe('idempotency-key:order-7');
+    expect(custom({ 'idempotency-key': 'order-7', 'webhook-id': 'msg_1' }, body('{}'))).toBe(
+      `idempotency-key-hmac:${hmac('order-7')}`,
+    );
   });
 
   test('uses webhook-id when there is no Idempotency-Key, or an empty one', () => {
-    expect(custom({ 'webhook-id': 'msg_1' }, body('{}'))).toBe('webhook-id:msg_1');
-    expect(custom({ 'idempotency-key': '', 'webhook-id': 'msg_1' }, body('{}'))).toBe('webhook-id:msg_1');
+    expect(custom({ 'webhook-id': 'msg_1' }, body('{}'))).toBe(`webhook-id-hmac:${hmac('msg_1')}`);
+    expect(custom({ 'idempotency-key': '', 'webhook-id': 'msg_1' }, body('{}'))).toBe(
+      `webhook-id-hmac:${hmac('msg_1')}`,
+    );
   });
 
   test('uses the body digest when neither header is present, and reads no event id from the body', () => {
@@ -61,29 +67,26 @@ describe('dedupKey: custom app without verification (nothing is signed)', () => 
   });
 
   test('a repeated header uses its first value', () => {
-    expect(custom({ 'idempotency-key': ['first', 'second'] }, body('{}'))).toBe('idempotency-key:first');
+    expect(custom({ 'idempotency-key': ['first', 'second'] }, body('{}'))).toBe(
+      `idempotency-key-hmac:${hmac('first')}`,
+    );
   });
 
   test.each([
+    ['an ordinary id', 'order-7'],
     ['spaces', 'order 7'],
     ['a control character', 'order\u00077'],
     ['non-ASCII characters', 'bestellung-ä'],
-  ])('a header value with %s is used by its digest', (_, value) => {
+    ['a value longer than a workflow ID may be', 'k'.repeat(DEDUP_KEY_MAX_BYTES + 1)],
+  ])('a header value with %s is used by its keyed digest, never as it is (review N7)', (_, value) => {
     expect(custom({ 'idempotency-key': value }, body('{}'))).toBe(`idempotency-key-hmac:${hmac(value)}`);
-  });
-
-  test(`a header value is used as it is while the key fits in ${DEDUP_KEY_MAX_BYTES} bytes, by its digest past that`, () => {
-    const fits = 'k'.repeat(DEDUP_KEY_MAX_BYTES - 'idempotency-key:'.length);
-    expect(custom({ 'idempotency-key': fits }, body('{}'))).toBe(`idempotency-key:${fits}`);
-    const over = `${fits}k`;
-    expect(custom({ 'idempotency-key': over }, body('{}'))).toBe(`idempotency-key-hmac:${hmac(over)}`);
   });
 });
 
 describe('dedupKey: custom app with verification (the key is taken from what is signed)', () => {
   test('standard-webhooks: its signed webhook-id; an Idempotency-Key changes nothing', () => {
     const headers = { 'webhook-id': 'msg_1', 'idempotency-key': 'k' };
-    expect(custom(headers, body('{}'), 'standard-webhooks')).toBe('webhook-id:msg_1');
+    expect(custom(headers, body('{}'), 'standard-webhooks')).toBe(`webhook-id-hmac:${hmac('msg_1')}`);
   });
 
   test.each(['github', 'shopify', 'slack', 'hmac'])(
@@ -145,17 +148,23 @@ describe('deliveryWorkflowId', () => {
 
 describe('dedupOf: the key an app chose, and its window', () => {
   const KEY = Buffer.alloc(32, 7);
+  const keyed = (value: string) => createHmac('sha256', KEY).update(value).digest('hex');
   const of = (choice: DedupChoice | undefined, headers: Record<string, string> = {}, body = '{"event":{"id":"e1"}}') =>
     dedupOf({ kind: 'custom', signedWith: null, headers, body: Buffer.from(body), choice }, KEY, 'delivery-1');
 
   test('auto is as before: an id header for 72 hours, else the body digest for one hour', () => {
-    expect(of(undefined, { 'idempotency-key': 'k' })).toEqual({ key: 'idempotency-key:k', windowMs: DEDUP_WINDOW_MS });
+    expect(of(undefined, { 'idempotency-key': 'k' })).toEqual({
+      key: `idempotency-key-hmac:${keyed('k')}`,
+      windowMs: DEDUP_WINDOW_MS,
+    });
     expect(of({ key: 'auto' })).toEqual({ key: expect.stringMatching(/^body-hmac:/), windowMs: BODY_DEDUP_WINDOW_MS });
   });
 
   test('a named header, a JSON path, the body, none', () => {
-    expect(of({ key: 'header', header: 'x-request-id' }, { 'x-request-id': 'r1' }).key).toBe('header:r1');
-    expect(of({ key: 'jsonPath', path: 'trigger.event.id' }).key).toBe('path:e1');
+    expect(of({ key: 'header', header: 'x-request-id' }, { 'x-request-id': 'r1' }).key).toBe(
+      `header-hmac:${keyed('r1')}`,
+    );
+    expect(of({ key: 'jsonPath', path: 'trigger.event.id' }).key).toBe(`path-hmac:${keyed('e1')}`);
     expect(of({ key: 'body' }, { 'idempotency-key': 'k' }).key).toMatch(/^body-hmac:/);
     expect(of({ key: 'none' })).toMatchObject({ key: 'none:delivery-1' });
   });
@@ -232,8 +241,8 @@ describe('a key read from the body: bounded, and never a throw (review N2, N3)',
     const large = Buffer.from(JSON.stringify({ id: 'evt_1', pad: 'x'.repeat(DEDUP_PARSE_BYTES) }));
     expect(key({ kind: 'stripe', body: large })).toMatch(/^body-hmac:/);
     // Parsed only once the signature verified, a signed event may be larger.
-    expect(key({ kind: 'stripe', signedWith: 'stripe', body: large })).toBe('event:evt_1');
-    expect(key({ body: deep(10), choice: { key: 'jsonPath', path: 'trigger.a' } })).toMatch(/^path:\[\[/);
+    expect(key({ kind: 'stripe', signedWith: 'stripe', body: large })).toMatch(/^event-hmac:/);
+    expect(key({ body: deep(10), choice: { key: 'jsonPath', path: 'trigger.a' } })).toMatch(/^path-hmac:/);
   });
 
   test('jsonNestsWithin counts brackets outside strings only', () => {

@@ -26,6 +26,7 @@ const LAYERS: Array<{ name: string; paths: string[] }> = [
       'src/payload-codec.ts',
       'src/throttle.ts',
       'src/client-address.ts',
+      'src/failure-converter.ts',
       'src/background.ts',
       'src/sdk-log.ts',
       'src/search-attribute-setup.ts',

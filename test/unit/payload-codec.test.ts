@@ -1,7 +1,16 @@
 /** The payload codec (src/payload-codec.ts): sealed with SECRETS_KEY, opened with it or a previous key. */
-import { randomBytes } from 'node:crypto';
+import { createCipheriv, createHash, randomBytes } from 'node:crypto';
 import { defaultPayloadConverter } from '@temporalio/common';
-import { ENCRYPTED_ENCODING, KEY_ID_METADATA, PayloadEncryption, UnknownPayloadKey } from '../../src/payload-codec';
+import { temporal } from '@temporalio/proto';
+import { derivedKey } from '../../src/domain/secrets';
+import { isUnsealed } from '../../src/domain/unsealed';
+import {
+  ENCRYPTED_ENCODING,
+  KEY_ID_METADATA,
+  PAYLOAD_KEY_PERIOD_MS,
+  PayloadEncryption,
+  UnknownPayloadKey,
+} from '../../src/payload-codec';
 
 const text = (bytes: Uint8Array | undefined | null) => Buffer.from(bytes ?? []).toString('utf8');
 const payload = (value: unknown) => defaultPayloadConverter.toPayload(value);
@@ -50,4 +59,52 @@ it('opens what a previous SECRETS_KEY sealed, seals with the current one, and na
   const [sealedAfter] = await rotated.encode([payload('after')]);
   expect(text(sealedAfter.metadata?.[KEY_ID_METADATA])).toBe(new PayloadEncryption([newKey]).keyId);
   await expect(new PayloadEncryption([newKey]).decode([sealedBefore])).rejects.toThrow(UnknownPayloadKey);
+});
+
+describe('the payload key changes every week by itself (review N12)', () => {
+  const secretsKey = randomBytes(32);
+  const at = (ms: number) => new PayloadEncryption([secretsKey], { seal: true, now: () => ms });
+  const week = (n: number) => n * PAYLOAD_KEY_PERIOD_MS + 1000;
+
+  it('seals with a new key each week, and opens every week sealed before', async () => {
+    const [first] = await at(week(2900)).encode([payload('week one')]);
+    const later = at(week(2903));
+    const [second] = await later.encode([payload('three weeks on')]);
+    const idOf = (p: typeof first) => text(p.metadata?.[KEY_ID_METADATA]);
+    expect(idOf(first)).toMatch(/^w2900\.[0-9a-f]{16}$/);
+    expect(idOf(second)).toMatch(/^w2903\.[0-9a-f]{16}$/);
+    const opened = await later.decode([first, second]);
+    expect(opened.map((p) => defaultPayloadConverter.fromPayload(p))).toEqual(['week one', 'three weeks on']);
+    // A codec that turns the week while it runs seals under the new week's key.
+    let now = week(2900);
+    const running = new PayloadEncryption([secretsKey], { seal: true, now: () => now });
+    now = week(2901);
+    expect(idOf((await running.encode([payload('x')]))[0])).toMatch(/^w2901\./);
+  });
+
+  it('still opens a payload sealed before 0.7 under the one key of its SECRETS_KEY', async () => {
+    const key = derivedKey(secretsKey, 'payload-codec');
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', key, iv);
+    const plain = temporal.api.common.v1.Payload.encode(payload('sealed by 0.6')).finish();
+    const data = Buffer.concat([iv, cipher.update(plain), cipher.final(), cipher.getAuthTag()]);
+    const id = createHash('sha256').update(key).digest('hex').slice(0, 16);
+    const old = { metadata: { encoding: Buffer.from(ENCRYPTED_ENCODING), [KEY_ID_METADATA]: Buffer.from(id) }, data };
+    const [opened] = await at(week(2950)).decode([old]);
+    expect(defaultPayloadConverter.fromPayload(opened)).toBe('sealed by 0.6');
+  });
+
+  it('refuses a week of a key it was not given, naming it', async () => {
+    const [sealed] = await new PayloadEncryption([randomBytes(32)]).encode([payload('x')]);
+    await expect(at(week(1)).decode([sealed])).rejects.toThrow(UnknownPayloadKey);
+  });
+});
+
+it("hands a worker's workflows a stand-in for a payload nobody sealed, which they refuse (review N6)", async () => {
+  const worker = new PayloadEncryption([randomBytes(32)], { seal: true, sealedOnly: true });
+  const forged = payload({ robotId: 'r', verified: true });
+  const [given] = await worker.decode([forged]);
+  expect(isUnsealed(defaultPayloadConverter.fromPayload(given))).toBe(true);
+  const [own] = await worker.decode(await worker.encode([payload({ verified: true })]));
+  expect(defaultPayloadConverter.fromPayload(own)).toEqual({ verified: true });
 });

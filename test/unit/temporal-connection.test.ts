@@ -90,6 +90,7 @@ function receiverClient(closing?: AbortSignal): Client {
       secretsKey: randomBytes(32),
       previousSecretsKeys: [],
       payloadEncryption: true,
+      acceptUnsealed: false,
     },
     closing,
   );

@@ -1,0 +1,22 @@
+/**
+ * The engine trusts only what this service sealed (docs/security.md): whoever can reach Temporal
+ * could start a delivery workflow with an input of their own (`verified: true`, any robot). Every
+ * payload the receivers and workers send is sealed with the payload key (src/payload-codec.ts),
+ * and the worker's codec hands a workflow this value in place of any payload it did not seal; the
+ * workflows refuse it (fail at once, with a warning in the worker's log), so such a start makes no
+ * run and records nothing.
+ */
+
+/** The failure type of a workflow refused for it. */
+export const UNSEALED_INPUT = 'UnsealedInput';
+
+/** The key of the value given in place of a payload nobody sealed. */
+const UNSEALED_KEY = 'unsealedPayloadRefused';
+
+/** The value a workflow gets in place of a payload that was not sealed by this service. */
+export const UNSEALED_STAND_IN = { [UNSEALED_KEY]: 'a payload not sealed by this service' } as const;
+
+/** Whether a workflow's argument is the stand-in for a payload nobody sealed. */
+export function isUnsealed(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && UNSEALED_KEY in value;
+}

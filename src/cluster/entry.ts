@@ -10,7 +10,8 @@
  *   is well past it.
  * - **Everything else** (the management API, the codec endpoints, the dashboard) is never sent twice
  *   once a receiver has it: a POST that times out is answered 504, not repeated on the other
- *   receiver (a bulk replay sent twice would replay everything twice). Only a request no receiver
+ *   receiver (a bulk replay sent twice would replay everything twice): done at most once, maybe not
+ *   at all, since the entry closes a connection it gave up on. Only a request no receiver
  *   took (connection refused) goes to the next. Its read timeout, API_READ_TIMEOUT_S, fits the
  *   longest bulk replay.
  * - A receiver is never marked down (max_fails=0): when Temporal is down every receiver answers

@@ -105,34 +105,28 @@ it("fits Temporal server's 255-byte workflow IDs: a delivery with the longest ke
   await expectExactlyOneRunEach(stack, robot.robotId, new Set([0, 1, 2]));
 });
 
-it('sends a management request that stalls at a receiver to no other receiver: answered 504, done once', async () => {
-  const refusedBefore = await refusedByBoth();
+it('sends a management request that stalls at a receiver to no other receiver: answered 504, done at most once', async () => {
+  const before = await refusedBy();
   const stalled = stack.cluster.service('receiver', 0).current().child;
   stalled.kill('SIGSTOP');
   const names = range(0, 4).map((i) => `once-${i}-${Date.now()}`);
   let answers: number[];
   try {
     // Round robin: half of them reach the stalled receiver.
-    // Raw requests: the entry's 504 is nginx's own HTML page.
-    const create = (name: string) =>
-      fetch(`${stack.baseUrl}/api/robots`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${stack.adminToken}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ name, trigger: { appId: 'none' } }),
-      }).then((r) => r.status);
-    answers = await Promise.all(names.map(create));
+    answers = await Promise.all(names.map((name) => createRobot(stack.baseUrl, name)));
   } finally {
     stalled.kill('SIGCONT');
   }
   // Refused at once by the receiver that answers (no such app); the stalled ones time out at the entry.
   expect(answers.filter((s) => s === 504)).toHaveLength(2);
   expect(answers.filter((s) => s === 400)).toHaveLength(2);
-  // The stalled receiver, going on, answers its two itself: each request was handled exactly once.
-  const handled = await waitFor(
-    async () => (await refusedByBoth()) - refusedBefore,
-    (n) => n >= 4,
-  );
-  expect(handled).toBe(4);
+  // Once the resumed receiver answers a request of its own, it has taken its earlier connections: it
+  // handled each stalled request at most once. (It may handle none: the entry streams the body and,
+  // past its read timeout, closes the connection, whose unread request the kernel may then drop.)
+  expect(await createRobot(stack.receiverUrls[0], `barrier-${Date.now()}`)).toBe(400);
+  const after = await refusedBy();
+  expect(after[1] - before[1]).toBe(2); // the entry sent none of them on to the other receiver
+  expect(after[0] - before[0] - 1).toBeLessThanOrEqual(2);
 });
 
 it('is closed by default: Temporal takes no client without its certificate, PostgreSQL no connection without the password', async () => {
@@ -190,13 +184,21 @@ it('is closed by default: Temporal takes no client without its certificate, Post
   expect(await psql(fs.readFileSync(passwordFile, 'utf8').trim())).toBe('1');
 });
 
-/** Management requests both receivers answered 400, by their own metrics. */
-async function refusedByBoth(): Promise<number> {
-  const counts = await Promise.all(
+/** Creates a robot of an app that does not exist (a 400), by a raw request: the entry's 504 is nginx's own page. */
+function createRobot(url: string, name: string): Promise<number> {
+  return fetch(`${url}/api/robots`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${stack.adminToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name, trigger: { appId: 'none' } }),
+  }).then((r) => r.status);
+}
+
+/** Each receiver's `400` answers to the API so far. */
+async function refusedBy(): Promise<number[]> {
+  return Promise.all(
     stack.receiverMetricsUrls.map(async (u) => {
       const text = await (await fetch(`${u}/metrics`)).text();
       return Number(/^api_responses_total\{status="400"\} (\d+)/m.exec(text)?.[1] ?? 0);
     }),
   );
-  return counts[0] + counts[1];
 }

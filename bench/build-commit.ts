@@ -15,12 +15,15 @@ export function buildCommit(commit: string): string {
   const sha = execFileSync('git', ['rev-parse', '--short', commit], { cwd: root, encoding: 'utf8' }).trim();
   const dir = path.join(os.tmpdir(), `webhooks-baseline-${sha}`);
   const launcher = path.join(dir, 'dist/src/entry/embedded.js');
-  if (fs.existsSync(path.join(dir, '.built'))) return dir;
+  const modules = path.join(root, 'node_modules');
+  // Kept only for the checkout it was built with: another's node_modules may be gone.
+  const built = `${sha} ${modules}`;
+  if (fs.existsSync(path.join(dir, '.built')) && fs.readFileSync(path.join(dir, '.built'), 'utf8') === built) return dir;
   log(`baseline: building ${commit} (${sha}) in ${dir}`);
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
   execFileSync('sh', ['-c', `git archive ${sha} | tar -x -C '${dir}'`], { cwd: root });
-  fs.symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'));
+  fs.symlinkSync(modules, path.join(dir, 'node_modules'));
   // Its own compiler settings; type errors against this checkout's newer types do not stop the output.
   try {
     execFileSync(path.join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], { cwd: dir, stdio: 'ignore' });
@@ -28,6 +31,6 @@ export function buildCommit(commit: string): string {
     if (!fs.existsSync(launcher)) throw new Error(`${commit} did not build: ${launcher} is missing`);
   }
   execFileSync(process.execPath, ['dist/scripts/bundle-workflows.js'], { cwd: dir, stdio: 'ignore' });
-  fs.writeFileSync(path.join(dir, '.built'), sha);
+  fs.writeFileSync(path.join(dir, '.built'), built);
   return dir;
 }

@@ -4,7 +4,7 @@
  * the bare Koa baseline server. What its processes use is read by ./processes.ts. Ports, entry
  * points and exits come from the runtime (src/runtime/).
  */
-import { ferretDbUri } from '../src/embedded/servers';
+import { ferretDbSocket, ferretDbUri } from '../src/embedded/servers';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -83,7 +83,8 @@ export async function launchStack(opts: {
   fs.chmodSync(dataDir, 0o755);
   const logFile = path.join(dataDir, 'launcher.log');
   // The cluster's receivers take PORT+1 and PORT+2, its second worker the metrics ports + 2.
-  const [port, uiPort, metricsPort, sdkMetricsPort, postgresPort, receiverMetricsPort] = await freeSpacedPorts(6);
+  const [port, uiPort, metricsPort, sdkMetricsPort, postgresPort, receiverMetricsPort, mongodbPort] =
+    await freeSpacedPorts(7);
   const temporalPort = kind === 'cluster' ? await freeTemporalServerPort() : (await freePorts(1))[0];
   const adminToken = randomBytes(24).toString('base64url');
   const namespace = process.env.TEMPORAL_NAMESPACE || 'default';
@@ -100,6 +101,8 @@ export async function launchStack(opts: {
     // The cluster's second receiver takes the port below (spaced ports: the two above are free).
     RECEIVER_METRICS_PORT: String(receiverMetricsPort + 2),
     CLUSTER_POSTGRES_PORT: String(postgresPort),
+    // Read only by builds before FerretDB took a socket (the ablation's baseline commit): today's ignores it.
+    EMBEDDED_MONGODB_PORT: String(mongodbPort),
     ADMIN_TOKEN: adminToken,
     LOG_LEVEL: opts.logLevel,
     ...opts.env,
@@ -158,7 +161,11 @@ export async function launchStack(opts: {
     ready,
     port,
     adminToken,
-    mongodbUri: ferretDbUri(dataDir),
+    // Today's FerretDB takes its socket; an earlier build's (the ablation's baseline) took a port.
+    get mongodbUri() {
+      const socket = ferretDbUri(dataDir);
+      return fs.existsSync(ferretDbSocket(dataDir)) ? socket : `mongodb://127.0.0.1:${mongodbPort}/webhooks`;
+    },
     temporalAddress: `127.0.0.1:${temporalPort}`,
     workerMetricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
     temporalTls: () => {

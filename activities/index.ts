@@ -26,7 +26,7 @@ import {
 import type { RunPreviewDoc } from '../src/storage/history-documents';
 import type { HeardOutcomes } from '../src/history/heard-outcomes';
 import { DeliveryRecorder } from '../src/history/slots';
-import type { WorkerMetrics } from '../src/metrics';
+import type { WorkerMetrics } from '../src/core/metrics';
 import { RobotSettingsCache } from '../src/robots/settings';
 import { StepsVersions } from '../src/robots/steps-versions';
 import { StepExecutor, type StepInput } from '../src/runs/steps';

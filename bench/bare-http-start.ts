@@ -16,7 +16,7 @@ import type { AddressInfo } from 'node:net';
 import getRawBody from 'raw-body';
 import { onShutdown, runMain } from '../src/entry/main';
 import { KEEP_ALIVE_TIMEOUT_MS } from '../src/receiver/connections';
-import { receiverConnection } from '../src/temporal-connection';
+import { receiverConnection } from '../src/temporal/connection';
 import { startOptions } from './load';
 
 runMain('bare-http-start', async () => {

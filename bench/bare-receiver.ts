@@ -13,8 +13,8 @@ import { Client } from '@temporalio/client';
 import { randomBytes, randomUUID } from 'node:crypto';
 import getRawBody from 'raw-body';
 import { runMain } from '../src/entry/main';
-import { PayloadEncryption } from '../src/payload-codec';
-import { receiverConnection } from '../src/temporal-connection';
+import { PayloadEncryption } from '../src/temporal/payload-codec';
+import { receiverConnection } from '../src/temporal/connection';
 import { serveBaseline } from './baseline-server';
 import { startOptions } from './load';
 

@@ -18,7 +18,8 @@ export function buildCommit(commit: string): string {
   const modules = path.join(root, 'node_modules');
   // Kept only for the checkout it was built with: another's node_modules may be gone.
   const built = `${sha} ${modules}`;
-  if (fs.existsSync(path.join(dir, '.built')) && fs.readFileSync(path.join(dir, '.built'), 'utf8') === built) return dir;
+  if (fs.existsSync(path.join(dir, '.built')) && fs.readFileSync(path.join(dir, '.built'), 'utf8') === built)
+    return dir;
   log(`baseline: building ${commit} (${sha}) in ${dir}`);
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });

@@ -5,8 +5,8 @@
 import { Client } from '@temporalio/client';
 import mongoose from 'mongoose';
 import { createModels, type Models } from '../src/storage/models';
-import { apiClient, robotAtWork, type ApiClient } from '../src/runtime/api-client';
-import { receiverConnection } from '../src/temporal-connection';
+import { apiClient, robotAtWork, type ApiClient } from '../src/client/api-client';
+import { receiverConnection } from '../src/temporal/connection';
 import type { Settings } from './settings';
 import { launchStack, type BenchStack } from './stack';
 
@@ -36,7 +36,7 @@ export async function clientsOf(stack: BenchStack, s: Settings): Promise<BenchCl
   await db.asPromise();
   // The receiver's connection, without its deadlines: with the SDK's own, the bench process (the
   // load of every phase, and the bare starts) would pay promise hooks the receiver does not
-  // (src/temporal-connection.ts).
+  // (src/temporal/connection.ts).
   const connection = receiverConnection({
     address: stack.temporalAddress,
     tls: stack.temporalTls(),

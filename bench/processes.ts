@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { descendants } from '../src/runtime/child-processes';
+import { descendants } from '../src/launch/os/child-processes';
 import { round } from './util';
 
 /** The pids of the launcher's children whose command line names `script` (e.g. `entry/worker.js`). */

@@ -3,7 +3,8 @@
  * measure one thing against another (what each feature costs, hostile load, the cluster, n8n).
  */
 import type { HttpLoadSummary, Percentiles } from './load';
-import { BEFORE_THE_RUN_HISTORY, type AblationResult, type SideTotal, type Turns } from './phases/ablation';
+import { BEFORE_THE_RUN_HISTORY } from './settings';
+import type { AblationResult, SideTotal, Turns } from './phases/ablation';
 import type { CsvResult } from './phases/csv';
 import { HISTORY_READS, type HistoryResult } from './phases/history';
 import type { HostileResult } from './phases/hostile';

@@ -49,9 +49,34 @@
  *   BENCH_KEEP_DATA=1      keep the stack's data folder and logs (kept anyway on failure)
  */
 import os from 'node:os';
-import { BEFORE_THE_RUN_HISTORY, FEATURES } from './phases/ablation';
 import { QUIET_TICK_MS } from '../src/history/keeper';
 import { round } from './util';
+
+/** Each feature on the run path, by its BENCH_ABLATION_FEATURES key: what it is, and the setting that turns it off. */
+const EACH: Record<string, { name: string; off: NodeJS.ProcessEnv }> = {
+  history: { name: 'run history (the keeper)', off: { HISTORY_KEEPER: '0' } },
+  metrics: { name: 'metrics (the worker and the SDK)', off: { WORKER_METRICS_PORT: '0' } },
+  searchAttributes: { name: 'search attributes on runs', off: { RUN_SEARCH_ATTRIBUTES: '0' } },
+  summaries: { name: 'summaries on runs', off: { RUN_SUMMARIES: '0' } },
+  keptBodies: { name: 'kept bodies', off: { KEEP_BODIES: '0' } },
+  encryption: { name: 'payload encryption', off: { PAYLOAD_ENCRYPTION: '0' } },
+  fieldsSeen: { name: 'fields seen', off: { FIELDS_SEEN: '0' } },
+};
+
+/** The ablation's baseline commit by default (BENCH_BASELINE_COMMIT): the code before the run history. */
+export const BEFORE_THE_RUN_HISTORY = '756a1f1';
+
+/**
+ * Each feature, then all of them at once (`every`): what is left between `without every feature`
+ * and the baseline commit is a cost no setting turns off.
+ */
+export const FEATURES: Record<string, { name: string; off: NodeJS.ProcessEnv }> = {
+  ...EACH,
+  every: {
+    name: 'every feature',
+    off: Object.assign({}, ...Object.values(EACH).map((f) => f.off)) as NodeJS.ProcessEnv,
+  },
+};
 
 export interface Settings {
   levels: number[];

@@ -4,18 +4,19 @@
  * the bare Koa baseline server. What its processes use is read by ./processes.ts. Ports, entry
  * points and exits come from the runtime (src/runtime/).
  */
-import { ferretDbSocket, ferretDbUri } from '../src/embedded/servers';
+import { ferretDbSocket, ferretDbUri } from '../src/launch/servers/dev-servers';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TLSConfig } from '@temporalio/client';
-import { clusterClientTls } from '../src/cluster/temporal-server';
-import { CLUSTER_TLS_SERVER_NAME } from '../src/cluster/tls';
-import { temporalTls } from '../src/temporal';
-import { freePorts, freeSpacedPorts, freeTemporalServerPort } from '../src/runtime/ports';
-import { descendants, entryPoint, exited, isAlive } from '../src/runtime/child-processes';
+import { clusterClientTls } from '../src/launch/servers/temporal-server';
+import { CLUSTER_TLS_SERVER_NAME } from '../src/launch/servers/tls';
+import { temporalTls } from '../src/temporal/client';
+import { freePorts, freeSpacedPorts } from '../src/launch/os/ports';
+import { freeTemporalServerPort } from '../src/launch/servers/temporal-server';
+import { descendants, entryPoint, exited, isAlive } from '../src/launch/os/child-processes';
 
 export interface BenchStack {
   /** Resolves once the launcher has printed its banner (everything is up). */

@@ -1,6 +1,6 @@
 #!/bin/sh
 # docker-compose.yml's `tls` service: the certificates of the compose deployment, made once in the
-# `tls` volume (as src/cluster/tls.ts makes the cluster's):
+# `tls` volume (as src/launch/servers/tls.ts makes the cluster's):
 #   ca.pem                          the deployment's own certificate authority
 #   frontend.pem, frontend-key.pem  Temporal's frontend, for the name `temporal` (mutual TLS only)
 #   client.pem, client-key.pem      the one client certificate: receivers, workers, the Web UI,

@@ -10,7 +10,7 @@ import { runIdFor } from '../src/domain/ids';
 import type { BodyFormat, DeliveryInput, RunSeed } from '../src/domain/types';
 import { connectDatabase } from '../src/storage/connect';
 import type { Models } from '../src/storage/models';
-import { workerMetrics } from '../src/metrics';
+import { workerMetrics } from '../src/core/metrics';
 import { withDatabase } from './support/stack';
 
 let db: Connection;

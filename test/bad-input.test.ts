@@ -5,7 +5,7 @@
  */
 import net from 'node:net';
 import { startStack, type Stack } from './support/stack';
-import { waitFor } from '../src/runtime/wait';
+import { waitFor } from '../src/launch/os/wait';
 import { MAX_NESTING_DEPTH } from '../src/domain/limits';
 
 let stack: Stack;

@@ -5,7 +5,7 @@
  * (test/body-sweep.test.ts).
  */
 import { startStack, type Stack } from './support/stack';
-import { waitFor } from '../src/runtime/wait';
+import { waitFor } from '../src/launch/os/wait';
 
 let stack: Stack;
 beforeAll(async () => {

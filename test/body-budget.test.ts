@@ -6,7 +6,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BodyBudget, BodyBudgetExceeded, BodyIdle, BodyTooLarge } from '../src/receiver/body-budget';
-import { waitFor } from '../src/runtime/wait';
+import { waitFor } from '../src/launch/os/wait';
 
 const KiB = 1024;
 const IDLE_MS = 5000;

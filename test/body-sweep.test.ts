@@ -5,9 +5,9 @@
 import { bodyBlobId, storeBlob } from '../src/storage/blobs';
 import { newId } from '../src/domain/secrets';
 import { sweepUnconfirmedBodies } from '../src/deliveries/body-sweep';
-import { createTemporalClient } from '../src/temporal';
+import { createTemporalClient } from '../src/temporal/client';
 import { startStack, type Stack } from './support/stack';
-import { waitFor } from '../src/runtime/wait';
+import { waitFor } from '../src/launch/os/wait';
 
 let stack: Stack;
 let down: Stack;

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startStack, type Stack } from './support/stack';
-import { waitFor } from '../src/runtime/wait';
+import { waitFor } from '../src/launch/os/wait';
 
 const SCREENSHOTS = path.resolve(__dirname, '..', '.data', 'screenshots');
 

@@ -1,7 +1,7 @@
 /** Duplicate deliveries make one run: Temporal refuses a second delivery workflow with the same ID. */
 import { startStack, type Stack } from './support/stack';
-import { robotAtWork } from '../src/runtime/api-client';
-import { waitFor } from '../src/runtime/wait';
+import { robotAtWork } from '../src/client/api-client';
+import { waitFor } from '../src/launch/os/wait';
 
 let stack: Stack;
 beforeAll(async () => {

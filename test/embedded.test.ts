@@ -8,11 +8,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import net from 'node:net';
-import { freePort } from '../src/runtime/ports';
-import { apiClient, robotAtWork } from '../src/runtime/api-client';
-import { ferretDbSocket } from '../src/embedded/servers';
-import { exited, isAlive, startProcess } from '../src/runtime/child-processes';
-import { waitFor } from '../src/runtime/wait';
+import { freePort } from '../src/launch/os/ports';
+import { apiClient, robotAtWork } from '../src/client/api-client';
+import { ferretDbSocket } from '../src/launch/servers/dev-servers';
+import { exited, isAlive, startProcess } from '../src/launch/os/child-processes';
+import { waitFor } from '../src/launch/os/wait';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'webhooks-embedded-'));
 const log = path.join(dataDir, 'launcher.log');

@@ -7,9 +7,9 @@ import { fieldsOf } from '../src/domain/fields';
 import { FIELDS_DELIVERIES } from '../src/domain/limits';
 import { DeliveryRecorder } from '../src/history/slots';
 import { deliveryRecordOf } from './support/delivery-record';
-import type { RobotFieldsAnswer } from '../src/api/answers';
+import type { RobotFieldsAnswer } from '../src/contract/answers';
 import { startStack, type Stack } from './support/stack';
-import { waitFor } from '../src/runtime/wait';
+import { waitFor } from '../src/launch/os/wait';
 
 let stack: Stack;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 /** Body formats on the real stack: always the app's format, whatever the Content-Type says. */
 import { startStack, type Stack } from './support/stack';
-import { waitFor } from '../src/runtime/wait';
+import { waitFor } from '../src/launch/os/wait';
 
 let stack: Stack;
 beforeAll(async () => {

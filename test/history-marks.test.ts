@@ -6,13 +6,13 @@
  * mark was lost, and a hole behind it; and a slot claimed whose record does not come, which lets its
  * robot go quiet after the patience. The stack's own keeper is off; this file's keeper has the lease.
  */
-import { createLogger } from '../src/log';
+import { createLogger } from '../src/core/log';
 import { startHistoryKeeper, type HistoryKeeper } from '../src/history/keeper';
 import { MARK_EVERY_MS } from '../src/history/marks';
 import { DeliveryRecorder } from '../src/history/slots';
 import { insertOnce, rawCollection } from '../src/storage/writes';
 import { deliveryRecordOf as delivery } from './support/delivery-record';
-import { waitFor } from '../src/runtime/wait';
+import { waitFor } from '../src/launch/os/wait';
 import { startStack, type Stack } from './support/stack';
 
 const HOUR_MS = 3_600_000;

@@ -7,7 +7,7 @@ import { DeliveryRecorder } from '../src/history/slots';
 import { readTally } from '../src/history/store';
 import { SLOT_HINT_MS } from '../src/domain/limits';
 import { rawCollection } from '../src/storage/writes';
-import { waitFor } from '../src/runtime/wait';
+import { waitFor } from '../src/launch/os/wait';
 import { deliveryRecordOf as delivery } from './support/delivery-record';
 import { startStack, type Stack } from './support/stack';
 

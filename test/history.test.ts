@@ -13,8 +13,8 @@ import { insertOnce, rawCollection } from '../src/storage/writes';
 import { type RunOutcomeDoc } from '../src/storage/documents';
 import { startStack, type Stack } from './support/stack';
 import { connectThroughCutProxy } from './support/cut-proxy';
-import { waitFor } from '../src/runtime/wait';
-import { pagesOf } from '../src/runtime/api-client';
+import { waitFor } from '../src/launch/os/wait';
+import { pagesOf } from '../src/client/api-client';
 
 let stack: Stack;
 beforeAll(async () => {

@@ -7,9 +7,9 @@
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import net from 'node:net';
-import { robotAtWork } from '../src/runtime/api-client';
+import { robotAtWork } from '../src/client/api-client';
 import { startStack, type Stack } from './support/stack';
-import { waitFor } from '../src/runtime/wait';
+import { waitFor } from '../src/launch/os/wait';
 
 /** The caps of this file's stack: small enough that the worst allowed CSV runs in about a minute. */
 const CAPS = {

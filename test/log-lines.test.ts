@@ -1,12 +1,12 @@
 /**
- * Structured logs (src/log.ts, src/sdk-log.ts): JSON lines with the delivery's ids, an expected
+ * Structured logs (src/core/log.ts, src/temporal/sdk-log.ts): JSON lines with the delivery's ids, an expected
  * outcome (a body that does not parse) as one info line without a stack, and no token or body.
  */
 import { Client, Connection } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import { installTestRuntime, startStack, type Stack } from './support/stack';
-import { waitFor } from '../src/runtime/wait';
+import { waitFor } from '../src/launch/os/wait';
 
 const lines: Array<Record<string, unknown>> = [];
 let stack: Stack;

@@ -1,13 +1,13 @@
 /**
- * Prometheus metrics (src/metrics.ts): the receiver's `GET /metrics` moves with each answer on a
+ * Prometheus metrics (src/core/metrics.ts): the receiver's `GET /metrics` moves with each answer on a
  * webhook URL, the worker's metrics port moves with runs and CSV rows and carries the Temporal
  * SDK's own metrics, and no label ever holds an id or a token.
  */
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { serveWorkerMetrics } from '../src/metrics';
+import { serveWorkerMetrics } from '../src/core/metrics';
 import { startStack, type Stack } from './support/stack';
-import { waitFor } from '../src/runtime/wait';
+import { waitFor } from '../src/launch/os/wait';
 
 let stack: Stack;
 beforeAll(async () => {

@@ -1,5 +1,5 @@
 /**
- * The OpenAPI document (src/api/openapi.ts): served behind the admin token, naming exactly the routes the
+ * The OpenAPI document (src/contract/openapi.ts): served behind the admin token, naming exactly the routes the
  * service has, matched by real answers, and fuzzed with schemathesis: no input the document allows
  * or forbids gets a 5xx or an answer it does not describe, and the service still answers after.
  */
@@ -7,8 +7,8 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { routers } from '../src/app';
-import { silentLogger } from '../src/log';
+import { routers } from '../src/runtime/app';
+import { silentLogger } from '../src/core/log';
 import {
   appAnswer,
   connectionAnswer,
@@ -18,9 +18,9 @@ import {
   robotAnswer,
   runAnswer,
   runsPageAnswer,
-} from '../src/api/answers';
+} from '../src/contract/answers';
 import { startStack, type Stack } from './support/stack';
-import { waitFor } from '../src/runtime/wait';
+import { waitFor } from '../src/launch/os/wait';
 
 let stack: Stack;
 beforeAll(async () => {

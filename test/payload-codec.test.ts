@@ -1,14 +1,14 @@
 /**
- * Bodies are encrypted in Temporal (src/payload-codec.ts): a delivery's workflow input, as Temporal
+ * Bodies are encrypted in Temporal (src/temporal/payload-codec.ts): a delivery's workflow input, as Temporal
  * stores it, holds ciphertext; an operator reads it through the receiver's codec endpoints
- * (src/codec-routes.ts), from the Temporal CLI with the admin token or from the Web UI with its key.
+ * (src/codec/routes.ts), from the Temporal CLI with the admin token or from the Web UI with its key.
  */
 import { Client, Connection } from '@temporalio/client';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { ENCRYPTED_ENCODING } from '../src/payload-codec';
+import { ENCRYPTED_ENCODING } from '../src/temporal/payload-codec';
 import { startStack, type Stack } from './support/stack';
-import { waitFor } from '../src/runtime/wait';
+import { waitFor } from '../src/launch/os/wait';
 
 const UI = 'http://localhost:8233';
 const SECRET_BODY = JSON.stringify({ card: 'card-number-4242-4242', email: 'ann@example.com' });

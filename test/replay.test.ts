@@ -13,7 +13,7 @@ import { Worker } from '@temporalio/worker';
 import fs from 'node:fs';
 import path from 'node:path';
 import { startStack, type Stack } from './support/stack';
-import { waitFor } from '../src/runtime/wait';
+import { waitFor } from '../src/launch/os/wait';
 
 const DIR = path.join(__dirname, 'replay');
 const VERSION = (JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version: string })

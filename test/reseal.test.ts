@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { decryptSecret } from '../src/domain/secrets';
-import { robotAtWork } from '../src/runtime/api-client';
+import { robotAtWork } from '../src/client/api-client';
 import { resealSecrets } from '../src/storage/reseal';
 import { startStack, type Stack } from './support/stack';
 

@@ -3,13 +3,13 @@
  * and the robot, replay deliveries, rotate the URL's token, pause and resume (docs/api.md).
  */
 import { startStack, type Stack } from './support/stack';
-import { robotAtWork, type RobotAtWork } from '../src/runtime/api-client';
-import { waitFor } from '../src/runtime/wait';
+import { robotAtWork, type RobotAtWork } from '../src/client/api-client';
+import { waitFor } from '../src/launch/os/wait';
 import { dedupKey, deliveryWorkflowId } from '../src/domain/dedup';
 import { derivedKey } from '../src/domain/secrets';
 import { bodyBlobId, discardBlob } from '../src/storage/blobs';
 import { releaseBody } from '../src/storage/body-refs';
-import { createLogger } from '../src/log';
+import { createLogger } from '../src/core/log';
 import { releaseHeld } from '../src/deliveries/hold';
 import { StepsVersions } from '../src/robots/steps-versions';
 

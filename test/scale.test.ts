@@ -1,10 +1,10 @@
 /** CSV at scale and large bodies, on the real stack. */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { exited, startProcess } from '../src/runtime/child-processes';
+import { exited, startProcess } from '../src/launch/os/child-processes';
 import { startStack, type Stack } from './support/stack';
-import { waitFor } from '../src/runtime/wait';
-import { allPages } from '../src/runtime/api-client';
+import { waitFor } from '../src/launch/os/wait';
+import { allPages } from '../src/client/api-client';
 import { RUNS_PER_CONTINUATION } from '../src/domain/limits';
 
 /** How long a fan-out may take here (a deadline for waiting, not a speed requirement). */

@@ -4,7 +4,7 @@
  */
 import { ROBOT_ID } from '../src/domain/search-attributes';
 import { startStack, type Stack } from './support/stack';
-import { waitFor } from '../src/runtime/wait';
+import { waitFor } from '../src/launch/os/wait';
 
 let stack: Stack;
 beforeAll(async () => {

@@ -8,8 +8,8 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { startStack, type Stack } from './support/stack';
-import { robotAtWork } from '../src/runtime/api-client';
-import { waitFor } from '../src/runtime/wait';
+import { robotAtWork } from '../src/client/api-client';
+import { waitFor } from '../src/launch/os/wait';
 
 let stack: Stack;
 beforeAll(async () => {

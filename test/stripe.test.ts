@@ -1,7 +1,7 @@
 /** The payment provider's trigger: connections, signing secrets, signatures and event filters. */
 import Stripe from 'stripe';
 import { startStack, type Stack } from './support/stack';
-import { waitFor } from '../src/runtime/wait';
+import { waitFor } from '../src/launch/os/wait';
 
 const stripe = new Stripe('sk_test_x');
 // Built at runtime so that nothing here looks like a real signing secret.

@@ -5,7 +5,7 @@
 import { newId } from '../src/domain/secrets';
 import { SAMPLE_BODIES } from '../src/domain/samples';
 import { startStack, type Stack } from './support/stack';
-import { waitFor } from '../src/runtime/wait';
+import { waitFor } from '../src/launch/os/wait';
 
 let stack: Stack;
 beforeAll(async () => {

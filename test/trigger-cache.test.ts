@@ -1,8 +1,9 @@
 /** Made-up identifiers cost no database read each and never push a real trigger out of the cache. */
 import { randomUUID } from 'node:crypto';
 import { startStack, type Stack } from './support/stack';
-import { waitFor } from '../src/runtime/wait';
-import { STAMP_POLL_MS, TriggerCache, triggerTakesDeliveries } from '../src/receiver/trigger-cache';
+import { waitFor } from '../src/launch/os/wait';
+import { STAMP_POLL_MS, TriggerCache } from '../src/receiver/trigger-cache';
+import { triggerTakesDeliveries } from '../src/deliveries/intake';
 
 let stack: Stack;
 beforeAll(async () => {

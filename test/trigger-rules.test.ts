@@ -4,7 +4,7 @@
  * headers; a delivery follows the rules it was accepted with; the API refuses rules it cannot run.
  */
 import { startStack, type Stack } from './support/stack';
-import { waitFor } from '../src/runtime/wait';
+import { waitFor } from '../src/launch/os/wait';
 import type { TriggerRules } from '../src/domain/trigger-rules';
 
 let stack: Stack;

@@ -1,8 +1,8 @@
 /** The webhook receiver on the real stack: a sender POSTs or PUTs, a run appears. */
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { freePort } from '../src/runtime/ports';
+import { freePort } from '../src/launch/os/ports';
 import { startStack, type Stack } from './support/stack';
-import { waitFor } from '../src/runtime/wait';
+import { waitFor } from '../src/launch/os/wait';
 import http from 'node:http';
 
 let stack: Stack;

@@ -13,7 +13,7 @@ import { DELIVERY_ID_REUSE_POLICY } from '../src/domain/dedup';
 import type { BodyFormat, DeliveryInput } from '../src/domain/types';
 import { connectDatabase } from '../src/storage/connect';
 import type { Models } from '../src/storage/models';
-import { workerMetrics } from '../src/metrics';
+import { workerMetrics } from '../src/core/metrics';
 import { SEARCH_ATTRIBUTES } from '../src/domain/search-attributes';
 import { deliveryWorkflow } from '../workflows/delivery';
 import { withDatabase } from './support/stack';

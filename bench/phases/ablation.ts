@@ -18,35 +18,9 @@
 import path from 'node:path';
 import { buildCommit } from '../build-commit';
 import { stackOfItsOwn, type StackOfItsOwn } from '../context';
-import type { Settings } from '../settings';
+import { FEATURES, type Settings } from '../settings';
 import { log, round } from '../util';
 import { csvFanOut, warmCsv, type CsvResult } from './csv';
-
-/** Each feature on the run path, by its BENCH_ABLATION_FEATURES key: what it is, and the setting that turns it off. */
-const EACH: Record<string, { name: string; off: NodeJS.ProcessEnv }> = {
-  history: { name: 'run history (the keeper)', off: { HISTORY_KEEPER: '0' } },
-  metrics: { name: 'metrics (the worker and the SDK)', off: { WORKER_METRICS_PORT: '0' } },
-  searchAttributes: { name: 'search attributes on runs', off: { RUN_SEARCH_ATTRIBUTES: '0' } },
-  summaries: { name: 'summaries on runs', off: { RUN_SUMMARIES: '0' } },
-  keptBodies: { name: 'kept bodies', off: { KEEP_BODIES: '0' } },
-  encryption: { name: 'payload encryption', off: { PAYLOAD_ENCRYPTION: '0' } },
-  fieldsSeen: { name: 'fields seen', off: { FIELDS_SEEN: '0' } },
-};
-
-/** The ablation's baseline commit by default (BENCH_BASELINE_COMMIT): the code before the run history. */
-export const BEFORE_THE_RUN_HISTORY = '756a1f1';
-
-/**
- * Each feature, then all of them at once (`every`): what is left between `without every feature`
- * and the baseline commit is a cost no setting turns off.
- */
-export const FEATURES: Record<string, { name: string; off: NodeJS.ProcessEnv }> = {
-  ...EACH,
-  every: {
-    name: 'every feature',
-    off: Object.assign({}, ...Object.values(EACH).map((f) => f.off)) as NodeJS.ProcessEnv,
-  },
-};
 
 /** Sums of one side of a comparison: its CSVs together. */
 export interface SideTotal {

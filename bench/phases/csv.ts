@@ -10,8 +10,8 @@
  * scans every run it keeps and holds the dev server's one SQLite connection meanwhile: only every
  * SCAN_POLL_S seconds (asked every second, it slowed the runs it counted more and more as they grew).
  */
-import { waitFor } from '../../src/runtime/wait';
-import type { ApiClient } from '../../src/runtime/api-client';
+import { waitFor } from '../../src/launch/os/wait';
+import type { ApiClient } from '../../src/client/api-client';
 import { benchRobot, completions, stackOfItsOwn, type BenchContext } from '../context';
 import { percentiles, type Percentiles } from '../load';
 import { openRobotPage } from '../page-load';

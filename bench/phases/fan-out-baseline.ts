@@ -2,7 +2,7 @@
 import type { Client } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { randomBytes } from 'node:crypto';
-import { waitFor } from '../../src/runtime/wait';
+import { waitFor } from '../../src/launch/os/wait';
 import { completions } from '../context';
 import type { Settings } from '../settings';
 import { stackCpuSeconds } from '../processes';

@@ -17,8 +17,8 @@ import { type RunDoc, type RunOutcomeDoc, type StepResultDoc } from '../../src/s
 import type { RunPreviewDoc } from '../../src/storage/history-documents';
 import { percentiles, type Percentiles } from '../load';
 import { BLOCK_SIZE } from '../../src/domain/limits';
-import type { ApiClient } from '../../src/runtime/api-client';
-import { waitFor } from '../../src/runtime/wait';
+import type { ApiClient } from '../../src/client/api-client';
+import { waitFor } from '../../src/launch/os/wait';
 import { robotPageLoads, type PageLoad } from '../page-load';
 
 export const HISTORY_READS = [

@@ -6,7 +6,7 @@
  * measured one after the other in this run.
  */
 import http from 'node:http';
-import { waitFor } from '../../src/runtime/wait';
+import { waitFor } from '../../src/launch/os/wait';
 import { benchRobot, completions, type BenchContext } from '../context';
 import { httpLoad, percentiles, type HttpLoadSummary, type Percentiles } from '../load';
 import { log, round, sleep } from '../util';

@@ -10,7 +10,7 @@
  * the gauge (whose keeper looked at every robot every second) is measured once its runs are in.
  */
 import path from 'node:path';
-import { waitFor } from '../../src/runtime/wait';
+import { waitFor } from '../../src/launch/os/wait';
 import { buildCommit } from '../build-commit';
 import { benchRobot, stackOfItsOwn } from '../context';
 import type { Settings } from '../settings';

@@ -6,8 +6,8 @@
  * start rose by about half over 35,000 starts (2026-11-27), so the paused acks, measured after the
  * starts, were compared with a cheaper engine than they had.
  */
-import { waitFor } from '../../src/runtime/wait';
-import { benchRobot, completions } from '../context';
+import { waitFor } from '../../src/launch/os/wait';
+import { benchRobot, completions, type BenchContext } from '../context';
 import {
   httpLoad,
   percentiles,
@@ -20,7 +20,16 @@ import {
 } from '../load';
 import { childrenRunning, cpuSecondsOf, msPer, stackCpuSeconds } from '../processes';
 import { log, round } from '../util';
-import type { LevelContext } from './levels';
+
+/**
+ * The bare Koa baseline's port, and where there are (not on the cluster) the bare starts through
+ * node:http (bench/bare-http-start.ts) and the ack path's floor (bench/bare-receiver.ts).
+ */
+export type LevelContext = BenchContext & {
+  koaPort: number;
+  httpStart?: { port: number; pid: number };
+  floor?: { port: number; pid: number };
+};
 
 /**
  * A load measured in turns: what it did in all its turns, and the CPU it cost Temporal, its own

@@ -4,7 +4,7 @@
  * bare and delivery-shaped starts, the paused acks and the floor take turns (./level-turns.ts).
  */
 import { randomBytes } from 'node:crypto';
-import { waitFor } from '../../src/runtime/wait';
+import { waitFor } from '../../src/launch/os/wait';
 import { benchRobot, completions, type BenchContext, type Completions } from '../context';
 import {
   httpLoad,
@@ -15,7 +15,7 @@ import {
   type StartRateSummary,
 } from '../load';
 import { log, round } from '../util';
-import { startsAndPausedAcksInTurns } from './level-turns';
+import { startsAndPausedAcksInTurns, type LevelContext } from './level-turns';
 
 export interface EndToEnd {
   acked: number;
@@ -83,16 +83,6 @@ export interface LevelResult {
   ackVsTemporal: number;
   endToEnd: EndToEnd;
 }
-
-/**
- * The bare Koa baseline's port, and where there are (not on the cluster) the bare starts through
- * node:http (bench/bare-http-start.ts) and the ack path's floor (bench/bare-receiver.ts).
- */
-export type LevelContext = BenchContext & {
-  koaPort: number;
-  httpStart?: { port: number; pid: number };
-  floor?: { port: number; pid: number };
-};
 
 /** Joins this level's runs with their outcomes once every acknowledged delivery's run has finished. */
 async function endToEnd(

@@ -9,9 +9,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { exited } from '../../src/runtime/child-processes';
-import { freePorts } from '../../src/runtime/ports';
-import { waitFor } from '../../src/runtime/wait';
+import { exited } from '../../src/launch/os/child-processes';
+import { freePorts } from '../../src/launch/os/ports';
+import { waitFor } from '../../src/launch/os/wait';
 import type { Settings } from '../settings';
 import { log, sleep } from '../util';
 

@@ -14,7 +14,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import { waitFor } from '../../src/runtime/wait';
+import { waitFor } from '../../src/launch/os/wait';
 import { httpLoad, type HttpLoadSummary } from '../load';
 import type { Settings } from '../settings';
 import { log, round } from '../util';

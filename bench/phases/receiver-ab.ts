@@ -8,8 +8,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnManaged, waitForPort } from '../../src/embedded/servers';
-import { freePorts } from '../../src/runtime/ports';
+import { spawnManaged, waitForPort } from '../../src/launch/os/managed-process';
+import { freePorts } from '../../src/launch/os/ports';
 import { buildCommit } from '../build-commit';
 import { benchRobot, clientsOf } from '../context';
 import { httpLoad } from '../load';

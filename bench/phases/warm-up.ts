@@ -1,6 +1,6 @@
 /** Before measuring: a few sequential deliveries whose runs must finish, through the whole path. */
 import { randomBytes } from 'node:crypto';
-import { waitFor } from '../../src/runtime/wait';
+import { waitFor } from '../../src/launch/os/wait';
 import { benchRobot, type BenchContext } from '../context';
 
 /** A few sequential deliveries whose runs must finish: checks the whole path before measuring. */

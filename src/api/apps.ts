@@ -6,12 +6,12 @@
 import { decryptSecret, encryptSecret, newId } from '../domain/secrets';
 import { dedupProblem, type DedupChoice } from '../domain/dedup';
 import type { BodyFormat } from '../domain/types';
-import { invalidField } from '../http';
+import { invalidField } from '../core/http-errors';
 import type { AppDoc } from '../storage/documents';
-import type { VerificationBody } from './schemas';
+import type { VerificationBody } from '../contract/requests';
 import { found } from './lookups';
-import type { ManagementDeps } from './deps';
-import { route, type ApiRoute } from './route';
+import { route, type ManagementDeps, type ManagementRoute } from './deps';
+import { MANAGEMENT } from '../contract/management';
 import { appView, connectionView } from './views';
 
 /** The stored form of an app's verification: the whole settings, with the secret, sealed. */
@@ -31,57 +31,33 @@ function checkDedup(dedup: DedupChoice | null | undefined, app: { signedWith: st
   if (problem) throw invalidField(problem.field, problem.problem);
 }
 
-export const APP_ROUTES: ApiRoute[] = [
-  route({
-    method: 'post',
-    path: '/api/apps',
-    summary: 'Create a custom app',
-    admin: true,
-    body: 'CreateApp',
-    answers: { 201: 'App', 400: 'Error' },
-    async handle({ body: { verification, ...body } }, deps) {
-      checkDedup(body.dedup, { signedWith: verification?.scheme ?? null, bodyFormat: body.bodyFormat });
-      const app = await deps.models.App.create({
-        _id: newId(),
-        ...body,
-        ...sealed(deps, verification ?? null),
-        createdAt: new Date(),
-      });
-      return appView(app.toObject(), deps.config.secretsKeys);
-    },
+export const APP_ROUTES: ManagementRoute[] = [
+  route(MANAGEMENT.createApp, async ({ body: { verification, ...body } }, deps) => {
+    checkDedup(body.dedup, { signedWith: verification?.scheme ?? null, bodyFormat: body.bodyFormat });
+    const app = await deps.models.App.create({
+      _id: newId(),
+      ...body,
+      ...sealed(deps, verification ?? null),
+      createdAt: new Date(),
+    });
+    return appView(app.toObject(), deps.config.secretsKeys);
   }),
-  route({
-    method: 'get',
-    path: '/api/apps',
-    summary: 'Every custom app, newest first',
-    admin: true,
-    answers: { 200: 'Apps' },
+  route(
+    MANAGEMENT.listApps,
     /** Apps are few: one read of the collection. */
-    async handle(_, { models, config }) {
+    async (_, { models, config }) => {
       const apps = await models.App.find().lean();
       apps.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
       return { apps: apps.map((a) => appView(a, config.secretsKeys)) };
     },
+  ),
+  route(MANAGEMENT.getApp, async ({ params }, { models, config }) => {
+    return appView(await found('app', models.App.findById(params.id).lean()), config.secretsKeys);
   }),
-  route({
-    method: 'get',
-    path: '/api/apps/:id',
-    summary: 'A custom app',
-    admin: true,
-    answers: { 200: 'App', 404: 'Error' },
-    async handle({ params }, { models, config }) {
-      return appView(await found('app', models.App.findById(params.id).lean()), config.secretsKeys);
-    },
-  }),
-  route({
-    method: 'patch',
-    path: '/api/apps/:id',
-    summary: "Edit a custom app's name, body format, verification or dedup (for deliveries accepted from then on)",
-    admin: true,
-    body: 'UpdateApp',
-    answers: { 200: 'App', 400: 'Error', 404: 'Error' },
+  route(
+    MANAGEMENT.editApp,
     /** Other receiver processes see the edit within TRIGGER_CACHE_TTL_MS. */
-    async handle({ params, body: { verification, ...body } }, deps) {
+    async ({ params, body: { verification, ...body } }, deps) => {
       const { App } = deps.models;
       const app = await found('app', App.findById(params.id).lean());
       checkDedup(body.dedup === undefined ? app.dedup : body.dedup, {
@@ -93,44 +69,22 @@ export const APP_ROUTES: ApiRoute[] = [
       await deps.triggers.forgetAll();
       return appView(updated, deps.config.secretsKeys);
     },
+  ),
+  route(MANAGEMENT.createConnection, async ({ body: { signingSecret, ...body } }, { models, config }) => {
+    const connection = await models.Connection.create({
+      _id: newId(),
+      ...body,
+      signingSecretSealed: signingSecret ? encryptSecret(config.secretsKey, signingSecret) : null,
+      createdAt: new Date(),
+    });
+    return connectionView(connection.toObject());
   }),
-  route({
-    method: 'post',
-    path: '/api/connections',
-    summary: 'Connect the payment provider (the signing secret is write-only)',
-    admin: true,
-    body: 'CreateConnection',
-    answers: { 201: 'Connection', 400: 'Error' },
-    async handle({ body: { signingSecret, ...body } }, { models, config }) {
-      const connection = await models.Connection.create({
-        _id: newId(),
-        ...body,
-        signingSecretSealed: signingSecret ? encryptSecret(config.secretsKey, signingSecret) : null,
-        createdAt: new Date(),
-      });
-      return connectionView(connection.toObject());
-    },
+  route(MANAGEMENT.listConnections, async (_, { models }) => {
+    const connections = await models.Connection.find().lean();
+    connections.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
+    return { connections: connections.map(connectionView) };
   }),
-  route({
-    method: 'get',
-    path: '/api/connections',
-    summary: 'Every payment provider connection, newest first',
-    admin: true,
-    answers: { 200: 'Connections' },
-    async handle(_, { models }) {
-      const connections = await models.Connection.find().lean();
-      connections.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
-      return { connections: connections.map(connectionView) };
-    },
-  }),
-  route({
-    method: 'get',
-    path: '/api/connections/:id',
-    summary: 'A payment provider connection',
-    admin: true,
-    answers: { 200: 'Connection', 404: 'Error' },
-    async handle({ params }, { models }) {
-      return connectionView(await found('connection', models.Connection.findById(params.id).lean()));
-    },
+  route(MANAGEMENT.getConnection, async ({ params }, { models }) => {
+    return connectionView(await found('connection', models.Connection.findById(params.id).lean()));
   }),
 ];

@@ -1,26 +1,27 @@
 /** What the management API's routes are built from, and the parts they share (made once per process). */
 import type { Client } from '@temporalio/client';
-import type { BackgroundWork } from '../background';
-import type { Config } from '../config';
-import type { Logger } from '../log';
-import type { Throttle } from '../throttle';
+import type { BackgroundWork } from '../core/background';
+import type { Config } from '../core/config';
+import type { Logger } from '../core/log';
+import type { Throttle } from '../core/throttle';
 import type { TriggerCache } from '../receiver/trigger-cache';
 import type { RobotLifecycle } from '../robots/lifecycle';
 import type { StepsVersions } from '../robots/steps-versions';
 import type { Models } from '../storage/models';
+import { routesFor, type ApiRoute } from '../contract/route';
 
-/** What the process gives the management API (src/app.ts). */
+/** What the process gives the management API (src/runtime/app.ts). */
 export interface ManagementInput {
   config: Config;
   models: Models;
   temporal: Client;
   triggers: TriggerCache;
   log: Logger;
-  /** Releases of held deliveries, which go on after the answer (src/background.ts). */
+  /** Releases of held deliveries, which go on after the answer (src/core/background.ts). */
   background: BackgroundWork;
-  /** Wrong admin tokens per client address (src/throttle.ts). */
+  /** Wrong admin tokens per client address (src/core/throttle.ts). */
   authFailures: Throttle;
-  /** The OpenAPI document (src/api/openapi.ts), served at GET /api/openapi.json. */
+  /** The OpenAPI document (src/contract/openapi.ts), served at GET /api/openapi.json. */
   document: Record<string, unknown>;
 }
 
@@ -31,3 +32,7 @@ export interface ManagementDeps extends ManagementInput {
   /** Steps versions, kept once read (src/robots/steps-versions.ts). */
   versions: StepsVersions;
 }
+
+/** Gives a management operation (src/contract/management.ts) its handler, typed from its declaration. */
+export const route = routesFor<ManagementDeps>();
+export type ManagementRoute = ApiRoute<ManagementDeps>;

@@ -9,9 +9,8 @@ import { byId } from '../storage/by-id';
 import { loadJson, outputBlobId, triggerBlobId } from '../storage/blobs';
 import type { DeliveryDoc, RobotDoc, RunDoc, RunOutcomeDoc, StepResultDoc } from '../storage/documents';
 import { asked, found, pageOf } from './lookups';
-import type { ManagementDeps } from './deps';
-import { listQuery } from './schemas';
-import { route, type ApiRoute } from './route';
+import { route, type ManagementDeps, type ManagementRoute } from './deps';
+import { MANAGEMENT } from '../contract/management';
 import { deliveryView, runSummaryView, runView, workflowUrl, type StepResultText, type WebUi } from './views';
 
 const webUi = ({ config }: ManagementDeps): WebUi => ({
@@ -57,76 +56,34 @@ async function runWithSteps(deps: ManagementDeps, run: RunDoc) {
   );
 }
 
-export const HISTORY_ROUTES: ApiRoute[] = [
-  route({
-    method: 'get',
-    path: '/api/robots/:id/runs',
-    summary: "The robot's run history, newest first",
-    admin: true,
-    query: listQuery,
-    answers: { 200: 'RunsPage', 400: 'Error', 404: 'Error' },
+export const HISTORY_ROUTES: ManagementRoute[] = [
+  route(
+    MANAGEMENT.listRuns,
     /** Summaries, newest first (src/history/reads.ts). */
-    async handle({ params, query: { limit, cursor } }, deps) {
+    async ({ params, query: { limit, cursor } }, deps) => {
       const robot = await robotOf(deps, params.id);
       const page = await pageOf(runsPage(deps.models, robot._id, limit, cursor));
       return { runs: page.items.map((r) => runSummaryView(r, robot._id)), nextCursor: page.nextCursor };
     },
+  ),
+  route(MANAGEMENT.getRun, async ({ params }, deps) => {
+    return runWithSteps(deps, await found('run', byId<RunDoc>(deps.models.Run, params.id)));
   }),
-  route({
-    method: 'get',
-    path: '/api/runs/:id',
-    summary: 'One run with its steps',
-    admin: true,
-    answers: { 200: 'Run', 404: 'Error' },
-    async handle({ params }, deps) {
-      return runWithSteps(deps, await found('run', byId<RunDoc>(deps.models.Run, params.id)));
-    },
+  route(MANAGEMENT.listDeliveries, async ({ params, query: { limit, cursor } }, deps) => {
+    const robot = await robotOf(deps, params.id);
+    const page = await pageOf(deliveriesPage(deps.models, robot._id, limit, cursor));
+    return { deliveries: page.items.map((d) => deliveryView(d, webUi(deps))), nextCursor: page.nextCursor };
   }),
-  route({
-    method: 'get',
-    path: '/api/robots/:id/deliveries',
-    summary: "The robot's deliveries log, newest first",
-    admin: true,
-    query: listQuery,
-    answers: { 200: 'DeliveriesPage', 400: 'Error', 404: 'Error' },
-    async handle({ params, query: { limit, cursor } }, deps) {
-      const robot = await robotOf(deps, params.id);
-      const page = await pageOf(deliveriesPage(deps.models, robot._id, limit, cursor));
-      return { deliveries: page.items.map((d) => deliveryView(d, webUi(deps))), nextCursor: page.nextCursor };
-    },
+  route(MANAGEMENT.getDelivery, async ({ params }, deps) => {
+    return deliveryView(await found('delivery', byId<DeliveryDoc>(deps.models.Delivery, params.id)), webUi(deps));
   }),
-  route({
-    method: 'get',
-    path: '/api/deliveries/:id',
-    summary: 'One delivery',
-    admin: true,
-    answers: { 200: 'Delivery', 404: 'Error' },
-    async handle({ params }, deps) {
-      return deliveryView(await found('delivery', byId<DeliveryDoc>(deps.models.Delivery, params.id)), webUi(deps));
-    },
+  route(MANAGEMENT.replayDelivery, async ({ params }, deps) => {
+    const original = await found('delivery', byId<DeliveryDoc>(deps.models.Delivery, params.id));
+    return { deliveryId: await asked(replayDelivery(deps, original)) };
   }),
-  route({
-    method: 'post',
-    path: '/api/deliveries/:id/replay',
-    summary: "Replay a delivery: a new delivery from its raw body, in the app's format and robot's steps of now",
-    admin: true,
-    answers: { 202: 'Replayed', 404: 'Error', 409: 'Error' },
-    async handle({ params }, deps) {
-      const original = await found('delivery', byId<DeliveryDoc>(deps.models.Delivery, params.id));
-      return { deliveryId: await asked(replayDelivery(deps, original)) };
-    },
-  }),
-  route({
-    method: 'post',
-    path: '/api/robots/:id/deliveries/replay',
-    summary: "Replay the robot's deliveries of one outcome (newest first, up to 1,000 a request)",
-    admin: true,
-    body: 'ReplayMany',
-    answers: { 202: 'ReplayedMany', 400: 'Error', 404: 'Error', 409: 'Error' },
-    async handle({ params, body: { outcome, since, cursor } }, deps) {
-      const robot = await robotOf(deps, params.id);
-      const which = { outcome, since: since === undefined ? undefined : new Date(since), cursor };
-      return asked(pageOf(replayMany(deps, robot._id, which)));
-    },
+  route(MANAGEMENT.replayDeliveries, async ({ params, body: { outcome, since, cursor } }, deps) => {
+    const robot = await robotOf(deps, params.id);
+    const which = { outcome, since: since === undefined ? undefined : new Date(since), cursor };
+    return asked(pageOf(replayMany(deps, robot._id, which)));
   }),
 ];

@@ -2,7 +2,7 @@
  * What every management route does to find what it names, to read a page of the history, and to
  * make a delivery it was asked for.
  */
-import { conflict, invalidField, notFound } from '../http';
+import { conflict, invalidField, notFound } from '../core/http-errors';
 import { DeliveryRefused } from '../deliveries/start';
 import { BadCursor } from '../history/reads';
 

@@ -8,17 +8,17 @@ import type { StepDefinition } from '../domain/types';
 import { robotHistory } from '../history/reads';
 import { robotFields } from '../history/fields';
 import { sendTestDelivery } from '../deliveries/test-delivery';
-import { conflict, invalidField } from '../http';
+import { conflict, invalidField } from '../core/http-errors';
 import { ROBOTS_LISTED } from '../domain/limits';
 import { releaseHeld } from '../deliveries/hold';
 import { editSteps, StepsEditConflict } from '../robots/steps-versions';
 import { RobotLifecycle } from '../robots/lifecycle';
-import { ROBOT_TRANSITIONS, type RobotTransition } from '../domain/robot-lifecycle';
+import type { RobotTransition } from '../domain/robot-lifecycle';
 import type { RobotDoc } from '../storage/documents';
 import { asked, found } from './lookups';
-import type { ManagementDeps, ManagementInput } from './deps';
-import type { CreateRobotBody, StepBody } from './schemas';
-import { route, type ApiRoute } from './route';
+import { route, type ManagementDeps, type ManagementInput, type ManagementRoute } from './deps';
+import type { CreateRobotBody, StepBody } from '../contract/requests';
+import { MANAGEMENT } from '../contract/management';
 import { robotView } from './views';
 
 const stepDefinitions = (steps: StepBody[]): StepDefinition[] =>
@@ -72,104 +72,55 @@ async function validTrigger(
  * A lifecycle transition on the robot the path names (`/api/robots/:id/<transition>`): the robot as
  * it is after it; 409 for a transition the robot's state refuses (src/domain/robot-lifecycle.ts).
  */
-const transition = (name: RobotTransition, summary: string): ApiRoute =>
-  route({
-    method: 'post',
-    path: `/api/robots/:id/${name}`,
-    summary,
-    admin: true,
-    answers: ROBOT_TRANSITIONS[name].refused
-      ? { 200: 'Robot', 404: 'Error', 409: 'Error' }
-      : { 200: 'Robot', 404: 'Error' },
-    async handle({ params }, deps) {
-      return robotView(await deps.lifecycle[name](await robotById(deps, params.id)), deps.config);
-    },
-  });
+const transition = (name: RobotTransition): ManagementRoute =>
+  route(MANAGEMENT[name], async ({ params }, deps) =>
+    robotView(await deps.lifecycle[name](await robotById(deps, params.id)), deps.config),
+  );
 
-export const ROBOT_ROUTES: ApiRoute[] = [
-  route({
-    method: 'post',
-    path: '/api/robots',
-    summary: 'Create a robot (not yet at work)',
-    admin: true,
-    body: 'CreateRobot',
-    answers: { 201: 'Robot', 400: 'Error' },
-    async handle({ body }, deps) {
-      const robot = await deps.models.Robot.create({
-        _id: newId(),
-        name: body.name,
-        state: 'draft',
-        trigger: await validTrigger(deps, body.trigger),
-        steps: stepDefinitions(body.steps),
-        stepsVersion: 0,
-        rulesJson: body.rules ? JSON.stringify(body.rules) : null,
-        createdAt: new Date(),
-      });
-      return robotView(robot.toObject(), deps.config);
-    },
+export const ROBOT_ROUTES: ManagementRoute[] = [
+  route(MANAGEMENT.createRobot, async ({ body }, deps) => {
+    const robot = await deps.models.Robot.create({
+      _id: newId(),
+      name: body.name,
+      state: 'draft',
+      trigger: await validTrigger(deps, body.trigger),
+      steps: stepDefinitions(body.steps),
+      stepsVersion: 0,
+      rulesJson: body.rules ? JSON.stringify(body.rules) : null,
+      createdAt: new Date(),
+    });
+    return robotView(robot.toObject(), deps.config);
   }),
-  route({
-    method: 'get',
-    path: '/api/robots',
-    summary: 'Every robot (up to 1,000, newest first) with its card and counts',
-    admin: true,
-    answers: { 200: 'Robots' },
+  route(
+    MANAGEMENT.listRobots,
     /**
      * Robots are few: one read, then each robot's tally by `_id`; without their cards: a webhook
      * URL is read one robot at a time.
      */
-    async handle(_, { models, config }) {
+    async (_, { models, config }) => {
       const robots = await models.Robot.find().lean();
       robots.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
       const shown = robots.slice(0, ROBOTS_LISTED);
       const histories = await Promise.all(shown.map((r) => robotHistory(models, r._id)));
       return { robots: shown.map((r, i) => robotView(r, config, histories[i], { card: false })) };
     },
+  ),
+  route(MANAGEMENT.getRobot, async ({ params }, deps) => {
+    const robot = await robotById(deps, params.id);
+    return robotView(robot, deps.config, await robotHistory(deps.models, robot._id));
   }),
-  route({
-    method: 'get',
-    path: '/api/robots/:id',
-    summary: 'A robot with its card and run counts',
-    admin: true,
-    answers: { 200: 'Robot', 404: 'Error' },
-    async handle({ params }, deps) {
-      const robot = await robotById(deps, params.id);
-      return robotView(robot, deps.config, await robotHistory(deps.models, robot._id));
-    },
+  route(MANAGEMENT.robotFields, async ({ params }, deps) => {
+    const robot = await robotById(deps, params.id);
+    return robotFields(deps.models, robot._id);
   }),
-  route({
-    method: 'get',
-    path: '/api/robots/:id/fields',
-    summary:
-      "The fields the robot's last 100 deliveries carried: each {{trigger.*}} placeholder, its types and an example",
-    admin: true,
-    answers: { 200: 'RobotFields', 404: 'Error' },
-    async handle({ params }, deps) {
-      const robot = await robotById(deps, params.id);
-      return robotFields(deps.models, robot._id);
-    },
+  route(MANAGEMENT.sendTestDelivery, async ({ params, body }, deps) => {
+    const robot = await robotById(deps, params.id);
+    return { deliveryId: await asked(sendTestDelivery(deps, robot, body)) };
   }),
-  route({
-    method: 'post',
-    path: '/api/robots/:id/test-delivery',
-    summary: "Send a test delivery: a body in the robot's format (its sample when none is given), marked as a test",
-    admin: true,
-    body: 'TestDelivery',
-    answers: { 202: 'TestDeliverySent', 400: 'Error', 404: 'Error', 409: 'Error' },
-    async handle({ params, body }, deps) {
-      const robot = await robotById(deps, params.id);
-      return { deliveryId: await asked(sendTestDelivery(deps, robot, body)) };
-    },
-  }),
-  route({
-    method: 'patch',
-    path: '/api/robots/:id',
-    summary: "Edit a robot's name, steps or trigger rules (new ones apply to deliveries accepted from then on)",
-    admin: true,
-    body: 'UpdateRobot',
-    answers: { 200: 'Robot', 400: 'Error', 404: 'Error', 409: 'Error' },
+  route(
+    MANAGEMENT.editRobot,
     /** New steps apply to deliveries accepted from then on (src/robots/steps-versions.ts). */
-    async handle({ params, body }, deps) {
+    async ({ params, body }, deps) => {
       const { models, triggers, config } = deps;
       const robot = await robotById(deps, params.id);
       if (body.steps || body.rules !== undefined) {
@@ -187,20 +138,12 @@ export const ROBOT_ROUTES: ApiRoute[] = [
       await triggers.forget(robot.trigger.identifier);
       return robotView(await robotById(deps, params.id), config);
     },
-  }),
-  transition('start', 'Put the robot to work: its webhook URL appears on the card'),
-  transition('stop', 'Stop the robot: its URL answers 404'),
-  transition('pause', 'Pause the robot: its URL keeps answering 200 and deliveries wait; nothing runs'),
-  transition('resume', 'Resume the robot: what waited runs in arrival order, then new deliveries as usual'),
-  route({
-    method: 'post',
-    path: '/api/robots/:id/trigger/rotate',
-    summary: 'A new token (and URL) for the trigger; the old one keeps working for graceHours',
-    admin: true,
-    body: 'RotateToken',
-    answers: { 200: 'Robot', 400: 'Error', 404: 'Error', 409: 'Error' },
-    async handle({ params, body }, deps) {
-      return robotView(await deps.lifecycle.rotate(await robotById(deps, params.id), body.graceHours), deps.config);
-    },
+  ),
+  transition('start'),
+  transition('stop'),
+  transition('pause'),
+  transition('resume'),
+  route(MANAGEMENT.rotateToken, async ({ params, body }, deps) => {
+    return robotView(await deps.lifecycle.rotate(await robotById(deps, params.id), body.graceHours), deps.config);
   }),
 ];

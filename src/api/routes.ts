@@ -1,41 +1,27 @@
 /**
  * The management API: JSON under /api, every route behind `Authorization: Bearer <admin token>`
- * (its OpenAPI document too), wrong tokens throttled per client address (src/http.ts). Its routes
+ * (its OpenAPI document too), wrong tokens throttled per client address (src/core/http-errors.ts). Its routes
  * are declared as data (./route.ts), one list per resource: apps and connections (./apps), robots
  * and their trigger (./robots), the history and replay (./history), and the API's own below.
  */
 import Router from '@koa/router';
-import { webUiCodecEndpoint } from '../codec-routes';
+import { webUiCodecEndpoint } from '../codec/routes';
 import { StepsVersions } from '../robots/steps-versions';
 import { APP_ROUTES } from './apps';
-import type { ManagementDeps, ManagementInput } from './deps';
+import { route, type ManagementDeps, type ManagementInput, type ManagementRoute } from './deps';
 import { HISTORY_ROUTES } from './history';
-import { mountRoutes, route, type ApiRoute } from './route';
+import { mountRoutes } from '../contract/route';
+import { MANAGEMENT } from '../contract/management';
 import { ROBOT_ROUTES, robotLifecycle } from './robots';
 
 /** The API's own routes: its document, and where the Temporal Web UI's codec endpoint is. */
-export const META_ROUTES: ApiRoute[] = [
-  route({
-    method: 'get',
-    path: '/api/openapi.json',
-    summary: 'This document',
-    admin: true,
-    answers: { 200: 'document' },
-    handle: (_, { document }) => Promise.resolve(document),
-  }),
-  route({
-    method: 'get',
-    path: '/api/codec',
-    summary:
-      'The codec endpoint to give the Temporal Web UI in a browser (its Codec Server setting): bodies in it are encrypted',
-    admin: true,
-    answers: { 200: 'Codec' },
-    handle: (_, { config }) => Promise.resolve({ webUiEndpoint: webUiCodecEndpoint(config) }),
-  }),
+export const META_ROUTES: ManagementRoute[] = [
+  route(MANAGEMENT.openApiDocument, (_, { document }) => Promise.resolve(document)),
+  route(MANAGEMENT.codecEndpoint, (_, { config }) => Promise.resolve({ webUiEndpoint: webUiCodecEndpoint(config) })),
 ];
 
 /** Every management route, in the order they are matched. */
-export const MANAGEMENT_ROUTES: readonly ApiRoute[] = [
+export const MANAGEMENT_ROUTES: readonly ManagementRoute[] = [
   ...META_ROUTES,
   ...APP_ROUTES,
   ...ROBOT_ROUTES,

@@ -1,7 +1,7 @@
 /** What the management API returns for each stored document. */
 import { AUTO_DEDUP } from '../domain/dedup';
 import { currentVersion } from '../robots/steps-versions';
-import type { DeliveryOutcome, JsonValue, RunStatus, StepDefinition, StepStatus } from '../domain/types';
+import type { DeliveryOutcome, JsonValue, StepDefinition, StepStatus } from '../domain/types';
 import type {
   AppDoc,
   ConnectionDoc,
@@ -17,9 +17,10 @@ import { webhookUrl } from '../domain/ids';
 import { decryptSecret } from '../domain/secrets';
 import type { CustomVerification } from '../domain/verification';
 import { cardToken } from '../robots/trigger-tokens';
+import type { AnswerIn } from '../contract/operation';
 
 /** An app as the API shows it: its verification's settings without the secret. */
-export function appView(app: AppDoc, secretsKeys: readonly Buffer[]) {
+export function appView(app: AppDoc, secretsKeys: readonly Buffer[]): AnswerIn<'App'> {
   const { _id, verificationSealed, dedup, ...rest } = app;
   let verification = null;
   if (verificationSealed) {
@@ -31,7 +32,7 @@ export function appView(app: AppDoc, secretsKeys: readonly Buffer[]) {
   return { id: _id, ...rest, verification, dedup: dedup ?? AUTO_DEDUP };
 }
 
-export function connectionView(c: ConnectionDoc) {
+export function connectionView(c: ConnectionDoc): AnswerIn<'Connection'> {
   return {
     id: c._id,
     provider: c.provider,
@@ -63,15 +64,14 @@ export function robotView(
   config: { baseUrl: string; secretsKeys: readonly Buffer[] },
   history?: RobotHistory,
   { card = true }: { card?: boolean } = {},
-) {
+): AnswerIn<'Robot'> {
   const { kind, appId, connectionId, events, identifier, previousTokenExpiresAt } = robot.trigger;
   return {
     id: robot._id,
     name: robot.name,
     state: robot.state,
     trigger: {
-      kind,
-      ...(kind === 'custom' ? { appId } : { connectionId, events: events ?? null }),
+      ...(kind === 'custom' ? { kind, appId: appId! } : { kind, connectionId: connectionId!, events: events ?? null }),
       identifier,
       ...(card
         ? {
@@ -106,13 +106,16 @@ export interface RunParts {
   outcome: RunOutcomeDoc | undefined;
 }
 
-export function runView({ run, triggerJson, steps, results, outcome }: RunParts, workflow: string | null) {
+export function runView(
+  { run, triggerJson, steps, results, outcome }: RunParts,
+  workflow: string | null,
+): AnswerIn<'Run'> {
   const byIndex = new Map(results.map((r) => [r.index, r]));
   return {
     id: run._id,
     robotId: run.robotId,
     deliveryId: run.deliveryId,
-    status: outcome?.status ?? ('running' as RunStatus),
+    status: outcome?.status ?? 'running',
     trigger: JSON.parse(triggerJson) as JsonValue,
     steps: steps.map((definition, i) => {
       const result = byIndex.get(i);
@@ -133,13 +136,13 @@ export function runView({ run, triggerJson, steps, results, outcome }: RunParts,
  * A run in the run history: what it is and how it ended. `trigger` is there when its JSON is at
  * most 1 KiB (`triggerTruncated: true` otherwise); steps and large data come with `GET /api/runs/:id`.
  */
-export function runSummaryView(r: RunSummary, robotId: string) {
+export function runSummaryView(r: RunSummary, robotId: string): AnswerIn<'RunsPage'>['runs'][number] {
   return {
     id: r.id,
     robotId,
     deliveryId: r.deliveryId,
     status: r.status,
-    ...(r.trigger === null ? { triggerTruncated: true } : { trigger: JSON.parse(r.trigger) as JsonValue }),
+    ...(r.trigger === null ? { triggerTruncated: true as const } : { trigger: JSON.parse(r.trigger) as JsonValue }),
     createdAt: r.createdAt,
     finishedAt: r.finishedAt,
     ...(r.test ? { test: true as const } : {}),
@@ -152,7 +155,7 @@ const WITH_REASON: ReadonlySet<DeliveryOutcome> = new Set(['rejected', 'dropped'
 export function deliveryView(
   d: Pick<DeliveryDoc, Exclude<keyof DeliveryDoc, 'previewsJson' | 'slot' | 'stepCount'>>,
   ui: WebUi,
-) {
+): AnswerIn<'Delivery'> {
   return {
     id: d._id,
     robotId: d.robotId,

@@ -14,7 +14,7 @@
  */
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { bodyBlobId, discardBlob } from '../storage/blobs';
-import type { Logger } from '../log';
+import type { Logger } from '../core/log';
 import { rawCollection } from '../storage/writes';
 import { type Models } from '../storage/models';
 import { type UnconfirmedBodyDoc } from '../storage/documents';
@@ -49,7 +49,7 @@ export async function sweepUnconfirmedBodies(
   for (const note of notes) {
     let ours: boolean;
     try {
-      // Within the receiver's deadline for a description (src/temporal.ts); past it, the next sweep asks again.
+      // Within the receiver's deadline for a description (src/temporal/client.ts); past it, the next sweep asks again.
       const described = await temporal.workflow.getHandle(note.workflowId).describe();
       ours = (described.memo as Partial<DeliveryMemo> | undefined)?.deliveryId === note._id;
     } catch (err) {

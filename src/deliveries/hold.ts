@@ -25,7 +25,7 @@ import { setTimeout } from 'node:timers/promises';
 import { RELEASE_PAGE } from '../domain/limits';
 import { runsDeliveries } from '../domain/robot-lifecycle';
 import { byId } from '../storage/by-id';
-import type { Logger } from '../log';
+import type { Logger } from '../core/log';
 import type { DeliveryDoc, RobotDoc } from '../storage/documents';
 import { heldDeliveriesQuery, releaseSignal, type DeliveryMemo } from './contract';
 import type { Models } from '../storage/models';

@@ -32,7 +32,7 @@ import {
 } from '../domain/types';
 import { BlobMissing } from '../storage/blobs';
 import type { DeliveryRecorder } from '../history/slots';
-import type { WorkerMetrics } from '../metrics';
+import type { WorkerMetrics } from '../core/metrics';
 import type { RobotSettings, RobotSettingsCache } from '../robots/settings';
 import type { StepsVersions } from '../robots/steps-versions';
 import { bodyBytes, keepBody } from './body';

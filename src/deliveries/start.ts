@@ -8,13 +8,13 @@
  * (src/deliveries/body-sweep.ts): it may have started after all.
  */
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
-import type { Config } from '../config';
+import type { Config } from '../core/config';
 import { DEDUP_WINDOW_MS, DELIVERY_ID_REUSE_POLICY } from '../domain/dedup';
 import { deliveryStartAttributes } from '../domain/search-attributes';
 import type { DeliveryInput } from '../domain/types';
 import { noteUnconfirmedBody } from './body-sweep';
 import { deliveryWorkflow, type DeliveryMemo } from './contract';
-import type { Logger } from '../log';
+import type { Logger } from '../core/log';
 import { bodyBlobId, discardBlob } from '../storage/blobs';
 import type { Models } from '../storage/models';
 import type { RobotDoc } from '../storage/documents';
@@ -22,7 +22,7 @@ import { takesDeliveries } from '../domain/robot-lifecycle';
 
 /**
  * Starts the delivery's workflow; throws WorkflowExecutionAlreadyStartedError for a repeat. The
- * receiver's client gives the start TEMPORAL_START_TIMEOUT_MS (receiverDeadlines, src/temporal.ts).
+ * receiver's client gives the start TEMPORAL_START_TIMEOUT_MS (receiverDeadlines, src/temporal/client.ts).
  */
 export async function startDeliveryWorkflow(
   temporal: Client,
@@ -41,7 +41,7 @@ export async function startDeliveryWorkflow(
     typedSearchAttributes: deliveryStartAttributes(input),
     staticSummary: `${what} for robot ${JSON.stringify(input.robotName)} (${input.size} bytes)`,
     workflowIdReusePolicy: reuse,
-    // Its URL's tasks take turns with every other URL's (src/embedded/servers.ts, FAIR_DISPATCH);
+    // Its URL's tasks take turns with every other URL's (src/launch/servers/dev-servers.ts, FAIR_DISPATCH);
     // its activities and its runs inherit the key.
     priority: { fairnessKey: input.triggerIdentifier },
   });

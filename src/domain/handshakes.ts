@@ -2,7 +2,7 @@
  * Handshakes: requests a sender makes to check a webhook URL before it sends events, which it
  * expects answered in its own way rather than with an empty 200. The receiver answers them only
  * for an app whose verification preset names that sender, and only once the request's signature
- * has verified (src/receiver/take-delivery.ts); it records them in the deliveries log as
+ * has verified (src/deliveries/intake.ts); it records them in the deliveries log as
  * `handshake`, and no run is made.
  *
  * | sender (preset) | handshake                                  | answered                          |

@@ -77,7 +77,7 @@ export const DEFAULT_MAX_CONNECTIONS = 4096;
  */
 export const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 256;
 
-// ---- Refusals (src/throttle.ts) ------------------------------------------------------------
+// ---- Refusals (src/core/throttle.ts) ------------------------------------------------------------
 // A refusal costs its sender nothing and the service a log line, a record or a hash: past these, a
 // sender is answered 429 with Retry-After for the rest of the minute, and nothing is recorded.
 
@@ -106,7 +106,7 @@ export const MIN_SIGNING_SECRET_LENGTH = 16;
 export const KEPT_HEADER_BYTES = 1 * KiB;
 
 /**
- * A request to the codec endpoints (src/codec-routes.ts): the Temporal Web UI sends the payloads of
+ * A request to the codec endpoints (src/codec/routes.ts): the Temporal Web UI sends the payloads of
  * a page of history at once, each up to TEMPORAL_PAYLOAD_FAILS_BYTES.
  */
 export const CODEC_BODY_BYTES = 64 * MiB;
@@ -300,6 +300,13 @@ export const REPLAY_BATCH = 100;
 export const REPLAYS_PER_REQUEST = 1000;
 /** Held deliveries a resume lists from Temporal per page while it releases them. */
 export const RELEASE_PAGE = 100;
+
+// ---- Token rotation (docs/api.md) ------------------------------------------------------------------
+
+/** The longest grace an old token may keep after a rotation: a week. */
+export const MAX_GRACE_HOURS = 168;
+/** The grace when the rotation names none: a day, time to update the sender. */
+export const DEFAULT_GRACE_HOURS = 24;
 
 // ---- Worker memory --------------------------------------------------------------------------------
 

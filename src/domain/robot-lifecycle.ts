@@ -15,16 +15,34 @@ import type { RobotState } from './types';
 
 export type RobotTransition = 'start' | 'stop' | 'pause' | 'resume';
 
-/** From which states each transition is allowed, where it leads, and why it is refused otherwise. */
+/**
+ * From which states each transition is allowed, where it leads, and why it is refused otherwise;
+ * `offered`: the states whose robot the dashboard offers it to (a button), where it changes what
+ * the robot does (asked again, an allowed transition changes nothing and answers the robot).
+ */
 export const ROBOT_TRANSITIONS: Record<
   RobotTransition,
-  { from: readonly RobotState[]; to: RobotState; refused: string }
+  { from: readonly RobotState[]; to: RobotState; refused: string; offered: readonly RobotState[] }
 > = {
-  start: { from: ['draft', 'at_work', 'paused', 'stopped'], to: 'at_work', refused: '' },
-  stop: { from: ['draft', 'at_work', 'paused', 'stopped'], to: 'stopped', refused: '' },
-  pause: { from: ['at_work', 'paused'], to: 'paused', refused: 'only a robot at work can be paused' },
-  resume: { from: ['paused', 'at_work'], to: 'at_work', refused: 'only a paused robot can be resumed' },
+  start: { from: ['draft', 'at_work', 'paused', 'stopped'], to: 'at_work', refused: '', offered: ['draft', 'stopped'] },
+  pause: {
+    from: ['at_work', 'paused'],
+    to: 'paused',
+    refused: 'only a robot at work can be paused',
+    offered: ['at_work'],
+  },
+  resume: {
+    from: ['paused', 'at_work'],
+    to: 'at_work',
+    refused: 'only a paused robot can be resumed',
+    offered: ['paused'],
+  },
+  stop: { from: ['draft', 'at_work', 'paused', 'stopped'], to: 'stopped', refused: '', offered: ['at_work', 'paused'] },
 };
+
+/** The transitions the dashboard offers a robot in `state`, in the table's order. */
+export const offeredTransitions = (state: RobotState): RobotTransition[] =>
+  (Object.keys(ROBOT_TRANSITIONS) as RobotTransition[]).filter((t) => ROBOT_TRANSITIONS[t].offered.includes(state));
 
 /** Whether the robot's URL takes deliveries (200): at work, or paused (they are held). */
 export const takesDeliveries = (state: RobotState) => state === 'at_work' || state === 'paused';

@@ -20,7 +20,7 @@
  *
  * All are Keyword. They must exist in the namespace before a workflow names them: the embedded
  * dev server is started with them, and the receiver and worker add any that are missing
- * (src/search-attribute-setup.ts). Imports only @temporalio/common, so workflows may import it.
+ * (src/temporal/search-attribute-setup.ts). Imports only @temporalio/common, so workflows may import it.
  */
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 

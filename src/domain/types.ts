@@ -156,7 +156,7 @@ export type PreparedDelivery = (
 
 /**
  * What a delivery's workflow does beyond running its runs, as the worker that prepared it was set
- * (RUN_SEARCH_ATTRIBUTES, RUN_SUMMARIES, KEEP_BODIES, FIELDS_SEEN; src/config.ts): decided once, in the prepare
+ * (RUN_SEARCH_ATTRIBUTES, RUN_SUMMARIES, KEEP_BODIES, FIELDS_SEEN; src/core/config.ts): decided once, in the prepare
  * activity's result, so a workflow replays the same whatever a worker's settings later.
  */
 export interface RunFeatures {

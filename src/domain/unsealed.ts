@@ -1,7 +1,7 @@
 /**
  * The engine trusts only what this service sealed (docs/security.md): whoever can reach Temporal
  * could start a delivery workflow with an input of their own (`verified: true`, any robot). Every
- * payload the receivers and workers send is sealed with the payload key (src/payload-codec.ts),
+ * payload the receivers and workers send is sealed with the payload key (src/temporal/payload-codec.ts),
  * and the worker's codec hands a workflow this value in place of any payload it did not seal; the
  * workflows refuse it (fail at once, with a warning in the worker's log), so such a start makes no
  * run and records nothing.

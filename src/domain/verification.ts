@@ -1,6 +1,6 @@
 /**
  * Signature verification for custom apps: how a sender signs, checked by the receiver over the
- * exact raw bytes of the request body before a delivery's workflow starts (src/receiver/take-delivery.ts).
+ * exact raw bytes of the request body before a delivery's workflow starts (src/deliveries/intake.ts).
  * A failure is a `rejected` delivery with the reason; a reason names headers and rules only, never the
  * secret, the body or a digest. Digests are compared with crypto.timingSafeEqual after their format and
  * length are checked (a digest's length is public).

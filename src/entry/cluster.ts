@@ -7,12 +7,13 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { Cluster, type ClusterBinaries } from '../cluster/cluster';
-import { CLUSTER_HISTORY_SHARDS, temporalServerPorts } from '../cluster/temporal-server';
-import { ConfigError, loadConfig } from '../config';
-import { createLogger } from '../log';
-import { closeDataFolder } from '../runtime/data-folder';
-import { adminTokenLines, binaryFrom, onShutdown, runMain, webUiKeyLines } from './main';
+import { Cluster, type ClusterBinaries } from '../launch/cluster';
+import { CLUSTER_HISTORY_SHARDS, temporalServerPorts } from '../launch/servers/temporal-server';
+import { ConfigError, loadConfig } from '../core/config';
+import { createLogger } from '../core/log';
+import { closeDataFolder } from '../launch/os/data-folder';
+import { adminTokenLines, onShutdown, runMain, webUiKeyLines } from './main';
+import { binaryFrom } from '../launch/os/binaries';
 
 const binary = (variable: string) =>
   binaryFrom(variable, 'scripts/binaries.sh or scripts/cluster-binaries.sh', 'npm run start:cluster');

@@ -5,12 +5,13 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { ConfigError, loadConfig, type Config } from '../config';
-import { supervise } from '../embedded/supervisor';
-import { EMBEDDED_RETENTION, waitForPort } from '../embedded/servers';
-import { createLogger, type Logger } from '../log';
-import { binariesFromEnv, startBackEnds, type BackEnds } from '../runtime/back-ends';
-import { closeDataFolder } from '../runtime/data-folder';
+import { ConfigError, loadConfig, type Config } from '../core/config';
+import { supervise } from '../launch/os/supervisor';
+import { EMBEDDED_RETENTION } from '../launch/servers/dev-servers';
+import { waitForPort } from '../launch/os/managed-process';
+import { createLogger, type Logger } from '../core/log';
+import { binariesFromEnv, startBackEnds, type BackEnds } from '../launch/back-ends';
+import { closeDataFolder } from '../launch/os/data-folder';
 import { adminTokenLines, onShutdown, runMain, webUiKeyLines } from './main';
 
 runMain('embedded', async () => {

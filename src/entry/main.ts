@@ -1,8 +1,7 @@
 /** What every entry point shares: a clear message on bad config, and no orphans. */
-import fs from 'node:fs';
 import path from 'node:path';
-import { webUiCodecEndpoint } from '../codec-routes';
-import { ConfigError, type Config } from '../config';
+import { webUiCodecEndpoint } from '../codec/routes';
+import { ConfigError, type Config } from '../core/config';
 
 /**
  * Runs an entry point. A ConfigError prints its message alone; anything else its stack. When
@@ -26,17 +25,6 @@ export function runMain(name: string, main: () => Promise<void>): void {
     );
     process.exit(1);
   });
-}
-
-/** The file an environment variable names, as a set-up script found or built it; else what to run. */
-export function binaryFrom(variable: string, script: string, command: string): string {
-  const bin = process.env[variable];
-  if (!bin || !fs.existsSync(bin))
-    throw new ConfigError(
-      `${variable} must name the binary ${script} found or built (got ${bin ?? 'nothing'}); ` +
-        `start with \`${command}\`, which does`,
-    );
-  return bin;
 }
 
 /** Calls `stop` once on SIGINT or SIGTERM, then exits. */

@@ -1,6 +1,6 @@
 /** Receiver process: the HTTP service (webhooks, management API, codec endpoints) and its metrics port. */
-import { loadConfig, requireServers } from '../config';
-import { createLogger } from '../log';
+import { loadConfig, requireServers } from '../core/config';
+import { createLogger } from '../core/log';
 import { startReceiver } from '../runtime/processes';
 import { connectDatabase } from '../storage/connect';
 import { onShutdown, runMain } from './main';

@@ -4,8 +4,8 @@
  * service's settings, while the service runs (the embedded store is reached on its socket in
  * DATA_DIR, MONGODB_URI otherwise).
  */
-import { loadConfig } from '../config';
-import { ferretDbUri } from '../embedded/servers';
+import { loadConfig } from '../core/config';
+import { ferretDbUri } from '../launch/servers/dev-servers';
 import { connectDatabase } from '../storage/connect';
 import { resealSecrets } from '../storage/reseal';
 import { runMain } from './main';

@@ -1,11 +1,11 @@
 /** Worker process: runs the delivery and run workflows and their activities, and the history keeper. */
 import { Runtime } from '@temporalio/worker';
-import { loadConfig, requireServers } from '../config';
-import { createLogger } from '../log';
-import { serveWorkerMetrics, workerMetrics } from '../metrics';
+import { loadConfig, requireServers } from '../core/config';
+import { createLogger } from '../core/log';
+import { serveWorkerMetrics, workerMetrics } from '../core/metrics';
 import { startWorker } from '../runtime/processes';
-import { giveWayOnCpu } from '../runtime/worker-priority';
-import { sdkLogger } from '../sdk-log';
+import { giveWayOnCpu } from '../launch/os/worker-priority';
+import { sdkLogger } from '../temporal/sdk-log';
 import { connectDatabase } from '../storage/connect';
 import { runMain } from './main';
 

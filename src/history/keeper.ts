@@ -18,7 +18,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Gauge } from 'prom-client';
-import type { Logger } from '../log';
+import type { Logger } from '../core/log';
 import { isDuplicateKeyError, rawCollection } from '../storage/writes';
 import { type Models } from '../storage/models';
 import { awaitedRecords, placeRuns, takeSlots } from './build';

@@ -23,48 +23,19 @@
  *   While the store does not answer, lookups do not wait for it: they are served from the cache,
  *   as they are between reads, and the stamp is asked again in the background.
  */
-import { takesDeliveries } from '../domain/robot-lifecycle';
 import { decryptSecret } from '../domain/secrets';
-import type { BodyFormat, RobotState, TriggerKind } from '../domain/types';
+import type { BodyFormat } from '../domain/types';
 import type { CustomVerification } from '../domain/verification';
 import type { Models } from '../storage/models';
 import { rawCollection } from '../storage/writes';
 import { randomUUID } from 'node:crypto';
-import { tokenHashes, type TokenHashes } from '../robots/trigger-tokens';
+import { tokenHashes } from '../robots/trigger-tokens';
 import { TRIGGER_CACHE_ENTRIES } from '../domain/limits';
 import { isTriggerIdentifier } from '../domain/ids';
 import { ruleHeaders } from '../domain/trigger-rules';
 import { AUTO_DEDUP, type DedupChoice } from '../domain/dedup';
 import { currentVersion } from '../robots/steps-versions';
-
-export interface WebhookTrigger {
-  robotId: string;
-  /** For the workflow's summary in the Temporal Web UI. */
-  robotName: string;
-  identifier: string;
-  kind: TriggerKind;
-  /** Hashes of the tokens its URL accepts (src/robots/trigger-tokens.ts). */
-  tokens: TokenHashes;
-  state: RobotState;
-  /** How its senders sign, when they must: the payment provider's signing secret, or the custom app's scheme. */
-  verification: SenderVerification | null;
-  /** The app's body format (json for the payment provider), noted in each delivery. */
-  format: BodyFormat;
-  /** The robot's steps version, noted in each delivery (src/robots/steps-versions.ts). */
-  stepsVersion: number;
-  /** Headers its trigger rules read, kept with each delivery (src/domain/trigger-rules.ts). */
-  ruleHeaders: string[];
-  /** What its deliveries are told apart by, and for how long (src/domain/dedup.ts). */
-  dedup: DedupChoice;
-}
-
-/** A signature check the receiver makes before a delivery starts. */
-export type SenderVerification = { scheme: 'stripe'; secret: string } | CustomVerification;
-
-/** Whether the trigger's URL takes deliveries: at work, or paused (they wait for the robot to be resumed). */
-export function triggerTakesDeliveries(trigger: WebhookTrigger): boolean {
-  return takesDeliveries(trigger.state);
-}
+import type { SenderVerification, WebhookTrigger } from '../deliveries/intake';
 
 /** The `_id` of the one stamp document. */
 const STAMP_ID = 'all';

@@ -1,10 +1,10 @@
 /**
- * Counts every answer on a webhook URL (src/metrics.ts): its status, how long it took, and what
+ * Counts every answer on a webhook URL (src/core/metrics.ts): its status, how long it took, and what
  * the receiver did with the delivery; and every other answer of the service's port by status. It
  * runs outside the error handler, so it sees the status the client got, errors included.
  */
 import type { Middleware } from 'koa';
-import type { ReceiverMetrics, ReceiverOutcome } from '../metrics';
+import type { ReceiverMetrics, ReceiverOutcome } from '../core/metrics';
 import { BodyBudgetExceeded } from './body-budget';
 
 /** What the webhook route tells this middleware, on `ctx.state`. */

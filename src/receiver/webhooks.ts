@@ -1,23 +1,23 @@
 /**
  * POST and PUT /api/webhooks/<trigger_identifier>/<token>: check the token, read the raw body
  * within the body budget, take the delivery (./take-delivery.ts) and answer: 200 with an empty
- * body once it is durable, or an empty error (src/http.ts). Parsing and the run happen in the
+ * body once it is durable, or an empty error (src/core/http-errors.ts). Parsing and the run happen in the
  * background.
  */
 import Router from '@koa/router';
 import type { Client } from '@temporalio/client';
 import type { Context } from 'koa';
-import type { Config } from '../config';
+import type { Config } from '../core/config';
 import { WEBHOOK_PATH } from '../domain/ids';
 import type { DeliveryRecorder } from '../history/slots';
-import { answerEmpty, HttpError, methodNotAllowed, notFound } from '../http';
-import type { Logger } from '../log';
+import { answerEmpty, HttpError, methodNotAllowed, notFound } from '../core/http-errors';
+import type { Logger } from '../core/log';
 import type { Models } from '../storage/models';
-import type { Operation } from '../api/route';
+import type { Operation } from '../contract/operation';
 import { BodyBudget } from './body-budget';
-import { DeliveryTaker } from './take-delivery';
+import { DeliveryTaker, triggerTakesDeliveries, type WebhookTrigger } from '../deliveries/intake';
 import { tokenAccepted } from '../robots/trigger-tokens';
-import { triggerTakesDeliveries, type TriggerCache, type WebhookTrigger } from './trigger-cache';
+import type { TriggerCache } from './trigger-cache';
 
 export interface ReceiverDeps {
   config: Config;
@@ -76,7 +76,7 @@ export function webhookRouter(deps: ReceiverDeps): Router {
   async function accept(ctx: Context, trigger: WebhookTrigger, body: Buffer, receivedAt: Date): Promise<void> {
     const request = { headers: ctx.headers, contentType: ctx.get('content-type') || null, body, receivedAt };
     const taken = await taker.take(trigger, request, (ids) => (ctx.state.ids = ids));
-    // An expected refusal: one info line with the delivery's ids (src/http.ts), and 400 with an empty body.
+    // An expected refusal: one info line with the delivery's ids (src/core/http-errors.ts), and 400 with an empty body.
     if (taken.outcome === 'rejected') {
       throw new HttpError(400, `signature check failed: ${taken.reason}`, { expected: true });
     }

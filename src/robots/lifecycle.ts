@@ -9,7 +9,7 @@
 import { triggerIdentifier } from '../domain/ids';
 import { releasesHeld, ROBOT_TRANSITIONS, runsDeliveries, type RobotTransition } from '../domain/robot-lifecycle';
 import { newId } from '../domain/secrets';
-import { conflict, notFound } from '../http';
+import { conflict, notFound } from '../core/http-errors';
 import { byId } from '../storage/by-id';
 import type { RobotDoc } from '../storage/documents';
 import type { Models } from '../storage/models';

@@ -12,11 +12,6 @@ import { decryptSecret, encryptSecret, newToken } from '../domain/secrets';
 import type { RobotDoc } from '../storage/documents';
 import type { Models } from '../storage/models';
 
-/** The longest grace an old token may keep after a rotation: a week. */
-export const MAX_GRACE_HOURS = 168;
-/** The grace when the rotation names none: a day, time to update the sender. */
-export const DEFAULT_GRACE_HOURS = 24;
-
 type Trigger = RobotDoc['trigger'];
 
 /** What the receiver keeps of a trigger's tokens: hashes and the old token's end, never a token. */

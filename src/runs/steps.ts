@@ -8,7 +8,7 @@ import { STORED_TRIGGERS_KEPT } from '../domain/limits';
 import { resolveTemplate } from '../domain/placeholders';
 import type { JsonValue, RunOutcomeStatus, StepStatus, TriggerRef } from '../domain/types';
 import type { HeardOutcomes } from '../history/heard-outcomes';
-import type { WorkerMetrics } from '../metrics';
+import type { WorkerMetrics } from '../core/metrics';
 import type { RobotSettingsCache } from '../robots/settings';
 import type { StepsVersions } from '../robots/steps-versions';
 import { loadJson, outputBlobId, storeJson, triggerBlobId } from '../storage/blobs';

@@ -15,24 +15,24 @@
 import type { Client } from '@temporalio/client';
 import type { NativeConnection, Worker } from '@temporalio/worker';
 import type { Connection } from 'mongoose';
-import { listenReceiver, type Listening } from '../app';
-import type { Config } from '../config';
+import { listenReceiver, type Listening } from './app';
+import type { Config } from '../core/config';
 import { startBodySweep } from '../deliveries/body-sweep';
 import { HeardOutcomes } from '../history/heard-outcomes';
 import { startHistoryKeeper, type HistoryKeeper } from '../history/keeper';
-import type { Logger } from '../log';
-import type { ReceiverMetrics, WorkerMetrics } from '../metrics';
+import type { Logger } from '../core/log';
+import type { ReceiverMetrics, WorkerMetrics } from '../core/metrics';
 import { sealPlainTokens } from '../robots/trigger-tokens';
-import { registerSearchAttributes } from '../search-attribute-setup';
+import { registerSearchAttributes } from '../temporal/search-attribute-setup';
 import type { Models } from '../storage/models';
-import { connectWorker, createTemporalClient, dataConverter } from '../temporal';
-import { createWorker } from '../worker';
+import { connectWorker, createTemporalClient, dataConverter } from '../temporal/client';
+import { createWorker } from './worker';
 
 export interface ReceiverProcess {
   temporal: Client;
   listening: Listening;
   /**
-   * Stops sweeping, answers the requests under way and stops listening (src/receiver/drain.ts), and
+   * Stops sweeping, answers the requests under way and stops listening (src/runtime/drain.ts), and
    * closes its Temporal client (not the database it was given).
    */
   close(): Promise<void>;

@@ -1,5 +1,5 @@
 /**
- * The production-shaped cluster of `npm run start:cluster` (src/cluster/cluster.ts), on free
+ * The production-shaped cluster of `npm run start:cluster` (src/launch/cluster.ts), on free
  * loopback ports in a folder of its own: PostgreSQL, Temporal server, FerretDB, 2 receivers and
  * 2 workers (restarted by their supervisors when killed), nginx in front. Each process logs to
  * its own file there; CLUSTER_KEEP_DATA=1 keeps the folder for a post-mortem.
@@ -7,14 +7,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Cluster } from '../../src/cluster/cluster';
-import { temporalServerPorts, type TemporalServerPorts } from '../../src/cluster/temporal-server';
-import { loadConfig } from '../../src/config';
+import { Cluster } from '../../src/launch/cluster';
+import { temporalServerPorts, type TemporalServerPorts } from '../../src/launch/servers/temporal-server';
+import { loadConfig } from '../../src/core/config';
 import { DEFAULT_MAX_BODY_BYTES } from '../../src/domain/limits';
-import { createLogger } from '../../src/log';
+import { createLogger } from '../../src/core/log';
 import { stackApi, type StackApi } from '../faults/fault-stack';
-import { freePorts } from '../../src/runtime/ports';
-import { entryPoint } from '../../src/runtime/child-processes';
+import { freePorts } from '../../src/launch/os/ports';
+import { entryPoint } from '../../src/launch/os/child-processes';
 
 /** The entry's read timeout of management requests in the cluster tests (API_READ_TIMEOUT_S otherwise). */
 export const API_READ_TIMEOUT_IN_TESTS_S = 10;

@@ -8,10 +8,11 @@ import fs from 'node:fs';
 import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
-import { apiClient, robotAtWork } from '../../src/runtime/api-client';
-import { descendants, exited, isAlive, startProcess } from '../../src/runtime/child-processes';
-import { freeSpacedPorts, freeTemporalServerPort } from '../../src/runtime/ports';
-import { waitFor } from '../../src/runtime/wait';
+import { apiClient, robotAtWork } from '../../src/client/api-client';
+import { descendants, exited, isAlive, startProcess } from '../../src/launch/os/child-processes';
+import { freeSpacedPorts } from '../../src/launch/os/ports';
+import { freeTemporalServerPort } from '../../src/launch/servers/temporal-server';
+import { waitFor } from '../../src/launch/os/wait';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'webhooks-cluster-launcher-'));
 fs.chmodSync(dataDir, 0o755); // PostgreSQL, run as `postgres` under root, must enter it

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { DEDUP_KEY_MAX_BYTES } from '../../src/domain/dedup';
-import { waitFor } from '../../src/runtime/wait';
+import { waitFor } from '../../src/launch/os/wait';
 import { expectCsvSurvives, expectExactlyOneRunEach, range, sendDeliveries } from '../faults/fault-stack';
 import { startClusterStack, type ClusterStack } from './cluster-stack';
 

@@ -3,7 +3,7 @@
  * receivers: while it is down every answer is 200 or 503 (never nginx's own 502, never a hang),
  * and every delivery that got a 200, before, during or after, runs exactly once.
  */
-import { waitFor } from '../../src/runtime/wait';
+import { waitFor } from '../../src/launch/os/wait';
 import { expectExactlyOneRunEach, range, sendDeliveries } from '../faults/fault-stack';
 import { startClusterStack, type ClusterStack } from './cluster-stack';
 

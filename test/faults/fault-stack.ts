@@ -8,12 +8,12 @@ import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { waitForPort } from '../../src/embedded/servers';
-import { freePort } from '../../src/runtime/ports';
-import { binariesFromEnv, mongodbBackEnd, temporalBackEnd, type StopSignal } from '../../src/runtime/back-ends';
-import { exited, startProcess } from '../../src/runtime/child-processes';
-import { waitFor } from '../../src/runtime/wait';
-import { allPages, apiClient, robotAtWork, type ApiClient } from '../../src/runtime/api-client';
+import { waitForPort } from '../../src/launch/os/managed-process';
+import { freePort } from '../../src/launch/os/ports';
+import { binariesFromEnv, mongodbBackEnd, temporalBackEnd, type StopSignal } from '../../src/launch/back-ends';
+import { exited, startProcess } from '../../src/launch/os/child-processes';
+import { waitFor } from '../../src/launch/os/wait';
+import { allPages, apiClient, robotAtWork, type ApiClient } from '../../src/client/api-client';
 
 type Part = 'temporal' | 'mongodb' | 'receiver' | 'worker';
 
@@ -22,7 +22,7 @@ export interface FaultStack {
   /** The receiver's metrics port (GET /metrics, /healthz). */
   metricsUrl: string;
   dataDir: string;
-  /** The management API with the admin token (src/runtime/api-client.ts). */
+  /** The management API with the admin token (src/client/api-client.ts). */
   client: ApiClient;
   /** Management API call with the admin token: the body of a 2xx answer, and fails on any other. */
   api: ApiClient['json'];
@@ -43,7 +43,7 @@ export interface FaultStack {
 export async function startFaultStack(): Promise<FaultStack> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'webhooks-faults-'));
   const ports = { http: await freePort(), metrics: await freePort(), workerMetrics: await freePort() };
-  // The servers as the embedded launcher starts them (src/runtime/back-ends.ts), each on its own.
+  // The servers as the embedded launcher starts them (src/launch/back-ends.ts), each on its own.
   const embedded = { binary: binariesFromEnv('npm run test:faults'), dataDir, logDir: dataDir };
   const servers = {
     temporal: temporalBackEnd({ ...embedded, port: await freePort(), namespace: 'default' }),

@@ -2,7 +2,7 @@
  * MongoDB is stopped for 20 seconds under load, and killed five times in a row: activities retry
  * and every run is stored and listed once.
  */
-import { waitFor } from '../../src/runtime/wait';
+import { waitFor } from '../../src/launch/os/wait';
 import { expectExactlyOneRunEach, range, sendDeliveries, startFaultStack, type FaultStack } from './fault-stack';
 
 let stack: FaultStack;

@@ -1,5 +1,5 @@
 /** A receiver is killed mid-burst; senders retry every request that got no 200. */
-import { waitFor } from '../../src/runtime/wait';
+import { waitFor } from '../../src/launch/os/wait';
 import { expectExactlyOneRunEach, range, sendDeliveries, startFaultStack, type FaultStack } from './fault-stack';
 
 let stack: FaultStack;

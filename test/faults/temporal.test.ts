@@ -1,5 +1,5 @@
 /** The Temporal server is stopped: 503 with Retry-After until it is back, and nothing accepted is lost. */
-import { waitFor } from '../../src/runtime/wait';
+import { waitFor } from '../../src/launch/os/wait';
 import { expectExactlyOneRunEach, range, sendDeliveries, startFaultStack, type FaultStack } from './fault-stack';
 
 let stack: FaultStack;

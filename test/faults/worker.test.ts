@@ -1,5 +1,5 @@
 /** The worker is killed with SIGKILL and restarted: every accepted delivery has exactly its runs. */
-import { waitFor } from '../../src/runtime/wait';
+import { waitFor } from '../../src/launch/os/wait';
 import {
   expectCsvSurvives,
   expectExactlyOneRunEach,

@@ -35,7 +35,7 @@ function commandBytes(command: string, collection: string): Buffer {
 function serverOf(uri: string): { target: net.NetConnectOpts; rest: string } {
   const tcp = /^mongodb:\/\/([^/:?%]+):(\d+)(.*)$/.exec(uri);
   if (tcp) return { target: { host: tcp[1], port: Number(tcp[2]) }, rest: tcp[3] };
-  // The embedded FerretDB's socket, percent-encoded (src/embedded/servers.ts, ferretDbUri).
+  // The embedded FerretDB's socket, percent-encoded (src/launch/servers/dev-servers.ts, ferretDbUri).
   const socket = /^mongodb:\/\/(%2F[^/?]+)(.*)$/i.exec(uri);
   if (socket) return { target: { path: decodeURIComponent(socket[1]) }, rest: socket[2] };
   throw new Error(`not a single-host MongoDB URI: ${uri}`);

@@ -1,6 +1,6 @@
 /**
  * Starts the real servers once for the whole test run, as the embedded launcher does
- * (src/runtime/back-ends.ts): the Temporal dev server (headless) and FerretDB with its store
+ * (src/launch/back-ends.ts): the Temporal dev server (headless) and FerretDB with its store
  * prepared, built by scripts/binaries.sh, on free loopback ports with their files in a temporary
  * folder. TEMPORAL_ADDRESS and MONGODB_URI, when set, point the tests at existing servers instead.
  * Each test keeps its own database (test/support/stack.ts). The workflow code is bundled once here
@@ -11,9 +11,9 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { WORKFLOW_BUNDLE_OPTIONS } from '../../src/worker';
-import { freePorts } from '../../src/runtime/ports';
-import { binariesFromEnv, startBackEnds } from '../../src/runtime/back-ends';
+import { WORKFLOW_BUNDLE_OPTIONS } from '../../src/runtime/worker';
+import { freePorts } from '../../src/launch/os/ports';
+import { binariesFromEnv, startBackEnds } from '../../src/launch/back-ends';
 
 declare global {
   var __testServers: { servers: Array<{ stop(): Promise<void> }>; dir: string } | undefined;

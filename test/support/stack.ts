@@ -8,17 +8,17 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadConfig, type Config } from '../../src/config';
-import { createLogger, type LogLevel } from '../../src/log';
-import { receiverMetrics, workerMetrics, type ReceiverMetrics, type WorkerMetrics } from '../../src/metrics';
-import { sdkLogger } from '../../src/sdk-log';
-import { freePort } from '../../src/runtime/ports';
-import { apiClient, robotAtWork, type ApiClient, type RobotAtWork } from '../../src/runtime/api-client';
+import { loadConfig, type Config } from '../../src/core/config';
+import { createLogger, type LogLevel } from '../../src/core/log';
+import { receiverMetrics, workerMetrics, type ReceiverMetrics, type WorkerMetrics } from '../../src/core/metrics';
+import { sdkLogger } from '../../src/temporal/sdk-log';
+import { freePort } from '../../src/launch/os/ports';
+import { apiClient, robotAtWork, type ApiClient, type RobotAtWork } from '../../src/client/api-client';
 import { connectDatabase } from '../../src/storage/connect';
 import type { Models } from '../../src/storage/models';
 import { startReceiver, startWorker as startWorkerProcess, type WorkerProcess } from '../../src/runtime/processes';
 import { HeardOutcomes } from '../../src/history/heard-outcomes';
-import { indexFerretDb } from '../../src/embedded/ferretdb-index';
+import { indexFerretDb } from '../../src/launch/servers/ferretdb-index';
 import type { Client } from '@temporalio/client';
 import type { Connection } from 'mongoose';
 
@@ -41,7 +41,7 @@ export interface Stack {
   metrics: { receiver: ReceiverMetrics; worker: WorkerMetrics; sdkUrl: string };
   /** Outcomes of runs that ended in this stack's worker, as its history keeper hears them. */
   heard: HeardOutcomes;
-  /** The management API with the admin token (src/runtime/api-client.ts). */
+  /** The management API with the admin token (src/client/api-client.ts). */
   client: ApiClient;
   /** A management API call with the admin token; returns status and parsed JSON body (`client.request`). */
   api: ApiClient['request'];
@@ -72,7 +72,7 @@ let logDestination: NodeJS.WritableStream | undefined;
 
 /**
  * The Temporal SDK's runtime of this test process, installed once: its log lines through the
- * service's logger (src/sdk-log.ts) at `logLevel` into `destination`, and its Prometheus exporter
+ * service's logger (src/temporal/sdk-log.ts) at `logLevel` into `destination`, and its Prometheus exporter
  * on a free loopback port. A test file that wants other than the defaults calls it first.
  */
 export async function installTestRuntime(

@@ -1,15 +1,15 @@
 /**
- * Whose request it is (src/client-address.ts) and the credential check that counts by it
- * (src/http.ts): the right credential is never refused, and X-Forwarded-For is believed only from a
+ * Whose request it is (src/core/client-address.ts) and the credential check that counts by it
+ * (src/core/http-errors.ts): the right credential is never refused, and X-Forwarded-For is believed only from a
  * trusted proxy.
  */
 import Koa from 'koa';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { clientAddresses, PRIVATE_NETWORKS, TrustedProxies, trustedProxyRanges } from '../../src/client-address';
-import { errorHandler, requireAdminToken } from '../../src/http';
-import { createLogger } from '../../src/log';
-import { Throttle } from '../../src/throttle';
+import { clientAddresses, PRIVATE_NETWORKS, TrustedProxies, trustedProxyRanges } from '../../src/core/client-address';
+import { errorHandler, requireAdminToken } from '../../src/core/http-errors';
+import { createLogger } from '../../src/core/log';
+import { Throttle } from '../../src/core/throttle';
 
 describe('TrustedProxies', () => {
   const TRUSTED = { loopback: ['127.0.0.1', '::1'], none: [], private: PRIVATE_NETWORKS };

@@ -7,13 +7,13 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { COMPOSE_ENTRY, entryConfig } from '../../src/cluster/entry';
+import { COMPOSE_ENTRY, entryConfig } from '../../src/launch/servers/nginx';
 import {
   CLUSTER_HISTORY_SHARDS,
   composeTemporalConfig,
   dynamicConfig,
   SQL_PLUGIN,
-} from '../../src/cluster/temporal-server';
+} from '../../src/launch/servers/temporal-server';
 import { DEFAULT_MAX_BODY_BYTES } from '../../src/domain/limits';
 
 const root = path.join(__dirname, '../..');

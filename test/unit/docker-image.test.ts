@@ -28,7 +28,7 @@ it('gives DATA_DIR to the user the processes run as, before switching to it', ()
   fs.chmodSync(root, 0o755);
   afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
   // The compiled config (the set-up of `npm test` builds it), as the image's entry points load it.
-  const configModule = path.join(__dirname, '../../dist/src/config.js');
+  const configModule = path.join(__dirname, '../../dist/src/core/config.js');
   const loadAs = (dataDir: string) =>
     spawnSync(
       'setpriv',

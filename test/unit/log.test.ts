@@ -1,9 +1,9 @@
-/** The service's logger (src/log.ts) and the Temporal SDK's lines through it (src/sdk-log.ts). */
+/** The service's logger (src/core/log.ts) and the Temporal SDK's lines through it (src/temporal/sdk-log.ts). */
 import { ApplicationFailure } from '@temporalio/common';
 import { PassThrough } from 'node:stream';
 import { UNPARSABLE_BODY } from '../../src/domain/types';
-import { createLogger, type LogLevel } from '../../src/log';
-import { sdkLogger } from '../../src/sdk-log';
+import { createLogger, type LogLevel } from '../../src/core/log';
+import { sdkLogger } from '../../src/temporal/sdk-log';
 
 function captured(level: LogLevel = 'debug') {
   const out = new PassThrough();

@@ -1,5 +1,5 @@
-/** The process metrics both processes export (src/metrics.ts) beside their own. */
-import { receiverMetrics, workerMetrics } from '../../src/metrics';
+/** The process metrics both processes export (src/core/metrics.ts) beside their own. */
+import { receiverMetrics, workerMetrics } from '../../src/core/metrics';
 
 it.each([
   ['receiver', receiverMetrics],

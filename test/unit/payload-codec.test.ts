@@ -1,4 +1,4 @@
-/** The payload codec (src/payload-codec.ts): sealed with SECRETS_KEY, opened with it or a previous key. */
+/** The payload codec (src/temporal/payload-codec.ts): sealed with SECRETS_KEY, opened with it or a previous key. */
 import { createCipheriv, createHash, randomBytes } from 'node:crypto';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
@@ -10,7 +10,7 @@ import {
   PAYLOAD_KEY_PERIOD_MS,
   PayloadEncryption,
   UnknownPayloadKey,
-} from '../../src/payload-codec';
+} from '../../src/temporal/payload-codec';
 
 const text = (bytes: Uint8Array | undefined | null) => Buffer.from(bytes ?? []).toString('utf8');
 const payload = (value: unknown) => defaultPayloadConverter.toPayload(value);

@@ -1,5 +1,5 @@
 /**
- * Routes declared once (src/api/route.ts): every declaration is well formed, and a declared route,
+ * Routes declared once (src/contract/route.ts): every declaration is well formed, and a declared route,
  * mounted, checks the admin token, reads and checks its body and query, and answers with its one
  * 2xx status. That the service serves exactly the declared routes is test/openapi.test.ts's.
  */
@@ -7,14 +7,14 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { z } from 'zod';
-import { OPERATIONS } from '../../src/api/operations';
+import { OPERATIONS } from '../../src/runtime/operations';
 import { MANAGEMENT_ROUTES } from '../../src/api/routes';
-import { mountRoutes, route, successStatus } from '../../src/api/route';
-import type { ManagementDeps } from '../../src/api/deps';
-import { errorHandler } from '../../src/http';
-import { silentLogger } from '../../src/log';
-import { Throttle } from '../../src/throttle';
+import { mountRoutes, routesFor, successStatus, type RouteGuard } from '../../src/contract/route';
+import { MANAGEMENT } from '../../src/contract/management';
+import { ROBOT_TRANSITIONS, type RobotTransition } from '../../src/domain/robot-lifecycle';
+import { errorHandler } from '../../src/core/http-errors';
+import { silentLogger } from '../../src/core/log';
+import { Throttle } from '../../src/core/throttle';
 
 it('declares each method and path once, each with exactly one 2xx answer', () => {
   const keys = OPERATIONS.map((op) => `${op.method} ${op.path}`);
@@ -33,6 +33,34 @@ it('puts every management route behind the admin token, and nothing but the webh
   ]);
 });
 
+it('declares 409 on exactly the lifecycle transitions whose state table can refuse them', () => {
+  for (const name of Object.keys(ROBOT_TRANSITIONS) as RobotTransition[]) {
+    expect({ name, conflict: 409 in MANAGEMENT[name].answers }).toEqual({
+      name,
+      conflict: ROBOT_TRANSITIONS[name].refused !== '',
+    });
+  }
+});
+
+const route = routesFor<RouteGuard>();
+const thing = {
+  method: 'post',
+  path: '/api/things/:id/rotate',
+  summary: 'test',
+  admin: true,
+  body: 'RotateToken',
+  query: 'Page',
+  answers: { 202: 'Replayed', 400: 'Error' },
+} as const;
+
+it('checks a handler against its declared answer when it compiles', () => {
+  // @ts-expect-error -- the declared 202 answer is `Replayed` ({ deliveryId }), not a robot's fields
+  route(thing, () => Promise.resolve({ name: 'not a delivery id' }));
+  // @ts-expect-error -- the path has `id`, not `robotId`
+  route(thing, ({ params }) => Promise.resolve({ deliveryId: params.robotId }));
+  expect(route(thing, ({ params }) => Promise.resolve({ deliveryId: params.id })).path).toBe(thing.path);
+});
+
 describe('a mounted route', () => {
   const ADMIN = 'admin-token-for-the-route-test';
   let server: http.Server;
@@ -40,26 +68,14 @@ describe('a mounted route', () => {
   const heard: unknown[] = [];
 
   beforeAll(async () => {
-    const deps = {
-      config: { adminToken: ADMIN },
-      authFailures: new Throttle('wrong tokens', 1000),
-    } as unknown as ManagementDeps;
+    const deps: RouteGuard = { config: { adminToken: ADMIN }, authFailures: new Throttle('wrong tokens', 1000) };
     const router = new Router();
     mountRoutes(
       router,
       [
-        route({
-          method: 'post',
-          path: '/api/things/:id/rotate',
-          summary: 'test',
-          admin: true,
-          body: 'RotateToken',
-          query: z.object({ n: z.coerce.number().int().default(1) }),
-          answers: { 202: 'Robot', 400: 'Error' },
-          handle: ({ params, body, query }) => {
-            heard.push({ params, body, query });
-            return Promise.resolve({ rotated: params.id, graceHours: body.graceHours, n: query.n });
-          },
+        route(thing, ({ params, body, query }) => {
+          heard.push({ params, body, query });
+          return Promise.resolve({ deliveryId: `${params.id} ${body.graceHours} ${query.limit}` });
         }),
       ],
       deps,
@@ -82,10 +98,10 @@ describe('a mounted route', () => {
     });
 
   it('answers its 2xx status with what the handler returned, its body and query read and defaulted', async () => {
-    const res = await post('/api/things/t1/rotate?n=3', {});
+    const res = await post('/api/things/t1/rotate?limit=3', {});
     expect(res.status).toBe(202);
-    expect(await res.json()).toEqual({ rotated: 't1', graceHours: 24, n: 3 });
-    expect(heard.at(-1)).toEqual({ params: { id: 't1' }, body: { graceHours: 24 }, query: { n: 3 } });
+    expect(await res.json()).toEqual({ deliveryId: 't1 24 3' });
+    expect(heard.at(-1)).toEqual({ params: { id: 't1' }, body: { graceHours: 24 }, query: { limit: 3 } });
   });
 
   it('refuses a wrong admin token (401) before the handler runs', async () => {

@@ -5,7 +5,7 @@ import {
   dedupBody,
   listQuery,
   verificationBody,
-} from '../../src/api/schemas';
+} from '../../src/contract/requests';
 
 describe('createAppBody', () => {
   test('bodyFormat defaults to json', () => {

@@ -1,7 +1,7 @@
 /** The launcher's supervisor: restarts with a growing delay and says why a process died. */
-import type { Logger } from '../../src/log';
-import { restartDelay, RESTART_MAX_MS, supervise } from '../../src/embedded/supervisor';
-import { waitFor } from '../../src/runtime/wait';
+import type { Logger } from '../../src/core/log';
+import { restartDelay, RESTART_MAX_MS, supervise } from '../../src/launch/os/supervisor';
+import { waitFor } from '../../src/launch/os/wait';
 
 it('waits 1, 2, 4… seconds between restarts in a row, up to a minute', () => {
   expect([1, 2, 3, 4, 7, 8, 20].map(restartDelay)).toEqual([

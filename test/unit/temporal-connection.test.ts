@@ -1,6 +1,6 @@
 /**
- * The receiver's connection to Temporal (src/temporal-connection.ts, receiverDeadlines in
- * src/temporal.ts), against a real gRPC server on loopback that takes every call and never
+ * The receiver's connection to Temporal (src/temporal/connection.ts, receiverDeadlines in
+ * src/temporal/client.ts), against a real gRPC server on loopback that takes every call and never
  * answers: a Temporal that hangs.
  */
 import {
@@ -15,9 +15,9 @@ import type { Client } from '@temporalio/client';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
-import { createLogger } from '../../src/log';
-import { registerSearchAttributes } from '../../src/search-attribute-setup';
-import { createTemporalClient, temporalAnswers } from '../../src/temporal';
+import { createLogger } from '../../src/core/log';
+import { registerSearchAttributes } from '../../src/temporal/search-attribute-setup';
+import { createTemporalClient, temporalAnswers } from '../../src/temporal/client';
 
 const START_TIMEOUT_MS = 300;
 const WORKFLOWS = '/temporal.api.workflowservice.v1.WorkflowService/';

@@ -1,5 +1,5 @@
 /**
- * The worker gives way on the CPU (src/runtime/worker-priority.ts): every thread of its process
+ * The worker gives way on the CPU (src/launch/os/worker-priority.ts): every thread of its process
  * ends at least as nice as WORKER_NICE. Run in a child process, so this test's own threads keep
  * their priority: the module is transpiled as it is and loaded there.
  */
@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import ts from 'typescript';
 
-const source = fs.readFileSync(path.join(__dirname, '../../src/runtime/worker-priority.ts'), 'utf8');
+const source = fs.readFileSync(path.join(__dirname, '../../src/launch/os/worker-priority.ts'), 'utf8');
 const moduleJs = ts.transpileModule(source, {
   compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
 }).outputText;

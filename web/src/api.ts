@@ -4,6 +4,11 @@
  * never in a URL. A 401 forgets it, and the dashboard returns to sign-in.
  */
 
+import { MANAGEMENT, type ManagementOperation } from '../../src/contract/management';
+import type { AnswerOut, CallArgs, Operation, SuccessAnswer } from '../../src/contract/operation';
+
+type Ops = typeof MANAGEMENT;
+
 const TOKEN_KEY = 'admin-token';
 
 export const session = {
@@ -27,9 +32,31 @@ export class ApiError extends Error {
 let onSignedOut: () => void = () => undefined;
 export const whenSignedOut = (listener: () => void) => (onSignedOut = listener);
 
-export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(path, {
-    method,
+/**
+ * Calls a management operation by its name in src/contract/management.ts: its method, path,
+ * body, query and answer all come from that declaration, so a call the API would refuse, or an
+ * answer read as what it is not, does not compile.
+ */
+export async function call<K extends ManagementOperation>(
+  name: K,
+  ...[args]: CallArgs<Ops[K]> extends Record<never, never> ? [CallArgs<Ops[K]>?] : [CallArgs<Ops[K]>]
+): Promise<AnswerOut<SuccessAnswer<Ops[K]>>> {
+  const op: Operation = MANAGEMENT[name];
+  const {
+    params = {},
+    body,
+    query = {},
+  } = (args ?? {}) as {
+    params?: Record<string, string>;
+    body?: unknown;
+    query?: Record<string, string | number | undefined>;
+  };
+  const path = op.path.replace(/:(\w+)/g, (_, p: string) => encodeURIComponent(params[p]));
+  const search = new URLSearchParams(
+    Object.entries(query).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])),
+  ).toString();
+  const res = await fetch(search ? `${path}?${search}` : path, {
+    method: op.method.toUpperCase(),
     headers: {
       authorization: `Bearer ${session.token() ?? ''}`,
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
@@ -43,10 +70,10 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
   }
   const answer = (await res.json().catch(() => ({}))) as { error?: string; field?: string };
   if (!res.ok) throw new ApiError(res.status, answer.error ?? res.statusText, answer.field);
-  return answer as T;
+  return answer as AnswerOut<SuccessAnswer<Ops[K]>>;
 }
 
-// ---- What the API answers: the types of the schemas the service answers by (src/api/answers.ts) ----
+// ---- What the API answers: the types of the schemas the service answers by (src/contract/answers.ts) ----
 // Type-only imports: nothing of the service's code reaches the browser bundle from here (the pure rules
 // of src/domain/placeholders.ts and fields.ts do, through pages/fields.tsx).
 
@@ -58,7 +85,8 @@ import type {
   RobotFieldsAnswer,
   RunAnswer,
   RunSummaryAnswer,
-} from '../../src/api/answers';
+} from '../../src/contract/answers';
+import type { CreateRobotBody } from '../../src/contract/requests';
 
 export type App = AppAnswer;
 export type Connection = ConnectionAnswer;
@@ -69,3 +97,4 @@ export type Run = RunAnswer;
 export type Delivery = DeliveryAnswer;
 export type BodyFormat = App['bodyFormat'];
 export type Outcome = Delivery['outcome'];
+export type Steps = CreateRobotBody['steps'];

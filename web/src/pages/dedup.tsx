@@ -3,7 +3,7 @@
  * fields of the new-app form and of the trigger card's "Change" form, and the card's line.
  */
 import { useState } from 'preact/hooks';
-import { api, type App } from '../api';
+import { call, type App } from '../api';
 import { FieldError, SaveOrCancel, useRefusal } from './parts';
 
 export type Dedup = App['dedup'];
@@ -103,7 +103,7 @@ export function DedupOfApp({ app, onChange }: { app: App; onChange: (a: App) => 
   const save = (e: Event) => {
     e.preventDefault();
     void attempt(async () => {
-      onChange(await api<App>('PATCH', `/api/apps/${app.id}`, { dedup: editing }));
+      onChange(await call('editApp', { params: { id: app.id }, body: { dedup: editing } }));
       setEditing(null);
     });
   };

@@ -8,7 +8,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { seenPathOf } from '../../../src/domain/fields';
 import { placeholderExpressions } from '../../../src/domain/placeholders';
-import { api, type Robot, type RobotFields } from '../api';
+import { call, type Robot, type RobotFields } from '../api';
 
 type Field = RobotFields['fields'][number];
 
@@ -46,7 +46,7 @@ export function useRobotFields(robot: Robot | null): RobotFields | null {
   const counts = robot?.deliveryCounts;
   const delivered = counts ? Object.values(counts).reduce((a, b) => a + b, 0) : 0;
   useEffect(() => {
-    if (robot) void api<RobotFields>('GET', `/api/robots/${robot.id}/fields`).then(setFields);
+    if (robot) void call('robotFields', { params: { id: robot.id } }).then(setFields);
   }, [robot?.id, delivered]);
   return fields;
 }

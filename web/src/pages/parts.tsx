@@ -1,7 +1,7 @@
 /** Small pieces the pages share. */
 import type { Ref } from 'preact';
 import { useState } from 'preact/hooks';
-import { ApiError, type Robot } from '../api';
+import { ApiError, type Robot, type Steps } from '../api';
 
 const STATE_NAMES: Record<Robot['state'], string> = {
   draft: 'Draft',
@@ -154,10 +154,13 @@ export function StepsEditor(props: {
   );
 }
 
-/** The steps typed, parsed: the value, or why it is not JSON. */
-export function parseSteps(text: string): { steps: unknown } | { notJson: string } {
+/**
+ * The steps typed, parsed: the value, or why it is not JSON. Its shape is the API's to check: a
+ * wrong one is refused with 400 naming the field, which the form shows.
+ */
+export function parseSteps(text: string): { steps: Steps } | { notJson: string } {
   try {
-    return { steps: JSON.parse(text) as unknown };
+    return { steps: JSON.parse(text) as Steps };
   } catch (err) {
     return { notJson: `Not JSON: ${(err as Error).message}` };
   }

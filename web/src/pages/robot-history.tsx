@@ -3,28 +3,26 @@
  * first, the first page following new runs and deliveries every FOLLOW_MS.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { api, type Delivery, type Outcome, type RunSummary } from '../api';
+import { call, type Delivery, type Outcome, type RunSummary } from '../api';
 import { link } from '../nav';
 import { FieldError, FOLLOW_MS, formatTime, useRefusal } from './parts';
 
 /** A page of a history list, following its first page while it is shown. */
-function usePage<T>(path: string, key: 'runs' | 'deliveries') {
+function usePage<T>(robotId: string, list: 'listRuns' | 'listDeliveries') {
   const [cursors, setCursors] = useState<string[]>([]); // the cursors of the pages before this one
   const [page, setPage] = useState<{ items: T[]; nextCursor: string | null } | null>(null);
   const cursor = cursors.at(-1);
   useEffect(() => {
     const load = async () => {
-      const answer = await api<Record<string, unknown>>(
-        'GET',
-        `${path}?limit=20${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
-      );
-      setPage({ items: answer[key] as T[], nextCursor: answer.nextCursor as string | null });
+      const answer = await call(list, { params: { id: robotId }, query: { limit: 20, cursor } });
+      const items = 'runs' in answer ? answer.runs : answer.deliveries;
+      setPage({ items: items as T[], nextCursor: answer.nextCursor });
     };
     void load();
     if (cursor) return undefined;
     const timer = setInterval(() => void load(), FOLLOW_MS);
     return () => clearInterval(timer);
-  }, [path, cursor]);
+  }, [robotId, list, cursor]);
   const older = page?.nextCursor ? () => setCursors([...cursors, page.nextCursor!]) : null;
   const newer = cursors.length > 0 ? () => setCursors(cursors.slice(0, -1)) : null;
   return { page, older, newer };
@@ -47,7 +45,7 @@ function Pager(props: { of: string; older: (() => void) | null; newer: (() => vo
 const preview = (r: RunSummary) => (r.triggerTruncated ? '(large: open the run)' : JSON.stringify(r.trigger));
 
 export function Runs({ robotId }: { robotId: string }) {
-  const { page, older, newer } = usePage<RunSummary>(`/api/robots/${robotId}/runs`, 'runs');
+  const { page, older, newer } = usePage<RunSummary>(robotId, 'listRuns');
   return (
     <section>
       <h2>Run history</h2>
@@ -91,7 +89,7 @@ export function Runs({ robotId }: { robotId: string }) {
 const OUTCOMES: Outcome[] = ['processed', 'filtered', 'duplicate', 'dropped', 'rejected', 'failed', 'handshake'];
 
 export function Deliveries({ robotId }: { robotId: string }) {
-  const { page, older, newer } = usePage<Delivery>(`/api/robots/${robotId}/deliveries`, 'deliveries');
+  const { page, older, newer } = usePage<Delivery>(robotId, 'listDeliveries');
   const [outcome, setOutcome] = useState<Outcome | ''>('');
   const [replayed, setReplayed] = useState<string | null>(null);
   const { refusal, attempt } = useRefusal();
@@ -99,7 +97,7 @@ export function Deliveries({ robotId }: { robotId: string }) {
   const shown = page?.items.filter((d) => !outcome || d.outcome === outcome) ?? [];
   const replay = (d: Delivery) =>
     void attempt(async () => {
-      setReplayed((await api<{ deliveryId: string }>('POST', `/api/deliveries/${d.id}/replay`)).deliveryId);
+      setReplayed((await call('replayDelivery', { params: { id: d.id } })).deliveryId);
     });
   return (
     <section>

@@ -4,7 +4,8 @@
  * history and its deliveries log. Both lists follow new runs and deliveries every 2 seconds.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, ApiError, type App, type Robot, type RobotFields } from '../api';
+import { call, ApiError, type App, type Robot, type RobotFields } from '../api';
+import { offeredTransitions, takesDeliveries, type RobotTransition } from '../../../src/domain/robot-lifecycle';
 import { FieldsSeen, placeholderInJson, unseenPlaceholders, useRobotFields } from './fields';
 import { SAMPLE_BODIES } from '../../../src/domain/samples';
 import { TriggerRules } from './rules';
@@ -30,7 +31,7 @@ export function RobotPage({ id }: { id: string }) {
   const [missing, setMissing] = useState(false);
   const load = async () => {
     try {
-      setRobot(await api<Robot>('GET', `/api/robots/${encodeURIComponent(id)}`));
+      setRobot(await call('getRobot', { params: { id } }));
     } catch (err) {
       if (err instanceof ApiError && err.status === 404) setMissing(true);
       else throw err;
@@ -43,7 +44,7 @@ export function RobotPage({ id }: { id: string }) {
   }, [id]);
   const appId = robot?.trigger.kind === 'custom' ? robot.trigger.appId : undefined;
   useEffect(() => {
-    if (appId) void api<App>('GET', `/api/apps/${appId}`).then(setApp);
+    if (appId) void call('getApp', { params: { id: appId } }).then(setApp);
   }, [appId]);
   const fields = useRobotFields(robot);
   /** Inserts a placeholder at the cursor of the steps editor while it is open. */
@@ -79,36 +80,41 @@ export function RobotPage({ id }: { id: string }) {
   );
 }
 
+/** The buttons of the lifecycle's transitions (which a state offers: src/domain/robot-lifecycle.ts). */
+const TRANSITION_LABELS: Record<RobotTransition, string> = {
+  start: 'Put to work',
+  pause: 'Pause',
+  resume: 'Resume',
+  stop: 'Stop',
+};
+
 function Actions({ robot, onChange }: { robot: Robot; onChange: (r: Robot) => void }) {
   const { refusal, attempt } = useRefusal();
-  const act = (path: string, body?: unknown) => () =>
-    void attempt(async () => onChange(await api<Robot>('POST', `/api/robots/${robot.id}/${path}`, body)));
+  const act = (request: () => Promise<Robot>) => () => void attempt(async () => onChange(await request()));
   const [sent, setSent] = useState<string | null>(null);
   /** A sample body in the app's format through the real path: its fields and run appear below. */
   const sendTest = () =>
     void attempt(async () => {
       setSent(null);
-      const { deliveryId } = await api<{ deliveryId: string }>('POST', `/api/robots/${robot.id}/test-delivery`, {});
+      const { deliveryId } = await call('sendTestDelivery', { params: { id: robot.id }, body: {} });
       setSent(
         robot.state === 'paused'
           ? `Test delivery ${deliveryId} sent: it waits until the robot is resumed`
           : `Test delivery ${deliveryId} sent: its fields and run appear below`,
       );
     });
-  const button = (label: string, path: string, body?: unknown) => (
-    <button type="button" onClick={act(path, body)}>
+  const params = { id: robot.id };
+  const button = (label: string, request: () => Promise<Robot>) => (
+    <button type="button" onClick={act(request)}>
       {label}
     </button>
   );
   return (
     <div class="actions">
       <FieldError refusal={refusal} />
-      {(robot.state === 'draft' || robot.state === 'stopped') && button('Put to work', 'start')}
-      {robot.state === 'at_work' && button('Pause', 'pause')}
-      {robot.state === 'paused' && button('Resume', 'resume')}
-      {(robot.state === 'at_work' || robot.state === 'paused') && button('Stop', 'stop')}
-      {robot.trigger.identifier && button('Rotate token', 'trigger/rotate', {})}
-      {(robot.state === 'at_work' || robot.state === 'paused') && (
+      {offeredTransitions(robot.state).map((t) => button(TRANSITION_LABELS[t], () => call(t, { params })))}
+      {robot.trigger.identifier && button('Rotate token', () => call('rotateToken', { params, body: {} }))}
+      {takesDeliveries(robot.state) && (
         <button type="button" onClick={sendTest}>
           Send test delivery
         </button>
@@ -188,7 +194,7 @@ function Rename({ robot, onChange }: { robot: Robot; onChange: (r: Robot) => voi
   const save = (e: Event) => {
     e.preventDefault();
     void attempt(async () => {
-      onChange(await api<Robot>('PATCH', `/api/robots/${robot.id}`, { name }));
+      onChange(await call('editRobot', { params: { id: robot.id }, body: { name } }));
       setName(null);
     });
   };
@@ -237,7 +243,7 @@ function EditSteps({
     setNotJson('notJson' in parsed ? parsed.notJson : null);
     if ('notJson' in parsed) return;
     void attempt(async () => {
-      onChange(await api<Robot>('PATCH', `/api/robots/${robot.id}`, { steps: parsed.steps }));
+      onChange(await call('editRobot', { params: { id: robot.id }, body: { steps: parsed.steps } }));
       setOpen(false);
     });
   };

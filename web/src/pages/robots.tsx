@@ -4,7 +4,7 @@
  */
 import { DedupFields, type Dedup } from './dedup';
 import { useEffect, useState } from 'preact/hooks';
-import { api, type App, type BodyFormat, type Connection, type Robot } from '../api';
+import { call, type App, type BodyFormat, type Connection, type Robot } from '../api';
 import { link, navigate } from '../nav';
 import { FieldError, formatTime, parseSteps, stateName, StepsEditor, TextField, useRefusal } from './parts';
 
@@ -18,9 +18,9 @@ export function RobotsPage() {
   const [lists, setLists] = useState<Lists | null>(null);
   const load = async () => {
     const [robots, apps, connections] = await Promise.all([
-      api<{ robots: Robot[] }>('GET', '/api/robots'),
-      api<{ apps: App[] }>('GET', '/api/apps'),
-      api<{ connections: Connection[] }>('GET', '/api/connections'),
+      call('listRobots'),
+      call('listApps'),
+      call('listConnections'),
     ]);
     setLists({ robots: robots.robots, apps: apps.apps, connections: connections.connections });
   };
@@ -86,7 +86,7 @@ function NewApp({ onCreated }: { onCreated: () => void }) {
   const submit = (e: Event) => {
     e.preventDefault();
     void attempt(async () => {
-      await api('POST', '/api/apps', { name, supportsInboundTrigger: true, bodyFormat, dedup });
+      await call('createApp', { body: { name, supportsInboundTrigger: true, bodyFormat, dedup } });
       setName('');
       onCreated();
     });
@@ -121,10 +121,8 @@ function NewConnection({ onCreated }: { onCreated: () => void }) {
   const submit = (e: Event) => {
     e.preventDefault();
     void attempt(async () => {
-      await api('POST', '/api/connections', {
-        provider: 'stripe',
-        name,
-        ...(secret ? { signingSecret: secret } : {}),
+      await call('createConnection', {
+        body: { provider: 'stripe', name, ...(secret ? { signingSecret: secret } : {}) },
       });
       setName('');
       setSecret('');
@@ -170,10 +168,8 @@ function NewRobot({ apps, connections }: { apps: App[]; connections: Connection[
     if ('notJson' in parsed) return;
     const [kind, id] = trigger.split(':');
     void attempt(async () => {
-      const robot = await api<Robot>('POST', '/api/robots', {
-        name,
-        trigger: kind === 'connection' ? { connectionId: id } : { appId: id },
-        steps: parsed.steps,
+      const robot = await call('createRobot', {
+        body: { name, trigger: kind === 'connection' ? { connectionId: id } : { appId: id }, steps: parsed.steps },
       });
       navigate(`/robots/${robot.id}`);
     });

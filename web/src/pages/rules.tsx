@@ -6,7 +6,7 @@
  * deliveries accepted from then on follow; the API's refusal is shown next to the row.
  */
 import { useState } from 'preact/hooks';
-import { api, type Robot, type RobotFields } from '../api';
+import { call, type Robot, type RobotFields } from '../api';
 import { FieldError, SaveOrCancel, useRefusal } from './parts';
 
 type Rules = NonNullable<Robot['rules']>;
@@ -87,7 +87,7 @@ export function TriggerRules({
     const conditions = editing.rows.map((r) => conditionOf(r, fields));
     void attempt(async () => {
       const body = { rules: conditions.length === 0 ? null : { match: editing.match, conditions } };
-      onChange(await api<Robot>('PATCH', `/api/robots/${robot.id}`, body));
+      onChange(await call('editRobot', { params: { id: robot.id }, body }));
       setEditing(null);
     });
   };

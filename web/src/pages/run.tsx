@@ -3,7 +3,7 @@
  * its workflow in the Temporal Web UI.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { api, type Delivery, type Run } from '../api';
+import { call, type Delivery, type Run } from '../api';
 import { link } from '../nav';
 import { FOLLOW_MS, formatTime, json } from './parts';
 
@@ -15,9 +15,9 @@ export function RunPage({ id }: { id: string }) {
     if (!running) return undefined;
     // A running run is read again every FOLLOW_MS until it has finished.
     const load = async () => {
-      const r = await api<Run>('GET', `/api/runs/${encodeURIComponent(id)}`);
+      const r = await call('getRun', { params: { id } });
       setRun(r);
-      setDelivery(await api<Delivery>('GET', `/api/deliveries/${r.deliveryId}`));
+      setDelivery(await call('getDelivery', { params: { id: r.deliveryId } }));
     };
     void load();
     const timer = setInterval(() => void load(), FOLLOW_MS);

@@ -1,6 +1,6 @@
 /** Sign-in: the admin token, pasted by a person, checked against the API, kept for the session. */
 import { useState } from 'preact/hooks';
-import { api, ApiError, session } from '../api';
+import { call, ApiError, session } from '../api';
 
 export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
   const [token, setToken] = useState('');
@@ -9,7 +9,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
     e.preventDefault();
     session.signIn(token.trim());
     try {
-      await api('GET', '/api/robots');
+      await call('listRobots');
       onSignedIn();
     } catch (err) {
       session.signOut();

@@ -1,0 +1,257 @@
+/**
+ * The JSON of every answer of the management API (the OpenAPI document, src/contract/openapi.ts, is
+ * generated from them, and test/openapi.test.ts checks real answers against them).
+ */
+import { z } from 'zod';
+import { BODY_FORMATS, ROBOT_STATES } from '../domain/types';
+import { HMAC_ALGORITHMS, SIGNATURE_ENCODINGS } from '../domain/verification';
+import { FIELD_TYPES } from '../domain/fields';
+import { RULE_OPS } from '../domain/trigger-rules';
+import { DEDUP_KEYS } from '../domain/dedup';
+import { deliveryOutcome, jsonValue } from './requests';
+/** An answer has exactly the fields described: a field the document does not name is a bug (test/openapi.test.ts). */
+export const answer = <T extends z.ZodRawShape>(shape: T) => z.object(shape).strict();
+
+/** Times are ISO 8601 in UTC. */
+const time = z.string().datetime();
+
+export const errorAnswer = answer({
+  error: z.string(),
+  /** The request field the error is about (`body` for the body as a whole). */
+  field: z.string().optional(),
+});
+
+export const appAnswer = answer({
+  id: z.string(),
+  name: z.string(),
+  supportsInboundTrigger: z.boolean(),
+  bodyFormat: z.enum(BODY_FORMATS),
+  /** The signature scheme and its settings; the secret is never returned. */
+  verification: answer({
+    scheme: z.enum(['standard-webhooks', 'github', 'shopify', 'slack', 'hmac']),
+    header: z.string().optional(),
+    algorithm: z.enum(HMAC_ALGORITHMS).optional(),
+    encoding: z.enum(SIGNATURE_ENCODINGS).optional(),
+    prefix: z.string().optional(),
+  }).nullable(),
+  /** What its deliveries are told apart by; `windowSeconds` absent: the key's default (72 h, 1 h for a body digest). */
+  dedup: answer({
+    key: z.enum(DEDUP_KEYS),
+    header: z.string().optional(),
+    path: z.string().optional(),
+    windowSeconds: z.number().int().optional(),
+  }),
+  createdAt: time,
+});
+
+export const connectionAnswer = answer({
+  id: z.string(),
+  provider: z.literal('stripe'),
+  name: z.string(),
+  /** The secret itself is never returned. */
+  hasSigningSecret: z.boolean(),
+  createdAt: time,
+});
+
+/**
+ * The trigger step's card: the webhook URL once the robot has been put to work (spec 1.8), else
+ * null; after a rotation, until when the previous URL keeps working. Left out of the list of robots
+ * (the URL's token is its credential): read one robot for it.
+ */
+const card = answer({ webhookUrl: z.string().url().nullable(), previousTokenExpiresAt: time.nullable() });
+
+const runCounts = answer({
+  total: z.number().int(),
+  running: z.number().int(),
+  succeeded: z.number().int(),
+  failed: z.number().int(),
+});
+const deliveryCounts = answer({
+  processed: z.number().int(),
+  dropped: z.number().int(),
+  rejected: z.number().int(),
+  failed: z.number().int(),
+  handshake: z.number().int(),
+  filtered: z.number().int(),
+  duplicate: z.number().int(),
+});
+
+/** Conditions a delivery must meet before a run is made (src/domain/trigger-rules.ts). */
+const triggerRules = answer({
+  match: z.enum(['all', 'any']),
+  conditions: z.array(answer({ field: z.string(), op: z.enum(RULE_OPS), value: jsonValue.optional() })),
+});
+
+export const robotAnswer = answer({
+  id: z.string(),
+  name: z.string(),
+  state: z.enum(ROBOT_STATES),
+  trigger: z.union([
+    answer({ kind: z.literal('custom'), appId: z.string(), identifier: z.string().nullable(), card: card.optional() }),
+    answer({
+      kind: z.literal('stripe'),
+      connectionId: z.string(),
+      events: z.array(z.string()).nullable(),
+      identifier: z.string().nullable(),
+      card: card.optional(),
+    }),
+  ]),
+  steps: z.array(answer({ name: z.string(), type: z.literal('compose'), template: jsonValue })),
+  /** Version of the steps and rules: each edit adds one; a delivery follows the version it was accepted with. */
+  stepsVersion: z.number().int(),
+  /** The trigger rules, or null for none. */
+  rules: triggerRules.nullable(),
+  createdAt: time,
+  /** With `GET /api/robots/:id` only. */
+  runCounts: runCounts.optional(),
+  deliveryCounts: deliveryCounts.optional(),
+  lastDeliveryAt: time.nullable().optional(),
+});
+
+const runStatus = z.enum(['running', 'succeeded', 'failed']);
+
+/** A run in the run history: `trigger` when its JSON is at most 1 KiB, else `triggerTruncated`. */
+export const runSummaryAnswer = answer({
+  id: z.string(),
+  robotId: z.string(),
+  deliveryId: z.string(),
+  status: runStatus,
+  trigger: jsonValue.optional(),
+  triggerTruncated: z.literal(true).optional(),
+  createdAt: time,
+  finishedAt: time.nullable(),
+  /** A run of a test delivery (absent otherwise). */
+  test: z.literal(true).optional(),
+});
+
+export const runAnswer = answer({
+  id: z.string(),
+  robotId: z.string(),
+  deliveryId: z.string(),
+  status: runStatus,
+  trigger: jsonValue,
+  steps: z.array(
+    answer({
+      name: z.string(),
+      status: z.enum(['pending', 'succeeded', 'failed']),
+      output: jsonValue.optional(),
+      error: z.string().optional(),
+    }),
+  ),
+  verified: z.boolean().nullable(),
+  createdAt: time,
+  finishedAt: time.nullable(),
+  /** The run's workflow in the Temporal Web UI (TEMPORAL_UI_URL), when it is known. */
+  workflowUrl: z.string().url().nullable(),
+  /** A run of a test delivery (absent otherwise). */
+  test: z.literal(true).optional(),
+});
+
+export const deliveryAnswer = answer({
+  id: z.string(),
+  robotId: z.string(),
+  receivedAt: time,
+  format: z.enum(BODY_FORMATS),
+  contentType: z.string().nullable(),
+  size: z.number().int(),
+  outcome: deliveryOutcome,
+  runCount: z.number().int().optional(),
+  /** A CSV's rows the trigger rules stopped (absent when none). */
+  filteredRows: z.number().int().optional(),
+  reason: z.string().nullable().optional(),
+  error: z.string().nullable().optional(),
+  verified: z.boolean().nullable(),
+  workflowId: z.string().nullable(),
+  workflowUrl: z.string().url().nullable(),
+  /** The steps version its runs execute (absent for deliveries recorded before versions). */
+  stepsVersion: z.number().int().optional(),
+  /** Whether its raw body is kept, so it can be replayed. */
+  replayable: z.boolean(),
+  /** The delivery it replays. */
+  replayOf: z.string().nullable(),
+  /** The request headers kept with it (dedup and signature headers). */
+  headers: z.record(z.string()),
+  /** Sent as a test from the robot page or the API (absent otherwise). */
+  test: z.literal(true).optional(),
+});
+
+/** The paths a robot's recent deliveries carried (src/domain/fields.ts): what its steps can read. */
+export const robotFieldsAnswer = answer({
+  /** How many deliveries they come from (the last 100 whose body was parsed). */
+  deliveries: z.number().int(),
+  /** Some delivery carried more paths than are kept (200 per delivery). */
+  truncated: z.boolean(),
+  fields: z.array(
+    answer({
+      /** `customer.email`, `items[0].sku`, `["a.b"]`; `''` is the whole trigger data. */
+      path: z.string(),
+      /** What a step's template holds to read it. */
+      placeholder: z.string(),
+      /** The path it is in, or null at the top. */
+      parent: z.string().nullable(),
+      types: z.array(z.enum(FIELD_TYPES)),
+      /** A value seen there (newest first), cut to 40 characters; `[redacted]` under a secret's name. */
+      example: z.string().nullable(),
+      /** In how many of those deliveries it appeared. */
+      seenIn: z.number().int(),
+    }),
+  ),
+});
+
+export const replayAnswer = answer({ deliveryId: z.string() });
+/** The test delivery's id: it shows in the deliveries log, and its fields with the robot's, once the history has it. */
+export const testDeliveryAnswer = answer({ deliveryId: z.string() });
+export const appsAnswer = answer({ apps: z.array(appAnswer) });
+export const connectionsAnswer = answer({ connections: z.array(connectionAnswer) });
+export const robotsAnswer = answer({ robots: z.array(robotAnswer) });
+/** Replayed deliveries' new ids; `nextCursor` continues with the deliveries this request did not reach. */
+export const bulkReplayAnswer = answer({ deliveryIds: z.array(z.string()), nextCursor: z.string().nullable() });
+
+export const runsPageAnswer = answer({ runs: z.array(runSummaryAnswer), nextCursor: z.string().nullable() });
+export const deliveriesPageAnswer = answer({ deliveries: z.array(deliveryAnswer), nextCursor: z.string().nullable() });
+
+export const healthAnswer = answer({ temporal: z.enum(['ok', 'unreachable']), mongodb: z.enum(['ok', 'unreachable']) });
+
+/** Temporal's codec-server shape (src/codec/routes.ts): payloads, as ./schemas.ts `payloadsBody`. */
+export const payloadsAnswer = answer({
+  payloads: z.array(answer({ metadata: z.record(z.string()), data: z.string() })),
+});
+/** Where the Temporal Web UI's codec endpoint is: its key is derived from the admin token. */
+export const codecAnswer = answer({ webUiEndpoint: z.string().url() });
+
+/** Answers' schemas, by the name they have in the OpenAPI document. */
+export const ANSWERS = {
+  Error: errorAnswer,
+  App: appAnswer,
+  Connection: connectionAnswer,
+  Robot: robotAnswer,
+  Run: runAnswer,
+  RunsPage: runsPageAnswer,
+  Delivery: deliveryAnswer,
+  DeliveriesPage: deliveriesPageAnswer,
+  Apps: appsAnswer,
+  Connections: connectionsAnswer,
+  Robots: robotsAnswer,
+  RobotFields: robotFieldsAnswer,
+  Replayed: replayAnswer,
+  TestDeliverySent: testDeliveryAnswer,
+  ReplayedMany: bulkReplayAnswer,
+  Payloads: payloadsAnswer,
+  Codec: codecAnswer,
+} satisfies Record<string, z.ZodTypeAny>;
+
+/** What the API answers, as the dashboard (web/src/api.ts) and other TypeScript clients read it. */
+export type AppAnswer = z.output<typeof appAnswer>;
+export type ConnectionAnswer = z.output<typeof connectionAnswer>;
+export type RobotAnswer = z.output<typeof robotAnswer>;
+export type RunSummaryAnswer = z.output<typeof runSummaryAnswer>;
+export type RunAnswer = z.output<typeof runAnswer>;
+export type DeliveryAnswer = z.output<typeof deliveryAnswer>;
+export type RunsPageAnswer = z.output<typeof runsPageAnswer>;
+export type DeliveriesPageAnswer = z.output<typeof deliveriesPageAnswer>;
+export type AppsAnswer = z.output<typeof appsAnswer>;
+export type ConnectionsAnswer = z.output<typeof connectionsAnswer>;
+export type RobotsAnswer = z.output<typeof robotsAnswer>;
+export type ReplayAnswer = z.output<typeof replayAnswer>;
+export type RobotFieldsAnswer = z.output<typeof robotFieldsAnswer>;
+export type BulkReplayAnswer = z.output<typeof bulkReplayAnswer>;

@@ -1,0 +1,114 @@
+/**
+ * The OpenAPI 3.1 document of the service, served at `GET /api/openapi.json`, rendered from data:
+ * the zod schemas the routes validate with (./requests.ts) and answer by (./answers.ts), and which
+ * route takes and answers which of them (the operations it is handed: src/runtime/operations.ts
+ * gathers every route of the port, each declared once as data).
+ * test/openapi.test.ts checks that every route the service has is in it and the other way round,
+ * that real answers match it, and fuzzes every operation against it (schemathesis).
+ */
+import { z, type ZodTypeAny } from 'zod';
+import { zodToJsonSchema, type Options } from 'zod-to-json-schema';
+import { jsonValue } from './requests';
+import { ANSWERS } from './answers';
+import type { Operation } from './operation';
+import { BODIES, QUERIES } from './requests';
+
+/**
+ * zod-to-json-schema, typed by what it returns here: its own return type (every JSON Schema 7
+ * form, per target) is more than the checker can instantiate next to the recursive JsonValue.
+ */
+const toJsonSchema = zodToJsonSchema as unknown as (
+  schema: ZodTypeAny,
+  options: Partial<Options>,
+) => Record<string, unknown>;
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+/** JSON Schemas of the named zod schemas, sharing one `JsonValue` definition. */
+function schemas(named: Record<string, ZodTypeAny>, pipes: 'input' | 'output'): Record<string, unknown> {
+  // zod's and zod-to-json-schema's types are the same at run time; comparing the recursive JsonValue
+  // type through both is more than the checker can do.
+  const definitions = { JsonValue: jsonValue, ...named } as unknown as Options['definitions'];
+  const options: Partial<Options> = {
+    definitions,
+    basePath: ['#', 'components'],
+    definitionPath: 'schemas',
+    effectStrategy: 'input',
+    pipeStrategy: pipes,
+    $refStrategy: 'root',
+  };
+  // The definitions come back under `definitionPath`, where the `$ref`s point.
+  return toJsonSchema(z.null(), options).schemas as Record<string, unknown>;
+}
+
+function answer(kind: Operation['answers'][number]) {
+  if (kind === 'empty') return { description: 'Empty body' };
+  if (kind === 'document')
+    return { description: 'OpenAPI 3.1', content: { 'application/json': { schema: { type: 'object' } } } };
+  return { description: kind, content: { 'application/json': { schema: ref(kind) } } };
+}
+
+function operation(op: Operation) {
+  const params = [...op.path.matchAll(/:(\w+)/g)].map(([, name]) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+  }));
+  const query = Object.entries(op.query ? QUERIES[op.query].shape : {}).map(([name, schema]) => ({
+    name,
+    in: 'query',
+    required: !schema.isOptional(),
+    // An optional parameter is described by its type; `required: false` says it may be left out.
+    schema: toJsonSchema(schema instanceof z.ZodOptional ? (schema.unwrap() as ZodTypeAny) : schema, {
+      $refStrategy: 'none',
+    }),
+  }));
+  const answers: Record<string, unknown> = Object.fromEntries(
+    Object.entries(op.answers).map(([status, kind]) => [status, answer(kind)]),
+  );
+  if (op.admin) answers[401] = answer('Error');
+  // Wrong credentials are throttled per client address (src/core/throttle.ts).
+  if (op.admin || 401 in op.answers) answers[429] = answer('Error');
+  return {
+    summary: op.summary,
+    ...(op.admin ? { security: [{ adminToken: [] }] } : {}),
+    ...(params.length + query.length > 0
+      ? { parameters: [...params, ...query].map(({ schema, ...p }) => ({ ...p, schema: bare(schema) })) }
+      : {}),
+    ...(op.body === 'raw'
+      ? { requestBody: { content: { '*/*': { schema: { type: 'string', format: 'binary' } } } } }
+      : op.body
+        ? { requestBody: { required: true, content: { 'application/json': { schema: ref(op.body) } } } }
+        : {}),
+    responses: answers,
+  };
+}
+
+/** A JSON Schema without the `$schema` key zod-to-json-schema adds. */
+function bare(schema: unknown): unknown {
+  const { $schema: _drop, ...rest } = schema as Record<string, unknown>;
+  return rest;
+}
+
+export function openApiDocument(baseUrl: string, operations: readonly Operation[]): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const op of operations) {
+    const path = op.path.replace(/:(\w+)/g, '{$1}');
+    (paths[path] ??= {})[op.method] = operation(op);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Webhook trigger service',
+      version: '0.4.0',
+      description: 'Inbound webhook triggers for robots, and the management API (docs/api.md).',
+    },
+    servers: [{ url: baseUrl }],
+    paths,
+    components: {
+      schemas: { ...schemas(ANSWERS, 'output'), ...schemas(BODIES, 'input') },
+      securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'The admin token (ADMIN_TOKEN)' } },
+    },
+  };
+}

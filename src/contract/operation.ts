@@ -1,0 +1,72 @@
+/**
+ * An operation of the service's port, as data and as types: its method and path, whether it needs
+ * the admin token, the request body and query it takes and what each status answers, each by its
+ * schema's name (./requests.ts, ./answers.ts). From a declaration come the types of what its
+ * handler is given and must return (./route.ts) and of what a client sends and reads
+ * (web/src/api.ts). Types only: the dashboard's compiler reads this without the server's code.
+ */
+import type { input, output } from 'zod';
+import type { ANSWERS } from './answers';
+import type { BODIES, QUERIES } from './requests';
+
+export type AnswerName = keyof typeof ANSWERS;
+export type BodyName = keyof typeof BODIES;
+export type QueryName = keyof typeof QUERIES;
+
+/** A route as the OpenAPI document sees it (the webhook and codec routes are declared as these). */
+export interface Operation {
+  method: 'get' | 'post' | 'put' | 'patch';
+  /** Koa's form: `/api/robots/:id`. */
+  path: string;
+  summary: string;
+  /** Needs `Authorization: Bearer <admin token>` (everything but the webhook URL and the Web UI's codec key). */
+  admin: boolean;
+  body?: BodyName | 'raw';
+  query?: QueryName;
+  /** Status → the answer's schema, `empty`, or `document` (the OpenAPI document). */
+  answers: Record<number, AnswerName | 'empty' | 'document'>;
+}
+
+/** The names of a path's parameters: `/api/robots/:id/runs` has `id`. */
+export type ParamsOf<P> = P extends `${string}:${infer Name}/${infer Rest}`
+  ? Name | ParamsOf<`/${Rest}`>
+  : P extends `${string}:${infer Name}`
+    ? Name
+    : never;
+type BodyOf<N> = N extends BodyName ? output<(typeof BODIES)[N]> : undefined;
+type QueryOf<N> = N extends QueryName ? output<(typeof QUERIES)[N]> : undefined;
+
+/** What a route's handler is given: the request's path parameters, body and query, read and checked. */
+export interface RouteRequest<O extends Operation> {
+  params: Record<ParamsOf<O['path']>, string>;
+  body: BodyOf<O['body']>;
+  query: QueryOf<O['query']>;
+}
+
+/** The name of an operation's one 2xx answer. */
+export type SuccessAnswer<O extends Operation> = O['answers'][Extract<keyof O['answers'], 200 | 201 | 202 | 204>];
+/**
+ * What becomes `T` once sent as JSON: a string may be given as anything whose `toJSON` gives one
+ * (a `Date` is sent as its ISO string, which is what the answers' times are).
+ */
+type Sent<T> = T extends string
+  ? T | { toJSON(): T }
+  : T extends readonly (infer E)[]
+    ? readonly Sent<E>[]
+    : T extends object
+      ? { [K in keyof T]: Sent<T[K]> }
+      : T;
+/** A JSON answer as a handler may give it (`input`: before the schema's defaults) or a client reads it (`output`). */
+export type AnswerIn<A> = A extends AnswerName
+  ? Sent<input<(typeof ANSWERS)[A]>>
+  : A extends 'document'
+    ? object
+    : void;
+export type AnswerOut<A> = A extends AnswerName ? output<(typeof ANSWERS)[A]> : A extends 'document' ? object : void;
+
+/** What a client gives to call the operation `O`: its path parameters, body and query, where it has them. */
+export type CallArgs<O extends Operation> = ([ParamsOf<O['path']>] extends [never]
+  ? Record<never, never>
+  : { params: Record<ParamsOf<O['path']>, string> }) &
+  (O['body'] extends BodyName ? { body: input<(typeof BODIES)[O['body']]> } : Record<never, never>) &
+  (O['query'] extends QueryName ? { query?: input<(typeof QUERIES)[O['query']]> } : Record<never, never>);

@@ -1,0 +1,225 @@
+/**
+ * The management API's requests: bodies and queries, validated on every request (the OpenAPI
+ * document, src/contract/openapi.ts, is generated from them and from ./answers.ts), and the payloads
+ * the codec server takes.
+ */
+import { z } from 'zod';
+import { BODY_FORMATS, DELIVERY_OUTCOMES, type JsonValue } from '../domain/types';
+import { HMAC_ALGORITHMS, isStandardWebhooksSecret, SIGNATURE_ENCODINGS } from '../domain/verification';
+import { DEFAULT_GRACE_HOURS, MAX_GRACE_HOURS, MIN_SIGNING_SECRET_LENGTH, TRIGGER_RULES_MAX } from '../domain/limits';
+import { RULE_OPS, ruleProblem } from '../domain/trigger-rules';
+import { DEDUP_KEYS, DEDUP_WINDOW_MS } from '../domain/dedup';
+import { isHeaderName } from '../domain/headers';
+
+const name = z.string().trim().min(1).max(200);
+const id = z.string().min(1).max(100);
+export const jsonValue: z.ZodType<JsonValue> = z.lazy(() =>
+  z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(jsonValue), z.record(jsonValue)]),
+);
+
+/** A header name someone chooses (src/domain/headers.ts): a token, and not __proto__, constructor or prototype. */
+const headerName = z.string().refine(isHeaderName, 'a header name (not __proto__, constructor or prototype)');
+
+/** A signing secret: long enough that nobody finds it from one captured request (MIN_SIGNING_SECRET_LENGTH). */
+const secret = z
+  .string()
+  .min(MIN_SIGNING_SECRET_LENGTH, `must be at least ${MIN_SIGNING_SECRET_LENGTH} characters`)
+  .max(500);
+/** How the app's senders sign their requests (checked before any run); the secret is write-only. */
+export const verificationBody = z.discriminatedUnion('scheme', [
+  z
+    .object({
+      scheme: z.literal('standard-webhooks'),
+      secret: secret
+        .regex(/^(whsec_)?[A-Za-z0-9+/=]+$/)
+        .refine(isStandardWebhooksSecret, 'a standard-webhooks secret: whsec_ followed by base64'),
+    })
+    .strict(),
+  z.object({ scheme: z.literal('github'), secret }).strict(),
+  z.object({ scheme: z.literal('shopify'), secret }).strict(),
+  z.object({ scheme: z.literal('slack'), secret }).strict(),
+  z
+    .object({
+      scheme: z.literal('hmac'),
+      secret,
+      header: headerName,
+      algorithm: z.enum(HMAC_ALGORITHMS),
+      encoding: z.enum(SIGNATURE_ENCODINGS),
+      prefix: z.string().max(100).optional(),
+    })
+    .strict(),
+]);
+
+/** What an app's deliveries are told apart by, and for how long (src/domain/dedup.ts). */
+export const dedupBody = z
+  .object({
+    key: z.enum(DEDUP_KEYS),
+    header: headerName.transform((h) => h.toLowerCase()).optional(),
+    path: z.string().min(1).max(300).optional(),
+    windowSeconds: z
+      .number()
+      .int()
+      .min(1)
+      .max(DEDUP_WINDOW_MS / 1000, 'at most the namespace retention: 259200 (72 hours)')
+      .optional(),
+  })
+  .strict();
+
+export const createAppBody = z
+  .object({
+    name,
+    supportsInboundTrigger: z.boolean(),
+    bodyFormat: z.enum(BODY_FORMATS).default('json'),
+    verification: verificationBody.nullable().optional(),
+    dedup: dedupBody.nullable().optional(),
+  })
+  .strict();
+
+/** Fields left out keep their value; `verification: null` removes the check. */
+export const updateAppBody = z
+  .object({
+    name: name.optional(),
+    bodyFormat: z.enum(BODY_FORMATS).optional(),
+    verification: verificationBody.nullable().optional(),
+    /** null: back to auto. */
+    dedup: dedupBody.nullable().optional(),
+  })
+  .strict()
+  .refine((b) => Object.keys(b).length > 0, 'name at least one field to change');
+
+export const createConnectionBody = z
+  .object({
+    provider: z.literal('stripe'),
+    name,
+    signingSecret: secret.optional(),
+  })
+  .strict();
+
+const step = z
+  .object({
+    name,
+    type: z.literal('compose'),
+    template: jsonValue.refine((v) => v !== undefined, 'required'),
+  })
+  .strict();
+
+const trigger = z
+  .object({
+    appId: id.optional(),
+    connectionId: id.optional(),
+    events: z.array(z.string().min(1).max(200)).max(100).optional(),
+  })
+  .strict()
+  .superRefine((t, ctx) => {
+    if (!t.appId === !t.connectionId) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['appId'],
+        message: 'set exactly one of appId (custom app) or connectionId (payment provider)',
+      });
+    }
+    if (t.events && !t.connectionId) {
+      ctx.addIssue({ code: 'custom', path: ['events'], message: 'events applies to a payment provider trigger only' });
+    }
+  });
+
+/** Conditions a delivery must meet before a run is made (src/domain/trigger-rules.ts). */
+export const triggerRulesBody = z
+  .object({
+    match: z.enum(['all', 'any']).default('all'),
+    conditions: z
+      .array(
+        z.object({ field: z.string().min(1).max(300), op: z.enum(RULE_OPS), value: jsonValue.optional() }).strict(),
+      )
+      .max(TRIGGER_RULES_MAX),
+  })
+  .strict()
+  .superRefine((rules, ctx) => {
+    const problem = ruleProblem(rules);
+    if (problem) ctx.addIssue({ code: 'custom', path: problem.path, message: problem.problem });
+  });
+
+export const createRobotBody = z
+  .object({
+    name,
+    trigger,
+    steps: z.array(step).max(50).default([]),
+    rules: triggerRulesBody.nullable().optional(),
+  })
+  .strict();
+
+/** Fields left out keep their value. New steps and rules apply to deliveries accepted from then on. */
+export const updateRobotBody = z
+  .object({
+    name: name.optional(),
+    steps: z.array(step).max(50).optional(),
+    /** null removes them. */
+    rules: triggerRulesBody.nullable().optional(),
+  })
+  .strict()
+  .refine((b) => Object.keys(b).length > 0, 'name at least one field to change');
+
+export const rotateTokenBody = z
+  .object({ graceHours: z.number().int().min(0).max(MAX_GRACE_HOURS).default(DEFAULT_GRACE_HOURS) })
+  .strict();
+
+export const deliveryOutcome = z.enum(DELIVERY_OUTCOMES);
+
+/** Which deliveries to replay: those of an outcome, received since a time, from a cursor on (newest first). */
+export const bulkReplayBody = z
+  .object({
+    outcome: deliveryOutcome,
+    since: z.string().datetime().optional(),
+    cursor: z.string().max(500).optional(),
+  })
+  .strict();
+
+/** A test delivery: a body of the person's own (in the robot's body format), or the format's sample. */
+export const testDeliveryBody = z
+  .object({
+    body: z.string().min(1).optional(),
+    contentType: z.string().max(200).optional(),
+    /** Request headers to send with it (as a sender would: trigger rules may read them). */
+    headers: z
+      .record(headerName, z.string().max(1024))
+      .refine((h) => Object.keys(h).length <= 20, 'at most 20 headers')
+      .optional(),
+  })
+  .strict();
+
+export const listQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(1000).default(50),
+  cursor: z.string().max(500).optional(),
+});
+
+export type CreateRobotBody = z.infer<typeof createRobotBody>;
+export type VerificationBody = z.infer<typeof verificationBody>;
+export type StepBody = z.infer<typeof step>;
+
+/** Temporal's codec-server shape (src/codec/routes.ts): payloads with base64 metadata values and data. */
+const base64 = z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, 'base64');
+export const payloadsBody = z
+  .object({
+    payloads: z.array(z.object({ metadata: z.record(base64).optional(), data: base64.optional() }).strict()),
+  })
+  .strict();
+
+/**
+ * Request bodies' schemas, by the name they have in the OpenAPI document (described as the sender
+ * writes them: defaults may be left out). Their names differ from the answers': both are in one
+ * namespace of the document.
+ */
+/** The queries the management API takes, by their names in its operations (./management.ts). */
+export const QUERIES = { Page: listQuery } satisfies Record<string, z.AnyZodObject>;
+
+export const BODIES = {
+  CreateApp: createAppBody,
+  CreateConnection: createConnectionBody,
+  CreateRobot: createRobotBody,
+  UpdateApp: updateAppBody,
+  UpdateRobot: updateRobotBody,
+  RotateToken: rotateTokenBody,
+  ReplayMany: bulkReplayBody,
+  TestDelivery: testDeliveryBody,
+  PayloadsToCode: payloadsBody,
+} satisfies Record<string, z.ZodTypeAny>;

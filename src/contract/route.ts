@@ -1,0 +1,70 @@
+/**
+ * A route of the service's port: a declared operation (./operation.ts; the management API's are
+ * named in ./management.ts) with its handler. `routesFor` gives one its handler, typed from the
+ * declaration: the handler is given the path parameters, body and query read and checked, and
+ * must return the declared 2xx answer, or it does not compile. `mountRoutes` puts a list of them
+ * on a router; src/runtime/operations.ts gathers every route of the port, and ./openapi.ts renders
+ * that list as the OpenAPI document (test/openapi.test.ts checks the document against the routes
+ * really served).
+ */
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import { readJson, requireAdminToken } from '../core/http-errors';
+import type { Throttle } from '../core/throttle';
+import type { AnswerIn, Operation, RouteRequest, SuccessAnswer } from './operation';
+import { BODIES, QUERIES } from './requests';
+
+/** What mounting a route needs of the process: the admin token, and wrong tokens' throttle. */
+export interface RouteGuard {
+  config: { adminToken: string };
+  authFailures: Throttle;
+}
+
+/**
+ * A route with its handler, which returns the JSON answer; its status is the operation's one 2xx
+ * answer. Refusals are thrown (src/core/http-errors.ts), never returned. `D` is what the process
+ * gives every handler (src/api/deps.ts for the management API).
+ */
+export interface ApiRoute<D> extends Operation {
+  handle(request: RouteRequest<Operation>, deps: D): Promise<unknown>;
+}
+
+/** A handler of the operation `O`: given its request, it returns the operation's declared 2xx answer. */
+export type Handler<O extends Operation, D> = (
+  request: RouteRequest<O>,
+  deps: D,
+) => Promise<AnswerIn<SuccessAnswer<O>>>;
+
+/**
+ * `route(op, handler)` for handlers given `D`: gives a declared operation its handler, checked
+ * against the operation's path parameters, body, query and answer.
+ */
+export function routesFor<D>() {
+  // A list holds routes of different request types; each handler was checked against its own here.
+  return <const O extends Operation>(op: O, handle: Handler<O, D>): ApiRoute<D> => ({ ...op, handle });
+}
+
+/** The status a route answers with when its handler returns: its one 2xx answer. */
+export function successStatus(op: Pick<Operation, 'answers' | 'method' | 'path'>): number {
+  const ok = Object.keys(op.answers)
+    .map(Number)
+    .filter((s) => s >= 200 && s < 300);
+  if (ok.length !== 1) throw new Error(`${op.method} ${op.path} must declare exactly one 2xx answer`);
+  return ok[0];
+}
+
+/** Puts the routes on the router: the admin token checked, the body and query read, the answer set. */
+export function mountRoutes<D extends RouteGuard>(router: Router, routes: readonly ApiRoute<D>[], deps: D): void {
+  for (const r of routes) {
+    const status = successStatus(r);
+    router[r.method](r.path, async (ctx: Context) => {
+      if (r.admin) requireAdminToken(ctx, deps.config.adminToken, deps.authFailures);
+      const body: unknown = r.body && r.body !== 'raw' ? await readJson(ctx, BODIES[r.body]) : undefined;
+      const query: unknown = r.query ? QUERIES[r.query].parse(ctx.query) : undefined;
+      const request = { params: ctx.params as Record<string, string>, body, query } as RouteRequest<Operation>;
+      const answer = await r.handle(request, deps);
+      ctx.status = status;
+      ctx.body = answer;
+    });
+  }
+}

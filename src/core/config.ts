@@ -1,0 +1,336 @@
+/**
+ * The one place that reads the environment. Every process calls loadConfig() once at start;
+ * a bad value stops it with a message naming the variable.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import type { LogFormat, LogLevel } from './log';
+import {
+  DEFAULT_AUTH_FAILURES_PER_MINUTE,
+  DEFAULT_BODY_IDLE_TIMEOUT_MS,
+  DEFAULT_HEADERS_TIMEOUT_MS,
+  DEFAULT_INLINE_BODY_BYTES,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
+  DEFAULT_MAX_INFLIGHT_BODY_BYTES,
+  DEFAULT_MAX_INFLIGHT_BODY_BYTES_PER_TRIGGER,
+  DEFAULT_REJECTED_PER_MINUTE,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+} from '../domain/limits';
+import { DEFAULT_DELIVERY_CAPS, type DeliveryCaps } from '../domain/body-formats';
+import type { RunFeatures } from '../domain/types';
+import { trustedProxyRanges } from './client-address';
+import { adminTokenSchema, ConfigError, keptSecrets, secretsKeySchema, webUiKeySchema } from './config-secrets';
+
+export { ConfigError };
+
+const port = z.coerce.number().int().min(0).max(65535);
+const positiveInt = z.coerce.number().int().positive();
+const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+/** A duration such as `30d`, `12h`, `90m` or `45s`; `0` means forever. */
+const duration = z
+  .string()
+  .regex(/^(0|\d+[smhd])$/, 'must be a number followed by s, m, h or d (30d), or 0')
+  .transform((v) => (v === '0' ? 0 : Number(v.slice(0, -1)) * UNIT_MS[v.slice(-1) as keyof typeof UNIT_MS]));
+
+const readableFile = z.string().refine((f) => {
+  try {
+    fs.accessSync(f, fs.constants.R_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}, 'must name a file this process can read');
+
+const envSchema = z.object({
+  PORT: port.default(3000),
+  BASE_URL: z.string().url().optional(),
+  DATA_DIR: z.string().min(1).default('./.data'),
+  TEMPORAL_ADDRESS: z.string().min(1).optional(),
+  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().min(1).default('webhook-triggers'),
+  MONGODB_URI: z
+    .string()
+    .regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://')
+    .optional(),
+  ADMIN_TOKEN: adminTokenSchema.optional(),
+  WEB_UI_KEY: webUiKeySchema.optional(),
+  SECRETS_KEY: secretsKeySchema.optional(),
+  /** Keys SECRETS_KEY replaced, comma-separated: still read (sealed secrets, encrypted payloads), never written. */
+  SECRETS_KEY_PREVIOUS: z
+    .string()
+    .transform((v) => v.split(',').filter(Boolean))
+    .pipe(z.array(secretsKeySchema))
+    .optional(),
+  TEMPORAL_TLS: z.enum(['0', '1']).optional(),
+  TEMPORAL_TLS_CA: readableFile.optional(),
+  TEMPORAL_TLS_CERT: readableFile.optional(),
+  TEMPORAL_TLS_KEY: readableFile.optional(),
+  TEMPORAL_TLS_SERVER_NAME: z.string().min(1).optional(),
+  MAX_BODY_BYTES: positiveInt.default(DEFAULT_MAX_BODY_BYTES),
+  INLINE_BODY_BYTES: positiveInt.default(DEFAULT_INLINE_BODY_BYTES),
+  MAX_INFLIGHT_BODY_BYTES: positiveInt.default(DEFAULT_MAX_INFLIGHT_BODY_BYTES),
+  MAX_INFLIGHT_BODY_BYTES_PER_TRIGGER: positiveInt.default(DEFAULT_MAX_INFLIGHT_BODY_BYTES_PER_TRIGGER),
+  HEADERS_TIMEOUT_MS: positiveInt.default(DEFAULT_HEADERS_TIMEOUT_MS),
+  BODY_IDLE_TIMEOUT_MS: positiveInt.default(DEFAULT_BODY_IDLE_TIMEOUT_MS),
+  REQUEST_TIMEOUT_MS: positiveInt.default(DEFAULT_REQUEST_TIMEOUT_MS),
+  MAX_CONNECTIONS: positiveInt.default(DEFAULT_MAX_CONNECTIONS),
+  MAX_CONNECTIONS_PER_ADDRESS: positiveInt.default(DEFAULT_MAX_CONNECTIONS_PER_ADDRESS),
+  TLS_CERT: readableFile.optional(),
+  TLS_KEY: readableFile.optional(),
+  ALLOW_HTTP_BASE_URL: z.enum(['0', '1']).default('0'),
+  TRUST_PROXY: z
+    .string()
+    .default('0')
+    .transform((v, ctx) => {
+      const ranges = trustedProxyRanges(v);
+      if (!Array.isArray(ranges)) ctx.addIssue({ code: 'custom', message: ranges.problem });
+      return Array.isArray(ranges) ? ranges : [];
+    }),
+  AUTH_FAILURES_PER_MINUTE: positiveInt.default(DEFAULT_AUTH_FAILURES_PER_MINUTE),
+  REJECTED_PER_MINUTE: positiveInt.default(DEFAULT_REJECTED_PER_MINUTE),
+  RECEIVER_METRICS_PORT: port.default(9463),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  CSV_MAX_ROWS: positiveInt.default(DEFAULT_DELIVERY_CAPS.CSV_MAX_ROWS),
+  CSV_MAX_COLUMNS: positiveInt.default(DEFAULT_DELIVERY_CAPS.CSV_MAX_COLUMNS),
+  CSV_MAX_CELL_BYTES: positiveInt.default(DEFAULT_DELIVERY_CAPS.CSV_MAX_CELL_BYTES),
+  CSV_MAX_HEADER_CELL_BYTES: positiveInt.default(DEFAULT_DELIVERY_CAPS.CSV_MAX_HEADER_CELL_BYTES),
+  MAX_TRIGGER_BYTES: positiveInt.default(DEFAULT_DELIVERY_CAPS.MAX_TRIGGER_BYTES),
+  RULE_MATCH_CHARS_PER_DELIVERY: positiveInt.default(DEFAULT_DELIVERY_CAPS.RULE_MATCH_CHARS_PER_DELIVERY),
+  FANOUT_ROWS_PER_HOUR: positiveInt.default(DEFAULT_DELIVERY_CAPS.FANOUT_ROWS_PER_HOUR),
+  TRIGGER_CACHE_TTL_MS: z.coerce.number().int().min(0).default(5000),
+  TEMPORAL_START_TIMEOUT_MS: positiveInt.default(10_000),
+  EMBEDDED_TEMPORAL_PORT: port.default(7233),
+  EMBEDDED_TEMPORAL_UI_PORT: port.default(8233),
+  CLUSTER_RECEIVERS: z.coerce.number().int().min(1).max(16).default(2),
+  CLUSTER_WORKERS: z.coerce.number().int().min(1).max(16).default(2),
+  CLUSTER_POSTGRES_PORT: port.default(5433),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
+  HISTORY_RETENTION: duration.default('30d'),
+  HISTORY_KEEPER: z.enum(['0', '1']).default('1'),
+  RUN_SEARCH_ATTRIBUTES: z.enum(['0', '1']).default('1'),
+  RUN_SUMMARIES: z.enum(['0', '1']).default('1'),
+  KEEP_BODIES: z.enum(['0', '1']).default('1'),
+  FIELDS_SEEN: z.enum(['0', '1']).default('1'),
+  PAYLOAD_ENCRYPTION: z.enum(['0', '1']).default('1'),
+  ACCEPT_UNSEALED_PAYLOADS: z.enum(['0', '1']).default('0'),
+  WORKER_NICE: z.coerce.number().int().min(0).max(19).default(10),
+  WORKER_WORKFLOW_TASKS: z.coerce.number().int().min(2).max(1000).default(32),
+  WORKER_METRICS_PORT: port.default(9464),
+  SDK_METRICS_PORT: port.default(9465),
+  TEMPORAL_UI_URL: z.string().url().optional(),
+});
+
+export interface Config {
+  port: number;
+  baseUrl: string;
+  dataDir: string;
+  temporal: { address?: string; namespace: string; taskQueue: string; startTimeoutMs: number; tls: TemporalTls };
+  mongodbUri?: string;
+  adminToken: string;
+  /** Whether the admin token came from ADMIN_TOKEN (launchers then do not print it). */
+  adminTokenFromEnv: boolean;
+  /**
+   * The Temporal Web UI's codec key (WEB_UI_KEY, else DATA_DIR/web-ui-key): it opens the codec
+   * endpoints only, is rotated on its own, and is given to a browser by its operator
+   * (src/codec/routes.ts), never to the Web UI's served settings.
+   */
+  webUiKey: string;
+  webUiKeyFromEnv: boolean;
+  secretsKey: Buffer;
+  /** Keys SECRETS_KEY replaced: what they sealed or encrypted is still read (SECRETS_KEY_PREVIOUS). */
+  previousSecretsKeys: Buffer[];
+  /** SECRETS_KEY, then the previous keys: every key a sealed secret may have been sealed with. */
+  secretsKeys: Buffer[];
+  maxBodyBytes: number;
+  inlineBodyBytes: number;
+  /** Body bytes one receiver holds at once, and one URL's share of them; past either, 503 (receiver/body-budget.ts). */
+  maxInflightBodyBytes: number;
+  maxInflightBodyBytesPerTrigger: number;
+  /** The receiver's HTTP server against slow senders (src/domain/limits.ts). */
+  http: {
+    headersTimeoutMs: number;
+    bodyIdleTimeoutMs: number;
+    requestTimeoutMs: number;
+    maxConnections: number;
+    maxConnectionsPerAddress: number;
+  };
+  /**
+   * Proxies whose X-Forwarded-For gives the client's address (TRUST_PROXY, src/core/client-address.ts):
+   * none by default; the cluster's entry and compose's nginx are on loopback or a private network.
+   */
+  trustedProxies: string[];
+  /** The entry's certificate and key (TLS_CERT, TLS_KEY): `npm run start:cluster` makes a pair without them. */
+  edgeTls: { certFile: string; keyFile: string } | null;
+  /** Refusals a client address (wrong admin tokens) or a trigger (rejected deliveries) may have a minute. */
+  throttles: { authFailuresPerMinute: number; rejectedPerMinute: number };
+  /** The receiver's metrics and health port (GET /metrics, GET /healthz); 0 for none. */
+  receiverMetricsPort: number;
+  /**
+   * The address the receiver's and the worker's metrics ports listen on (METRICS_HOST): loopback
+   * by default, for the operator's network only when set (compose: `0.0.0.0`, on its internal network).
+   */
+  metricsHost: string;
+  /** What one delivery may make (src/domain/limits.ts): past a cap it is failed, with no run. */
+  deliveryCaps: DeliveryCaps;
+  triggerCacheTtlMs: number;
+  embedded: { temporalPort: number; temporalUiPort: number };
+  /** `npm run start:cluster` (docs/cluster.md): how many receivers and workers, and PostgreSQL's port. */
+  cluster: { receivers: number; workers: number; postgresPort: number };
+  logLevel: LogLevel;
+  /** JSON lines, or readable ones (the default in a terminal). */
+  logFormat: LogFormat;
+  /** How long runs and deliveries are kept in history, in ms (0: forever). */
+  historyRetentionMs: number;
+  /** Whether this worker runs a history keeper (one of all workers does the work, by lease). */
+  historyKeeper: boolean;
+  /** What deliveries' workflows do beyond running runs (each on by default; the bench turns each off in turn). */
+  runFeatures: RunFeatures;
+  /** Payloads sealed for Temporal (PAYLOAD_ENCRYPTION; off only to measure its cost: sealed ones are read anyway). */
+  payloadEncryption: boolean;
+  /**
+   * A worker's workflows take payloads nobody sealed (ACCEPT_UNSEALED_PAYLOADS=1: only while
+   * histories of deliveries from before 0.5 are open). Off, such a start is refused
+   * (src/domain/unsealed.ts).
+   */
+  acceptUnsealed: boolean;
+  /** The niceness of the worker's threads: acks before runs on a shared machine (src/launch/os/worker-priority.ts). */
+  workerNice: number;
+  /**
+   * Workflow tasks a worker holds at once (WORKER_WORKFLOW_TASKS, src/runtime/worker.ts): what it asks of
+   * Temporal at a time, and so how long a delivery's start may queue behind runs there.
+   */
+  workerWorkflowTasks: number;
+  /** The worker's metrics port (0: none), and the loopback port of the Temporal SDK's exporter behind it. */
+  workerMetricsPort: number;
+  sdkMetricsPort: number;
+  /** The Temporal Web UI, for links to workflows (the embedded launcher sets its own). */
+  temporalUiUrl: string | null;
+}
+
+/**
+ * TLS to Temporal (the Temporal CLI's variables): TEMPORAL_TLS_CA (the server's CA), TEMPORAL_TLS_CERT
+ * and TEMPORAL_TLS_KEY (this client's certificate, for mutual TLS), TEMPORAL_TLS_SERVER_NAME; TLS is
+ * on when any is set, or with TEMPORAL_TLS=1 (the system's CAs).
+ */
+export interface TemporalTls {
+  enabled: boolean;
+  caFile?: string;
+  certFile?: string;
+  keyFile?: string;
+  serverName?: string;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid environment:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  if (e.HEADERS_TIMEOUT_MS > e.REQUEST_TIMEOUT_MS)
+    throw new ConfigError('Invalid environment:\n  HEADERS_TIMEOUT_MS: must not be over REQUEST_TIMEOUT_MS');
+  if ((e.TLS_CERT === undefined) !== (e.TLS_KEY === undefined))
+    throw new ConfigError('Invalid environment:\n  TLS_CERT, TLS_KEY: give both, or neither');
+  const baseUrl = (e.BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  // In production, webhook URLs carry their token, and the API the admin token: never in clear.
+  if (env.NODE_ENV === 'production' && baseUrl.startsWith('http://') && e.ALLOW_HTTP_BASE_URL !== '1')
+    throw new ConfigError(
+      'Invalid environment:\n  BASE_URL: must be https:// in production (the URLs carry their token); ' +
+        'ALLOW_HTTP_BASE_URL=1 if TLS ends in front of this service on the same private network',
+    );
+  const dataDir = path.resolve(e.DATA_DIR);
+  const { adminToken, secretsKey, webUiKey } = keptSecrets(dataDir, {
+    adminToken: e.ADMIN_TOKEN,
+    secretsKey: e.SECRETS_KEY,
+    webUiKey: e.WEB_UI_KEY,
+  });
+  const previous = (e.SECRETS_KEY_PREVIOUS ?? []).map((k) => Buffer.from(k, 'base64'));
+  return {
+    port: e.PORT,
+    baseUrl,
+    dataDir,
+    temporal: {
+      address: e.TEMPORAL_ADDRESS,
+      namespace: e.TEMPORAL_NAMESPACE,
+      taskQueue: e.TEMPORAL_TASK_QUEUE,
+      startTimeoutMs: e.TEMPORAL_START_TIMEOUT_MS,
+      tls: {
+        enabled:
+          e.TEMPORAL_TLS === '1' ||
+          (e.TEMPORAL_TLS !== '0' &&
+            [e.TEMPORAL_TLS_CA, e.TEMPORAL_TLS_CERT, e.TEMPORAL_TLS_KEY, e.TEMPORAL_TLS_SERVER_NAME].some(Boolean)),
+        caFile: e.TEMPORAL_TLS_CA,
+        certFile: e.TEMPORAL_TLS_CERT,
+        keyFile: e.TEMPORAL_TLS_KEY,
+        serverName: e.TEMPORAL_TLS_SERVER_NAME,
+      },
+    },
+    mongodbUri: e.MONGODB_URI,
+    adminToken,
+    adminTokenFromEnv: e.ADMIN_TOKEN !== undefined,
+    webUiKey,
+    webUiKeyFromEnv: e.WEB_UI_KEY !== undefined,
+    secretsKey: Buffer.from(secretsKey, 'base64'),
+    previousSecretsKeys: previous,
+    secretsKeys: [Buffer.from(secretsKey, 'base64'), ...previous],
+    maxBodyBytes: e.MAX_BODY_BYTES,
+    inlineBodyBytes: e.INLINE_BODY_BYTES,
+    maxInflightBodyBytes: e.MAX_INFLIGHT_BODY_BYTES,
+    maxInflightBodyBytesPerTrigger: e.MAX_INFLIGHT_BODY_BYTES_PER_TRIGGER,
+    http: {
+      headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
+      bodyIdleTimeoutMs: e.BODY_IDLE_TIMEOUT_MS,
+      requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+      maxConnections: e.MAX_CONNECTIONS,
+      maxConnectionsPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS,
+    },
+    trustedProxies: e.TRUST_PROXY,
+    edgeTls: e.TLS_CERT && e.TLS_KEY ? { certFile: e.TLS_CERT, keyFile: e.TLS_KEY } : null,
+    throttles: { authFailuresPerMinute: e.AUTH_FAILURES_PER_MINUTE, rejectedPerMinute: e.REJECTED_PER_MINUTE },
+    receiverMetricsPort: e.RECEIVER_METRICS_PORT,
+    metricsHost: e.METRICS_HOST,
+    deliveryCaps: {
+      CSV_MAX_ROWS: e.CSV_MAX_ROWS,
+      CSV_MAX_COLUMNS: e.CSV_MAX_COLUMNS,
+      CSV_MAX_CELL_BYTES: e.CSV_MAX_CELL_BYTES,
+      CSV_MAX_HEADER_CELL_BYTES: e.CSV_MAX_HEADER_CELL_BYTES,
+      MAX_TRIGGER_BYTES: e.MAX_TRIGGER_BYTES,
+      RULE_MATCH_CHARS_PER_DELIVERY: e.RULE_MATCH_CHARS_PER_DELIVERY,
+      FANOUT_ROWS_PER_HOUR: e.FANOUT_ROWS_PER_HOUR,
+    },
+    triggerCacheTtlMs: e.TRIGGER_CACHE_TTL_MS,
+    embedded: {
+      temporalPort: e.EMBEDDED_TEMPORAL_PORT,
+      temporalUiPort: e.EMBEDDED_TEMPORAL_UI_PORT,
+    },
+    cluster: { receivers: e.CLUSTER_RECEIVERS, workers: e.CLUSTER_WORKERS, postgresPort: e.CLUSTER_POSTGRES_PORT },
+    logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT ?? (process.stderr.isTTY ? 'pretty' : 'json'),
+    historyRetentionMs: e.HISTORY_RETENTION,
+    historyKeeper: e.HISTORY_KEEPER === '1',
+    runFeatures: {
+      runSearchAttributes: e.RUN_SEARCH_ATTRIBUTES === '1',
+      runSummaries: e.RUN_SUMMARIES === '1',
+      keepBodies: e.KEEP_BODIES === '1',
+      fieldsSeen: e.FIELDS_SEEN === '1',
+    },
+    payloadEncryption: e.PAYLOAD_ENCRYPTION === '1',
+    acceptUnsealed: e.ACCEPT_UNSEALED_PAYLOADS === '1',
+    workerNice: e.WORKER_NICE,
+    workerWorkflowTasks: e.WORKER_WORKFLOW_TASKS,
+    workerMetricsPort: e.WORKER_METRICS_PORT,
+    sdkMetricsPort: e.SDK_METRICS_PORT,
+    temporalUiUrl: e.TEMPORAL_UI_URL?.replace(/\/+$/, '') ?? null,
+  };
+}
+
+/** Addresses every process needs; in a service process both must be set (the launcher sets them). */
+export function requireServers(config: Config): { temporalAddress: string; mongodbUri: string } {
+  if (!config.temporal.address) throw new ConfigError('TEMPORAL_ADDRESS is not set (the embedded launcher sets it)');
+  if (!config.mongodbUri) throw new ConfigError('MONGODB_URI is not set (the embedded launcher sets it)');
+  return { temporalAddress: config.temporal.address, mongodbUri: config.mongodbUri };
+}

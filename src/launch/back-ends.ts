@@ -1,0 +1,208 @@
+/**
+ * How this service's back-ends are started: Temporal and MongoDB, one way for every launcher and
+ * test kit. Each back-end is one of two kinds:
+ *
+ * - an existing one, named by TEMPORAL_ADDRESS or MONGODB_URI: that always wins; the service only
+ *   connects to it, and never starts or stops it;
+ * - the embedded one, a child process, with its files in the data folder and its output in the log
+ *   folder: the Temporal CLI dev server on a loopback port (`temporal.db`, `temporal.log`), or
+ *   FerretDB on SQLite on a unix socket of the data folder (`ferretdb/`, `ferretdb.log`; it opens
+ *   no TCP port: ferretDbSocket), whose start also prepares the store (the
+ *   collections made, then the `_id` index: docs/storage.md), so that once started it is the store
+ *   the service expects, in the database EMBEDDED_DATABASE.
+ *
+ * An embedded back-end can be stopped, cleanly or killed, and started again on the same port and
+ * files. `startBackEnds` starts both at once, and if either fails stops what was started.
+ *
+ * Used by the embedded launcher (src/entry/embedded.ts), the integration tests' servers
+ * (test/support/global-setup.ts), the fault stack (test/faults/fault-stack.ts, each part on its
+ * own) and the cluster's FerretDB (src/launch/cluster.ts; its Temporal is the real server,
+ * src/launch/servers/temporal-server.ts). The bench runs the launchers.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { ferretDbFile, prepareEmbeddedStore } from './servers/ferretdb-index';
+import { EMBEDDED_DATABASE, ferretDbUri, startFerretDb, startTemporalDevServer } from './servers/dev-servers';
+import { type ManagedProcess } from './os/managed-process';
+import { binaryFrom } from './os/binaries';
+import type { Logger } from '../core/log';
+
+/** The binaries scripts/binaries.sh finds or builds, by the variable it exports each in. */
+export type BackEndBinary = 'TEMPORAL_CLI_BIN' | 'FERRETDB_BIN' | 'SQLITE_TUNE_BIN';
+
+/** The binaries from the environment; `command` is the one that sets them (named when one is missing). */
+export const binariesFromEnv =
+  (command: string) =>
+  (variable: BackEndBinary): string =>
+    binaryFrom(variable, 'scripts/binaries.sh', command);
+
+/** How an embedded back-end is stopped: cleanly (SIGTERM, then SIGKILL after 10 s) or killed. */
+export type StopSignal = 'SIGTERM' | 'SIGKILL';
+
+export interface BackEnd {
+  /** Which back-end it is. */
+  readonly name: 'temporal' | 'mongodb';
+  /** Whether this process starts it; false for an existing one, whose start and stop do nothing. */
+  readonly embedded: boolean;
+  /** Starts it, unless it runs already; resolves once it is ready for the service. */
+  start(): Promise<void>;
+  /** Stops it if it runs; its files are kept for the next start. */
+  stop(signal?: StopSignal): Promise<void>;
+}
+
+export interface TemporalBackEnd extends BackEnd {
+  readonly name: 'temporal';
+  /** TEMPORAL_ADDRESS for the receiver and worker. */
+  readonly address: string;
+  /** The dev server's Web UI (http://localhost:<uiPort>); null for a headless or an existing one. */
+  readonly webUiUrl: string | null;
+}
+
+export interface MongodbBackEnd extends BackEnd {
+  readonly name: 'mongodb';
+  /** MONGODB_URI for the receiver and worker. */
+  readonly uri: string;
+  /** The folder of FerretDB's SQLite files (one a database); null for an existing MongoDB. */
+  readonly sqliteDir: string | null;
+}
+
+interface Embedded<Binary extends BackEndBinary> {
+  /** The data folder the server keeps its files in. */
+  dataDir: string;
+  /** The folder of its log file (made if missing). */
+  logDir: string;
+  /** Where a binary is (binariesFromEnv): asked only when the back-end is embedded, at its start. */
+  binary: (variable: Binary) => string;
+}
+
+export interface TemporalBackEndOptions extends Embedded<'TEMPORAL_CLI_BIN' | 'SQLITE_TUNE_BIN'> {
+  port: number;
+  /** An existing Temporal (TEMPORAL_ADDRESS): when given, it is used and the rest is not. */
+  address?: string;
+  namespace: string;
+  /** The Web UI's port; without one the dev server runs headless. */
+  uiPort?: number;
+  /** How long the namespace keeps closed workflows (EMBEDDED_RETENTION); the dev server's default without. */
+  retention?: string;
+}
+
+export interface MongodbBackEndOptions extends Embedded<'FERRETDB_BIN' | 'SQLITE_TUNE_BIN'> {
+  /** An existing MongoDB (MONGODB_URI): when given, it is used and the rest is not. */
+  uri?: string;
+}
+
+/** A back-end run as a child process: started by `launch`, stopped through its ManagedProcess. */
+function embeddedProcess(logDir: string, launch: () => Promise<void>, current: { proc?: ManagedProcess }) {
+  return {
+    embedded: true,
+    async start() {
+      if (current.proc) return;
+      fs.mkdirSync(logDir, { recursive: true });
+      await launch();
+    },
+    async stop(signal: StopSignal = 'SIGTERM') {
+      const proc = current.proc;
+      current.proc = undefined;
+      if (!proc) return;
+      if (signal === 'SIGKILL') proc.child.kill('SIGKILL');
+      await proc.stop();
+    },
+  };
+}
+
+const existing = { embedded: false, start: async () => {}, stop: async () => {} };
+
+export function temporalBackEnd(o: TemporalBackEndOptions): TemporalBackEnd {
+  if (o.address) return { name: 'temporal', address: o.address, webUiUrl: null, ...existing };
+  const current: { proc?: ManagedProcess } = {};
+  const launch = async () => {
+    current.proc = await startTemporalDevServer({
+      bin: o.binary('TEMPORAL_CLI_BIN'),
+      tuneBin: o.binary('SQLITE_TUNE_BIN'),
+      dataDir: o.dataDir,
+      port: o.port,
+      uiPort: o.uiPort,
+      namespace: o.namespace,
+      retention: o.retention,
+      logFile: path.join(o.logDir, 'temporal.log'),
+    });
+  };
+  return {
+    name: 'temporal',
+    address: `127.0.0.1:${o.port}`,
+    webUiUrl: o.uiPort === undefined ? null : `http://localhost:${o.uiPort}`,
+    ...embeddedProcess(o.logDir, launch, current),
+  };
+}
+
+export function mongodbBackEnd(o: MongodbBackEndOptions): MongodbBackEnd {
+  if (o.uri) return { name: 'mongodb', uri: o.uri, sqliteDir: null, ...existing };
+  const uri = ferretDbUri(o.dataDir);
+  const current: { proc?: ManagedProcess } = {};
+  const launch = async () => {
+    const proc = await startFerretDb({
+      bin: o.binary('FERRETDB_BIN'),
+      dataDir: o.dataDir,
+      logFile: path.join(o.logDir, 'ferretdb.log'),
+    });
+    try {
+      // Collections made, then the `_id` index FerretDB's own lookups can use (docs/storage.md).
+      await prepareEmbeddedStore(uri, {
+        indexBin: o.binary('SQLITE_TUNE_BIN'),
+        dataDir: o.dataDir,
+        dbName: EMBEDDED_DATABASE,
+      });
+    } catch (err) {
+      await proc.stop();
+      throw err;
+    }
+    current.proc = proc;
+  };
+  return {
+    name: 'mongodb',
+    uri,
+    sqliteDir: path.dirname(ferretDbFile(o.dataDir, EMBEDDED_DATABASE)),
+    ...embeddedProcess(o.logDir, launch, current),
+  };
+}
+
+export interface BackEnds {
+  temporal: TemporalBackEnd;
+  mongodb: MongodbBackEnd;
+  /** Stops what was started, MongoDB first, then Temporal. */
+  stop(signal?: StopSignal): Promise<void>;
+}
+
+const STARTING: Record<BackEnd['name'], string> = {
+  temporal: 'starting the Temporal dev server',
+  mongodb: 'starting FerretDB (SQLite)',
+};
+
+/**
+ * Starts both back-ends at once (neither needs the other), each embedded one logged as it starts.
+ * If either fails, both are stopped (what was started of them) before the error is thrown.
+ */
+export async function startBackEnds(o: {
+  temporal: TemporalBackEndOptions;
+  mongodb: MongodbBackEndOptions;
+  log?: Pick<Logger, 'info'>;
+}): Promise<BackEnds> {
+  const temporal = temporalBackEnd(o.temporal);
+  const mongodb = mongodbBackEnd(o.mongodb);
+  const stop = async (signal?: StopSignal) => {
+    await mongodb.stop(signal);
+    await temporal.stop(signal);
+  };
+  const results = await Promise.allSettled(
+    [temporal, mongodb].map((b) => {
+      if (b.embedded) o.log?.info(STARTING[b.name]);
+      return b.start();
+    }),
+  );
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) {
+    await stop();
+    throw failed.reason;
+  }
+  return { temporal, mongodb, stop };
+}

@@ -1,0 +1,250 @@
+/**
+ * The production-shaped cluster on one machine (docs/cluster.md), as `npm run start:cluster` runs
+ * it and test/cluster/ tests it: PostgreSQL, Temporal server on it, FerretDB, several receivers and
+ * several workers as their own processes (each restarted when it dies, as docker-compose.yml's
+ * `restart: unless-stopped` does), and nginx in front of the receivers.
+ *
+ * Start order: PostgreSQL, Temporal's schema, Temporal server and its namespace, FerretDB, the
+ * workers and receivers, the entry. A step that fails stops what was started. Stop order: the
+ * services, then the servers from the entry back to PostgreSQL.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { waitForPort, type ManagedProcess } from './os/managed-process';
+import { supervise, type Supervised } from './os/supervisor';
+import type { Logger } from '../core/log';
+import { mongodbBackEnd, type MongodbBackEnd } from './back-ends';
+import { startEntry, type EdgeTls } from './servers/nginx';
+import { startPostgres } from './servers/postgres';
+import { clientTlsEnv, clusterCertificates, edgeCertificate, type ClusterTls } from './servers/tls';
+import {
+  prepareTemporalNamespace,
+  prepareTemporalSchema,
+  startTemporalServer,
+  type TemporalServerOptions,
+  type TemporalServerPorts,
+} from './servers/temporal-server';
+
+export interface ClusterBinaries {
+  temporalServer: string;
+  temporalSqlTool: string;
+  /** PostgreSQL's bin folder. */
+  postgres: string;
+  nginx: string;
+  ferretdb: string;
+  sqliteTune: string;
+}
+
+export interface ClusterOptions {
+  /** The services' DATA_DIR (admin token, secrets key, bodies); each server keeps its files in a folder of it. */
+  dataDir: string;
+  logDir: string;
+  /** The entry's port: the one address senders and people use. */
+  port: number;
+  receiverPorts: number[];
+  /** Each receiver's metrics port (GET /metrics, /healthz). */
+  receiverMetricsPorts: number[];
+  /** Per worker: its metrics port and the Temporal SDK exporter's behind it. */
+  workerMetricsPorts: Array<{ worker: number; sdk: number }>;
+  postgresPort: number;
+  temporalPorts: TemporalServerPorts;
+  namespace: string;
+  maxBodyBytes: number;
+  bins: ClusterBinaries;
+  /** The environment the receivers and workers start from (the cluster adds their addresses). */
+  env: NodeJS.ProcessEnv;
+  log: Logger;
+  /** Each receiver's and worker's output in its own file in logDir, rather than the launcher's stderr. */
+  serviceLogFiles?: boolean;
+  /**
+   * TLS at the entry: a certificate and key given (TLS_CERT, TLS_KEY), or `made` (signed by the
+   * cluster's CA: edgeCertificate); plain HTTP without (the cluster tests).
+   */
+  edgeTls?: EdgeTls | 'made';
+  /** The entry's read timeout of management requests (API_READ_TIMEOUT_S unless given). */
+  apiReadTimeoutSeconds?: number;
+  /** The compiled receiver and worker entry points (tests, which run this file as TypeScript, give dist's). */
+  entryPoint?: (kind: 'receiver' | 'worker') => string;
+}
+
+export type ClusterServer = 'postgresql' | 'temporal' | 'mongodb' | 'entry';
+export type ClusterService = { kind: 'receiver' | 'worker'; index: number; process: Supervised };
+
+/** Reads the password kept in `file`, making it (readable by its owner only) the first time. */
+function persistentPassword(file: string): string {
+  try {
+    fs.writeFileSync(file, randomBytes(24).toString('base64url'), { flag: 'wx', mode: 0o600 });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+  return fs.readFileSync(file, 'utf8').trim();
+}
+
+export class Cluster {
+  private readonly servers = new Map<Exclude<ClusterServer, 'mongodb'>, ManagedProcess>();
+  /** FerretDB, started as the embedded launcher starts it (src/launch/back-ends.ts). */
+  private readonly mongodb: MongodbBackEnd;
+  readonly services: ClusterService[] = [];
+  /** PostgreSQL's password for `temporal` (DATA_DIR/postgres-password). */
+  private readonly postgresPassword: string;
+  /** The Temporal frontend's certificates, made at the first start. */
+  private certificates: ClusterTls | undefined;
+
+  constructor(private readonly o: ClusterOptions) {
+    this.postgresPassword = persistentPassword(path.join(o.dataDir, 'postgres-password'));
+    this.mongodb = mongodbBackEnd({
+      binary: (variable) => (variable === 'FERRETDB_BIN' ? o.bins.ferretdb : o.bins.sqliteTune),
+      dataDir: o.dataDir,
+      logDir: o.logDir,
+    });
+  }
+
+  /** The certificates clients of its Temporal present and trust (TEMPORAL_TLS_*). */
+  get tls(): ClusterTls {
+    if (!this.certificates) throw new Error('the cluster has not started');
+    return this.certificates;
+  }
+
+  get baseUrl(): string {
+    return `${this.o.edgeTls ? 'https' : 'http'}://localhost:${this.o.port}`;
+  }
+  get temporalAddress(): string {
+    return `127.0.0.1:${this.o.temporalPorts.frontend}`;
+  }
+  get mongodbUri(): string {
+    return this.mongodb.uri;
+  }
+
+  private get temporal(): TemporalServerOptions {
+    return {
+      serverBin: this.o.bins.temporalServer,
+      sqlToolBin: this.o.bins.temporalSqlTool,
+      postgres: {
+        binDir: this.o.bins.postgres,
+        port: this.o.postgresPort,
+        dir: this.postgresDir,
+        password: this.postgresPassword,
+      },
+      tls: this.tls,
+      dir: path.join(this.o.dataDir, 'temporal-server'),
+      ports: this.o.temporalPorts,
+      namespace: this.o.namespace,
+      logFile: path.join(this.o.logDir, 'temporal-server.log'),
+    };
+  }
+
+  private get postgresDir(): string {
+    return path.join(this.o.dataDir, 'postgresql');
+  }
+
+  async start(): Promise<void> {
+    try {
+      this.certificates = await clusterCertificates(path.join(this.o.dataDir, 'tls'));
+      for (const server of ['postgresql', 'temporal', 'mongodb'] as const) await this.startServer(server);
+      this.startServices();
+      for (const s of this.services.filter((s) => s.kind === 'receiver'))
+        await waitForPort(this.o.receiverPorts[s.index], s.process.current());
+      await this.startServer('entry');
+    } catch (err) {
+      this.o.log.error('the cluster could not start; stopping what was started');
+      await this.stop();
+      throw err;
+    }
+  }
+
+  /** Starts one server (again), with what it needs before others use it. */
+  async startServer(server: ClusterServer): Promise<void> {
+    const o = this.o;
+    o.log.info(`starting ${server}`);
+    switch (server) {
+      case 'postgresql':
+        this.servers.set(
+          server,
+          await startPostgres({
+            binDir: o.bins.postgres,
+            dir: this.postgresDir,
+            port: o.postgresPort,
+            password: this.postgresPassword,
+            logFile: path.join(o.logDir, 'postgresql.log'),
+          }),
+        );
+        await prepareTemporalSchema(this.temporal);
+        return;
+      case 'temporal':
+        this.servers.set(server, await startTemporalServer(this.temporal));
+        await prepareTemporalNamespace(this.temporalAddress, this.tls, o.namespace, o.log);
+        return;
+      case 'mongodb':
+        // Its start also makes the collections and the `_id` index (docs/storage.md).
+        await this.mongodb.start();
+        return;
+      case 'entry':
+        this.servers.set(
+          server,
+          await startEntry({
+            bin: o.bins.nginx,
+            dir: path.join(o.dataDir, 'entry'),
+            port: o.port,
+            receiverPorts: o.receiverPorts,
+            maxBodyBytes: o.maxBodyBytes,
+            apiReadTimeoutSeconds: o.apiReadTimeoutSeconds,
+            logFile: path.join(o.logDir, 'entry.log'),
+            tls: o.edgeTls === 'made' ? await edgeCertificate(path.join(o.dataDir, 'tls')) : o.edgeTls,
+          }),
+        );
+    }
+  }
+
+  /** Stops one server: cleanly, or with SIGKILL. */
+  async stopServer(server: ClusterServer, signal?: 'SIGKILL'): Promise<void> {
+    if (server === 'mongodb') return this.mongodb.stop(signal);
+    const proc = this.servers.get(server);
+    this.servers.delete(server);
+    if (!proc) return;
+    if (signal) proc.child.kill(signal);
+    await proc.stop();
+  }
+
+  private startServices(): void {
+    const o = this.o;
+    const env = {
+      ...o.env,
+      TEMPORAL_ADDRESS: this.temporalAddress,
+      TEMPORAL_NAMESPACE: o.namespace,
+      MONGODB_URI: this.mongodbUri,
+      DATA_DIR: o.dataDir,
+      // The URLs on the cards, and links, are the entry's: senders never see a receiver's own port.
+      BASE_URL: o.env.BASE_URL ?? this.baseUrl,
+      // Behind the entry: a client's address is the one nginx saw (refusals are counted by it).
+      TRUST_PROXY: '1',
+      ...clientTlsEnv(this.tls),
+      WEBHOOKS_PARENT_PID: String(process.pid),
+    };
+    const entryScript = o.entryPoint ?? ((kind: string) => path.join(__dirname, '..', 'entry', `${kind}.js`));
+    const start = (kind: 'receiver' | 'worker', index: number, extra: NodeJS.ProcessEnv) => {
+      const name = `${kind}-${index + 1}`;
+      const logFile = o.serviceLogFiles ? path.join(o.logDir, `${name}.log`) : undefined;
+      const proc = supervise(name, process.execPath, [entryScript(kind)], { ...env, ...extra }, o.log, logFile);
+      this.services.push({ kind, index, process: proc });
+    };
+    o.workerMetricsPorts.forEach((ports, i) =>
+      start('worker', i, { WORKER_METRICS_PORT: String(ports.worker), SDK_METRICS_PORT: String(ports.sdk) }),
+    );
+    o.receiverPorts.forEach((port, i) =>
+      start('receiver', i, { PORT: String(port), RECEIVER_METRICS_PORT: String(o.receiverMetricsPorts[i]) }),
+    );
+  }
+
+  /** A receiver's or worker's current process (the supervisor starts a new one when it dies). */
+  service(kind: 'receiver' | 'worker', index: number): Supervised {
+    const found = this.services.find((s) => s.kind === kind && s.index === index);
+    if (!found) throw new Error(`no ${kind} ${index + 1}`);
+    return found.process;
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.services.splice(0).map((s) => s.process.stop()));
+    for (const server of ['entry', 'mongodb', 'temporal', 'postgresql'] as const) await this.stopServer(server);
+  }
+}

@@ -1,0 +1,222 @@
+/**
+ * The HTTP service, and the receiver process's two ports:
+ *
+ * - **the service's port** (PORT): the webhook receiver, the management API (its OpenAPI document
+ *   too, behind the admin token), Temporal's codec endpoints and the dashboard's files, behind one
+ *   error path, with the browser-facing safety headers on every answer;
+ * - **the metrics port** (RECEIVER_METRICS_PORT): `GET /metrics` (Prometheus) and `GET /healthz`,
+ *   for the operator's network only (as the worker's metrics port), never the senders'.
+ *
+ * `listenReceiver` runs both with the limits against slow senders (src/domain/limits.ts): the same
+ * function serves production and the tests.
+ */
+import Router from '@koa/router';
+import type { Client } from '@temporalio/client';
+import Koa, { type Middleware } from 'koa';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Connection } from 'mongoose';
+import { openApiDocument } from '../contract/openapi';
+import { OPERATIONS } from './operations';
+import { managementRouter } from '../api/routes';
+import { BackgroundWork } from '../core/background';
+import { codecRouter } from '../codec/routes';
+import type { Config } from '../core/config';
+import { clientAddresses, TrustedProxies } from '../core/client-address';
+import { errorHandler } from '../core/http-errors';
+import { capConnections, KEEP_ALIVE_TIMEOUT_MS } from '../receiver/connections';
+import { drainOnClose } from './drain';
+import type { Logger } from '../core/log';
+import { receiverMetrics, type ReceiverMetrics } from '../core/metrics';
+import type { Models } from '../storage/models';
+import { DeliveryRecorder } from '../history/slots';
+import { TriggerCache } from '../receiver/trigger-cache';
+import { countWebhookAnswers } from '../receiver/webhook-metrics';
+import { Throttle } from '../core/throttle';
+import { serveDashboard } from './dashboard';
+import { webhookRouter } from '../receiver/webhooks';
+import { payloadEncryption, temporalAnswers } from '../temporal/client';
+
+export interface AppDeps {
+  config: Config;
+  db: Connection;
+  models: Models;
+  temporal: Client;
+  log: Logger;
+  /** The receiver's metrics (its metrics port); a fresh set when not given. */
+  metrics?: ReceiverMetrics;
+  /** Work started by requests that goes on after the answer (releases); stopped when the receiver closes. */
+  background?: BackgroundWork;
+}
+
+/**
+ * What browsers are told on every answer of the service's port: never sniff a type, never frame it,
+ * send no referrer, keep nothing of the API (it answers with secrets: webhook URLs), and load the
+ * dashboard's scripts and styles from this origin only.
+ */
+export function safetyHeaders(): Middleware {
+  return async (ctx, next) => {
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.set('Referrer-Policy', 'no-referrer');
+    ctx.set('X-Frame-Options', 'DENY');
+    ctx.set(
+      'Content-Security-Policy',
+      "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+        "base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    );
+    await next();
+    if (!ctx.response.get('Cache-Control')) ctx.set('Cache-Control', 'no-store');
+  };
+}
+
+/** The receiver's view of triggers (src/receiver/trigger-cache.ts); `watch` it while it serves. */
+export function triggerCache(deps: Pick<AppDeps, 'models' | 'config'>): TriggerCache {
+  return new TriggerCache(deps.models, deps.config.secretsKeys, deps.config.triggerCacheTtlMs);
+}
+
+/** Every router of the service's port, in the order requests meet them (test/openapi.test.ts lists their routes). */
+export function routers(deps: AppDeps, triggers = triggerCache(deps)): Router[] {
+  const { config } = deps;
+  // Wrong admin tokens are counted per client address, whichever route they were tried on.
+  const authFailures = new Throttle('requests with a wrong admin token', config.throttles.authFailuresPerMinute);
+  const document = openApiDocument(config.baseUrl, OPERATIONS);
+  return [
+    webhookRouter({ ...deps, triggers, deliveries: new DeliveryRecorder(deps.models) }),
+    codecRouter({ config, codec: payloadEncryption(config), authFailures }),
+    managementRouter({
+      ...deps,
+      background: deps.background ?? new BackgroundWork(),
+      triggers,
+      authFailures,
+      document,
+    }),
+  ];
+}
+
+export function createApp(deps: AppDeps, triggers = triggerCache(deps)): Koa {
+  const app = new Koa();
+  app.silent = true; // errors are logged by the error handler
+  // Behind the cluster's entry the client's address is in X-Forwarded-For (refusals are counted by
+  // it), believed only from a trusted proxy (src/core/client-address.ts).
+  app.use(clientAddresses(new TrustedProxies(deps.config.trustedProxies)));
+  const metrics = deps.metrics ?? receiverMetrics();
+  app.use(safetyHeaders());
+  app.use(countWebhookAnswers(metrics)); // outside the error handler: it sees what the sender got
+  app.use(errorHandler(deps.log));
+  for (const router of routers({ ...deps, metrics }, triggers)) app.use(router.routes());
+  app.use(serveDashboard());
+  return app;
+}
+
+/** How long a health answer is reused: a scrape or a probe every second costs one round trip each way. */
+const HEALTH_CACHE_MS = 1000;
+
+async function mongodbAnswers(db: Connection): Promise<boolean> {
+  try {
+    await db.db!.admin().ping({ timeoutMS: 2000 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The metrics port: `GET /metrics` and `GET /healthz` (its answer reused for HEALTH_CACHE_MS, one read at a time). */
+export function createMetricsApp(deps: Pick<AppDeps, 'db' | 'temporal'>, metrics: ReceiverMetrics): Koa {
+  let health: { at: number; answer: Promise<{ temporal: boolean; mongodb: boolean }> } | null = null;
+  const check = () => {
+    if (!health || Date.now() - health.at > HEALTH_CACHE_MS) {
+      const answer = Promise.all([temporalAnswers(deps.temporal), mongodbAnswers(deps.db)]).then(
+        ([temporal, mongodb]) => ({ temporal, mongodb }),
+      );
+      health = { at: Date.now(), answer };
+    }
+    return health.answer;
+  };
+  const router = new Router();
+  router.get('/healthz', async (ctx) => {
+    const { temporal, mongodb } = await check();
+    ctx.status = temporal && mongodb ? 200 : 503;
+    ctx.body = { temporal: temporal ? 'ok' : 'unreachable', mongodb: mongodb ? 'ok' : 'unreachable' };
+  });
+  // No label holds an id or anything a sender chose (src/core/metrics.ts).
+  router.get('/metrics', async (ctx) => {
+    ctx.type = metrics.registry.contentType;
+    ctx.body = await metrics.registry.metrics();
+  });
+  const app = new Koa();
+  app.silent = true;
+  app.use(router.routes());
+  return app;
+}
+
+export interface Listening {
+  /** The service's port and the metrics port (null when RECEIVER_METRICS_PORT is 0). */
+  port: number;
+  metricsPort: number | null;
+  close(): Promise<void>;
+}
+
+/** Listens on `port` (0: any free one) on `host`; resolves with the port taken. */
+function listen(server: http.Server, port: number, host?: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve((server.address() as AddressInfo).port));
+  });
+}
+
+/**
+ * The receiver process's HTTP servers, with the limits against slow senders: headers within
+ * HEADERS_TIMEOUT_MS, a whole request within REQUEST_TIMEOUT_MS, connections capped in all and per
+ * client address (./receiver/connections.ts; a body idle for BODY_IDLE_TIMEOUT_MS is refused by the
+ * body budget).
+ */
+export async function listenReceiver(
+  deps: AppDeps,
+  /** Ports to use instead of PORT and RECEIVER_METRICS_PORT (0: any free one; null: no metrics port). */
+  opts: { port?: number; metricsPort?: number | null; host?: string } = {},
+): Promise<Listening> {
+  const { config } = deps;
+  const metrics = deps.metrics ?? receiverMetrics();
+  const background = deps.background ?? new BackgroundWork();
+  const triggers = triggerCache(deps);
+  const app = createApp({ ...deps, metrics, background }, triggers);
+  const server = http.createServer(
+    {
+      headersTimeout: config.http.headersTimeoutMs,
+      requestTimeout: config.http.requestTimeoutMs,
+      keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+      // How often Node looks for requests past their time-outs (its default, 30 s, would let a slow
+      // sender keep its connection up to 30 s past HEADERS_TIMEOUT_MS).
+      connectionsCheckingInterval: 1000,
+    },
+    // eslint-disable-next-line @typescript-eslint/no-misused-promises -- Koa's handler catches its own errors
+    app.callback(),
+  );
+  const closeServer = drainOnClose(server);
+  const proxies = new TrustedProxies(config.trustedProxies);
+  capConnections(server, {
+    max: config.http.maxConnections,
+    perAddress: config.http.maxConnectionsPerAddress,
+    exempt: (address) => proxies.trusts(address),
+    refused: () => metrics.connectionsRefused.inc(),
+  });
+  const port = await listen(server, opts.port ?? config.port, opts.host);
+  let metricsServer: http.Server | null = null;
+  let metricsPort: number | null = null;
+  const wanted = opts.metricsPort !== undefined ? opts.metricsPort : config.receiverMetricsPort || null;
+  if (wanted !== null) {
+    // eslint-disable-next-line @typescript-eslint/no-misused-promises -- Koa's handler catches its own errors
+    metricsServer = http.createServer(createMetricsApp(deps, metrics).callback());
+    metricsPort = await listen(metricsServer, wanted, opts.host ?? config.metricsHost);
+  }
+  return {
+    port,
+    metricsPort,
+    /** Answers the requests under way first (src/runtime/drain.ts), then stops the background work. */
+    async close() {
+      metricsServer?.closeAllConnections();
+      await Promise.all([closeServer(), metricsServer && new Promise((resolve) => metricsServer.close(resolve))]);
+      await background.stop();
+    },
+  };
+}

@@ -1,0 +1,70 @@
+/** The Temporal worker: the delivery and run workflows and their activities. */
+import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import type { DataConverter } from '@temporalio/common';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createActivities } from '../../activities';
+import type { Models } from '../storage/models';
+import { workerMetrics, type WorkerMetrics } from '../core/metrics';
+import type { DeliveryCaps } from '../domain/body-formats';
+import type { RunFeatures } from '../domain/types';
+import type { HeardOutcomes } from '../history/heard-outcomes';
+import { FAILURE_CONVERTER_PATH } from '../temporal/client';
+
+/** Pre-built by `npm run build`; without it (tests from source) the workflows are bundled at start. */
+export const WORKFLOW_BUNDLE = path.resolve(__dirname, '../..', 'workflow-bundle.js');
+export const WORKFLOWS_PATH = require.resolve('../../workflows');
+
+/** How the workflow code is bundled (by the build, the tests and a worker alike): with our failure converter. */
+export const WORKFLOW_BUNDLE_OPTIONS = { workflowsPath: WORKFLOWS_PATH, failureConverterPath: FAILURE_CONVERTER_PATH };
+
+/** The given bundle, else the pre-built one when running compiled code, else the sources. */
+export function workflowCode(bundlePath?: string): Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> {
+  if (bundlePath) return { workflowBundle: { codePath: bundlePath } };
+  return fs.existsSync(WORKFLOW_BUNDLE) && __filename.endsWith('.js')
+    ? { workflowBundle: { codePath: WORKFLOW_BUNDLE } }
+    : { workflowsPath: WORKFLOWS_PATH };
+}
+
+export interface WorkerDeps {
+  connection: NativeConnection;
+  namespace: string;
+  taskQueue: string;
+  models: Models;
+  /** The worker's metrics (its metrics port); a fresh set when not given. */
+  metrics?: WorkerMetrics;
+  /** The payload codec (src/temporal/client.ts `dataConverter`): every payload the worker sends is sealed. */
+  dataConverter: DataConverter;
+  /** What one delivery may make (config.deliveryCaps); the defaults when not given. */
+  caps?: DeliveryCaps;
+  /** What deliveries' workflows do beyond running runs (config.runFeatures); all on when not given. */
+  features?: RunFeatures;
+  /** Outcomes of runs ended here, for this process's history keeper. */
+  heard?: HeardOutcomes;
+  /**
+   * Workflow tasks held at once (config.workerWorkflowTasks). Each one the worker holds is work it
+   * hands Temporal when it completes; Temporal's writes are serial on the dev server (one SQLite
+   * connection) and shared with the starts of deliveries, so a start waits behind as many as
+   * are held. 32 keep a CSV's runs at their rate on 2 cores and cut the tail of the acks
+   * beside them (docs/benchmark.md, "Issue 21: workflow tasks held at once").
+   */
+  workflowTasks: number;
+  /** A workflow bundle made by bundleWorkflowCode (tests bundle once for every worker). */
+  workflowBundlePath?: string;
+}
+
+export async function createWorker(deps: WorkerDeps): Promise<Worker> {
+  const { connection, namespace, taskQueue, models, metrics = workerMetrics(), workflowBundlePath } = deps;
+  return Worker.create({
+    connection,
+    namespace,
+    taskQueue,
+    ...workflowCode(workflowBundlePath),
+    activities: createActivities({ models, metrics, caps: deps.caps, features: deps.features, heard: deps.heard }),
+    dataConverter: deps.dataConverter,
+    maxCachedWorkflows: 2000,
+    maxConcurrentWorkflowTaskExecutions: deps.workflowTasks,
+    maxConcurrentActivityTaskExecutions: 50,
+    maxConcurrentLocalActivityExecutions: 200,
+  });
+}

@@ -3,70 +3,18 @@
  * pause (deliveries are held), resume (they run, in arrival order), stop (the URL answers 404),
  * and token rotation (a new URL, the old one kept for a grace period).
  */
-import { newId } from '../domain/secrets';
-import type { StepDefinition } from '../domain/types';
 import { robotHistory } from '../history/reads';
 import { robotFields } from '../history/fields';
 import { sendTestDelivery } from '../deliveries/test-delivery';
-import { conflict, invalidField } from '../core/http-errors';
 import { ROBOTS_LISTED } from '../domain/limits';
-import { releaseHeld } from '../deliveries/hold';
-import { editSteps, StepsEditConflict } from '../robots/steps-versions';
-import { RobotLifecycle } from '../robots/lifecycle';
 import type { RobotTransition } from '../domain/robot-lifecycle';
-import type { RobotDoc } from '../storage/documents';
 import { asked, found } from './lookups';
-import { route, type ManagementDeps, type ManagementInput, type ManagementRoute } from './deps';
-import type { CreateRobotBody, StepBody } from '../contract/requests';
+import { route, type ManagementDeps, type ManagementRoute } from './deps';
 import { MANAGEMENT } from '../contract/management';
 import { robotView } from './views';
-
-const stepDefinitions = (steps: StepBody[]): StepDefinition[] =>
-  steps.map((s) => ({ name: s.name, type: s.type, templateJson: JSON.stringify(s.template) }));
+import { createRobot, editRobot } from '../robots/edit';
 
 const robotById = ({ models }: ManagementDeps, id: string) => found('robot', models.Robot.findById(id).lean());
-
-/** The robot's lifecycle (src/robots/lifecycle.ts); a release runs in the background (src/deliveries/hold.ts). */
-export function robotLifecycle(deps: ManagementInput): RobotLifecycle {
-  const { models, config, triggers, log } = deps;
-  return new RobotLifecycle({
-    models,
-    secretsKey: config.secretsKey,
-    forget: (identifier) => triggers.forget(identifier),
-    release: (robot) => {
-      const { heldSince } = robot;
-      deps.background.run(async (signal) => {
-        try {
-          await releaseHeld(deps, robot._id, heldSince, signal);
-          // Cleared only while no pause came since: a later pause's deliveries wait for its own resume.
-          if (!signal.aborted)
-            await models.Robot.updateOne({ _id: robot._id, heldSince }, { $set: { heldSince: null } });
-        } catch (err) {
-          log.warn('releasing held deliveries stopped; each goes on within an hour', {
-            robotId: robot._id,
-            err: String(err),
-          });
-        }
-      });
-    },
-  });
-}
-
-async function validTrigger(
-  { models }: ManagementDeps,
-  trigger: CreateRobotBody['trigger'],
-): Promise<RobotDoc['trigger']> {
-  if (trigger.appId) {
-    const app = await models.App.findById(trigger.appId).lean();
-    if (!app) throw invalidField('trigger.appId', 'no such app');
-    if (!app.supportsInboundTrigger) throw invalidField('trigger.appId', 'the app does not support inbound triggers');
-    return { kind: 'custom', appId: app._id, connectionId: null, identifier: null };
-  }
-  if (!(await models.Connection.exists({ _id: trigger.connectionId }))) {
-    throw invalidField('trigger.connectionId', 'no such connection');
-  }
-  return { kind: 'stripe', appId: null, connectionId: trigger.connectionId!, events: trigger.events, identifier: null };
-}
 
 /**
  * A lifecycle transition on the robot the path names (`/api/robots/:id/<transition>`): the robot as
@@ -78,19 +26,7 @@ const transition = (name: RobotTransition): ManagementRoute =>
   );
 
 export const ROBOT_ROUTES: ManagementRoute[] = [
-  route(MANAGEMENT.createRobot, async ({ body }, deps) => {
-    const robot = await deps.models.Robot.create({
-      _id: newId(),
-      name: body.name,
-      state: 'draft',
-      trigger: await validTrigger(deps, body.trigger),
-      steps: stepDefinitions(body.steps),
-      stepsVersion: 0,
-      rulesJson: body.rules ? JSON.stringify(body.rules) : null,
-      createdAt: new Date(),
-    });
-    return robotView(robot.toObject(), deps.config);
-  }),
+  route(MANAGEMENT.createRobot, async ({ body }, deps) => robotView(await createRobot(deps.models, body), deps.config)),
   route(
     MANAGEMENT.listRobots,
     /**
@@ -121,22 +57,8 @@ export const ROBOT_ROUTES: ManagementRoute[] = [
     MANAGEMENT.editRobot,
     /** New steps apply to deliveries accepted from then on (src/robots/steps-versions.ts). */
     async ({ params, body }, deps) => {
-      const { models, triggers, config } = deps;
-      const robot = await robotById(deps, params.id);
-      if (body.steps || body.rules !== undefined) {
-        try {
-          await editSteps(models, robot, {
-            ...(body.steps ? { steps: stepDefinitions(body.steps) } : {}),
-            ...(body.rules !== undefined ? { rules: body.rules } : {}),
-          });
-        } catch (err) {
-          if (err instanceof StepsEditConflict) throw conflict(err.message);
-          throw err;
-        }
-      }
-      if (body.name) await models.Robot.updateOne({ _id: robot._id }, { $set: { name: body.name } });
-      await triggers.forget(robot.trigger.identifier);
-      return robotView(await robotById(deps, params.id), config);
+      await editRobot(deps.models, await robotById(deps, params.id), body, (id) => deps.triggers.forget(id));
+      return robotView(await robotById(deps, params.id), deps.config);
     },
   ),
   transition('start'),

@@ -12,7 +12,8 @@ import { route, type ManagementDeps, type ManagementInput, type ManagementRoute 
 import { HISTORY_ROUTES } from './history';
 import { mountRoutes } from '../contract/route';
 import { MANAGEMENT } from '../contract/management';
-import { ROBOT_ROUTES, robotLifecycle } from './robots';
+import { ROBOT_ROUTES } from './robots';
+import type { RobotLifecycle } from '../robots/lifecycle';
 
 /** The API's own routes: its document, and where the Temporal Web UI's codec endpoint is. */
 export const META_ROUTES: ManagementRoute[] = [
@@ -28,10 +29,11 @@ export const MANAGEMENT_ROUTES: readonly ManagementRoute[] = [
   ...HISTORY_ROUTES,
 ];
 
-export function managementRouter(input: ManagementInput): Router {
+/** The management API's router; `lifecycle` is the robot's, as the process runs it (src/runtime/robot-lifecycle.ts). */
+export function managementRouter(input: ManagementInput, lifecycle: RobotLifecycle): Router {
   const deps: ManagementDeps = {
     ...input,
-    lifecycle: robotLifecycle(input),
+    lifecycle,
     versions: new StepsVersions(input.models),
   };
   const router = new Router();

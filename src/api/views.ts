@@ -14,19 +14,17 @@ import type {
 import type { RobotHistory } from '../history/reads';
 import type { RunSummary } from '../history/tally';
 import { webhookUrl } from '../domain/ids';
-import { decryptSecret } from '../domain/secrets';
-import type { CustomVerification } from '../domain/verification';
+import { appVerification } from '../apps/apps';
 import { cardToken } from '../robots/trigger-tokens';
 import type { AnswerIn } from '../contract/operation';
 
 /** An app as the API shows it: its verification's settings without the secret. */
 export function appView(app: AppDoc, secretsKeys: readonly Buffer[]): AnswerIn<'App'> {
-  const { _id, verificationSealed, dedup, ...rest } = app;
+  const { _id, verificationSealed: _sealed, dedup, ...rest } = app;
+  const unsealed = appVerification(secretsKeys, app);
   let verification = null;
-  if (verificationSealed) {
-    const { secret: _secret, ...settings } = JSON.parse(
-      decryptSecret(secretsKeys, verificationSealed),
-    ) as CustomVerification;
+  if (unsealed) {
+    const { secret: _secret, ...settings } = unsealed;
     verification = settings;
   }
   return { id: _id, ...rest, verification, dedup: dedup ?? AUTO_DEDUP };

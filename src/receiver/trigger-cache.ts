@@ -23,9 +23,8 @@
  *   While the store does not answer, lookups do not wait for it: they are served from the cache,
  *   as they are between reads, and the stamp is asked again in the background.
  */
-import { decryptSecret } from '../domain/secrets';
+import { appVerification, connectionSecret } from '../apps/apps';
 import type { BodyFormat } from '../domain/types';
-import type { CustomVerification } from '../domain/verification';
 import type { Models } from '../storage/models';
 import { rawCollection } from '../storage/writes';
 import { randomUUID } from 'node:crypto';
@@ -182,14 +181,13 @@ export class TriggerCache {
     let dedup: DedupChoice = AUTO_DEDUP;
     if (robot.trigger.kind === 'stripe' && robot.trigger.connectionId) {
       const connection = await this.models.Connection.findById(robot.trigger.connectionId).lean();
-      if (connection?.signingSecretSealed)
-        verification = { scheme: 'stripe', secret: decryptSecret(this.secretsKeys, connection.signingSecretSealed) };
+      const secret = connection && connectionSecret(this.secretsKeys, connection);
+      if (secret) verification = { scheme: 'stripe', secret };
     } else if (robot.trigger.kind === 'custom') {
       const app = await this.models.App.findById(robot.trigger.appId).lean();
       format = app?.bodyFormat ?? 'json';
       dedup = app?.dedup ?? AUTO_DEDUP;
-      if (app?.verificationSealed)
-        verification = JSON.parse(decryptSecret(this.secretsKeys, app.verificationSealed)) as CustomVerification;
+      if (app) verification = appVerification(this.secretsKeys, app);
     }
     return {
       robotId: robot._id,

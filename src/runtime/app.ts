@@ -34,6 +34,7 @@ import { TriggerCache } from '../receiver/trigger-cache';
 import { countWebhookAnswers } from '../receiver/webhook-metrics';
 import { Throttle } from '../core/throttle';
 import { serveDashboard } from './dashboard';
+import { robotLifecycle } from './robot-lifecycle';
 import { webhookRouter } from '../receiver/webhooks';
 import { payloadEncryption, temporalAnswers } from '../temporal/client';
 
@@ -80,16 +81,12 @@ export function routers(deps: AppDeps, triggers = triggerCache(deps)): Router[] 
   // Wrong admin tokens are counted per client address, whichever route they were tried on.
   const authFailures = new Throttle('requests with a wrong admin token', config.throttles.authFailuresPerMinute);
   const document = openApiDocument(config.baseUrl, OPERATIONS);
+  const background = deps.background ?? new BackgroundWork();
+  const management = { ...deps, background, triggers, authFailures, document };
   return [
     webhookRouter({ ...deps, triggers, deliveries: new DeliveryRecorder(deps.models) }),
     codecRouter({ config, codec: payloadEncryption(config), authFailures }),
-    managementRouter({
-      ...deps,
-      background: deps.background ?? new BackgroundWork(),
-      triggers,
-      authFailures,
-      document,
-    }),
+    managementRouter(management, robotLifecycle(management)),
   ];
 }
 

@@ -1,7 +1,7 @@
 /**
  * The code's dependencies point one way (docs/code-layout.md): the domain, the process-wide core,
  * the port's contract, the Temporal plumbing, storage (every schema and the reads by `_id`), the
- * run history, the features (robots, runs, deliveries), the HTTP edges (receiver, API, codec), the
+ * run history, the features (apps, robots, runs, deliveries), the HTTP edges (receiver, API, codec), the
  * Temporal side (activities and workflows), the composition of the processes, starting things,
  * and the process mains; no import cycles, the bench's included; the bench imports the service's
  * parts, never workflow or activity code.
@@ -20,6 +20,7 @@ const LAYERS: Array<{ name: string; paths: string[] }> = [
   { name: 'Temporal plumbing', paths: ['src/temporal/'] },
   { name: 'storage', paths: ['src/storage/'] },
   { name: 'history', paths: ['src/history/'] },
+  { name: 'apps', paths: ['src/apps/'] },
   { name: 'robots', paths: ['src/robots/'] },
   { name: 'runs', paths: ['src/runs/'] },
   { name: 'deliveries', paths: ['src/deliveries/'] },

@@ -1,0 +1,102 @@
+/**
+ * Custom apps (body format, optional signature verification, what their deliveries are told apart
+ * by) and payment provider connections: their writes, and the one place their secrets are sealed
+ * (with SECRETS_KEY, as they arrive) and unsealed (with any of SECRETS_KEYS: for the receiver's
+ * checks, and for the API's views, which never show the secret).
+ */
+import type { z } from 'zod';
+import { dedupProblem, type DedupChoice } from '../domain/dedup';
+import { decryptSecret, encryptSecret, newId } from '../domain/secrets';
+import type { BodyFormat } from '../domain/types';
+import type { CustomVerification } from '../domain/verification';
+import { invalidField } from '../core/http-errors';
+import type { createAppBody, createConnectionBody, updateAppBody, VerificationBody } from '../contract/requests';
+import type { AppDoc, ConnectionDoc } from '../storage/documents';
+import type { Models } from '../storage/models';
+
+/** What the apps' writes need: the models, and the key new secrets are sealed with. */
+export interface AppsDeps {
+  models: Models;
+  secretsKey: Buffer;
+  /** Every key a stored secret may be sealed with (SECRETS_KEYS). */
+  secretsKeys: readonly Buffer[];
+}
+
+/** The app's verification settings with its secret, unsealed; null for an app whose senders do not sign. */
+export function appVerification(
+  secretsKeys: readonly Buffer[],
+  app: Pick<AppDoc, 'verificationSealed'>,
+): CustomVerification | null {
+  if (!app.verificationSealed) return null;
+  return JSON.parse(decryptSecret(secretsKeys, app.verificationSealed)) as CustomVerification;
+}
+
+/** The connection's signing secret, unsealed; null when it has none. */
+export function connectionSecret(secretsKeys: readonly Buffer[], connection: ConnectionDoc): string | null {
+  return connection.signingSecretSealed ? decryptSecret(secretsKeys, connection.signingSecretSealed) : null;
+}
+
+/** The stored form of an app's verification: the whole settings, with the secret, sealed. */
+const sealed = (key: Buffer, v: VerificationBody | null): Pick<AppDoc, 'verificationSealed'> => ({
+  verificationSealed: v ? encryptSecret(key, JSON.stringify(v)) : null,
+});
+
+/** Refuses a dedup choice that does not suit the app as it will be (src/domain/dedup.ts, `dedupProblem`). */
+function checkDedup(dedup: DedupChoice | null | undefined, app: { signedWith: string | null; bodyFormat: BodyFormat }) {
+  const problem = dedup ? dedupProblem(dedup, app) : null;
+  if (problem) throw invalidField(problem.field, problem.problem);
+}
+
+export async function createApp(
+  { models, secretsKey }: AppsDeps,
+  { verification, ...body }: z.output<typeof createAppBody>,
+): Promise<AppDoc> {
+  checkDedup(body.dedup, { signedWith: verification?.scheme ?? null, bodyFormat: body.bodyFormat });
+  const app = await models.App.create({
+    _id: newId(),
+    ...body,
+    ...sealed(secretsKey, verification ?? null),
+    createdAt: new Date(),
+  });
+  return app.toObject();
+}
+
+/** The app edited, or null if it is gone; its dedup choice checked against the app as it will be. */
+export async function editApp(
+  { models, secretsKey, secretsKeys }: AppsDeps,
+  app: AppDoc,
+  { verification, ...body }: z.output<typeof updateAppBody>,
+): Promise<AppDoc | null> {
+  checkDedup(body.dedup === undefined ? app.dedup : body.dedup, {
+    signedWith:
+      verification === undefined ? (appVerification(secretsKeys, app)?.scheme ?? null) : (verification?.scheme ?? null),
+    bodyFormat: body.bodyFormat ?? app.bodyFormat,
+  });
+  const changes = { ...body, ...(verification === undefined ? {} : sealed(secretsKey, verification)) };
+  return models.App.findByIdAndUpdate(app._id, { $set: changes }, { new: true }).lean();
+}
+
+export async function createConnection(
+  { models, secretsKey }: AppsDeps,
+  { signingSecret, ...body }: z.output<typeof createConnectionBody>,
+): Promise<ConnectionDoc> {
+  const connection = await models.Connection.create({
+    _id: newId(),
+    ...body,
+    signingSecretSealed: signingSecret ? encryptSecret(secretsKey, signingSecret) : null,
+    createdAt: new Date(),
+  });
+  return connection.toObject();
+}
+
+/** Every app, newest first. Apps are few: one read of the collection. */
+export async function allApps({ models }: Pick<AppsDeps, 'models'>): Promise<AppDoc[]> {
+  const apps = await models.App.find().lean();
+  return apps.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
+}
+
+/** Every connection, newest first. */
+export async function allConnections({ models }: Pick<AppsDeps, 'models'>): Promise<ConnectionDoc[]> {
+  const connections = await models.Connection.find().lean();
+  return connections.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
+}

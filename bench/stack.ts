@@ -5,7 +5,7 @@
  * points and exits come from the runtime (src/runtime/).
  */
 import { ferretDbSocket, ferretDbUri } from '../src/launch/servers/dev-servers';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -16,7 +16,7 @@ import { CLUSTER_TLS_SERVER_NAME } from '../src/launch/servers/tls';
 import { temporalTls } from '../src/temporal/client';
 import { freePorts, freeSpacedPorts } from '../src/launch/os/ports';
 import { freeTemporalServerPort } from '../src/launch/servers/temporal-server';
-import { descendants, entryPoint, exited, isAlive } from '../src/launch/os/child-processes';
+import { descendants, entryPoint, isAlive, stopWithGrace } from '../src/launch/os/child-processes';
 
 export interface BenchStack {
   /** Resolves once the launcher has printed its banner (everything is up). */
@@ -38,15 +38,6 @@ export interface BenchStack {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Stops a child: `signal`, then SIGKILL after `graceMs`. */
-async function stopChild(child: ChildProcess, signal: NodeJS.Signals, graceMs: number): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  child.kill(signal);
-  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-  await exited(child);
-  clearTimeout(timer);
-}
 
 function tail(file: string, lines = 30): string {
   try {
@@ -148,7 +139,7 @@ export async function launchStack(opts: {
   const stop = (keepData: boolean) =>
     (stopped ??= (async () => {
       const tree = child.pid ? descendants(child.pid) : [];
-      await stopChild(child, 'SIGINT', 60_000);
+      await stopWithGrace(child, 'SIGINT', 60_000);
       // The launcher stops its children; anything it could not (it was killed) goes now.
       const left = tree.filter(isAlive);
       for (const pid of left) process.kill(pid, 'SIGKILL');
@@ -206,7 +197,7 @@ export async function startBaseline(
     env: { ...process.env, ...env, WEBHOOKS_PARENT_PID: String(process.pid) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const stop = () => stopChild(child, 'SIGTERM', 5000);
+  const stop = () => stopWithGrace(child, 'SIGTERM', 5000);
   try {
     const port = await new Promise<number>((resolve, reject) => {
       let out = '';

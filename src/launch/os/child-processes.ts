@@ -40,6 +40,18 @@ export function exited(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 }
 
+/**
+ * Stops a child: `signal` (its clean stop), then SIGKILL if it is still running after `graceMs`;
+ * resolves once it has exited. The one stop-with-grace of the launchers, the tests and the bench.
+ */
+export async function stopWithGrace(child: ChildProcess, signal: NodeJS.Signals, graceMs: number): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill(signal);
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await exited(child);
+  clearTimeout(timer);
+}
+
 /** Whether a process with this pid exists (signal 0). */
 export function isAlive(pid: number): boolean {
   try {

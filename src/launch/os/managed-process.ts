@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import { exited, stopWithGrace } from './child-processes';
 import { recordServer } from './left-over';
 
 export interface ManagedProcess {
@@ -36,22 +37,16 @@ export function spawnManaged(name: string, command: string, args: string[], opts
     process.stderr.write(chunk);
     opts.onStderr?.(chunk);
   });
-  const exited = new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve();
-    else child.once('exit', () => resolve());
-  });
-  if (opts.pidFile) recordServer(opts.pidFile, child.pid, exited);
+  if (opts.pidFile)
+    recordServer(
+      opts.pidFile,
+      child.pid,
+      exited(child).then(() => undefined),
+    );
   return {
     name,
     child,
-    async stop(graceMs = 10_000) {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill(opts.stopSignal ?? 'SIGTERM');
-        const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-        await exited;
-        clearTimeout(timer);
-      }
-    },
+    stop: (graceMs = 10_000) => stopWithGrace(child, opts.stopSignal ?? 'SIGTERM', graceMs),
   };
 }
 

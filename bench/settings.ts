@@ -49,7 +49,7 @@
  *   BENCH_KEEP_DATA=1      keep the stack's data folder and logs (kept anyway on failure)
  */
 import os from 'node:os';
-import { QUIET_TICK_MS } from '../src/history/keeper';
+import { QUIET_TICK_MS } from '../src/history/keeper-schedule';
 import { round } from './util';
 
 /** Each feature on the run path, by its BENCH_ABLATION_FEATURES key: what it is, and the setting that turns it off. */

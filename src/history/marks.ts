@@ -9,7 +9,7 @@
  * already there) is seen by that look.
  *
  * **The rule that lets a recorder skip marks**: a recorder marks a robot at most once every
- * MARK_EVERY_MS, and the keeper looks at a robot every second for QUIET_AFTER_MS (keeper.ts) after
+ * MARK_EVERY_MS, and the keeper looks at a robot every second for QUIET_AFTER_MS (keeper-schedule.ts) after
  * reading its mark, which is at least as long: a delivery recorded without a mark is recorded
  * within MARK_EVERY_MS of a mark this recorder made, so within that second-by-second watch.
  *
@@ -23,7 +23,7 @@ import type { MarkDoc } from '../storage/history-documents';
 
 /**
  * A recorder marks a robot again only this long after its last mark: a busy robot costs the store
- * one insert every few seconds, not one per delivery (at most QUIET_AFTER_MS, keeper.ts).
+ * one insert every few seconds, not one per delivery (at most QUIET_AFTER_MS, keeper-schedule.ts).
  */
 export const MARK_EVERY_MS = 5000;
 /** Past this many robots marked, a recorder forgets those marked longest ago (it only marks again). */

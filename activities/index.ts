@@ -7,7 +7,6 @@
  * after a crash and stores nothing twice; and no activity on a run's path reads a large collection.
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { runsDeliveries } from '../src/domain/robot-lifecycle';
 import { DEFAULT_DELIVERY_CAPS, type DeliveryCaps } from '../src/domain/body-formats';
 import { CsvRunSeeds } from '../src/deliveries/csv-runs';
 import { DeliveryRules } from '../src/deliveries/rules';
@@ -27,6 +26,7 @@ import type { RunPreviewDoc } from '../src/storage/history-documents';
 import type { HeardOutcomes } from '../src/history/heard-outcomes';
 import { DeliveryRecorder } from '../src/history/slots';
 import type { WorkerMetrics } from '../src/core/metrics';
+import { robotRunsDeliveries } from '../src/robots/lifecycle';
 import { RobotSettingsCache } from '../src/robots/settings';
 import { StepsVersions } from '../src/robots/steps-versions';
 import { StepExecutor, type StepInput } from '../src/runs/steps';
@@ -106,13 +106,9 @@ export function createActivities({
       await discardBlob(models, bodyBlobId(deliveryId), chunks);
     },
 
-    /**
-     * Whether a held delivery may go on: its robot is at work (read from the database, not a cache).
-     * A robot paused or stopped keeps it; one that no longer exists lets it fail in preparation.
-     */
+    /** Whether a held delivery may go on (src/robots/lifecycle.ts). */
     async robotAtWork({ robotId }: { robotId: string }): Promise<boolean> {
-      const robot = await models.Robot.findById(robotId, { state: 1 }).lean();
-      return !robot || runsDeliveries(robot.state);
+      return robotRunsDeliveries(models, robotId);
     },
 
     /** Executes one step of a run and stores its result; the step that ends the run records its outcome. */

@@ -11,6 +11,7 @@ import type { BodyFormat, DeliveryInput, RunSeed } from '../src/domain/types';
 import { connectDatabase } from '../src/storage/connect';
 import type { Models } from '../src/storage/models';
 import { workerMetrics } from '../src/core/metrics';
+import { robotAtWork } from './support/robots';
 import { withDatabase } from './support/stack';
 
 let db: Connection;
@@ -33,20 +34,8 @@ const env = (heartbeatDetails?: unknown) =>
     ...(heartbeatDetails === undefined ? {} : { heartbeatDetails }),
   });
 
-async function robotWith(bodyFormat: BodyFormat, template: unknown = { v: '{{trigger}}' }): Promise<string> {
-  const appId = randomUUID();
-  const robotId = randomUUID();
-  await models.App.create({ _id: appId, name: 'A', supportsInboundTrigger: true, bodyFormat, createdAt: new Date() });
-  await models.Robot.create({
-    _id: robotId,
-    name: 'R',
-    state: 'at_work',
-    trigger: { kind: 'custom', appId, connectionId: null, identifier: `custom:${randomUUID()}`, token: 't' },
-    steps: [{ name: 'compose', type: 'compose', templateJson: JSON.stringify(template) }],
-    createdAt: new Date(),
-  });
-  return robotId;
-}
+const robotWith = (bodyFormat: BodyFormat, template: unknown = { v: '{{trigger}}' }) =>
+  robotAtWork(models, bodyFormat, template);
 
 function delivery(robotId: string, body: string): DeliveryInput {
   return {

@@ -17,6 +17,7 @@ import { workerMetrics } from '../src/core/metrics';
 import { SEARCH_ATTRIBUTES } from '../src/domain/search-attributes';
 import { deliveryWorkflow } from '../workflows/delivery';
 import { withDatabase } from './support/stack';
+import { robotAtWork } from './support/robots';
 import { RUNS_PER_CONTINUATION } from '../src/domain/limits';
 
 let testEnv: TestWorkflowEnvironment;
@@ -54,17 +55,7 @@ async function withWorker<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 async function deliveryFor(bodyFormat: BodyFormat, body: string): Promise<DeliveryInput> {
-  const appId = randomUUID();
-  const robotId = randomUUID();
-  await models.App.create({ _id: appId, name: 'A', supportsInboundTrigger: true, bodyFormat, createdAt: new Date() });
-  await models.Robot.create({
-    _id: robotId,
-    name: 'R',
-    state: 'at_work',
-    trigger: { kind: 'custom', appId, connectionId: null, identifier: `custom:${randomUUID()}`, token: 't' },
-    steps: [{ name: 'compose', type: 'compose', templateJson: JSON.stringify({ email: '{{trigger.email}}' }) }],
-    createdAt: new Date(),
-  });
+  const robotId = await robotAtWork(models, bodyFormat, { email: '{{trigger.email}}' });
   return {
     deliveryId: randomUUID(),
     robotId,

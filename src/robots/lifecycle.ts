@@ -15,6 +15,15 @@ import type { RobotDoc } from '../storage/documents';
 import type { Models } from '../storage/models';
 import { newTokenFields, rotateToken } from './trigger-tokens';
 
+/**
+ * Whether a held delivery of the robot may go on: it is at work (read from the store, not a cache).
+ * A robot paused or stopped keeps it; one that no longer exists lets it go on, to fail in preparation.
+ */
+export async function robotRunsDeliveries(models: Models, robotId: string): Promise<boolean> {
+  const robot = await models.Robot.findById(robotId, { state: 1 }).lean();
+  return !robot || runsDeliveries(robot.state);
+}
+
 export interface LifecycleDeps {
   models: Models;
   secretsKey: Buffer;

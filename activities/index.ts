@@ -34,7 +34,7 @@ import { BlobMissing, bodyBlobId, discardBlob } from '../src/storage/blobs';
 import type { Models } from '../src/storage/models';
 import { groupInserts } from '../src/storage/writes';
 
-export interface ActivityDeps {
+interface ActivityDeps {
   models: Models;
   metrics: WorkerMetrics;
   /** What one delivery may make (CSV_MAX_ROWS and the rest); the defaults when not given. */

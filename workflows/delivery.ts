@@ -91,7 +91,7 @@ const FAILURE_LINES: Record<DeliveryFailure, string> = {
 export const releaseSignal = defineSignal('release');
 
 /** Where a fan-out stands, carried across continue-as-new. */
-export interface FanOut {
+interface FanOut {
   runCount: number;
   stepCount: number;
   nextRun: number;

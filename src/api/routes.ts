@@ -1,7 +1,7 @@
 /**
  * The management API: JSON under /api, every route behind `Authorization: Bearer <admin token>`
  * (its OpenAPI document too), wrong tokens throttled per client address (src/core/http-errors.ts). Its routes
- * are declared as data (./route.ts), one list per resource: apps and connections (./apps), robots
+ * are declared as data (src/contract/management.ts), one list per resource: apps and connections (./apps), robots
  * and their trigger (./robots), the history and replay (./history), and the API's own below.
  */
 import Router from '@koa/router';
@@ -16,7 +16,7 @@ import { ROBOT_ROUTES } from './robots';
 import type { RobotLifecycle } from '../robots/lifecycle';
 
 /** The API's own routes: its document, and where the Temporal Web UI's codec endpoint is. */
-export const META_ROUTES: ManagementRoute[] = [
+const META_ROUTES: ManagementRoute[] = [
   route(MANAGEMENT.openApiDocument, (_, { document }) => Promise.resolve(document)),
   route(MANAGEMENT.codecEndpoint, (_, { config }) => Promise.resolve({ webUiEndpoint: webUiCodecEndpoint(config) })),
 ];

@@ -96,7 +96,7 @@ export type StepResultText = Omit<StepResultDoc, 'output'> & { outputJson?: stri
  * A run with its trigger data and outputs as JSON text, its step results (any order) and its
  * outcome, if it has ended.
  */
-export interface RunParts {
+interface RunParts {
   run: RunDoc;
   triggerJson: string;
   steps: StepDefinition[];

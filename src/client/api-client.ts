@@ -4,7 +4,7 @@
  */
 
 /** An answer's status and its body parsed as JSON (undefined when empty). */
-export interface ApiAnswer<T> {
+interface ApiAnswer<T> {
   status: number;
   body: T;
 }
@@ -75,7 +75,7 @@ export interface RobotAtWork {
 }
 
 /** A new custom app and a started robot on it with one compose step. */
-export interface RobotSpec {
+interface RobotSpec {
   template: unknown;
   bodyFormat?: string;
   appName?: string;

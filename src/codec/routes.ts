@@ -66,7 +66,7 @@ export const CODEC_OPERATIONS: readonly CodecOperation[] = [
   codecOperation('decode', true),
 ];
 
-export interface CodecDeps {
+interface CodecDeps {
   config: Pick<Config, 'adminToken' | 'webUiKey' | 'temporalUiUrl'>;
   codec: PayloadEncryption;
   /** Wrong credentials, counted per client address with the API's (src/core/throttle.ts). */

@@ -111,7 +111,7 @@ export const robotAnswer = answer({
 const runStatus = z.enum(['running', 'succeeded', 'failed']);
 
 /** A run in the run history: `trigger` when its JSON is at most 1 KiB, else `triggerTruncated`. */
-export const runSummaryAnswer = answer({
+const runSummaryAnswer = answer({
   id: z.string(),
   robotId: z.string(),
   deliveryId: z.string(),
@@ -176,7 +176,7 @@ export const deliveryAnswer = answer({
 });
 
 /** The paths a robot's recent deliveries carried (src/domain/fields.ts): what its steps can read. */
-export const robotFieldsAnswer = answer({
+const robotFieldsAnswer = answer({
   /** How many deliveries they come from (the last 100 whose body was parsed). */
   deliveries: z.number().int(),
   /** Some delivery carried more paths than are kept (200 per delivery). */
@@ -198,26 +198,24 @@ export const robotFieldsAnswer = answer({
   ),
 });
 
-export const replayAnswer = answer({ deliveryId: z.string() });
+const replayAnswer = answer({ deliveryId: z.string() });
 /** The test delivery's id: it shows in the deliveries log, and its fields with the robot's, once the history has it. */
-export const testDeliveryAnswer = answer({ deliveryId: z.string() });
-export const appsAnswer = answer({ apps: z.array(appAnswer) });
-export const connectionsAnswer = answer({ connections: z.array(connectionAnswer) });
-export const robotsAnswer = answer({ robots: z.array(robotAnswer) });
+const testDeliveryAnswer = answer({ deliveryId: z.string() });
+const appsAnswer = answer({ apps: z.array(appAnswer) });
+const connectionsAnswer = answer({ connections: z.array(connectionAnswer) });
+const robotsAnswer = answer({ robots: z.array(robotAnswer) });
 /** Replayed deliveries' new ids; `nextCursor` continues with the deliveries this request did not reach. */
-export const bulkReplayAnswer = answer({ deliveryIds: z.array(z.string()), nextCursor: z.string().nullable() });
+const bulkReplayAnswer = answer({ deliveryIds: z.array(z.string()), nextCursor: z.string().nullable() });
 
 export const runsPageAnswer = answer({ runs: z.array(runSummaryAnswer), nextCursor: z.string().nullable() });
 export const deliveriesPageAnswer = answer({ deliveries: z.array(deliveryAnswer), nextCursor: z.string().nullable() });
 
-export const healthAnswer = answer({ temporal: z.enum(['ok', 'unreachable']), mongodb: z.enum(['ok', 'unreachable']) });
-
-/** Temporal's codec-server shape (src/codec/routes.ts): payloads, as ./schemas.ts `payloadsBody`. */
-export const payloadsAnswer = answer({
+/** Temporal's codec-server shape (src/codec/routes.ts): payloads, as ./requests.ts `payloadsBody`. */
+const payloadsAnswer = answer({
   payloads: z.array(answer({ metadata: z.record(z.string()), data: z.string() })),
 });
 /** Where the Temporal Web UI's codec endpoint is: its key is derived from the admin token. */
-export const codecAnswer = answer({ webUiEndpoint: z.string().url() });
+const codecAnswer = answer({ webUiEndpoint: z.string().url() });
 
 /** Answers' schemas, by the name they have in the OpenAPI document. */
 export const ANSWERS = {
@@ -247,11 +245,4 @@ export type RobotAnswer = z.output<typeof robotAnswer>;
 export type RunSummaryAnswer = z.output<typeof runSummaryAnswer>;
 export type RunAnswer = z.output<typeof runAnswer>;
 export type DeliveryAnswer = z.output<typeof deliveryAnswer>;
-export type RunsPageAnswer = z.output<typeof runsPageAnswer>;
-export type DeliveriesPageAnswer = z.output<typeof deliveriesPageAnswer>;
-export type AppsAnswer = z.output<typeof appsAnswer>;
-export type ConnectionsAnswer = z.output<typeof connectionsAnswer>;
-export type RobotsAnswer = z.output<typeof robotsAnswer>;
-export type ReplayAnswer = z.output<typeof replayAnswer>;
 export type RobotFieldsAnswer = z.output<typeof robotFieldsAnswer>;
-export type BulkReplayAnswer = z.output<typeof bulkReplayAnswer>;

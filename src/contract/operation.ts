@@ -9,9 +9,9 @@ import type { input, output } from 'zod';
 import type { ANSWERS } from './answers';
 import type { BODIES, QUERIES } from './requests';
 
-export type AnswerName = keyof typeof ANSWERS;
-export type BodyName = keyof typeof BODIES;
-export type QueryName = keyof typeof QUERIES;
+type AnswerName = keyof typeof ANSWERS;
+type BodyName = keyof typeof BODIES;
+type QueryName = keyof typeof QUERIES;
 
 /** A route as the OpenAPI document sees it (the webhook and codec routes are declared as these). */
 export interface Operation {
@@ -28,7 +28,7 @@ export interface Operation {
 }
 
 /** The names of a path's parameters: `/api/robots/:id/runs` has `id`. */
-export type ParamsOf<P> = P extends `${string}:${infer Name}/${infer Rest}`
+type ParamsOf<P> = P extends `${string}:${infer Name}/${infer Rest}`
   ? Name | ParamsOf<`/${Rest}`>
   : P extends `${string}:${infer Name}`
     ? Name

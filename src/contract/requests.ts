@@ -124,7 +124,7 @@ const trigger = z
   });
 
 /** Conditions a delivery must meet before a run is made (src/domain/trigger-rules.ts). */
-export const triggerRulesBody = z
+const triggerRulesBody = z
   .object({
     match: z.enum(['all', 'any']).default('all'),
     conditions: z
@@ -159,14 +159,14 @@ export const updateRobotBody = z
   .strict()
   .refine((b) => Object.keys(b).length > 0, 'name at least one field to change');
 
-export const rotateTokenBody = z
+const rotateTokenBody = z
   .object({ graceHours: z.number().int().min(0).max(MAX_GRACE_HOURS).default(DEFAULT_GRACE_HOURS) })
   .strict();
 
 export const deliveryOutcome = z.enum(DELIVERY_OUTCOMES);
 
 /** Which deliveries to replay: those of an outcome, received since a time, from a cursor on (newest first). */
-export const bulkReplayBody = z
+const bulkReplayBody = z
   .object({
     outcome: deliveryOutcome,
     since: z.string().datetime().optional(),
@@ -175,7 +175,7 @@ export const bulkReplayBody = z
   .strict();
 
 /** A test delivery: a body of the person's own (in the robot's body format), or the format's sample. */
-export const testDeliveryBody = z
+const testDeliveryBody = z
   .object({
     body: z.string().min(1).optional(),
     contentType: z.string().max(200).optional(),

@@ -30,10 +30,7 @@ export interface ApiRoute<D> extends Operation {
 }
 
 /** A handler of the operation `O`: given its request, it returns the operation's declared 2xx answer. */
-export type Handler<O extends Operation, D> = (
-  request: RouteRequest<O>,
-  deps: D,
-) => Promise<AnswerIn<SuccessAnswer<O>>>;
+type Handler<O extends Operation, D> = (request: RouteRequest<O>, deps: D) => Promise<AnswerIn<SuccessAnswer<O>>>;
 
 /**
  * `route(op, handler)` for handlers given `D`: gives a declared operation its handler, checked

@@ -12,7 +12,7 @@ import { secretsEqual } from '../domain/secrets';
 import type { Throttle } from './throttle';
 
 /** What an error adds to its status and message. */
-export interface HttpErrorDetails {
+interface HttpErrorDetails {
   /** The request field at fault (management API answers name it). */
   field?: string;
   headers?: Record<string, string>;
@@ -94,7 +94,7 @@ function toHttpError(raw: unknown): HttpError {
 }
 
 /** Retry-After for 503 answers: long enough for a restart, short enough for senders' retries. */
-export const RETRY_AFTER_SECONDS = 5;
+const RETRY_AFTER_SECONDS = 5;
 
 /**
  * Errors become JSON `{ "error", "field"? }` on the management API. Webhook routes set
@@ -136,7 +136,7 @@ export function errorHandler(log: Logger): Middleware {
  * The route a request matched, never its path: a webhook path ends in the URL's token, the only
  * credential of a trigger, and no log line may hold it. An unmatched request is logged as such.
  */
-export function routeOf(ctx: Context): string {
+function routeOf(ctx: Context): string {
   const route = (ctx as Context & { _matchedRoute?: string })._matchedRoute;
   return typeof route === 'string' ? route : '(no route)';
 }

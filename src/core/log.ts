@@ -17,7 +17,7 @@ import PinoPretty from 'pino-pretty';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export type LogFormat = 'json' | 'pretty';
-export type LogFields = Record<string, unknown>;
+type LogFields = Record<string, unknown>;
 
 export interface Logger {
   debug(message: string, fields?: LogFields): void;
@@ -29,9 +29,9 @@ export interface Logger {
 }
 
 /** Field names whose values never reach a log line, at the top level or one level down. */
-export const REDACTED_FIELDS = ['token', 'secret', 'signingSecret', 'adminToken', 'authorization', 'body', 'rawBody'];
+const REDACTED_FIELDS = ['token', 'secret', 'signingSecret', 'adminToken', 'authorization', 'body', 'rawBody'];
 
-export interface LoggerOptions {
+interface LoggerOptions {
   /** `pretty` by default when stderr is a terminal, else `json` (config.ts reads LOG_FORMAT). */
   format?: LogFormat;
   /** Where lines go (stderr by default). */

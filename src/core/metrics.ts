@@ -18,7 +18,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
  * BODY_IDLE_TIMEOUT_MS: 408), unavailable (Temporal or MongoDB did not answer), refused (any other 4xx),
  * handshake (a sender's check of the URL, answered as it expects: src/domain/handshakes.ts).
  */
-export const RECEIVER_OUTCOMES = [
+const RECEIVER_OUTCOMES = [
   'accepted',
   'duplicate',
   'empty',
@@ -106,9 +106,9 @@ export function receiverMetrics(): ReceiverMetrics {
 }
 
 /** How the worker's preparing of a delivery ended (`deliveries_prepared_total{outcome}`). */
-export const PREPARED_OUTCOMES = ['processed', 'filtered', 'dropped', 'failed'] as const;
+const PREPARED_OUTCOMES = ['processed', 'filtered', 'dropped', 'failed'] as const;
 /** How runs ended (`runs_total{status}`). */
-export const RUN_STATUSES = ['succeeded', 'failed'] as const;
+const RUN_STATUSES = ['succeeded', 'failed'] as const;
 
 export interface WorkerMetrics {
   registry: Registry;

@@ -10,7 +10,7 @@ import { THROTTLE_ENTRIES } from '../domain/limits';
 const MINUTE_MS = 60_000;
 
 /** Too many refusals for one key this minute: answered 429 with Retry-After. */
-export class Throttled extends Error {
+class Throttled extends Error {
   readonly status = 429;
   readonly expected = true;
   readonly headers: Record<string, string>;

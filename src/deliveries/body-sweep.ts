@@ -22,8 +22,8 @@ import { deleteById } from '../storage/by-id';
 import { SWEEP_BATCH } from '../domain/limits';
 import type { DeliveryMemo } from './contract';
 
-export const SWEEP_EVERY_MS = 60_000;
-export const SWEEP_AFTER_MS = 60_000;
+const SWEEP_EVERY_MS = 60_000;
+const SWEEP_AFTER_MS = 60_000;
 
 /** Notes a stored body whose start failed without a clear answer; a failure to note it is logged. */
 export async function noteUnconfirmedBody(models: Models, note: UnconfirmedBodyDoc, log: Logger): Promise<void> {

@@ -13,7 +13,7 @@ import type { Models } from '../storage/models';
 import type { Progress } from './progress';
 
 /** The blob a stored body is in. */
-export function bodyOwnerOf(input: DeliveryInput): string {
+function bodyOwnerOf(input: DeliveryInput): string {
   return (input.body.kind === 'stored' && input.body.ownerId) || bodyBlobId(input.deliveryId);
 }
 

@@ -35,14 +35,14 @@ import type { Models } from '../storage/models';
  * a receiver that had not yet seen the resume (STAMP_POLL_MS) may still hold a delivery, and
  * Temporal's visibility may list a new workflow late (the cluster's is asynchronous).
  */
-export const RELEASE_SETTLE_MS = 3000;
+const RELEASE_SETTLE_MS = 3000;
 /** Waiting for a released delivery to be recorded: first look after this, doubling up to the most. */
 const RECORDED_POLL_FIRST_MS = 50;
 const RECORDED_POLL_MOST_MS = 1000;
 /** While waiting, how often the release checks that the robot is still released and the workflow still running. */
 const RECHECK_MS = 5000;
 
-export interface ReleaseDeps {
+interface ReleaseDeps {
   models: Models;
   temporal: Client;
   log: Logger;

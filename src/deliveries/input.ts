@@ -12,7 +12,7 @@ import { deliveryBody } from './body';
 import { holdsDeliveries } from '../domain/robot-lifecycle';
 
 /** The robot as it is when a delivery is accepted: the delivery follows its body format and steps version. */
-export interface AcceptingRobot {
+interface AcceptingRobot {
   id: string;
   name: string;
   state: RobotState;
@@ -27,7 +27,7 @@ export async function acceptingRobot(models: Models, robot: RobotDoc): Promise<A
 }
 
 /** What is known of a delivery when it is accepted. */
-export interface AcceptedDelivery {
+interface AcceptedDelivery {
   deliveryId: string;
   robot: AcceptingRobot;
   triggerIdentifier: string;

@@ -58,7 +58,7 @@ export function triggerTakesDeliveries(trigger: WebhookTrigger): boolean {
   return takesDeliveries(trigger.state);
 }
 
-export interface TakeDeliveryDeps {
+interface TakeDeliveryDeps {
   config: Config;
   models: Models;
   temporal: Client;
@@ -70,7 +70,7 @@ export interface TakeDeliveryDeps {
 type ReceiverIds = { deliveryId: string; headers: Record<string, string> };
 
 /** A request as the receiver read it. */
-export interface DeliveryRequest {
+interface DeliveryRequest {
   headers: Record<string, string | string[] | undefined>;
   contentType: string | null;
   body: Buffer;
@@ -78,7 +78,7 @@ export interface DeliveryRequest {
 }
 
 /** The ids every log line about the delivery carries. */
-export type DeliveryIds = { deliveryId: string; robotId: string; workflowId?: string };
+type DeliveryIds = { deliveryId: string; robotId: string; workflowId?: string };
 
 export type Taken =
   | { outcome: 'empty' }

@@ -41,7 +41,7 @@ import type { Progress } from './progress';
 import { storeRuns, storedSoFar, type RunWrites, type StoredRuns } from './store-runs';
 
 /** Where the delivery runs: its workflow, and whether this is a retried attempt. */
-export interface PreparationContext {
+interface PreparationContext {
   progress: Progress;
   workflowId: string | null;
   retry: boolean;

@@ -29,10 +29,10 @@ import { BodyGone, letGoOfBody, referBody } from '../storage/body-refs';
 import { acceptingRobot, deliveryInput } from './input';
 import { DeliveryRefused, refuseUnlessTakingDeliveries, startDelivery, type StartDeps } from './start';
 
-export type ReplayDeps = StartDeps;
+type ReplayDeps = StartDeps;
 
 /** Why a delivery cannot be replayed (the API answers 409 with it). */
-export class NotReplayable extends DeliveryRefused {
+class NotReplayable extends DeliveryRefused {
   override name = 'NotReplayable';
 }
 

@@ -41,7 +41,7 @@ export class DeliveryRules {
 }
 
 /** What reading a CSV's rows does beside filtering: collect its fields, count what is stopped. */
-export interface Admission {
+interface Admission {
   rules: CompiledRules | null;
   headers: Record<string, string>;
   /** Collects the first FIELDS_CSV_ROWS rows' fields (all rows, stopped or not), when given. */

@@ -24,7 +24,7 @@ import { takesDeliveries } from '../domain/robot-lifecycle';
  * Starts the delivery's workflow; throws WorkflowExecutionAlreadyStartedError for a repeat. The
  * receiver's client gives the start TEMPORAL_START_TIMEOUT_MS (receiverDeadlines, src/temporal/client.ts).
  */
-export async function startDeliveryWorkflow(
+async function startDeliveryWorkflow(
   temporal: Client,
   config: Config,
   input: DeliveryInput,
@@ -69,7 +69,7 @@ export interface StartDeps {
 export type Started = { started: true } | { started: false; duplicateOf: string | null };
 
 /** How a repeat is told apart: its window, and whether to look up the delivery it repeats (for the log). */
-export interface RepeatCheck {
+interface RepeatCheck {
   windowMs: number;
   lookUpOriginal: boolean;
 }

@@ -17,7 +17,7 @@ import type { Progress } from './progress';
 import { SeedBatch, seedOf } from './seeds';
 
 /** Parsed trigger data for runs, in row order. */
-export type TriggerSource = Iterable<JsonValue> | AsyncIterable<JsonValue>;
+type TriggerSource = Iterable<JsonValue> | AsyncIterable<JsonValue>;
 
 export interface StoredRuns {
   runCount: number;
@@ -34,7 +34,7 @@ export interface RunWrites {
 }
 
 /** What storing runs reports in its heartbeat: how many runs are stored (before 0.5: that number alone). */
-export interface StoringProgress {
+interface StoringProgress {
   stored: number;
 }
 

@@ -20,7 +20,7 @@ import { acceptingRobot, deliveryInput } from './input';
 import { refuseUnlessTakingDeliveries, startDelivery, type StartDeps } from './start';
 
 /** What the person sends; each may be left out. */
-export interface TestDeliveryRequest {
+interface TestDeliveryRequest {
   body?: string;
   contentType?: string;
   /** Headers it carries (kept with it, by lower-case name), for trigger rules that read them. */

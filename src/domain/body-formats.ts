@@ -106,7 +106,7 @@ export const XML_TEXT_KEY = '#text';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-export function decodeUtf8(body: Uint8Array): string {
+function decodeUtf8(body: Uint8Array): string {
   try {
     return utf8.decode(body);
   } catch {
@@ -176,7 +176,7 @@ function stripBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
-export function parseJson(text: string): JsonValue {
+function parseJson(text: string): JsonValue {
   try {
     return JSON.parse(stripBom(text)) as JsonValue;
   } catch (err) {
@@ -200,7 +200,7 @@ const xmlParser = new XMLParser({
   maxNestedTags: MAX_NESTING_DEPTH,
 });
 
-export function parseXml(text: string): JsonValue {
+function parseXml(text: string): JsonValue {
   const xml = stripBom(text);
   // Entity declarations (internal "billion laughs" or external SYSTEM/PUBLIC ones) are never expanded.
   if (/<!ENTITY/i.test(xml)) throw new BodyParseError('invalid XML: entity declarations are not accepted');
@@ -219,7 +219,7 @@ export function parseXml(text: string): JsonValue {
   return parsed;
 }
 
-export function parseText(text: string): JsonValue {
+function parseText(text: string): JsonValue {
   return { text };
 }
 

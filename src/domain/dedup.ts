@@ -88,7 +88,7 @@ export const SIGNED_REPLAY_WINDOW_MS = 2 * SIGNED_TIMESTAMP_TOLERANCE_SECONDS * 
 
 /** What an app's deliveries are told apart by (docs/api.md#deduplication). */
 export const DEDUP_KEYS = ['auto', 'header', 'jsonPath', 'body', 'none'] as const;
-export type DedupKeyChoice = (typeof DEDUP_KEYS)[number];
+type DedupKeyChoice = (typeof DEDUP_KEYS)[number];
 
 export interface DedupChoice {
   key: DedupKeyChoice;

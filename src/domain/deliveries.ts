@@ -40,7 +40,7 @@ import type { BodyFormat, DeliveryFailure, DeliveryRecord, JsonValue, TriggerKin
 import { CompiledRules, type TriggerRules } from './trigger-rules';
 
 /** Headers kept with every delivery, besides those its app's signature scheme reads. */
-export const KEPT_HEADERS = ['idempotency-key', 'webhook-id', 'stripe-signature'];
+const KEPT_HEADERS = ['idempotency-key', 'webhook-id', 'stripe-signature'];
 
 /** The kept headers a request had, by lower-case name (read as headers.ts reads them; cut to KEPT_HEADER_BYTES). */
 export function keptHeaders(headers: RequestHeaders, names: readonly string[]): Record<string, string> {
@@ -58,7 +58,7 @@ export function isEmptyBody(size: number): boolean {
 }
 
 /** The payment provider trigger's `events` list as a trigger rule: the event's type is one of them. */
-export function eventTypeRules(trigger: { kind: TriggerKind; events?: string[] }): TriggerRules | null {
+function eventTypeRules(trigger: { kind: TriggerKind; events?: string[] }): TriggerRules | null {
   if (trigger.kind !== 'stripe' || !trigger.events?.length) return null;
   return { match: 'all', conditions: [{ field: 'trigger.type', op: 'in', value: trigger.events }] };
 }

@@ -27,7 +27,7 @@ export const FIELD_TYPES = ['string', 'number', 'boolean', 'null', 'object', 'ar
 export type FieldType = (typeof FIELD_TYPES)[number];
 
 /** One path of one delivery's trigger data. */
-export interface SeenField {
+interface SeenField {
   path: string;
   types: FieldType[];
   /** A scalar's value as text, cut to FIELD_EXAMPLE_CHARS (or REDACTED); null for objects and arrays. */
@@ -86,7 +86,7 @@ function segmentText(segment: Segment): string {
 }
 
 /** A path from its segments (`''` for the root). */
-export function pathOf(segments: readonly Segment[]): string {
+function pathOf(segments: readonly Segment[]): string {
   return segments.map(segmentText).join('').replace(/^\./, '');
 }
 

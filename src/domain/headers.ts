@@ -15,7 +15,7 @@ export type RequestHeaders = Record<string, string | string[] | undefined>;
 export const RESERVED_HEADER_NAMES: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** A header name as RFC 9110 spells a token, 1 to 100 characters. */
-export const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/;
+const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/;
 
 /** Whether a name may be chosen as a header to read: a token, and not reserved (in any case). */
 export function isHeaderName(name: string): boolean {

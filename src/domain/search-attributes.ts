@@ -25,7 +25,7 @@
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 
 export const ROBOT_ID = defineSearchAttributeKey('RobotId', SearchAttributeType.KEYWORD);
-export const TRIGGER_IDENTIFIER = defineSearchAttributeKey('TriggerIdentifier', SearchAttributeType.KEYWORD);
+const TRIGGER_IDENTIFIER = defineSearchAttributeKey('TriggerIdentifier', SearchAttributeType.KEYWORD);
 export const BODY_FORMAT = defineSearchAttributeKey('BodyFormat', SearchAttributeType.KEYWORD);
 export const DELIVERY_OUTCOME = defineSearchAttributeKey('DeliveryOutcome', SearchAttributeType.KEYWORD);
 
@@ -34,7 +34,7 @@ export const SEARCH_ATTRIBUTES = [ROBOT_ID, TRIGGER_IDENTIFIER, BODY_FORMAT, DEL
 /** The outcome a delivery is searchable by while it waits for a paused robot. */
 export const HELD = 'held';
 /** The outcome a delivery starts with when it is not held: most deliveries end so. */
-export const PROCESSED = 'processed';
+const PROCESSED = 'processed';
 
 /** What a delivery's workflow starts with: its robot, trigger, body format and expected outcome. */
 export function deliveryStartAttributes(d: {

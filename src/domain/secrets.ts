@@ -26,10 +26,6 @@ export function secretsEqual(a: string, b: string): boolean {
   return timingSafeEqual(ha, hb);
 }
 
-export function sha256Hex(data: string | Buffer): string {
-  return createHash('sha256').update(data).digest('hex');
-}
-
 export function encryptSecret(key: Buffer, plain: string): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key, iv);

@@ -8,7 +8,7 @@ export const SIGNATURE_HEADER = 'stripe-signature';
 /** How far the signed timestamp may be from the moment the receiver got the request. */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
 
-export type SignatureVerdict = { ok: true } | { ok: false; reason: string };
+type SignatureVerdict = { ok: true } | { ok: false; reason: string };
 
 export function verifyStripeSignature(
   secret: string,

@@ -56,7 +56,7 @@ export const RULE_OPS = [
   'lt',
   'lte',
 ] as const;
-export type RuleOp = (typeof RULE_OPS)[number];
+type RuleOp = (typeof RULE_OPS)[number];
 
 export interface TriggerCondition {
   /** `trigger.customer.email`, `trigger`, or `headers.x-github-event`. */
@@ -72,7 +72,7 @@ export interface TriggerRules {
 }
 
 /** What a rule is tested on. */
-export interface RuleSubject {
+interface RuleSubject {
   trigger: JsonValue;
   /** Request headers by lower-case name (those kept with the delivery). */
   headers: Record<string, string>;
@@ -158,7 +158,7 @@ function valueProblem({ op, value }: TriggerCondition): string | null {
 }
 
 /** A condition in a line of the deliveries log: `trigger.amount gte 100`. */
-export function describeCondition(c: TriggerCondition): string {
+function describeCondition(c: TriggerCondition): string {
   const text = `${c.field} ${c.op}${c.value === undefined ? '' : ` ${JSON.stringify(c.value)}`}`;
   return text.length > 200 ? `${text.slice(0, 199)}…` : text;
 }

@@ -22,16 +22,16 @@ import { addRange, countDelivery, type RunSummary } from './tally';
 import { BLOCK_SIZE, PLACE_PER_STEP, SLOT_BATCH, TAKE_PER_STEP } from '../domain/limits';
 
 /** How long a slot may stay unclaimed while later ones are claimed before the keeper closes it. */
-export const HOLE_GRACE_MS = 10_000;
+const HOLE_GRACE_MS = 10_000;
 /** How often slots past an unclaimed next slot are looked at for a claimed one (a hole). */
-export const HOLE_PROBE_MS = 5000;
+const HOLE_PROBE_MS = 5000;
 /**
  * Which slots past the next one are looked at: the first four every HOLE_PROBE_MS (a hole is nearly
  * always one failed claim), and powers of two up to 512 every HOLE_PROBE_FAR_MS.
  */
 const HOLE_PROBE_NEAR = [1, 2, 3, 4];
 const HOLE_PROBE_FAR = [...HOLE_PROBE_NEAR, 8, 16, 32, 64, 128, 256, 512];
-export const HOLE_PROBE_FAR_MS = 60_000;
+const HOLE_PROBE_FAR_MS = 60_000;
 
 /**
  * How long the keeper reads a claimed slot's record at every look (and looks at its robot every
@@ -46,9 +46,9 @@ export const HOLE_PROBE_FAR_MS = 60_000;
  */
 export const PENDING_PATIENCE_MS = 10 * 60_000;
 /** How often slots waited on past the patience are read while their robot is not quiet (it may never be). */
-export const PENDING_LATE_READ_MS = 60_000;
+const PENDING_LATE_READ_MS = 60_000;
 
-export interface TakeOptions {
+interface TakeOptions {
   /** A quiet robot's look (keeper.ts): one slot past an empty next one is probed for a hole (claimedAhead). */
   quiet?: boolean;
   /** PENDING_PATIENCE_MS, for a test. */

@@ -15,7 +15,7 @@ export const LEASE_RENEW_MS = 2000;
 const LEASE_ID = 'history-keeper';
 
 /** What holding the lease found: whether it is held, and whether it was just taken (not renewed). */
-export type LeaseHeld = { held: false } | { held: true; taken: boolean };
+type LeaseHeld = { held: false } | { held: true; taken: boolean };
 
 export class KeeperLease {
   private readonly holder = randomUUID();

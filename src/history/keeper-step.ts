@@ -11,7 +11,7 @@ import { LiveTally } from './live-tally';
 import { pollOutcomes } from './outcomes';
 import { removeExpired } from './retention';
 
-export interface StepOptions {
+interface StepOptions {
   models: Models;
   /** How long history is kept; 0 keeps it forever. */
   retentionMs: number;

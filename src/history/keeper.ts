@@ -25,7 +25,7 @@ import { IDLE_TICK_MS, KeeperSchedule, QUIET_AFTER_MS, QUIET_TICK_MS } from './k
 import { lookAtRobot } from './keeper-step';
 import type { LiveTally } from './live-tally';
 
-export interface KeeperOptions {
+interface KeeperOptions {
   models: Models;
   /** How long history is kept (HISTORY_RETENTION); 0 keeps it forever. */
   retentionMs: number;

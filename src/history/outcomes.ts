@@ -16,12 +16,12 @@ import { removeIndex, type OpenDelivery, type RunSummary } from './tally';
 
 /** The pause after a run is found unfinished: it doubles from the first to the last. */
 const POLL_PAUSE_FIRST_MS = 250;
-export const POLL_PAUSE_MAX_MS = 4000;
+const POLL_PAUSE_MAX_MS = 4000;
 /**
  * While this process hears a robot's runs end, how long a run may be among the oldest unfinished
  * before it is looked up (it may have ended in another worker process).
  */
-export const HEARD_GRACE_MS = 2000;
+const HEARD_GRACE_MS = 2000;
 
 /**
  * Runs that ended: first those heard in this process (no read), then the oldest placed runs without

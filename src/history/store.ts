@@ -12,7 +12,7 @@ export const blockId = (kind: BlockKind, robotId: string, block: number) => `${k
 export const finalBlockId = (id: string) => `${id}:final`;
 export const previewPageId = (deliveryId: string, page: number) => `${deliveryId}:${page}`;
 
-export interface Tally {
+interface Tally {
   v: number;
   state: TallyState;
 }

@@ -51,7 +51,7 @@ export interface TallyState {
  * No delivery of any outcome. A tally stored before an outcome existed (`handshake`, 0.5) has no
  * count of it: counts are read and moved through `deliveryCounts` and `countDelivery`.
  */
-export const emptyDeliveryCounts = (): Record<DeliveryOutcome, number> =>
+const emptyDeliveryCounts = (): Record<DeliveryOutcome, number> =>
   Object.fromEntries(DELIVERY_OUTCOMES.map((o) => [o, 0])) as Record<DeliveryOutcome, number>;
 
 /** The tally's counts, every outcome present. */

@@ -28,7 +28,7 @@ import { binaryFrom } from './os/binaries';
 import type { Logger } from '../core/log';
 
 /** The binaries scripts/binaries.sh finds or builds, by the variable it exports each in. */
-export type BackEndBinary = 'TEMPORAL_CLI_BIN' | 'FERRETDB_BIN' | 'SQLITE_TUNE_BIN';
+type BackEndBinary = 'TEMPORAL_CLI_BIN' | 'FERRETDB_BIN' | 'SQLITE_TUNE_BIN';
 
 /** The binaries from the environment; `command` is the one that sets them (named when one is missing). */
 export const binariesFromEnv =
@@ -39,7 +39,7 @@ export const binariesFromEnv =
 /** How an embedded back-end is stopped: cleanly (SIGTERM, then SIGKILL after 10 s) or killed. */
 export type StopSignal = 'SIGTERM' | 'SIGKILL';
 
-export interface BackEnd {
+interface BackEnd {
   /** Which back-end it is. */
   readonly name: 'temporal' | 'mongodb';
   /** Whether this process starts it; false for an existing one, whose start and stop do nothing. */
@@ -50,7 +50,7 @@ export interface BackEnd {
   stop(signal?: StopSignal): Promise<void>;
 }
 
-export interface TemporalBackEnd extends BackEnd {
+interface TemporalBackEnd extends BackEnd {
   readonly name: 'temporal';
   /** TEMPORAL_ADDRESS for the receiver and worker. */
   readonly address: string;
@@ -75,7 +75,7 @@ interface Embedded<Binary extends BackEndBinary> {
   binary: (variable: Binary) => string;
 }
 
-export interface TemporalBackEndOptions extends Embedded<'TEMPORAL_CLI_BIN' | 'SQLITE_TUNE_BIN'> {
+interface TemporalBackEndOptions extends Embedded<'TEMPORAL_CLI_BIN' | 'SQLITE_TUNE_BIN'> {
   port: number;
   /** An existing Temporal (TEMPORAL_ADDRESS): when given, it is used and the rest is not. */
   address?: string;
@@ -86,7 +86,7 @@ export interface TemporalBackEndOptions extends Embedded<'TEMPORAL_CLI_BIN' | 'S
   retention?: string;
 }
 
-export interface MongodbBackEndOptions extends Embedded<'FERRETDB_BIN' | 'SQLITE_TUNE_BIN'> {
+interface MongodbBackEndOptions extends Embedded<'FERRETDB_BIN' | 'SQLITE_TUNE_BIN'> {
   /** An existing MongoDB (MONGODB_URI): when given, it is used and the rest is not. */
   uri?: string;
 }

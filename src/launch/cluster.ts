@@ -36,7 +36,7 @@ export interface ClusterBinaries {
   sqliteTune: string;
 }
 
-export interface ClusterOptions {
+interface ClusterOptions {
   /** The services' DATA_DIR (admin token, secrets key, bodies); each server keeps its files in a folder of it. */
   dataDir: string;
   logDir: string;
@@ -68,8 +68,8 @@ export interface ClusterOptions {
   entryPoint?: (kind: 'receiver' | 'worker') => string;
 }
 
-export type ClusterServer = 'postgresql' | 'temporal' | 'mongodb' | 'entry';
-export type ClusterService = { kind: 'receiver' | 'worker'; index: number; process: Supervised };
+type ClusterServer = 'postgresql' | 'temporal' | 'mongodb' | 'entry';
+type ClusterService = { kind: 'receiver' | 'worker'; index: number; process: Supervised };
 
 /** Reads the password kept in `file`, making it (readable by its owner only) the first time. */
 function persistentPassword(file: string): string {

@@ -49,7 +49,7 @@ export class BodyIdle extends Error {
  * The sender closed its connection before its body ended: its own doing, one info line, no stack.
  * Nobody reads the answer (400, as nginx logs such a request with its 499).
  */
-export class BodyAborted extends Error {
+class BodyAborted extends Error {
   readonly status = 400;
   readonly expected = true;
   constructor() {
@@ -57,7 +57,7 @@ export class BodyAborted extends Error {
   }
 }
 
-export interface BodyBudgetLimits {
+interface BodyBudgetLimits {
   /** MAX_INFLIGHT_BODY_BYTES */
   total: number;
   /** MAX_INFLIGHT_BODY_BYTES_PER_TRIGGER */

@@ -22,7 +22,7 @@ import type { Socket } from 'node:net';
  */
 export const KEEP_ALIVE_TIMEOUT_MS = 5000;
 
-export interface ConnectionCaps {
+interface ConnectionCaps {
   /** MAX_CONNECTIONS: of everyone, at once. */
   max: number;
   /** MAX_CONNECTIONS_PER_ADDRESS: of one client address, at once. */

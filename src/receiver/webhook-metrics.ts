@@ -8,7 +8,7 @@ import type { ReceiverMetrics, ReceiverOutcome } from '../core/metrics';
 import { BodyBudgetExceeded } from './body-budget';
 
 /** What the webhook route tells this middleware, on `ctx.state`. */
-export interface WebhookState {
+interface WebhookState {
   /** Set by the webhook routes: this request is a delivery (its errors have empty bodies). */
   bareErrors?: boolean;
   /** Set where the route knows it (a 200 that was a duplicate or an empty body). */

@@ -1,6 +1,6 @@
 /**
  * POST and PUT /api/webhooks/<trigger_identifier>/<token>: check the token, read the raw body
- * within the body budget, take the delivery (./take-delivery.ts) and answer: 200 with an empty
+ * within the body budget, take the delivery (src/deliveries/intake.ts) and answer: 200 with an empty
  * body once it is durable, or an empty error (src/core/http-errors.ts). Parsing and the run happen in the
  * background.
  */
@@ -19,7 +19,7 @@ import { DeliveryTaker, triggerTakesDeliveries, type WebhookTrigger } from '../d
 import { tokenAccepted } from '../robots/trigger-tokens';
 import type { TriggerCache } from './trigger-cache';
 
-export interface ReceiverDeps {
+interface ReceiverDeps {
   config: Config;
   models: Models;
   temporal: Client;

@@ -24,7 +24,7 @@ export async function robotRunsDeliveries(models: Models, robotId: string): Prom
   return !robot || runsDeliveries(robot.state);
 }
 
-export interface LifecycleDeps {
+interface LifecycleDeps {
   models: Models;
   secretsKey: Buffer;
   /** Tells the receivers the robot's trigger changed. */

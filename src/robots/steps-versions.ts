@@ -26,13 +26,13 @@ export class StepsEditConflict extends Error {
 }
 
 /** One version of a robot: the steps its runs execute and the rules its deliveries meet. */
-export interface RobotVersion {
+interface RobotVersion {
   steps: StepDefinition[];
   rules: TriggerRules | null;
 }
 
 /** What an edit changes; what it leaves out stays as it is. */
-export interface VersionEdit {
+interface VersionEdit {
   steps?: StepDefinition[];
   /** New rules, or null to remove them. */
   rules?: TriggerRules | null;

@@ -26,7 +26,7 @@ export interface StepInput {
   stepsVersion?: number;
 }
 
-export interface StepWrites {
+interface StepWrites {
   models: Models;
   stepResults: GroupedInsert<StepResultDoc>;
   runOutcomes: GroupedInsert<RunOutcomeDoc>;

@@ -38,7 +38,7 @@ import { robotLifecycle } from './robot-lifecycle';
 import { webhookRouter } from '../receiver/webhooks';
 import { payloadEncryption, temporalAnswers } from '../temporal/client';
 
-export interface AppDeps {
+interface AppDeps {
   config: Config;
   db: Connection;
   models: Models;
@@ -55,7 +55,7 @@ export interface AppDeps {
  * send no referrer, keep nothing of the API (it answers with secrets: webhook URLs), and load the
  * dashboard's scripts and styles from this origin only.
  */
-export function safetyHeaders(): Middleware {
+function safetyHeaders(): Middleware {
   return async (ctx, next) => {
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Referrer-Policy', 'no-referrer');
@@ -71,7 +71,7 @@ export function safetyHeaders(): Middleware {
 }
 
 /** The receiver's view of triggers (src/receiver/trigger-cache.ts); `watch` it while it serves. */
-export function triggerCache(deps: Pick<AppDeps, 'models' | 'config'>): TriggerCache {
+function triggerCache(deps: Pick<AppDeps, 'models' | 'config'>): TriggerCache {
   return new TriggerCache(deps.models, deps.config.secretsKeys, deps.config.triggerCacheTtlMs);
 }
 
@@ -118,7 +118,7 @@ async function mongodbAnswers(db: Connection): Promise<boolean> {
 }
 
 /** The metrics port: `GET /metrics` and `GET /healthz` (its answer reused for HEALTH_CACHE_MS, one read at a time). */
-export function createMetricsApp(deps: Pick<AppDeps, 'db' | 'temporal'>, metrics: ReceiverMetrics): Koa {
+function createMetricsApp(deps: Pick<AppDeps, 'db' | 'temporal'>, metrics: ReceiverMetrics): Koa {
   let health: { at: number; answer: Promise<{ temporal: boolean; mongodb: boolean }> } | null = null;
   const check = () => {
     if (!health || Date.now() - health.at > HEALTH_CACHE_MS) {
@@ -164,7 +164,7 @@ function listen(server: http.Server, port: number, host?: string): Promise<numbe
 /**
  * The receiver process's HTTP servers, with the limits against slow senders: headers within
  * HEADERS_TIMEOUT_MS, a whole request within REQUEST_TIMEOUT_MS, connections capped in all and per
- * client address (./receiver/connections.ts; a body idle for BODY_IDLE_TIMEOUT_MS is refused by the
+ * client address (src/receiver/connections.ts; a body idle for BODY_IDLE_TIMEOUT_MS is refused by the
  * body budget).
  */
 export async function listenReceiver(

@@ -20,7 +20,7 @@ const TYPES: Record<string, string> = {
 };
 
 /** web/dist under the package's root, whether this runs from src/ (tests) or dist/src/. */
-export function dashboardDir(): string {
+function dashboardDir(): string {
   let dir = __dirname;
   while (!fs.existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
   return path.join(dir, 'web', 'dist');

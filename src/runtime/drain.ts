@@ -15,7 +15,7 @@ import type http from 'node:http';
  * that did happen one run. Well under the 10 s the embedded launcher, Docker and Kubernetes give a
  * process between SIGTERM and SIGKILL.
  */
-export const CLOSE_DRAIN_MS = 5000;
+const CLOSE_DRAIN_MS = 5000;
 
 /** Keeps `server`'s requests under way; the returned close answers them first (see the module's doc). */
 export function drainOnClose(server: http.Server, drainMs = CLOSE_DRAIN_MS): () => Promise<void> {

@@ -1,7 +1,7 @@
 /**
- * Every route of the service's port, in one list: the management API's (./routes.ts, declared with
+ * Every route of the service's port, in one list: the management API's (src/api/routes.ts, declared with
  * their handlers in their resource's file), the codec endpoints' (src/codec/routes.ts) and the
- * webhook URL's (src/receiver/webhooks.ts), each mounted from its declaration. ./openapi.ts renders
+ * webhook URL's (src/receiver/webhooks.ts), each mounted from its declaration. src/contract/openapi.ts renders
  * this list; test/openapi.test.ts checks it against the routes the service really has. The
  * metrics port's /metrics and /healthz are in docs/operations.md.
  */

@@ -28,7 +28,7 @@ import type { Models } from '../storage/models';
 import { connectWorker, createTemporalClient, dataConverter } from '../temporal/client';
 import { createWorker } from './worker';
 
-export interface ReceiverProcess {
+interface ReceiverProcess {
   temporal: Client;
   listening: Listening;
   /**

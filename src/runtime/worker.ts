@@ -13,20 +13,20 @@ import { FAILURE_CONVERTER_PATH } from '../temporal/client';
 
 /** Pre-built by `npm run build`; without it (tests from source) the workflows are bundled at start. */
 export const WORKFLOW_BUNDLE = path.resolve(__dirname, '../..', 'workflow-bundle.js');
-export const WORKFLOWS_PATH = require.resolve('../../workflows');
+const WORKFLOWS_PATH = require.resolve('../../workflows');
 
 /** How the workflow code is bundled (by the build, the tests and a worker alike): with our failure converter. */
 export const WORKFLOW_BUNDLE_OPTIONS = { workflowsPath: WORKFLOWS_PATH, failureConverterPath: FAILURE_CONVERTER_PATH };
 
 /** The given bundle, else the pre-built one when running compiled code, else the sources. */
-export function workflowCode(bundlePath?: string): Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> {
+function workflowCode(bundlePath?: string): Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> {
   if (bundlePath) return { workflowBundle: { codePath: bundlePath } };
   return fs.existsSync(WORKFLOW_BUNDLE) && __filename.endsWith('.js')
     ? { workflowBundle: { codePath: WORKFLOW_BUNDLE } }
     : { workflowsPath: WORKFLOWS_PATH };
 }
 
-export interface WorkerDeps {
+interface WorkerDeps {
   connection: NativeConnection;
   namespace: string;
   taskQueue: string;

@@ -240,7 +240,7 @@ const unconfirmedBodySchema = new Schema<UnconfirmedBodyDoc>(
 );
 
 /** `trigger_changes/all`: a value every receiver changes when it changes a trigger (src/receiver/trigger-cache.ts). */
-export interface TriggerChangeDoc {
+interface TriggerChangeDoc {
   _id: string;
   stamp: string;
 }

@@ -11,7 +11,7 @@ import { encryptSecret, openSecret } from '../domain/secrets';
 import type { Models } from './models';
 
 /** How many secrets were sealed again, by kind. */
-export interface Resealed {
+interface Resealed {
   appVerifications: number;
   connectionSecrets: number;
   urlTokens: number;

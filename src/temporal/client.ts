@@ -12,7 +12,7 @@ import { PayloadEncryption } from './payload-codec';
 import { receiverConnection, type MethodDeadlines } from './connection';
 
 /** What a connection to Temporal needs of the configuration. */
-export type TemporalSettings = CodecSettings & {
+type TemporalSettings = CodecSettings & {
   temporal: Pick<Config['temporal'], 'namespace' | 'tls'> & { address?: string };
 };
 
@@ -20,7 +20,7 @@ export type TemporalSettings = CodecSettings & {
 const READY_ASK_MS = 2000;
 
 /**
- * The receiver's questions to Temporal and how long each may take (./temporal-connection.ts).
+ * The receiver's questions to Temporal and how long each may take (./connection.ts).
  * A delivery's start: past TEMPORAL_START_TIMEOUT_MS the sender is answered 503. A workflow's
  * description (a repeat's original, the body sweep, a held delivery's state) waits as long.
  * Signals, lists and the search-attribute registration have no deadline.

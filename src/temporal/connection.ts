@@ -33,7 +33,7 @@ type Call = ReturnType<NextCall>;
 /** Milliseconds per gRPC method name (the part of its path after the last `/`). */
 export type MethodDeadlines = Readonly<Record<string, number>>;
 
-export interface ReceiverConnectionOptions extends Pick<ConnectionOptions, 'address' | 'tls'> {
+interface ReceiverConnectionOptions extends Pick<ConnectionOptions, 'address' | 'tls'> {
   namespace: string;
   deadlines: MethodDeadlines;
   closing?: AbortSignal;

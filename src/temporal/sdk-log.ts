@@ -15,7 +15,7 @@ import { UNSEALED_INPUT } from '../domain/unsealed';
 import type { Logger } from '../core/log';
 import { EXPECTED_FAILURES_REMEMBERED } from '../domain/limits';
 
-export const EXPECTED_FAILURE_TYPES: readonly string[] = [...DELIVERY_FAILURES, UNSEALED_INPUT];
+const EXPECTED_FAILURE_TYPES: readonly string[] = [...DELIVERY_FAILURES, UNSEALED_INPUT];
 
 function failureType(error: unknown): string | undefined {
   for (let e = error as { type?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {

@@ -1,5 +1,5 @@
 /**
- * docker-compose.yml runs what the cluster tests ran (src/cluster/, test/cluster/): the same
+ * docker-compose.yml runs what the cluster tests ran (src/launch/cluster.ts, test/cluster/): the same
  * Temporal server version, SQL plugin and history shards, the same entry config, receivers and
  * workers scaled out. Where a compose CLI exists, it validates the file.
  */

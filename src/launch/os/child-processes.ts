@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /** The compiled entry points: dist/src/entry, whether this file runs as TypeScript or from dist/. */
-export const DIST =
+const DIST =
   path.extname(__filename) === '.js'
     ? path.resolve(__dirname, '../../entry')
     : path.resolve(__dirname, '../../../dist/src/entry');

@@ -16,7 +16,7 @@ export interface ManagedProcess {
   stop(graceMs?: number): Promise<void>;
 }
 
-export interface SpawnOptions {
+interface SpawnOptions {
   env?: NodeJS.ProcessEnv;
   /** Both outputs go to this file; without one they are the launcher's own. */
   logFile?: string;

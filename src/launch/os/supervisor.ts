@@ -8,9 +8,9 @@
 import type { Logger } from '../../core/log';
 import { spawnManaged, type ManagedProcess } from './managed-process';
 
-export const RESTART_FIRST_MS = 1000;
+const RESTART_FIRST_MS = 1000;
 export const RESTART_MAX_MS = 60_000;
-export const STABLE_MS = 60_000;
+const STABLE_MS = 60_000;
 /** Lines of a process's stderr kept for the message when it dies. */
 const LAST_WORDS = 10;
 

@@ -3,7 +3,7 @@
  * the bench. Imports nothing, so a unit test can use it without loading a stack.
  */
 
-export interface WaitOptions<T> {
+interface WaitOptions<T> {
   /** Time between reads; by default 100 ms, and once a second for waits over a minute. */
   intervalMs?: number;
   /** The error's message when time is up, from the last value read; by default it shows that value. */

@@ -16,7 +16,7 @@ import { spawnManaged, waitForPort, waitForSocket, type ManagedProcess } from '.
 /** The database the embedded FerretDB keeps the service's collections in (both launchers). */
 export const EMBEDDED_DATABASE = 'webhooks';
 
-export interface TemporalDevServerOptions {
+interface TemporalDevServerOptions {
   bin: string;
   dataDir: string;
   port: number;
@@ -47,7 +47,7 @@ export const EMBEDDED_RETENTION = DEDUP_WINDOW;
  *   as it grows (the runs slowed as a 100,000-row CSV went on);
  * - a checkpoint every 10,000 pages (40 MiB of WAL) instead of 1,000, and temporary tables in memory.
  */
-export const TEMPORAL_SQLITE_PRAGMAS = [
+const TEMPORAL_SQLITE_PRAGMAS = [
   'journal_mode=wal',
   'synchronous=normal',
   'locking_mode=exclusive',
@@ -58,7 +58,7 @@ export const TEMPORAL_SQLITE_PRAGMAS = [
 ];
 
 /** The dev server's dynamic configuration: its one shard's events cache (TEMPORAL_EVENTS_CACHE_BYTES_PER_SHARD). */
-export const DEV_SERVER_DYNAMIC_CONFIG: Array<[string, number | boolean]> = [
+const DEV_SERVER_DYNAMIC_CONFIG: Array<[string, number | boolean]> = [
   ['history.eventsCacheMaxSizeBytes', TEMPORAL_EVENTS_CACHE_BYTES_PER_SHARD],
 ];
 
@@ -118,7 +118,7 @@ export async function startTemporalDevServer(o: TemporalDevServerOptions): Promi
 
 /**
  * Stops a server of this name that a killed launcher left running over the data folder
- * (./left-over.ts), and says so in its log; returns the file its pid is to be kept in.
+ * (../os/left-over.ts), and says so in its log; returns the file its pid is to be kept in.
  */
 async function stopLeftOverServer(name: string, dataDir: string, logFile?: string): Promise<string> {
   const pidFile = path.join(dataDir, `${name}.pid`);
@@ -196,7 +196,7 @@ async function setRetention(o: TemporalDevServerOptions, retention: string): Pro
   }
 }
 
-export interface FerretDbOptions {
+interface FerretDbOptions {
   bin: string;
   dataDir: string;
   logFile?: string;

@@ -49,14 +49,14 @@ import { KEEP_ALIVE_TIMEOUT_MS } from '../../receiver/connections';
 import { spawnManaged, waitForPort, type ManagedProcess } from '../os/managed-process';
 
 /** Seconds a webhook may take at a receiver: past TEMPORAL_START_TIMEOUT_MS (10 s), when it answers 503 itself. */
-export const WEBHOOK_READ_TIMEOUT_S = 30;
+const WEBHOOK_READ_TIMEOUT_S = 30;
 /**
  * Seconds a management request may take at a receiver: a bulk replay reads, copies and starts up to
  * REPLAYS_PER_REQUEST (1,000) deliveries, some seconds each when their bodies are large.
  */
 export const API_READ_TIMEOUT_S = 600;
 
-export interface EntryConfig {
+interface EntryConfig {
   /** What nginx listens on: `127.0.0.1:3000`, or `3000` for every address. */
   listen: string;
   /** The receivers, `host:port`. */
@@ -164,7 +164,7 @@ export function entryConfig(o: EntryConfig): string {
   ].join('\n');
 }
 
-export interface EntryOptions {
+interface EntryOptions {
   bin: string;
   dir: string;
   port: number;

@@ -22,7 +22,7 @@ export const POSTGRES_ROLE = 'temporal';
  * Connections PostgreSQL takes: Temporal opens a pool per store and per service (frontend,
  * history, matching, worker: 4 × (20 + 2) at its defaults), the schema tool and psql a few more.
  */
-export const POSTGRES_MAX_CONNECTIONS = 200;
+const POSTGRES_MAX_CONNECTIONS = 200;
 
 export interface PostgresOptions {
   /** PostgreSQL's bin folder (initdb, postgres, pg_isready, psql). */

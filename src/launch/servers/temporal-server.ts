@@ -86,7 +86,7 @@ export interface TemporalServerOptions {
  * on this machine's loopback, or compose's `temporal` container): how it binds, where PostgreSQL
  * is and its password, its certificates, and its dynamic config file.
  */
-export interface ServerPlacement {
+interface ServerPlacement {
   ports: TemporalServerPorts;
   /** Loopback only (the cluster), or every interface of its container (compose). */
   bind: 'loopback' | 'all';
@@ -115,7 +115,7 @@ function datastore(placement: ServerPlacement, database: string, maxConns: numbe
 }
 
 /** The server's config (JSON, which its YAML loader reads), for the cluster and compose alike. */
-export function temporalServerConfig(placement: ServerPlacement): object {
+function temporalServerConfig(placement: ServerPlacement): object {
   const bind = placement.bind === 'loopback' ? { bindOnLocalHost: true } : { bindOnIP: '0.0.0.0' };
   const rpc = (grpcPort: number, membershipPort: number, extra: object = {}) => ({
     rpc: { grpcPort, membershipPort, ...bind, ...extra },
@@ -225,7 +225,7 @@ export function composeTemporalConfig(): string {
 }
 
 /** The name compose's Temporal frontend is reached and certified by. */
-export const COMPOSE_TEMPORAL_NAME = 'temporal';
+const COMPOSE_TEMPORAL_NAME = 'temporal';
 
 /**
  * Dynamic config: IDs as long as the SQL schema's columns take, a quick namespace registry, events

@@ -4,7 +4,7 @@
  */
 import { useState } from 'preact/hooks';
 import { call, type App } from '../api';
-import { FieldError, SaveOrCancel, useRefusal } from './parts';
+import { FieldError, SaveOrCancel, useRefusal } from './components';
 
 export type Dedup = App['dedup'];
 

@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { call, type Delivery, type Outcome, type RunSummary } from '../api';
 import { link } from '../nav';
-import { FieldError, FOLLOW_MS, formatTime, useRefusal } from './parts';
+import { FieldError, FOLLOW_MS, formatTime, useRefusal } from './components';
 
 /** A page of a history list, following its first page while it is shown. */
 function usePage<T>(robotId: string, list: 'listRuns' | 'listDeliveries') {

@@ -22,7 +22,7 @@ import {
   StepsEditor,
   TextField,
   useRefusal,
-} from './parts';
+} from './components';
 import { Deliveries, Runs } from './robot-history';
 
 export function RobotPage({ id }: { id: string }) {

@@ -6,7 +6,7 @@ import { DedupFields, type Dedup } from './dedup';
 import { useEffect, useState } from 'preact/hooks';
 import { call, type App, type BodyFormat, type Connection, type Robot } from '../api';
 import { link, navigate } from '../nav';
-import { FieldError, formatTime, parseSteps, stateName, StepsEditor, TextField, useRefusal } from './parts';
+import { FieldError, formatTime, parseSteps, stateName, StepsEditor, TextField, useRefusal } from './components';
 
 interface Lists {
   robots: Robot[];

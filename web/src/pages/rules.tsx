@@ -7,7 +7,7 @@
  */
 import { useState } from 'preact/hooks';
 import { call, type Robot, type RobotFields } from '../api';
-import { FieldError, SaveOrCancel, useRefusal } from './parts';
+import { FieldError, SaveOrCancel, useRefusal } from './components';
 
 type Rules = NonNullable<Robot['rules']>;
 type Condition = Rules['conditions'][number];

@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { call, type Delivery, type Run } from '../api';
 import { link } from '../nav';
-import { FOLLOW_MS, formatTime, json } from './parts';
+import { FOLLOW_MS, formatTime, json } from './components';
 
 export function RunPage({ id }: { id: string }) {
   const [run, setRun] = useState<Run | null>(null);

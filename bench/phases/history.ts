@@ -10,10 +10,11 @@ import { newId } from '../../src/domain/secrets';
 import { runIdFor } from '../../src/domain/ids';
 import { DeliveryRecorder } from '../../src/history/slots';
 import { encodeCursor } from '../../src/history/reads';
-import { previewPageId } from '../../src/history/store';
+import { storeRuns } from '../../src/deliveries/store-runs';
 import { insertOnce } from '../../src/storage/writes';
 import { type Models } from '../../src/storage/models';
 import { type RunDoc, type RunOutcomeDoc, type StepResultDoc } from '../../src/storage/documents';
+import type { DeliveryInput } from '../../src/domain/types';
 import type { RunPreviewDoc } from '../../src/storage/history-documents';
 import { percentiles, type Percentiles } from '../load';
 import { BLOCK_SIZE } from '../../src/domain/limits';
@@ -80,48 +81,48 @@ class Seeder {
   }
   stored = 0;
 
-  /** One processed delivery of `runCount` runs, each succeeded with one step, stored as the worker stores them. */
+  /**
+   * One processed delivery of `runCount` runs, each succeeded with one step: the runs and their
+   * preview pages stored by the worker's own code (src/deliveries/store-runs.ts), each run's step
+   * result and outcome as a run's last step stores them.
+   */
   async delivery(runCount: number): Promise<void> {
     const { models, robotId } = this;
     const deliveryId = newId();
     const receivedAt = new Date();
-    const runs: RunDoc[] = [];
-    const outcomes: RunOutcomeDoc[] = [];
-    const results: StepResultDoc[] = [];
-    const pages: Array<Array<string | null>> = [];
-    for (let i = 0; i < runCount; i++) {
-      const runId = runIdFor(deliveryId, i);
-      const triggerJson = JSON.stringify({ n: i, email: `user${i}@example.com` });
-      runs.push({
-        _id: runId,
-        robotId,
-        deliveryId,
-        index: i,
-        trigger: { json: triggerJson },
-        verified: null,
-        createdAt: receivedAt,
-      });
-      results.push({
-        _id: `${runId}:0`,
-        runId,
-        index: 0,
-        name: 's',
-        status: 'succeeded',
-        output: { json: triggerJson },
-      });
-      outcomes.push({ _id: runId, robotId, status: 'succeeded', finishedAt: receivedAt });
-      (pages[Math.floor(i / BLOCK_SIZE)] ??= []).push(triggerJson);
-      if (i % 1000 === 0) this.runIds.push(runId);
-    }
-    const previews: RunPreviewDoc[] = pages
-      .slice(1)
-      .map((p, n) => ({ _id: previewPageId(deliveryId, n + 1), previewsJson: JSON.stringify(p) }));
-    await Promise.all([
-      insertOnce(models.Run, runs),
-      insertOnce(models.StepResult, results),
-      insertOnce(models.RunPreview, previews),
-    ]);
-    await insertOnce(models.RunOutcome, outcomes);
+    const rows = Array.from({ length: runCount }, (_, i) => ({ n: i, email: `user${i}@example.com` }));
+    const input: DeliveryInput = {
+      deliveryId,
+      robotId,
+      triggerIdentifier: `custom:${robotId}`,
+      receivedAt: receivedAt.toISOString(),
+      dedupKey: `sha256:${deliveryId}`,
+      contentType: 'text/csv',
+      size: runCount * 30,
+      body: { kind: 'inline', encoding: 'utf8', data: '' },
+      verified: null,
+    };
+    const writes = {
+      models,
+      runs: (docs: RunDoc[]) => insertOnce(models.Run, docs),
+      runPreviews: (docs: RunPreviewDoc[]) => insertOnce(models.RunPreview, docs),
+    };
+    const stored = await storeRuns(writes, input, rows, { resumed: undefined, beat: () => undefined });
+    const runIds = rows.map((_, i) => runIdFor(deliveryId, i));
+    const results: StepResultDoc[] = runIds.map((runId, i) => ({
+      _id: `${runId}:0`,
+      runId,
+      index: 0,
+      name: 's',
+      status: 'succeeded',
+      output: { json: JSON.stringify(rows[i]) },
+    }));
+    await insertOnce(models.StepResult, results);
+    await insertOnce(
+      models.RunOutcome,
+      runIds.map((runId): RunOutcomeDoc => ({ _id: runId, robotId, status: 'succeeded', finishedAt: receivedAt })),
+    );
+    for (let i = 0; i < runIds.length; i += 1000) this.runIds.push(runIds[i]);
     await this.recorder.record({
       _id: deliveryId,
       robotId,
@@ -138,7 +139,7 @@ class Seeder {
       error: null,
       verified: null,
       stepCount: 1,
-      previewsJson: JSON.stringify(pages[0] ?? []),
+      previewsJson: stored.previewsJson,
     });
     this.deliveryIds.push(deliveryId);
     this.stored += runCount;

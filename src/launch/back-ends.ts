@@ -1,6 +1,6 @@
 /**
  * How this service's back-ends are started: Temporal and MongoDB, one way for every launcher and
- * test kit. Each back-end is one of two kinds:
+ * test kit. Each back-end is one of these shapes:
  *
  * - an existing one, named by TEMPORAL_ADDRESS or MONGODB_URI: that always wins; the service only
  *   connects to it, and never starts or stops it;
@@ -11,13 +11,18 @@
  *   collections made, then the `_id` index: docs/storage.md), so that once started it is the store
  *   the service expects, in the database EMBEDDED_DATABASE.
  *
- * An embedded back-end can be stopped, cleanly or killed, and started again on the same port and
- * files. `startBackEnds` starts both at once, and if either fails stops what was started.
+ * - the cluster's Temporal (`clusterTemporalBackEnd`): the Temporal server on PostgreSQL over mutual
+ *   TLS, as production runs it (docs/cluster.md); its start also makes or upgrades the schema and
+ *   registers the namespace, and its stop leaves PostgreSQL running for the next start (`close`
+ *   stops that too).
+ *
+ * A back-end this process starts can be stopped, cleanly or killed, and started again on the same
+ * ports and files. `startBackEnds` starts both at once, and if either fails stops what was started.
  *
  * Used by the embedded launcher (src/entry/embedded.ts), the integration tests' servers
  * (test/support/global-setup.ts), the fault stack (test/faults/fault-stack.ts, each part on its
- * own) and the cluster's FerretDB (src/launch/cluster.ts; its Temporal is the real server,
- * src/launch/servers/temporal-server.ts). The bench runs the launchers.
+ * own) and the cluster (src/launch/cluster.ts: its Temporal and its FerretDB). The bench runs the
+ * launchers.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -26,6 +31,13 @@ import { EMBEDDED_DATABASE, ferretDbUri, startFerretDb, startTemporalDevServer }
 import { type ManagedProcess } from './os/managed-process';
 import { binaryFrom } from './os/binaries';
 import type { Logger } from '../core/log';
+import { startPostgres } from './servers/postgres';
+import {
+  prepareTemporalNamespace,
+  prepareTemporalSchema,
+  startTemporalServer,
+  type TemporalServerOptions,
+} from './servers/temporal-server';
 
 /** The binaries scripts/binaries.sh finds or builds, by the variable it exports each in. */
 type BackEndBinary = 'TEMPORAL_CLI_BIN' | 'FERRETDB_BIN' | 'SQLITE_TUNE_BIN';
@@ -132,6 +144,65 @@ export function temporalBackEnd(o: TemporalBackEndOptions): TemporalBackEnd {
     address: `127.0.0.1:${o.port}`,
     webUiUrl: o.uiPort === undefined ? null : `http://localhost:${o.uiPort}`,
     ...embeddedProcess(o.logDir, launch, current),
+  };
+}
+
+/** The cluster's Temporal server and its PostgreSQL (docs/cluster.md). */
+export interface ClusterTemporalOptions {
+  /** The server's options; read at its start (its certificates are made by then). */
+  server: () => TemporalServerOptions;
+  /** PostgreSQL's log file. */
+  postgresLogFile: string;
+  log: Logger;
+}
+
+export interface ClusterTemporalBackEnd extends TemporalBackEnd {
+  /** Stops the Temporal server (if it runs), then PostgreSQL. */
+  close(): Promise<void>;
+}
+
+/**
+ * The Temporal server on PostgreSQL: a start starts PostgreSQL unless it runs (then makes or
+ * upgrades Temporal's schema), then the server (then registers the namespace); a stop stops the
+ * server alone, as a crash of it would, and `close` PostgreSQL too.
+ */
+export function clusterTemporalBackEnd(o: ClusterTemporalOptions): ClusterTemporalBackEnd {
+  const current: { postgres?: ManagedProcess; server?: ManagedProcess } = {};
+  const options = () => o.server();
+  const address = () => `127.0.0.1:${options().ports.frontend}`;
+  const stopServer = async (signal: StopSignal = 'SIGTERM') => {
+    const proc = current.server;
+    current.server = undefined;
+    if (!proc) return;
+    if (signal === 'SIGKILL') proc.child.kill('SIGKILL');
+    await proc.stop();
+  };
+  return {
+    name: 'temporal',
+    embedded: true,
+    get address() {
+      return address();
+    },
+    webUiUrl: null,
+    async start() {
+      const server = options();
+      if (!current.postgres) {
+        const { binDir, dir, port, password } = server.postgres;
+        current.postgres = await startPostgres({ binDir, dir, port, password, logFile: o.postgresLogFile });
+        await prepareTemporalSchema(server);
+      }
+      if (!current.server) {
+        current.server = await startTemporalServer(server);
+        await prepareTemporalNamespace(address(), server.tls, server.namespace, o.log);
+      }
+    },
+    stop: stopServer,
+    async close() {
+      await stopServer();
+      const postgres = current.postgres;
+      current.postgres = undefined;
+      await postgres?.stop();
+    },
   };
 }
 

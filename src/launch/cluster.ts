@@ -4,9 +4,9 @@
  * several workers as their own processes (each restarted when it dies, as docker-compose.yml's
  * `restart: unless-stopped` does), and nginx in front of the receivers.
  *
- * Start order: PostgreSQL, Temporal's schema, Temporal server and its namespace, FerretDB, the
- * workers and receivers, the entry. A step that fails stops what was started. Stop order: the
- * services, then the servers from the entry back to PostgreSQL.
+ * Start order: Temporal (PostgreSQL, Temporal's schema, the server and its namespace: one back-end,
+ * src/launch/back-ends.ts), FerretDB, the workers and receivers, the entry. A step that fails stops
+ * what was started. Stop order: the services, then the servers from the entry back to PostgreSQL.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -14,17 +14,10 @@ import path from 'node:path';
 import { waitForPort, type ManagedProcess } from './os/managed-process';
 import { supervise, type Supervised } from './os/supervisor';
 import type { Logger } from '../core/log';
-import { mongodbBackEnd, type MongodbBackEnd } from './back-ends';
+import { clusterTemporalBackEnd, mongodbBackEnd, type ClusterTemporalBackEnd, type MongodbBackEnd } from './back-ends';
 import { startEntry, type EdgeTls } from './servers/nginx';
-import { startPostgres } from './servers/postgres';
 import { clientTlsEnv, clusterCertificates, edgeCertificate, type ClusterTls } from './servers/tls';
-import {
-  prepareTemporalNamespace,
-  prepareTemporalSchema,
-  startTemporalServer,
-  type TemporalServerOptions,
-  type TemporalServerPorts,
-} from './servers/temporal-server';
+import type { TemporalServerOptions, TemporalServerPorts } from './servers/temporal-server';
 
 export interface ClusterBinaries {
   temporalServer: string;
@@ -68,7 +61,7 @@ interface ClusterOptions {
   entryPoint?: (kind: 'receiver' | 'worker') => string;
 }
 
-type ClusterServer = 'postgresql' | 'temporal' | 'mongodb' | 'entry';
+type ClusterServer = 'temporal' | 'mongodb' | 'entry';
 type ClusterService = { kind: 'receiver' | 'worker'; index: number; process: Supervised };
 
 /** Reads the password kept in `file`, making it (readable by its owner only) the first time. */
@@ -82,8 +75,10 @@ function persistentPassword(file: string): string {
 }
 
 export class Cluster {
-  private readonly servers = new Map<Exclude<ClusterServer, 'mongodb'>, ManagedProcess>();
-  /** FerretDB, started as the embedded launcher starts it (src/launch/back-ends.ts). */
+  /** The entry (nginx). */
+  private entry: ManagedProcess | undefined;
+  /** The Temporal server on PostgreSQL, and FerretDB as the embedded launcher starts it (src/launch/back-ends.ts). */
+  private readonly temporalBackEnd: ClusterTemporalBackEnd;
   private readonly mongodb: MongodbBackEnd;
   readonly services: ClusterService[] = [];
   /** PostgreSQL's password for `temporal` (DATA_DIR/postgres-password). */
@@ -93,6 +88,11 @@ export class Cluster {
 
   constructor(private readonly o: ClusterOptions) {
     this.postgresPassword = persistentPassword(path.join(o.dataDir, 'postgres-password'));
+    this.temporalBackEnd = clusterTemporalBackEnd({
+      server: () => this.temporal,
+      postgresLogFile: path.join(o.logDir, 'postgresql.log'),
+      log: o.log,
+    });
     this.mongodb = mongodbBackEnd({
       binary: (variable) => (variable === 'FERRETDB_BIN' ? o.bins.ferretdb : o.bins.sqliteTune),
       dataDir: o.dataDir,
@@ -141,7 +141,7 @@ export class Cluster {
   async start(): Promise<void> {
     try {
       this.certificates = await clusterCertificates(path.join(this.o.dataDir, 'tls'));
-      for (const server of ['postgresql', 'temporal', 'mongodb'] as const) await this.startServer(server);
+      for (const server of ['temporal', 'mongodb'] as const) await this.startServer(server);
       this.startServices();
       for (const s of this.services.filter((s) => s.kind === 'receiver'))
         await waitForPort(this.o.receiverPorts[s.index], s.process.current());
@@ -158,49 +158,34 @@ export class Cluster {
     const o = this.o;
     o.log.info(`starting ${server}`);
     switch (server) {
-      case 'postgresql':
-        this.servers.set(
-          server,
-          await startPostgres({
-            binDir: o.bins.postgres,
-            dir: this.postgresDir,
-            port: o.postgresPort,
-            password: this.postgresPassword,
-            logFile: path.join(o.logDir, 'postgresql.log'),
-          }),
-        );
-        await prepareTemporalSchema(this.temporal);
-        return;
       case 'temporal':
-        this.servers.set(server, await startTemporalServer(this.temporal));
-        await prepareTemporalNamespace(this.temporalAddress, this.tls, o.namespace, o.log);
+        // PostgreSQL and Temporal's schema first, unless PostgreSQL runs; then the server and its namespace.
+        await this.temporalBackEnd.start();
         return;
       case 'mongodb':
         // Its start also makes the collections and the `_id` index (docs/storage.md).
         await this.mongodb.start();
         return;
       case 'entry':
-        this.servers.set(
-          server,
-          await startEntry({
-            bin: o.bins.nginx,
-            dir: path.join(o.dataDir, 'entry'),
-            port: o.port,
-            receiverPorts: o.receiverPorts,
-            maxBodyBytes: o.maxBodyBytes,
-            apiReadTimeoutSeconds: o.apiReadTimeoutSeconds,
-            logFile: path.join(o.logDir, 'entry.log'),
-            tls: o.edgeTls === 'made' ? await edgeCertificate(path.join(o.dataDir, 'tls')) : o.edgeTls,
-          }),
-        );
+        this.entry = await startEntry({
+          bin: o.bins.nginx,
+          dir: path.join(o.dataDir, 'entry'),
+          port: o.port,
+          receiverPorts: o.receiverPorts,
+          maxBodyBytes: o.maxBodyBytes,
+          apiReadTimeoutSeconds: o.apiReadTimeoutSeconds,
+          logFile: path.join(o.logDir, 'entry.log'),
+          tls: o.edgeTls === 'made' ? await edgeCertificate(path.join(o.dataDir, 'tls')) : o.edgeTls,
+        });
     }
   }
 
-  /** Stops one server: cleanly, or with SIGKILL. */
+  /** Stops one server: cleanly, or with SIGKILL (Temporal: the server alone, its PostgreSQL keeps running). */
   async stopServer(server: ClusterServer, signal?: 'SIGKILL'): Promise<void> {
     if (server === 'mongodb') return this.mongodb.stop(signal);
-    const proc = this.servers.get(server);
-    this.servers.delete(server);
+    if (server === 'temporal') return this.temporalBackEnd.stop(signal);
+    const proc = this.entry;
+    this.entry = undefined;
     if (!proc) return;
     if (signal) proc.child.kill(signal);
     await proc.stop();
@@ -245,6 +230,7 @@ export class Cluster {
 
   async stop(): Promise<void> {
     await Promise.all(this.services.splice(0).map((s) => s.process.stop()));
-    for (const server of ['entry', 'mongodb', 'temporal', 'postgresql'] as const) await this.stopServer(server);
+    for (const server of ['entry', 'mongodb'] as const) await this.stopServer(server);
+    await this.temporalBackEnd.close();
   }
 }

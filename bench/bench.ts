@@ -125,7 +125,7 @@ async function main(): Promise<number> {
         pollS: s.pollS,
         log,
         dashboard: { baseUrl: api.baseUrl, adminToken: stack.adminToken },
-        newRobot: async (name) => (await benchRobot(api, stack.port, name, 'json', { n: '{{trigger.n}}' })).robotId,
+        newRobot: async (name) => (await benchRobot(api, stack.origin, name, 'json', { n: '{{trigger.n}}' })).robotId,
       });
     }
     log('warming up (10 deliveries through the whole path)');

@@ -44,7 +44,7 @@ export async function clientsOf(stack: BenchStack, s: Settings): Promise<BenchCl
     deadlines: {},
   });
   return {
-    api: apiClient(`http://127.0.0.1:${stack.port}`, stack.adminToken),
+    api: apiClient(stack.origin, stack.adminToken, { fetch: stack.fetch }),
     models: createModels(db),
     stack,
     temporal: new Client({ connection, namespace: stack.namespace }),
@@ -58,11 +58,11 @@ export async function clientsOf(stack: BenchStack, s: Settings): Promise<BenchCl
 
 /**
  * A robot at work on a new custom app (named as the robot) with one compose step; its id and
- * webhook URL on 127.0.0.1 and the stack's port.
+ * webhook URL at the stack's origin (127.0.0.1 and its port).
  */
 export async function benchRobot(
   api: ApiClient,
-  port: number,
+  origin: string,
   name: string,
   bodyFormat: 'json' | 'csv',
   template: Record<string, string>,
@@ -74,7 +74,7 @@ export async function benchRobot(
     robotName: name,
     stepName: 's',
   });
-  return { robotId, url: `http://127.0.0.1:${port}${new URL(webhookUrl).pathname}` };
+  return { robotId, url: `${origin}${new URL(webhookUrl).pathname}` };
 }
 
 /**

@@ -8,6 +8,7 @@ import { ferretDbSocket, ferretDbUri } from '../src/launch/servers/dev-servers';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import type { TLSConfig } from '@temporalio/client';
@@ -22,6 +23,12 @@ export interface BenchStack {
   /** Resolves once the launcher has printed its banner (everything is up). */
   ready: Promise<void>;
   port: number;
+  /**
+   * Where senders and the API reach it: the embedded launcher over plain HTTP, the cluster's entry
+   * over HTTPS with a certificate of the cluster's own CA (`fetch` trusts it; autocannon checks none).
+   */
+  origin: string;
+  fetch: typeof fetch;
   adminToken: string;
   mongodbUri: string;
   temporalAddress: string;
@@ -38,6 +45,39 @@ export interface BenchStack {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * A `fetch` over node:https that trusts the CA in `caFile` (read at the first request, once the
+ * cluster has made it) for the cluster's entry, whose name is `localhost`.
+ */
+function trustingFetch(caFile: string): typeof fetch {
+  return (async (input: string | URL | Request, init: RequestInit = {}) => {
+    const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
+    // The bench sends JSON and CSV as strings.
+    const body = typeof init.body === 'string' ? init.body : undefined;
+    return new Promise<Response>((resolve, reject) => {
+      const req = https.request(
+        url,
+        {
+          method: init.method ?? 'GET',
+          headers: init.headers as Record<string, string> | undefined,
+          ca: fs.readFileSync(caFile),
+          servername: 'localhost',
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () =>
+            resolve(new Response(chunks.length > 0 ? Buffer.concat(chunks) : null, { status: res.statusCode })),
+          );
+          res.on('error', reject);
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+  });
+}
 
 function tail(file: string, lines = 30): string {
   try {
@@ -152,6 +192,8 @@ export async function launchStack(opts: {
   return {
     ready,
     port,
+    origin: `${kind === 'cluster' ? 'https' : 'http'}://127.0.0.1:${port}`,
+    fetch: kind === 'cluster' ? trustingFetch(path.join(dataDir, 'tls', 'ca.pem')) : globalThis.fetch,
     adminToken,
     // Today's FerretDB takes its socket; an earlier build's (the ablation's baseline) took a port.
     get mongodbUri() {

@@ -162,7 +162,7 @@ export async function csvFanOut(
 ): Promise<CsvResult> {
   const { api, models, stack, temporal, s } = ctx;
   const name = watcher ? `bench csv, watched (${watcher})` : 'bench csv';
-  const { robotId, url } = await benchRobot(api, stack.port, name, 'csv', { to: '{{trigger.email}}' });
+  const { robotId, url } = await benchRobot(api, stack.origin, name, 'csv', { to: '{{trigger.email}}' });
   const stopWatching =
     watcher === 'api'
       ? watchRobot(api, robotId)

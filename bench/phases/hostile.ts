@@ -107,11 +107,11 @@ function slowUploads(url: string): { open(): number; stop(): void } {
 
 export async function hostileLoad(ctx: BenchContext, connections: number, csvRows: number): Promise<HostileResult> {
   const { api, stack, temporal, s } = ctx;
-  const ordinary = await benchRobot(api, stack.port, 'bench hostile: ordinary senders', 'json', {
+  const ordinary = await benchRobot(api, stack.origin, 'bench hostile: ordinary senders', 'json', {
     id: '{{trigger.id}}',
   });
-  const bulk = await benchRobot(api, stack.port, 'bench hostile: worst CSV', 'csv', { n: '{{trigger.n}}' });
-  const steady = () => benchRobot(api, stack.port, 'bench hostile: a steady sender', 'json', { n: '{{trigger.n}}' });
+  const bulk = await benchRobot(api, stack.origin, 'bench hostile: worst CSV', 'csv', { n: '{{trigger.n}}' });
+  const steady = () => benchRobot(api, stack.origin, 'bench hostile: a steady sender', 'json', { n: '{{trigger.n}}' });
 
   log(`hostile: a steady sender alone (a delivery every ${PACE_MS} ms for ${s.durationS} s)`);
   const runsAlone = await pacedRunLatency(ctx, await steady());

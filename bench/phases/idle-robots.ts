@@ -67,7 +67,7 @@ async function idleRobotsOn(
     for (const count of s.idleRobots) {
       while (robots.length < count) {
         const n = robots.length;
-        const { robotId, url } = await benchRobot(api, stack.port, `idle ${n}`, 'json', { id: '{{trigger.id}}' });
+        const { robotId, url } = await benchRobot(api, stack.origin, `idle ${n}`, 'json', { id: '{{trigger.id}}' });
         const res = await fetch(url, { method: 'POST', body: JSON.stringify({ id: `idle-${n}` }) });
         if (res.status !== 200) throw new Error(`an idle robot's delivery was answered ${res.status}`);
         robots.push(robotId);

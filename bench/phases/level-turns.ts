@@ -91,7 +91,7 @@ const fromStarts = ({ summary, latencies }: StartRate): TurnResult => ({
  */
 export async function startsAndPausedAcksInTurns(connections: number, tag: string, ctx: LevelContext) {
   const { api, stack, temporal, s, httpStart: httpStartProcess, floor: floorProcess } = ctx;
-  const { url } = await benchRobot(api, stack.port, `bench ${tag} worker paused`, 'json', { id: '{{trigger.id}}' });
+  const { url } = await benchRobot(api, stack.origin, `bench ${tag} worker paused`, 'json', { id: '{{trigger.id}}' });
   const turnS = s.durationS / s.levelRounds;
   const starts = async (shape: StartShape, r: number) =>
     fromStarts(

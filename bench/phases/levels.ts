@@ -142,7 +142,7 @@ async function endToEnd(
 export async function measureLevel(connections: number, ctx: LevelContext): Promise<LevelResult> {
   const { api, stack, koaPort, temporal, s } = ctx;
   const tag = `c${connections}-${randomBytes(3).toString('hex')}`;
-  const { robotId, url } = await benchRobot(api, stack.port, `bench ${tag}`, 'json', { id: '{{trigger.id}}' });
+  const { robotId, url } = await benchRobot(api, stack.origin, `bench ${tag}`, 'json', { id: '{{trigger.id}}' });
   const koaUrl = `http://127.0.0.1:${koaPort}${new URL(url).pathname}`;
 
   log(`${connections} connections: bare Koa for ${s.durationS} s`);

@@ -77,7 +77,7 @@ export async function receiverAb(s: Settings, cleanups: Array<() => Promise<void
     await stack.ready;
     const clients = await clientsOf(stack, s);
     stops.push(() => clients.close());
-    const { url } = await benchRobot(clients.api, stack.port, 'bench receivers', 'json', { id: '{{trigger.id}}' });
+    const { url } = await benchRobot(clients.api, stack.origin, 'bench receivers', 'json', { id: '{{trigger.id}}' });
     const pidOf = (script: string) => {
       const pid = childRunning(stack.pid, script);
       if (pid === null) throw new Error(`the stack runs no ${script}`);

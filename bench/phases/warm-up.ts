@@ -5,11 +5,11 @@ import { benchRobot, type BenchContext } from '../context';
 
 /** A few sequential deliveries whose runs must finish: checks the whole path before measuring. */
 export async function warmUp({ api, models, stack, temporal, s }: BenchContext, koaPort: number): Promise<void> {
-  const { robotId, url } = await benchRobot(api, stack.port, 'bench warm-up', 'json', { id: '{{trigger.id}}' });
+  const { robotId, url } = await benchRobot(api, stack.origin, 'bench warm-up', 'json', { id: '{{trigger.id}}' });
   const koaUrl = `http://127.0.0.1:${koaPort}${new URL(url).pathname}`;
   for (let i = 0; i < 10; i++) {
     for (const target of [url, koaUrl]) {
-      const res = await fetch(target, {
+      const res = await (target === url ? stack.fetch : fetch)(target, {
         method: 'POST',
         body: JSON.stringify({ id: `warm-${i}` }),
         headers: { 'content-type': 'application/json' },

@@ -51,7 +51,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * cluster has made it) for the cluster's entry, whose name is `localhost`.
  */
 function trustingFetch(caFile: string): typeof fetch {
-  return (async (input: string | URL | Request, init: RequestInit = {}) => {
+  return async (input: string | URL | Request, init: RequestInit = {}) => {
     const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
     // The bench sends JSON and CSV as strings.
     const body = typeof init.body === 'string' ? init.body : undefined;
@@ -76,7 +76,7 @@ function trustingFetch(caFile: string): typeof fetch {
       req.on('error', reject);
       req.end(body);
     });
-  });
+  };
 }
 
 function tail(file: string, lines = 30): string {

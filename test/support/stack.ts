@@ -162,10 +162,18 @@ export async function startStack(
     client,
     api,
     send,
-    // The run history lists summaries; each run is read whole, as a test wants its steps.
+    // The run history lists summaries; each run is read whole, as a test wants its steps, 16 at a
+    // time: the receiver closes connections past MAX_CONNECTIONS_PER_ADDRESS (256) from one address,
+    // which one request per run of a large CSV, all at once, opened.
     runs: async (robotId) => {
       const { body } = await api('GET', `/api/robots/${robotId}/runs?limit=1000`);
-      return Promise.all(body.runs.map(async (r: { id: string }) => (await api('GET', `/api/runs/${r.id}`)).body));
+      const ids = (body.runs as Array<{ id: string }>).map((r) => r.id);
+      const runs: unknown[] = [];
+      for (let i = 0; i < ids.length; i += 16) {
+        const batch = ids.slice(i, i + 16).map(async (id) => (await api('GET', `/api/runs/${id}`)).body);
+        runs.push(...(await Promise.all(batch)));
+      }
+      return runs;
     },
     deliveries: (robotId) => api('GET', `/api/robots/${robotId}/deliveries?limit=1000`).then((r) => r.body.deliveries),
     robotAtWork: ({ bodyFormat = 'json', template = { data: '{{trigger}}' } } = {}) =>

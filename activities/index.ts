@@ -7,7 +7,7 @@
  * after a crash and stores nothing twice; and no activity on a run's path reads a large collection.
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { DEFAULT_DELIVERY_CAPS, type DeliveryCaps } from '../src/domain/body-formats';
+import { DEFAULT_DELIVERY_CAPS, type DeliveryCaps } from '../src/domain/delivery-caps';
 import { CsvRunSeeds } from '../src/deliveries/csv-runs';
 import { DeliveryRules } from '../src/deliveries/rules';
 import { FanOutQuota } from '../src/deliveries/fanout-quota';

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { FanOutQuota } from '../src/deliveries/fanout-quota';
-import { DeliveryOverCap } from '../src/domain/body-formats';
+import { DeliveryOverCap } from '../src/domain/delivery-caps';
 import { startStack, type Stack } from './support/stack';
 
 let stack: Stack;

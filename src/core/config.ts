@@ -19,7 +19,7 @@ import {
   DEFAULT_REJECTED_PER_MINUTE,
   DEFAULT_REQUEST_TIMEOUT_MS,
 } from '../domain/limits';
-import { DEFAULT_DELIVERY_CAPS, type DeliveryCaps } from '../domain/body-formats';
+import { DEFAULT_DELIVERY_CAPS, type DeliveryCaps } from '../domain/delivery-caps';
 import type { RunFeatures } from '../domain/types';
 import { trustedProxyRanges } from './client-address';
 import { adminTokenSchema, ConfigError, keptSecrets, secretsKeySchema, webUiKeySchema } from './config-secrets';

@@ -12,7 +12,7 @@
  * looking ahead in steps that double. A delivery's mark (`counted:<delivery id>`) makes a retry of
  * its preparation count nothing again.
  */
-import { DeliveryOverCap } from '../domain/body-formats';
+import { DeliveryOverCap } from '../domain/delivery-caps';
 import { ROBOTS_KEPT } from '../domain/limits';
 import { byId } from '../storage/by-id';
 import type { FanOutQuotaDoc } from '../storage/documents';

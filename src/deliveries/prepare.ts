@@ -6,16 +6,8 @@
  * recorded as failed.
  */
 import { eventTypeStop, deliveryRecord, type DeliveryVerdict } from '../domain/deliveries';
-import {
-  BodyParseError,
-  csvRows,
-  DeliveryOverCap,
-  MatchChars,
-  parseOne,
-  TriggerBytes,
-  UNCAPPED,
-  type DeliveryCaps,
-} from '../domain/body-formats';
+import { BodyParseError, csvRows, parseOne } from '../domain/body-formats';
+import { DeliveryOverCap, MatchChars, TriggerBytes, UNCAPPED, type DeliveryCaps } from '../domain/delivery-caps';
 import { HEARTBEAT_ROWS } from '../domain/limits';
 import { FieldCollector } from '../domain/fields';
 import { MatchPacer } from '../domain/trigger-rules';

@@ -6,97 +6,12 @@ import { isUtf8 } from 'node:buffer';
 import { parse as parseCsv } from 'csv-parse';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { BodyFormat, JsonValue } from './types';
-import {
-  CSV_SLICE_BYTES,
-  DEFAULT_CSV_MAX_CELL_BYTES,
-  DEFAULT_CSV_MAX_HEADER_CELL_BYTES,
-  DEFAULT_CSV_MAX_COLUMNS,
-  DEFAULT_CSV_MAX_ROWS,
-  DEFAULT_FANOUT_ROWS_PER_HOUR,
-  DEFAULT_MAX_TRIGGER_BYTES,
-  DEFAULT_RULE_MATCH_CHARS_PER_DELIVERY,
-  MAX_NESTING_DEPTH,
-} from './limits';
+import { DeliveryCaps, UNCAPPED, DeliveryOverCap } from './delivery-caps';
+import { CSV_SLICE_BYTES, MAX_NESTING_DEPTH } from './limits';
 
 /** The body cannot be read in the app's format; the delivery is recorded as failed with this message. */
 export class BodyParseError extends Error {
   override name = 'BodyParseError';
-}
-
-/** The caps on what one delivery makes (src/domain/limits.ts says why), named after their settings. */
-export interface DeliveryCaps {
-  CSV_MAX_ROWS: number;
-  CSV_MAX_COLUMNS: number;
-  CSV_MAX_CELL_BYTES: number;
-  CSV_MAX_HEADER_CELL_BYTES: number;
-  MAX_TRIGGER_BYTES: number;
-  /** Characters the trigger rules' patterns may test in one delivery (./trigger-rules.ts). */
-  RULE_MATCH_CHARS_PER_DELIVERY: number;
-  /** Rows a URL's CSV deliveries may make into runs in an hour (src/deliveries/fanout-quota.ts). */
-  FANOUT_ROWS_PER_HOUR: number;
-}
-
-export const DEFAULT_DELIVERY_CAPS: DeliveryCaps = {
-  CSV_MAX_ROWS: DEFAULT_CSV_MAX_ROWS,
-  CSV_MAX_COLUMNS: DEFAULT_CSV_MAX_COLUMNS,
-  CSV_MAX_CELL_BYTES: DEFAULT_CSV_MAX_CELL_BYTES,
-  CSV_MAX_HEADER_CELL_BYTES: DEFAULT_CSV_MAX_HEADER_CELL_BYTES,
-  MAX_TRIGGER_BYTES: DEFAULT_MAX_TRIGGER_BYTES,
-  RULE_MATCH_CHARS_PER_DELIVERY: DEFAULT_RULE_MATCH_CHARS_PER_DELIVERY,
-  FANOUT_ROWS_PER_HOUR: DEFAULT_FANOUT_ROWS_PER_HOUR,
-};
-
-/** No cap: reading again a CSV whose delivery was already checked against them. */
-export const UNCAPPED: DeliveryCaps = {
-  CSV_MAX_ROWS: Infinity,
-  CSV_MAX_COLUMNS: Infinity,
-  CSV_MAX_CELL_BYTES: Infinity,
-  CSV_MAX_HEADER_CELL_BYTES: Infinity,
-  MAX_TRIGGER_BYTES: Infinity,
-  RULE_MATCH_CHARS_PER_DELIVERY: Infinity,
-  FANOUT_ROWS_PER_HOUR: Infinity,
-};
-
-/**
- * The delivery would make more than a cap allows: it is recorded as failed with this message, which
- * names the cap's setting (`over CSV_MAX_ROWS: more than 1000000 rows`), and makes no run.
- */
-export class DeliveryOverCap extends Error {
-  override name = 'DeliveryOverCap';
-  constructor(
-    readonly cap: keyof DeliveryCaps,
-    what: string,
-  ) {
-    super(`over ${cap}: ${what}`);
-  }
-}
-
-/** Counts the trigger data's bytes (its JSON) against MAX_TRIGGER_BYTES as the delivery's runs are made. */
-export class TriggerBytes {
-  private total = 0;
-  constructor(private readonly max: number) {}
-  get bytes(): number {
-    return this.total;
-  }
-  add(bytes: number): void {
-    this.total += bytes;
-    if (this.total > this.max)
-      throw new DeliveryOverCap('MAX_TRIGGER_BYTES', `more than ${this.max} bytes of trigger data`);
-  }
-}
-
-/** Counts the characters the trigger rules' patterns would test against RULE_MATCH_CHARS_PER_DELIVERY. */
-export class MatchChars {
-  private total = 0;
-  constructor(private readonly max: number) {}
-  add(chars: number): void {
-    this.total += chars;
-    if (this.total > this.max)
-      throw new DeliveryOverCap(
-        'RULE_MATCH_CHARS_PER_DELIVERY',
-        `trigger rules would test more than ${this.max} characters with their patterns`,
-      );
-  }
 }
 
 /** XML attributes appear under their name with this prefix: `{{trigger.order.@currency}}`. */

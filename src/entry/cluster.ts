@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Cluster, type ClusterBinaries } from '../launch/cluster';
-import { CLUSTER_HISTORY_SHARDS, temporalServerPorts } from '../launch/servers/temporal-server';
+import { CLUSTER_HISTORY_SHARDS, temporalServerPorts } from '../launch/servers/temporal-server-config';
 import { ConfigError, loadConfig } from '../core/config';
 import { createLogger } from '../core/log';
 import { closeDataFolder } from '../launch/os/data-folder';

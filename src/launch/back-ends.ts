@@ -32,12 +32,8 @@ import { type ManagedProcess } from './os/managed-process';
 import { binaryFrom } from './os/binaries';
 import type { Logger } from '../core/log';
 import { startPostgres } from './servers/postgres';
-import {
-  prepareTemporalNamespace,
-  prepareTemporalSchema,
-  startTemporalServer,
-  type TemporalServerOptions,
-} from './servers/temporal-server';
+import { prepareTemporalNamespace, prepareTemporalSchema, startTemporalServer } from './servers/temporal-server';
+import { type TemporalServerOptions } from './servers/temporal-server-config';
 
 /** The binaries scripts/binaries.sh finds or builds, by the variable it exports each in. */
 type BackEndBinary = 'TEMPORAL_CLI_BIN' | 'FERRETDB_BIN' | 'SQLITE_TUNE_BIN';

@@ -17,7 +17,7 @@ import type { Logger } from '../core/log';
 import { clusterTemporalBackEnd, mongodbBackEnd, type ClusterTemporalBackEnd, type MongodbBackEnd } from './back-ends';
 import { startEntry, type EdgeTls } from './servers/nginx';
 import { clientTlsEnv, clusterCertificates, edgeCertificate, type ClusterTls } from './servers/tls';
-import type { TemporalServerOptions, TemporalServerPorts } from './servers/temporal-server';
+import type { TemporalServerOptions, TemporalServerPorts } from './servers/temporal-server-config';
 
 export interface ClusterBinaries {
   temporalServer: string;

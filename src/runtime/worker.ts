@@ -6,7 +6,7 @@ import path from 'node:path';
 import { createActivities } from '../../activities';
 import type { Models } from '../storage/models';
 import { workerMetrics, type WorkerMetrics } from '../core/metrics';
-import type { DeliveryCaps } from '../domain/body-formats';
+import type { DeliveryCaps } from '../domain/delivery-caps';
 import type { RunFeatures } from '../domain/types';
 import type { HeardOutcomes } from '../history/heard-outcomes';
 import { FAILURE_CONVERTER_PATH } from '../temporal/client';

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Cluster } from '../../src/launch/cluster';
-import { temporalServerPorts, type TemporalServerPorts } from '../../src/launch/servers/temporal-server';
+import { temporalServerPorts, type TemporalServerPorts } from '../../src/launch/servers/temporal-server-config';
 import { loadConfig } from '../../src/core/config';
 import { DEFAULT_MAX_BODY_BYTES } from '../../src/domain/limits';
 import { createLogger } from '../../src/core/log';

@@ -2,15 +2,12 @@ import fc from 'fast-check';
 import {
   BodyParseError,
   csvRows,
-  DEFAULT_DELIVERY_CAPS,
-  DeliveryOverCap,
-  TriggerBytes,
-  UNCAPPED,
   nestingDepth,
   parseOne,
   XML_ATTRIBUTE_PREFIX,
   XML_TEXT_KEY,
 } from '../../src/domain/body-formats';
+import { DEFAULT_DELIVERY_CAPS, DeliveryOverCap, TriggerBytes, UNCAPPED } from '../../src/domain/delivery-caps';
 import { MAX_NESTING_DEPTH } from '../../src/domain/limits';
 
 const bytes = (text: string): Buffer => Buffer.from(text, 'utf8');

@@ -13,7 +13,7 @@ import {
   composeTemporalConfig,
   dynamicConfig,
   SQL_PLUGIN,
-} from '../../src/launch/servers/temporal-server';
+} from '../../src/launch/servers/temporal-server-config';
 import { DEFAULT_MAX_BODY_BYTES } from '../../src/domain/limits';
 
 const root = path.join(__dirname, '../..');

@@ -14,7 +14,7 @@ import {
   RULE_YIELD_CHARS,
   TRIGGER_RULES_MAX,
 } from '../../src/domain/limits';
-import { MatchChars } from '../../src/domain/body-formats';
+import { MatchChars } from '../../src/domain/delivery-caps';
 import type { JsonValue } from '../../src/domain/types';
 
 const order: JsonValue = {

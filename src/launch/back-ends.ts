@@ -112,8 +112,7 @@ function embeddedProcess(logDir: string, launch: () => Promise<void>, current: {
       const proc = current.proc;
       current.proc = undefined;
       if (!proc) return;
-      if (signal === 'SIGKILL') proc.child.kill('SIGKILL');
-      await proc.stop();
+      await (signal === 'SIGKILL' ? proc.kill() : proc.stop());
     },
   };
 }
@@ -170,8 +169,7 @@ export function clusterTemporalBackEnd(o: ClusterTemporalOptions): ClusterTempor
     const proc = current.server;
     current.server = undefined;
     if (!proc) return;
-    if (signal === 'SIGKILL') proc.child.kill('SIGKILL');
-    await proc.stop();
+    await (signal === 'SIGKILL' ? proc.kill() : proc.stop());
   };
   return {
     name: 'temporal',

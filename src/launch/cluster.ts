@@ -187,8 +187,7 @@ export class Cluster {
     const proc = this.entry;
     this.entry = undefined;
     if (!proc) return;
-    if (signal) proc.child.kill(signal);
-    await proc.stop();
+    await (signal === 'SIGKILL' ? proc.kill() : proc.stop());
   }
 
   private startServices(): void {

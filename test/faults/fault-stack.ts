@@ -75,7 +75,7 @@ export async function startFaultStack(): Promise<FaultStack> {
     if (part === 'temporal' || part === 'mongodb') return servers[part].start();
     const child = startProcess(part, env, log(part));
     running[part] = child;
-    await waitForPort(readyPort[part], { name: part, child, stop: () => Promise.resolve() });
+    await waitForPort(readyPort[part], { name: part, child });
   }
 
   async function stop(part: Part, signal: StopSignal = 'SIGTERM'): Promise<void> {

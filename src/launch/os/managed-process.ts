@@ -14,6 +14,8 @@ export interface ManagedProcess {
   child: ChildProcess;
   /** The stop signal (SIGTERM unless the spawn named another), then SIGKILL after `graceMs`; resolves on exit. */
   stop(graceMs?: number): Promise<void>;
+  /** SIGKILL at once (a crash, for the fault tests); resolves on exit. */
+  kill(): Promise<void>;
 }
 
 interface SpawnOptions {
@@ -47,23 +49,32 @@ export function spawnManaged(name: string, command: string, args: string[], opts
     name,
     child,
     stop: (graceMs = 10_000) => stopWithGrace(child, opts.stopSignal ?? 'SIGTERM', graceMs),
+    kill: () => stopWithGrace(child, 'SIGKILL', 0),
   };
 }
 
 /** Resolves once something accepts TCP connections on the port; fails if the process exits first. */
-export function waitForPort(port: number, proc: ManagedProcess, timeoutMs = 120_000): Promise<void> {
+export function waitForPort(
+  port: number,
+  proc: Pick<ManagedProcess, 'name' | 'child'>,
+  timeoutMs = 120_000,
+): Promise<void> {
   return waitUntilAccepting({ port, host: '127.0.0.1' }, `port ${port}`, proc, timeoutMs);
 }
 
 /** Resolves once something accepts connections on the unix socket; fails if the process exits first. */
-export function waitForSocket(socketPath: string, proc: ManagedProcess, timeoutMs = 120_000): Promise<void> {
+export function waitForSocket(
+  socketPath: string,
+  proc: Pick<ManagedProcess, 'name' | 'child'>,
+  timeoutMs = 120_000,
+): Promise<void> {
   return waitUntilAccepting({ path: socketPath }, `socket ${socketPath}`, proc, timeoutMs);
 }
 
 async function waitUntilAccepting(
   target: net.NetConnectOpts,
   what: string,
-  proc: ManagedProcess,
+  proc: Pick<ManagedProcess, 'name' | 'child'>,
   timeoutMs: number,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;

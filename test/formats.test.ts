@@ -1,5 +1,6 @@
 /** Body formats on the real stack: always the app's format, whatever the Content-Type says. */
 import { startStack, type Stack } from './support/stack';
+import { createHash } from 'node:crypto';
 import { waitFor } from '../src/launch/os/wait';
 
 let stack: Stack;
@@ -113,6 +114,63 @@ describe('plain text', () => {
     const { runs } = await deliver('text', '{"not":"parsed"}\nsecond line', { echo: 'got: {{trigger.text}}' });
     expect(runs[0].trigger).toEqual({ text: '{"not":"parsed"}\nsecond line' });
     expect(runs[0].steps[0].output).toEqual({ echo: 'got: {"not":"parsed"}\nsecond line' });
+  });
+});
+
+describe('form', () => {
+  it('reads a urlencoded form as PHP and Mailchimp send it: nested keys, arrays, repeated names', async () => {
+    const body = 'type=subscribe&data[merges][FNAME]=Ann&data[email]=ann%40example.com&tags[]=a&tags[]=b&n=1&n=2';
+    const { runs } = await deliver('form', body, { name: '{{trigger.data.merges.FNAME}}' }, 'text/plain');
+    expect(runs[0].trigger).toEqual({
+      type: 'subscribe',
+      data: { merges: { FNAME: 'Ann' }, email: 'ann@example.com' },
+      tags: ['a', 'b'],
+      n: ['1', '2'],
+    });
+    expect(runs[0].steps[0].output).toEqual({ name: 'Ann' });
+  });
+
+  it('reads a multipart form (SendGrid Inbound Parse, Mailgun routes): fields, and files by name, size and digest', async () => {
+    const form = new FormData();
+    form.append('from', 'Ann <ann@example.com>');
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0xff, 0x00]);
+    form.append('attachment1', new Blob([png], { type: 'image/png' }), 'logo.png');
+    const request = new Request('http://x/', { method: 'POST', body: form });
+    const body = Buffer.from(await request.arrayBuffer());
+    const robot = await stack.robotAtWork({ bodyFormat: 'form', template: { from: '{{trigger.from}}' } });
+    const contentType = request.headers.get('content-type')!;
+    expect((await stack.send('POST', robot.webhookUrl, body, { 'content-type': contentType })).status).toBe(200);
+    const runs = await waitFor(
+      () => stack.runs(robot.robotId),
+      (r) => r.length === 1 && r[0].status === 'succeeded',
+    );
+    const sha256 = createHash('sha256').update(png).digest('hex');
+    expect(runs[0].trigger).toEqual({
+      from: 'Ann <ann@example.com>',
+      attachment1: { filename: 'logo.png', contentType: 'image/png', size: png.length, sha256 },
+    });
+    // The file's bytes are the kept body's: read back by the digest its trigger data names, as an attachment.
+    const [delivery] = await stack.deliveries(robot.robotId);
+    const file = await fetch(`${stack.baseUrl}/api/deliveries/${delivery.id}/files/${sha256}`, {
+      headers: { authorization: `Bearer ${stack.config.adminToken}` },
+    });
+    expect(file.status).toBe(200);
+    expect(file.headers.get('content-type')).toBe('application/octet-stream');
+    expect(file.headers.get('content-disposition')).toBe('attachment; filename="logo.png"');
+    expect(Buffer.from(await file.arrayBuffer())).toEqual(png);
+    const none = await stack.api('GET', `/api/deliveries/${delivery.id}/files/${'0'.repeat(64)}`);
+    expect(none.status).toBe(404);
+  });
+
+  it('fails a multipart form without its boundary, naming why', async () => {
+    const { delivery } = await deliver(
+      'form',
+      '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--x--',
+      {},
+      'multipart/form-data',
+    );
+    expect(delivery).toMatchObject({ outcome: 'failed' });
+    expect(delivery.error).toMatch(/boundary/);
   });
 });
 

@@ -4,6 +4,7 @@
  */
 import { workflowIdOfRun } from '../domain/ids';
 import { replayDelivery, replayMany } from '../deliveries/replay';
+import { deliveryFile } from '../deliveries/files';
 import { deliveriesPage, runsPage } from '../history/reads';
 import { byId } from '../storage/by-id';
 import { loadJson, outputBlobId, triggerBlobId } from '../storage/blobs';
@@ -76,6 +77,10 @@ export const HISTORY_ROUTES: ManagementRoute[] = [
   }),
   route(MANAGEMENT.getDelivery, async ({ params }, deps) => {
     return deliveryView(await found('delivery', byId<DeliveryDoc>(deps.models.Delivery, params.id)), webUi(deps));
+  }),
+  route(MANAGEMENT.getDeliveryFile, async ({ params }, deps) => {
+    const delivery = await found('delivery', byId<DeliveryDoc>(deps.models.Delivery, params.id));
+    return { file: await found('file', deliveryFile(deps.models, delivery, params.sha256)) };
   }),
   route(MANAGEMENT.replayDelivery, async ({ params }, deps) => {
     const original = await found('delivery', byId<DeliveryDoc>(deps.models.Delivery, params.id));

@@ -15,19 +15,30 @@ import type { RobotHistory } from '../history/reads';
 import type { RunSummary } from '../history/tally';
 import { webhookUrl } from '../domain/ids';
 import { appVerification } from '../apps/apps';
+import { SENDERS, type CustomVerification } from '../domain/senders/catalog';
 import { cardToken } from '../robots/trigger-tokens';
 import type { AnswerIn } from '../contract/operation';
 
 /** An app as the API shows it: its verification's settings without the secret. */
 export function appView(app: AppDoc, secretsKeys: readonly Buffer[]): AnswerIn<'App'> {
-  const { _id, verificationSealed: _sealed, dedup, ...rest } = app;
+  const { _id, verificationSealed: _sealed, sender: _sender, dedup, ...rest } = app;
   const unsealed = appVerification(secretsKeys, app);
-  let verification = null;
-  if (unsealed) {
-    const { secret: _secret, ...settings } = unsealed;
-    verification = settings;
-  }
-  return { id: _id, ...rest, verification, dedup: dedup ?? AUTO_DEDUP };
+  return { id: _id, ...rest, verification: unsealed && verificationView(unsealed), dedup: dedup ?? AUTO_DEDUP };
+}
+
+/** A verification without its secrets (the settings its sender marks secret), but one to paste back. */
+function verificationView(v: CustomVerification): NonNullable<AnswerIn<'App'>['verification']> {
+  const sender = SENDERS[v.scheme];
+  const secrets = new Set<string>(sender.settings.filter((s) => s.secret).map((s) => s.name));
+  secrets.add('secret');
+  const shown = Object.fromEntries(Object.entries(v).filter(([name]) => !secrets.has(name))) as Omit<
+    CustomVerification,
+    'secret' | 'verifyToken'
+  >;
+  const learned = sender.secretFromHandshake;
+  if (!learned) return shown;
+  const pasteBack = learned.pasteBack && v.secret ? { pasteBack: { label: learned.pasteBack, value: v.secret } } : {};
+  return { ...shown, secretFromHandshake: v.secret ? 'kept' : 'waiting', ...pasteBack };
 }
 
 export function connectionView(c: ConnectionDoc): AnswerIn<'Connection'> {

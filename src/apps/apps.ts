@@ -8,9 +8,9 @@ import type { z } from 'zod';
 import { dedupProblem, type DedupChoice } from '../domain/dedup';
 import { decryptSecret, encryptSecret, newId } from '../domain/secrets';
 import type { BodyFormat } from '../domain/types';
-import type { CustomVerification } from '../domain/verification';
+import type { CustomVerification, SenderName } from '../domain/senders/catalog';
 import { invalidField } from '../core/http-errors';
-import type { createAppBody, createConnectionBody, updateAppBody, VerificationBody } from '../contract/requests';
+import type { createAppBody, createConnectionBody, updateAppBody } from '../contract/requests';
 import type { AppDoc, ConnectionDoc } from '../storage/documents';
 import type { Models } from '../storage/models';
 
@@ -36,10 +36,33 @@ export function connectionSecret(secretsKeys: readonly Buffer[], connection: Con
   return connection.signingSecretSealed ? decryptSecret(secretsKeys, connection.signingSecretSealed) : null;
 }
 
-/** The stored form of an app's verification: the whole settings, with the secret, sealed. */
-const sealed = (key: Buffer, v: VerificationBody | null): Pick<AppDoc, 'verificationSealed'> => ({
+/** The stored form of an app's verification: the whole settings with the secret, sealed; its sender's name in clear. */
+const sealed = (key: Buffer, v: CustomVerification | null): Pick<AppDoc, 'verificationSealed' | 'sender'> => ({
   verificationSealed: v ? encryptSecret(key, JSON.stringify(v)) : null,
+  sender: v?.scheme ?? null,
 });
+
+/**
+ * Keeps a secret the app's sender gave in its handshake (Asana's X-Hook-Secret, Notion's
+ * verification token) as the app's, sealed, if the app still names that sender and has no secret
+ * yet; whether it was kept. Two handshakes at once: the write is conditional on the sealed
+ * verification read, so one keeps its secret and the other is refused.
+ */
+export async function learnSenderSecret(
+  { models, secretsKey, secretsKeys }: AppsDeps,
+  appId: string,
+  scheme: SenderName,
+  secret: string,
+): Promise<boolean> {
+  const app = await models.App.findById(appId).lean();
+  const v = app && appVerification(secretsKeys, app);
+  if (!app || !v || v.scheme !== scheme || v.secret !== undefined) return false;
+  const changed = await models.App.updateOne(
+    { _id: appId, verificationSealed: app.verificationSealed },
+    { $set: sealed(secretsKey, { ...v, secret }) },
+  );
+  return changed.modifiedCount === 1;
+}
 
 /** Refuses a dedup choice that does not suit the app as it will be (src/domain/dedup.ts, `dedupProblem`). */
 function checkDedup(dedup: DedupChoice | null | undefined, app: { signedWith: string | null; bodyFormat: BodyFormat }) {
@@ -87,6 +110,21 @@ export async function createConnection(
     createdAt: new Date(),
   });
   return connection.toObject();
+}
+
+/**
+ * Names the sender, in clear, of every app saved before 0.8 with a verification (`AppDoc.sender`),
+ * so that its json bodies are read as its sender posts them (GitHub's and Slack's forms). Run at a
+ * receiver's start; idempotent; apps are few: one read of them all. Returns how many it named.
+ */
+export async function nameAppSenders({
+  models,
+  secretsKeys,
+}: Pick<AppsDeps, 'models' | 'secretsKeys'>): Promise<number> {
+  const unnamed = (await models.App.find().lean()).filter((a) => a.verificationSealed && a.sender === undefined);
+  for (const app of unnamed)
+    await models.App.updateOne({ _id: app._id }, { $set: { sender: appVerification(secretsKeys, app)!.scheme } });
+  return unnamed.length;
 }
 
 /** Every app, newest first. Apps are few: one read of the collection. */

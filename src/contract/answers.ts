@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { BODY_FORMATS, ROBOT_STATES } from '../domain/types';
-import { HMAC_ALGORITHMS, SIGNATURE_ENCODINGS } from '../domain/verification';
+import { HMAC_ALGORITHMS, SENDER_NAMES, SIGNATURE_ENCODINGS } from '../domain/senders/catalog';
 import { FIELD_TYPES } from '../domain/fields';
 import { RULE_OPS } from '../domain/trigger-rules';
 import { DEDUP_KEYS } from '../domain/dedup';
@@ -26,13 +26,22 @@ export const appAnswer = answer({
   name: z.string(),
   supportsInboundTrigger: z.boolean(),
   bodyFormat: z.enum(BODY_FORMATS),
-  /** The signature scheme and its settings; the secret is never returned. */
+  /**
+   * Its sender (src/domain/senders/catalog.ts) and the settings that are no secret; a secret is
+   * never returned, but for one the person must paste back into the sender (Notion's verification
+   * token, `pasteBack`). `secretFromHandshake`: for a sender that gives its secret in its handshake,
+   * whether it came.
+   */
   verification: answer({
-    scheme: z.enum(['standard-webhooks', 'github', 'shopify', 'slack', 'hmac']),
+    scheme: z.enum(SENDER_NAMES),
     header: z.string().optional(),
+    username: z.string().optional(),
+    publicKey: z.string().optional(),
     algorithm: z.enum(HMAC_ALGORITHMS).optional(),
     encoding: z.enum(SIGNATURE_ENCODINGS).optional(),
     prefix: z.string().optional(),
+    secretFromHandshake: z.enum(['waiting', 'kept']).optional(),
+    pasteBack: answer({ label: z.string(), value: z.string() }).optional(),
   }).nullable(),
   /** What its deliveries are told apart by; `windowSeconds` absent: the key's default (72 h, 1 h for a body digest). */
   dedup: answer({

@@ -192,6 +192,13 @@ export const MANAGEMENT = {
     admin,
     answers: { 200: 'Delivery', 404: 'Error' },
   },
+  getDeliveryFile: {
+    method: 'get',
+    path: '/api/deliveries/:id/files/:sha256',
+    summary: "A file a `form` delivery's multipart body carried, by the sha256 its trigger data names",
+    admin,
+    answers: { 200: 'file', 404: 'Error' },
+  },
   replayDelivery: {
     method: 'post',
     path: '/api/deliveries/:id/replay',

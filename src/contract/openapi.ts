@@ -45,6 +45,11 @@ function answer(kind: Operation['answers'][number]) {
   if (kind === 'empty') return { description: 'Empty body' };
   if (kind === 'document')
     return { description: 'OpenAPI 3.1', content: { 'application/json': { schema: { type: 'object' } } } };
+  if (kind === 'file')
+    return {
+      description: 'The bytes, as an attachment',
+      content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+    };
   return { description: kind, content: { 'application/json': { schema: ref(kind) } } };
 }
 

@@ -23,8 +23,8 @@ export interface Operation {
   admin: boolean;
   body?: BodyName | 'raw';
   query?: QueryName;
-  /** Status → the answer's schema, `empty`, or `document` (the OpenAPI document). */
-  answers: Record<number, AnswerName | 'empty' | 'document'>;
+  /** Status → the answer's schema, `empty`, `document` (the OpenAPI document) or `file` (bytes: ./route.ts). */
+  answers: Record<number, AnswerName | 'empty' | 'document' | 'file'>;
 }
 
 /** The names of a path's parameters: `/api/robots/:id/runs` has `id`. */
@@ -61,8 +61,21 @@ export type AnswerIn<A> = A extends AnswerName
   ? Sent<input<(typeof ANSWERS)[A]>>
   : A extends 'document'
     ? object
-    : void;
-export type AnswerOut<A> = A extends AnswerName ? output<(typeof ANSWERS)[A]> : A extends 'document' ? object : void;
+    : A extends 'file'
+      ? FileAnswer
+      : void;
+export type AnswerOut<A> = A extends AnswerName
+  ? output<(typeof ANSWERS)[A]>
+  : A extends 'document'
+    ? object
+    : A extends 'file'
+      ? Blob
+      : void;
+
+/** A `file` answer: bytes sent as an attachment, never rendered (./route.ts). */
+export interface FileAnswer {
+  file: { filename: string | null; bytes: Uint8Array };
+}
 
 /** What a client gives to call the operation `O`: its path parameters, body and query, where it has them. */
 export type CallArgs<O extends Operation> = ([ParamsOf<O['path']>] extends [never]

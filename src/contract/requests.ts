@@ -5,7 +5,14 @@
  */
 import { z } from 'zod';
 import { BODY_FORMATS, DELIVERY_OUTCOMES, type JsonValue } from '../domain/types';
-import { HMAC_ALGORITHMS, isStandardWebhooksSecret, SIGNATURE_ENCODINGS } from '../domain/verification';
+import { isStandardWebhooksSecret } from '../domain/senders/standard-webhooks';
+import {
+  SENDER_NAMES,
+  SENDERS,
+  type CustomVerification,
+  type SenderName,
+  type SenderSetting,
+} from '../domain/senders/catalog';
 import { DEFAULT_GRACE_HOURS, MAX_GRACE_HOURS, MIN_SIGNING_SECRET_LENGTH, TRIGGER_RULES_MAX } from '../domain/limits';
 import { RULE_OPS, ruleProblem } from '../domain/trigger-rules';
 import { DEDUP_KEYS, DEDUP_WINDOW_MS } from '../domain/dedup';
@@ -25,30 +32,52 @@ const secret = z
   .string()
   .min(MIN_SIGNING_SECRET_LENGTH, `must be at least ${MIN_SIGNING_SECRET_LENGTH} characters`)
   .max(500);
-/** How the app's senders sign their requests (checked before any run); the secret is write-only. */
-export const verificationBody = z.discriminatedUnion('scheme', [
+
+/**
+ * One setting of a sender (src/domain/senders/catalog.ts): a secret at least MIN_SIGNING_SECRET_LENGTH
+ * characters unless the sender's own format decides (Dropbox's 15-character app secret), a header
+ * name as a header name, a choice among its values.
+ */
+function settingSchema(s: SenderSetting): z.ZodTypeAny {
+  let schema: z.ZodTypeAny;
+  if (s.choices) schema = z.enum(s.choices as [string, ...string[]]);
+  else if (s.name === 'header') schema = headerName;
+  else {
+    const min = s.minLength ?? (s.secret ? MIN_SIGNING_SECRET_LENGTH : s.optional ? 0 : 1);
+    let text = z.string().min(min, `must be at least ${min} characters`).max(500);
+    if (s.pattern) text = text.regex(new RegExp(s.pattern.source), s.pattern.message);
+    schema = text;
+  }
+  if (s.default !== undefined) return schema.default(s.default);
+  return s.optional ? schema.optional() : schema;
+}
+
+/** A sender's verification: its scheme and exactly the settings its catalog entry names. */
+const senderBody = (name: SenderName) =>
   z
     .object({
-      scheme: z.literal('standard-webhooks'),
-      secret: secret
-        .regex(/^(whsec_)?[A-Za-z0-9+/=]+$/)
-        .refine(isStandardWebhooksSecret, 'a standard-webhooks secret: whsec_ followed by base64'),
+      scheme: z.literal(name),
+      ...Object.fromEntries(SENDERS[name].settings.map((s) => [s.name, settingSchema(s)])),
     })
-    .strict(),
-  z.object({ scheme: z.literal('github'), secret }).strict(),
-  z.object({ scheme: z.literal('shopify'), secret }).strict(),
-  z.object({ scheme: z.literal('slack'), secret }).strict(),
-  z
-    .object({
-      scheme: z.literal('hmac'),
-      secret,
-      header: headerName,
-      algorithm: z.enum(HMAC_ALGORITHMS),
-      encoding: z.enum(SIGNATURE_ENCODINGS),
-      prefix: z.string().max(100).optional(),
-    })
-    .strict(),
-]);
+    .strict();
+
+/**
+ * How the app's senders sign their requests (checked before any run), by the sender's name; the
+ * secret is write-only. A standard-webhooks secret must be one the package can read.
+ */
+export const verificationBody = z
+  .discriminatedUnion(
+    'scheme',
+    SENDER_NAMES.map(senderBody) as unknown as [ReturnType<typeof senderBody>, ...ReturnType<typeof senderBody>[]],
+  )
+  .superRefine((v, ctx) => {
+    if (v.scheme === 'standard-webhooks' && !isStandardWebhooksSecret(String((v as { secret?: unknown }).secret)))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['secret'],
+        message: 'a standard-webhooks secret: whsec_ followed by base64',
+      });
+  }) as unknown as z.ZodType<CustomVerification, z.ZodTypeDef, unknown>;
 
 /** What an app's deliveries are told apart by, and for how long (src/domain/dedup.ts). */
 export const dedupBody = z
@@ -193,7 +222,6 @@ export const listQuery = z.object({
 });
 
 export type CreateRobotBody = z.infer<typeof createRobotBody>;
-export type VerificationBody = z.infer<typeof verificationBody>;
 export type StepBody = z.infer<typeof step>;
 
 /** Temporal's codec-server shape (src/codec/routes.ts): payloads with base64 metadata values and data. */

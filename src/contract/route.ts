@@ -11,7 +11,7 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { readJson, requireAdminToken } from '../core/http-errors';
 import type { Throttle } from '../core/throttle';
-import type { AnswerIn, Operation, RouteRequest, SuccessAnswer } from './operation';
+import type { AnswerIn, FileAnswer, Operation, RouteRequest, SuccessAnswer } from './operation';
 import { BODIES, QUERIES } from './requests';
 
 /** What mounting a route needs of the process: the admin token, and wrong tokens' throttle. */
@@ -50,6 +50,18 @@ export function successStatus(op: Pick<Operation, 'answers' | 'method' | 'path'>
   return ok[0];
 }
 
+/**
+ * Bytes a sender sent (a form's file), as an attachment of no type a browser renders: whatever it
+ * claims to be, it is never shown as a page of this origin.
+ */
+function sendFile(ctx: Context, { file }: FileAnswer): void {
+  const name = (file.filename ?? 'file').replace(/[^\w.-]/g, '_');
+  ctx.set('Content-Disposition', `attachment; filename="${name}"`);
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  ctx.type = 'application/octet-stream';
+  ctx.body = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
+}
+
 /** Puts the routes on the router: the admin token checked, the body and query read, the answer set. */
 export function mountRoutes<D extends RouteGuard>(router: Router, routes: readonly ApiRoute<D>[], deps: D): void {
   for (const r of routes) {
@@ -61,6 +73,7 @@ export function mountRoutes<D extends RouteGuard>(router: Router, routes: readon
       const request = { params: ctx.params as Record<string, string>, body, query } as RouteRequest<Operation>;
       const answer = await r.handle(request, deps);
       ctx.status = status;
+      if (r.answers[status] === 'file') return sendFile(ctx, answer as FileAnswer);
       ctx.body = answer;
     });
   }

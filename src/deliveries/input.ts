@@ -4,26 +4,25 @@
  * robot's name, body format and steps version as they are at acceptance, and `held` when the robot
  * is paused.
  */
-import type { BodyFormat, DeliveryInput, RobotState } from '../domain/types';
+import type { DeliveryInput, RobotState } from '../domain/types';
 import type { Models } from '../storage/models';
 import type { RobotDoc } from '../storage/documents';
-import { robotBodyFormat } from '../robots/settings';
+import { robotBodyReading, type BodyReading } from '../robots/settings';
 import { deliveryBody } from './body';
 import { holdsDeliveries } from '../domain/robot-lifecycle';
 
 /** The robot as it is when a delivery is accepted: the delivery follows its body format and steps version. */
-interface AcceptingRobot {
+interface AcceptingRobot extends BodyReading {
   id: string;
   name: string;
   state: RobotState;
-  format: BodyFormat;
   stepsVersion: number;
 }
 
 /** A stored robot as a delivery asked for through the API (a replay, a test) is accepted by. */
 export async function acceptingRobot(models: Models, robot: RobotDoc): Promise<AcceptingRobot> {
-  const format = await robotBodyFormat(models, robot);
-  return { id: robot._id, name: robot.name, state: robot.state, format, stepsVersion: robot.stepsVersion ?? 0 };
+  const reading = await robotBodyReading(models, robot);
+  return { id: robot._id, name: robot.name, state: robot.state, ...reading, stepsVersion: robot.stepsVersion ?? 0 };
 }
 
 /** What is known of a delivery when it is accepted. */
@@ -64,6 +63,7 @@ export async function deliveryInput(
     verified: d.verified,
     robotName: d.robot.name,
     format: d.robot.format,
+    ...(d.robot.formEnvelope ? { formEnvelope: true as const } : {}),
     stepsVersion: d.robot.stepsVersion,
     headers: d.headers,
     ...(d.replayOf ? { replayOf: d.replayOf } : {}),

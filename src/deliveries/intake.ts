@@ -1,22 +1,28 @@
 /**
- * Taking a delivery that was read whole (the rules: src/domain/deliveries.ts): an empty body is
- * dropped; a delivery whose signature does not verify (payment provider with a signing secret,
- * custom app with a verification scheme) is recorded as rejected; anything else starts the
- * delivery workflow, whose ID comes from the dedup key, so the engine refuses a repeat. A verified
- * handshake of the preset's sender (src/domain/handshakes.ts) is recorded as such and answered,
- * with no workflow. A robot that is paused gets its deliveries held. Once the start is accepted
- * (or refused as a duplicate) the delivery is durable and the sender may get 200. Anything else
- * thrown means the delivery was not taken (the route answers 503).
+ * Taking a request that was read whole (the rules: src/domain/deliveries.ts), in this order:
+ * 1. a handshake its app's sender does not sign (a GET challenge, Microsoft Graph's validation,
+ *    Asana's and Notion's secrets: src/domain/senders/) is answered and recorded as such, or
+ *    refused; a secret it gives is kept sealed as the app's before the answer. Any other GET is
+ *    not taken (405);
+ * 2. an empty body is dropped;
+ * 3. a delivery whose signature does not verify (payment provider with a signing secret, custom
+ *    app with a sender) is recorded as rejected;
+ * 4. a verified handshake of the app's sender is recorded as such and answered, with no workflow;
+ * 5. anything else starts the delivery workflow, whose ID comes from the dedup key, so the engine
+ *    refuses a repeat. A robot that is paused gets its deliveries held.
+ * Once the start is accepted (or refused as a duplicate) the delivery is durable and the sender
+ * may get 200. Anything else thrown means the delivery was not taken (the route answers 503).
  */
 import type { Client } from '@temporalio/client';
 import type { Config } from '../core/config';
 import { bodyKey, dedupOf, deliveryWorkflowId, SIGNED_REPLAY_WINDOW_MS, type DedupChoice } from '../domain/dedup';
 import { DUPLICATES_LOGGED_PER_MINUTE, THROTTLE_ENTRIES } from '../domain/limits';
 import { deliveryRecord, isEmptyBody, keptHeaders, type ReceivedDelivery } from '../domain/deliveries';
-import { handshakeAnswer, type HandshakeAnswer } from '../domain/handshakes';
 import { derivedKey, newId } from '../domain/secrets';
 import { SIGNATURE_HEADER, verifyStripeSignature } from '../domain/stripe-signature';
-import { headersRead, verifyCustomSignature, type Verdict } from '../domain/verification';
+import { headersRead, senderDeliveryId, senderHandshake, verifySender } from '../domain/senders/checks';
+import type { Handshake, HandshakeAnswer, SenderRequest, Verdict } from '../domain/senders/check';
+import { readsFormEnvelope, SENDERS, type CustomVerification } from '../domain/senders/catalog';
 import { deliveryInput } from './input';
 import { startDelivery } from './start';
 import type { DeliveryRecorder } from '../history/slots';
@@ -25,12 +31,13 @@ import type { Models } from '../storage/models';
 import { Throttle } from '../core/throttle';
 import { takesDeliveries } from '../domain/robot-lifecycle';
 import type { BodyFormat, RobotState, TriggerKind } from '../domain/types';
-import type { CustomVerification } from '../domain/verification';
 import type { TokenHashes } from '../robots/trigger-tokens';
 
 /** A robot's webhook trigger as the receiver takes its deliveries (read through src/receiver/trigger-cache.ts). */
 export interface WebhookTrigger {
   robotId: string;
+  /** The custom app whose sender it takes (where a secret learned in a handshake is kept), or null. */
+  appId: string | null;
   /** For the workflow's summary in the Temporal Web UI. */
   robotName: string;
   identifier: string;
@@ -64,6 +71,11 @@ interface TakeDeliveryDeps {
   temporal: Client;
   deliveries: DeliveryRecorder;
   log: Logger;
+  /**
+   * Keeps a secret the app's sender gave in its handshake (sealed, as the app's), unless the app
+   * has one already; whether it was kept. The answer waits for it: the sender signs with it next.
+   */
+  learnSecret(appId: string, scheme: CustomVerification['scheme'], secret: string): Promise<boolean>;
 }
 
 /** A delivery the receiver answers itself is known by its id and the headers kept with it. */
@@ -71,6 +83,9 @@ type ReceiverIds = { deliveryId: string; headers: Record<string, string> };
 
 /** A request as the receiver read it. */
 interface DeliveryRequest {
+  method: string;
+  /** BASE_URL, the path and the query as sent: what some senders sign. */
+  publicUrl: string;
   headers: Record<string, string | string[] | undefined>;
   contentType: string | null;
   body: Buffer;
@@ -82,7 +97,10 @@ type DeliveryIds = { deliveryId: string; robotId: string; workflowId?: string };
 
 export type Taken =
   | { outcome: 'empty' }
-  | { outcome: 'rejected'; reason: string }
+  /** A GET that is no handshake of the app's sender. */
+  | { outcome: 'not-a-handshake' }
+  /** Refused with the sender's status (400 unless it requires another: Discord's 401, Meta's 403). */
+  | { outcome: 'rejected'; reason: string; status: 400 | 401 | 403 }
   | { outcome: 'handshake'; answer: HandshakeAnswer }
   | { outcome: 'accepted' | 'duplicate' };
 
@@ -109,26 +127,41 @@ export class DeliveryTaker {
 
   /** Takes the delivery; `identified` hears its ids as soon as they are known (before any start). */
   async take(trigger: WebhookTrigger, req: DeliveryRequest, identified: (ids: DeliveryIds) => void): Promise<Taken> {
-    if (isEmptyBody(req.body.length)) return { outcome: 'empty' };
     const { verification } = trigger;
-    const scheme = verification && verification.scheme !== 'stripe' ? verification : null;
+    const sender = verification && verification.scheme !== 'stripe' ? verification : null;
     const signedWith = verification?.scheme ?? null;
     const deliveryId = newId();
-    // Those its app's scheme and its robot's trigger rules read are kept too.
-    const headers = keptHeaders(req.headers, [...(scheme ? headersRead(scheme) : []), ...trigger.ruleHeaders]);
+    // Those its app's sender and its robot's trigger rules read are kept too.
+    const headers = keptHeaders(req.headers, [...(sender ? headersRead(sender) : []), ...trigger.ruleHeaders]);
+    const ids = { deliveryId, headers };
+    const request = sender && senderRequest(req);
+    const unsigned = sender && request && senderHandshake(sender, request, false);
+    if (unsigned) {
+      identified({ deliveryId, robotId: trigger.robotId });
+      return this.handshake(trigger, req, ids, unsigned, null);
+    }
+    if (req.method === 'GET') return { outcome: 'not-a-handshake' };
+    if (isEmptyBody(req.body.length)) return { outcome: 'empty' };
     // Checked before anything parses the body: a forgery is keyed by its digest.
-    const forged = await this.rejectForgery(trigger, req, { deliveryId, headers });
+    const forged = await this.rejectForgery(trigger, req, ids);
     if (forged) {
       identified({ deliveryId, robotId: trigger.robotId });
-      return { outcome: 'rejected', reason: forged };
+      return { outcome: 'rejected', reason: forged, status: sender ? SENDERS[sender.scheme].refusalStatus : 400 };
     }
-    const handshake = verification && handshakeAnswer(verification.scheme, req.body);
-    if (handshake) {
+    const signed = sender && request && senderHandshake(sender, request, true);
+    if (signed) {
       identified({ deliveryId, robotId: trigger.robotId });
-      await this.recordHandshake(trigger, req, { deliveryId, headers });
-      return { outcome: 'handshake', answer: handshake };
+      return this.handshake(trigger, req, ids, signed, true);
     }
-    const source = { kind: trigger.kind, signedWith, headers: req.headers, body: req.body, choice: trigger.dedup };
+    const senderId = sender && request ? senderDeliveryId(sender, request) : undefined;
+    const source = {
+      kind: trigger.kind,
+      signedWith,
+      headers: req.headers,
+      body: req.body,
+      senderId,
+      choice: trigger.dedup,
+    };
     const { key, windowMs } = dedupOf(source, this.digestKey, deliveryId);
     const workflowId = deliveryWorkflowId(trigger.identifier, key);
     identified({ deliveryId, robotId: trigger.robotId, workflowId });
@@ -140,6 +173,8 @@ export class DeliveryTaker {
         name: trigger.robotName,
         state: trigger.state,
         format: trigger.format,
+        formEnvelope: readsFormEnvelope(trigger.format, sender?.scheme ?? null),
+        sender: sender?.scheme ?? null,
         stepsVersion: trigger.stepsVersion,
       },
       triggerIdentifier: trigger.identifier,
@@ -175,15 +210,54 @@ export class DeliveryTaker {
    */
   private async rejectForgery(trigger: WebhookTrigger, req: DeliveryRequest, ids: ReceiverIds): Promise<string | null> {
     if (!trigger.verification) return null;
-    const verdict = verifySender(trigger.verification, req);
+    const verdict = verifyRequest(trigger.verification, req);
     if (verdict.ok) return null;
-    // Past REJECTED_PER_MINUTE for this trigger, a forgery is answered 429 and not recorded.
+    await this.recordRefusal(trigger, req, ids, verdict.reason);
+    return verdict.reason;
+  }
+
+  /**
+   * A refused request, recorded as rejected with its reason; past REJECTED_PER_MINUTE for its
+   * trigger it is answered 429 and not recorded. Keyed by the digest of its bytes: nothing of it is parsed.
+   */
+  private async recordRefusal(trigger: WebhookTrigger, req: DeliveryRequest, ids: ReceiverIds, reason: string) {
     this.rejections.check(trigger.identifier);
     this.rejections.count(trigger.identifier);
-    // Keyed by the body's digest: nothing of a forgery is parsed.
-    const received = this.received(trigger, req, { ...ids, key: bodyKey(this.digestKey, req.body) }, false);
-    await this.deps.deliveries.record(deliveryRecord(received, { outcome: 'rejected', reason: verdict.reason }));
-    return verdict.reason;
+    const received = this.received(trigger, req, { ...ids, key: bodyKey(this.digestKey, handshakeBytes(req)) }, false);
+    await this.deps.deliveries.record(deliveryRecord(received, { outcome: 'rejected', reason }));
+  }
+
+  /**
+   * A handshake: refused (recorded as rejected), or answered once a secret it gave is kept, and
+   * recorded; a note (Twitch's revocation) is logged.
+   */
+  private async handshake(
+    trigger: WebhookTrigger,
+    req: DeliveryRequest,
+    ids: ReceiverIds,
+    h: Handshake,
+    verified: true | null,
+  ): Promise<Taken> {
+    const robotId = trigger.robotId;
+    const refused = (reason: string, status: 400 | 403): Taken => ({ outcome: 'rejected', reason, status });
+    if ('refused' in h) {
+      await this.recordRefusal(trigger, req, ids, h.refused);
+      return refused(h.refused, h.status);
+    }
+    if (h.learnedSecret !== undefined && trigger.verification && trigger.verification.scheme !== 'stripe') {
+      const kept =
+        trigger.appId && (await this.deps.learnSecret(trigger.appId, trigger.verification.scheme, h.learnedSecret));
+      if (!kept) {
+        const reason =
+          'the app has a secret already (another handshake gave one): save the verification again to take a new one';
+        await this.recordRefusal(trigger, req, ids, reason);
+        return refused(reason, 400);
+      }
+      this.deps.log.info("a sender gave its secret in a handshake: kept sealed as its app's", { robotId, ...ids });
+    }
+    if (h.note) this.deps.log.warn(h.note, { deliveryId: ids.deliveryId, robotId });
+    await this.recordHandshake(trigger, req, ids, verified);
+    return { outcome: 'handshake', answer: h.answer };
   }
 
   /**
@@ -191,12 +265,17 @@ export class DeliveryTaker {
    * recorded) and keyed by its body's digest: the same one sent again within SIGNED_REPLAY_WINDOW_MS
    * (a capture replayed) is answered but not recorded again.
    */
-  private async recordHandshake(trigger: WebhookTrigger, req: DeliveryRequest, ids: ReceiverIds): Promise<void> {
+  private async recordHandshake(
+    trigger: WebhookTrigger,
+    req: DeliveryRequest,
+    ids: ReceiverIds,
+    verified: true | null,
+  ): Promise<void> {
     this.rejections.check(trigger.identifier);
     this.rejections.count(trigger.identifier);
-    const key = bodyKey(this.digestKey, req.body);
+    const key = bodyKey(this.digestKey, handshakeBytes(req));
     if (!this.handshakesSeen.take(`${trigger.identifier}:${key}`)) return;
-    const received = this.received(trigger, req, { ...ids, key }, true);
+    const received = this.received(trigger, req, { ...ids, key }, verified);
     await this.deps.deliveries.record(deliveryRecord(received, { outcome: 'handshake' }));
   }
 
@@ -222,10 +301,24 @@ export class DeliveryTaker {
   }
 }
 
-/** Checks the request's signature over its exact raw bytes, in the sender's scheme. */
-function verifySender(verification: SenderVerification, req: DeliveryRequest): Verdict {
-  if (verification.scheme !== 'stripe')
-    return verifyCustomSignature(verification, req.headers, req.body, req.receivedAt.getTime());
+/** The request as a sender's check reads it. */
+function senderRequest(req: DeliveryRequest): SenderRequest {
+  return {
+    method: req.method,
+    publicUrl: req.publicUrl,
+    query: new URL(req.publicUrl).searchParams,
+    headers: req.headers,
+    body: req.body,
+    receivedAtMs: req.receivedAt.getTime(),
+  };
+}
+
+/** What a request the receiver answers itself is keyed by: its body, or for one without (a GET) its URL. */
+const handshakeBytes = (req: DeliveryRequest) => (req.body.length > 0 ? req.body : Buffer.from(req.publicUrl));
+
+/** Checks the request's signature over its exact raw bytes, as its sender signs. */
+function verifyRequest(verification: SenderVerification, req: DeliveryRequest): Verdict {
+  if (verification.scheme !== 'stripe') return verifySender(verification, senderRequest(req));
   const header = req.headers[SIGNATURE_HEADER];
   const signature = (Array.isArray(header) ? header[0] : header) || undefined;
   return verifyStripeSignature(verification.secret, signature, req.body, req.receivedAt.getTime());

@@ -6,7 +6,8 @@
  * recorded as failed.
  */
 import { eventTypeStop, deliveryRecord, type DeliveryVerdict } from '../domain/deliveries';
-import { BodyParseError, csvRows, parseOne } from '../domain/body-formats';
+import { BodyParseError, csvRows } from '../domain/body-formats';
+import { parseBody } from '../domain/body-reading';
 import { DeliveryOverCap, MatchChars, TriggerBytes, UNCAPPED, type DeliveryCaps } from '../domain/delivery-caps';
 import { HEARTBEAT_ROWS } from '../domain/limits';
 import { FieldCollector } from '../domain/fields';
@@ -63,6 +64,9 @@ export class DeliveryPreparer {
     const settings: RobotSettings = {
       robot: current.robot,
       format: input.format ?? current.format,
+      // Deliveries accepted before 0.8 carry none: a form body is read as one only since then.
+      formEnvelope: input.format === undefined ? current.formEnvelope : input.formEnvelope === true,
+      sender: current.sender,
       steps:
         input.stepsVersion === undefined ? current.steps : await this.versions.get(input.robotId, input.stepsVersion),
     };
@@ -102,7 +106,7 @@ export class DeliveryPreparer {
    */
   private async decide(
     input: DeliveryInput,
-    { robot, format, steps }: RobotSettings,
+    { robot, format, formEnvelope, steps }: RobotSettings,
     body: Buffer,
     progress: Progress,
   ): Promise<Decided> {
@@ -139,7 +143,7 @@ export class DeliveryPreparer {
         return { verdict: { outcome: 'filtered', format, stepCount, reason, filteredRows: stopped.count, ...seen() } };
       }
     } else {
-      const data = parseOne(format, body);
+      const data = await parseBody(format, body, { contentType: input.contentType, formEnvelope });
       new TriggerBytes(caps.MAX_TRIGGER_BYTES).add(Buffer.byteLength(JSON.stringify(data)));
       fields?.add(data);
       if (rules) new MatchChars(caps.RULE_MATCH_CHARS_PER_DELIVERY).add(rules.matchChars({ trigger: data, headers }));

@@ -1,6 +1,7 @@
 /**
  * A test delivery (POST /api/robots/:id/test-delivery, "Send test delivery" on the robot page):
- * a body in the robot's body format, the person's own or the format's sample (src/domain/samples.ts),
+ * a body in the robot's body format, the person's own or a sample: its app's sender's
+ * (src/domain/senders/catalog.ts) when that is in the app's format, else the format's (src/domain/samples.ts),
  * taken as the receiver takes a delivery once it has checked the sender: the same workflow input,
  * the same start, held while the robot is paused. So its runs are real runs and its fields are
  * listed with the robot's.
@@ -14,7 +15,7 @@
  */
 import { deliveryWorkflowId, testDeliveryKey } from '../domain/dedup';
 import { newId } from '../domain/secrets';
-import { SAMPLE_BODIES, samplePaymentEvent, type SampleBody } from '../domain/samples';
+import { appSample, samplePaymentEvent, type SampleBody } from '../domain/samples';
 import type { RobotDoc } from '../storage/documents';
 import { acceptingRobot, deliveryInput } from './input';
 import { refuseUnlessTakingDeliveries, startDelivery, type StartDeps } from './start';
@@ -38,7 +39,9 @@ export async function sendTestDelivery(
   if (!identifier) throw new Error(`robot ${robot._id} takes deliveries but has no trigger identifier`);
   const accepting = await acceptingRobot(deps.models, robot);
   const sample: SampleBody =
-    robot.trigger.kind === 'stripe' ? samplePaymentEvent(robot.trigger.events) : SAMPLE_BODIES[accepting.format];
+    robot.trigger.kind === 'stripe'
+      ? samplePaymentEvent(robot.trigger.events)
+      : appSample(accepting.format, accepting.sender);
   const deliveryId = newId();
   const dedupKey = testDeliveryKey(deliveryId);
   const input = await deliveryInput(deps.models, deps.config.inlineBodyBytes, {

@@ -21,7 +21,8 @@ export const XML_TEXT_KEY = '#text';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-function decodeUtf8(body: Uint8Array): string {
+/** A body's text, or BodyParseError when it is not valid UTF-8. */
+export function decodeUtf8(body: Uint8Array): string {
   try {
     return utf8.decode(body);
   } catch {
@@ -80,7 +81,8 @@ export function parseJsonWithin(body: Uint8Array, maxBytes: number): JsonValue |
   }
 }
 
-function refuseDeepNesting(format: string, value: JsonValue): JsonValue {
+/** The value itself, or BodyParseError when it nests deeper than MAX_NESTING_DEPTH. */
+export function refuseDeepNesting(format: string, value: JsonValue): JsonValue {
   if (nestingDepth(value) > MAX_NESTING_DEPTH) {
     throw new BodyParseError(`invalid ${format}: nested deeper than ${MAX_NESTING_DEPTH} levels`);
   }
@@ -91,7 +93,8 @@ function stripBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
-function parseJson(text: string): JsonValue {
+/** JSON text (a BOM stripped) parsed, or BodyParseError `invalid JSON: …`; its nesting is not checked here. */
+export function parseJson(text: string): JsonValue {
   try {
     return JSON.parse(stripBom(text)) as JsonValue;
   } catch (err) {
@@ -139,7 +142,7 @@ function parseText(text: string): JsonValue {
 }
 
 /** Parses a body that yields exactly one trigger data value. */
-export function parseOne(format: Exclude<BodyFormat, 'csv'>, body: Uint8Array): JsonValue {
+export function parseOne(format: Exclude<BodyFormat, 'csv' | 'form'>, body: Uint8Array): JsonValue {
   const text = decodeUtf8(body);
   switch (format) {
     case 'json':

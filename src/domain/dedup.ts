@@ -7,10 +7,12 @@
  * The key is taken from what the sender signed, when it must sign, so that a captured signed
  * request sent again with another unsigned header is still the same delivery:
  * - payment provider: the event's `id` (inside the signed body);
- * - custom app with a verification scheme: standard-webhooks' `webhook-id` (it is signed); for
- *   every other scheme (GitHub, Shopify, Slack, any HMAC), which sign the body, the body's digest.
- *   Their delivery id headers (`X-GitHub-Delivery`, `X-Shopify-Webhook-Id`) label a delivery (they
- *   are kept with it) but never make it new;
+ * - custom app with a sender (src/domain/senders/catalog.ts): the sender's own id of the delivery
+ *   where it signs one (Standard Webhooks' `webhook-id`, Twitch's message id, Notion's event id,
+ *   …; each sender's `deliveryId`), or its id header where its credential is a static token
+ *   (GitLab, a fixed header, Basic credentials); else the body's digest. Unsigned delivery id
+ *   headers (`X-GitHub-Delivery`, `X-Shopify-Webhook-Id`) label a delivery (they are kept with it)
+ *   but never make it new;
  * - custom app without one (nothing is signed): the `Idempotency-Key` header, else `webhook-id`,
  *   else the body's digest;
  * - a replay: `replay:<original delivery id>:<n>`, the n-th replay of that delivery;
@@ -24,8 +26,11 @@
  * an id (`DEDUP_WINDOW`, the namespace's retention, as long as Stripe retries), and one hour for
  * the body's digest (`BODY_DEDUP_WINDOW_MS`): a sender's quick retries are one delivery, but the
  * same `{"status":"down"}` tomorrow is a new one. Except for senders whose signature carries no
- * time (`UNTIMED_SCHEMES`): there the digest is the only thing that stops a captured request sent
- * again, so it keeps 72 hours. A window shorter than the retention is kept by
+ * time (`toleranceSeconds: null` in the catalog): there the digest is the only thing that stops a
+ * captured request sent again, so it keeps 72 hours; but for the senders whose notifications carry
+ * neither an id nor a time and are legitimately identical (Dropbox, Microsoft Graph: "something
+ * changed"), whose catalog entry names its own `bodyWindowSeconds` (60 s): a capture sent again
+ * later makes one more run that says what a genuine one would. A window shorter than the retention is kept by
  * the start (src/deliveries/start.ts): a repeat whose original ended longer ago than the window
  * starts again under the same workflow ID.
  *
@@ -43,7 +48,8 @@ import { DEDUP_PARSE_BYTES, DEDUP_PARSE_BYTES_SIGNED, TEMPORAL_MAX_ID_BYTES } fr
 import { keyedDigest } from './secrets';
 import type { BodyFormat, TriggerKind } from './types';
 import { isExpression, lookup, parsePath } from './placeholders';
-import { SIGNED_TIMESTAMP_TOLERANCE_SECONDS } from './verification';
+import { SENDERS, type SenderName } from './senders/catalog';
+import { SIGNATURE_TOLERANCE_SECONDS } from './stripe-signature';
 
 /** The workflow ID's prefix before the trigger identifier. */
 const WORKFLOW_ID_PREFIX = 'delivery:';
@@ -73,18 +79,31 @@ export const DEDUP_WINDOW = '72h';
 export const DEDUP_WINDOW_MS = 72 * 3600_000;
 /** The body digest's default window: Hookdeck's longest; a sender's retries come within minutes. */
 export const BODY_DEDUP_WINDOW_MS = 3600_000;
+/** What a trigger's senders sign with: a sender of the catalog, or `stripe` (the payment provider). */
+type SignedWith = SenderName | 'stripe';
+
+/** How far a signed time may be from ours (seconds), or null when the sender signs no time. */
+const toleranceOf = (signedWith: SignedWith): number | null =>
+  signedWith === 'stripe' ? SIGNATURE_TOLERANCE_SECONDS : SENDERS[signedWith].toleranceSeconds;
+
 /**
- * Schemes that sign the body but no time (src/domain/verification.ts): a captured request verifies
- * forever, so its digest keeps the long window by default. Stripe's, Standard Webhooks' and Slack's
- * signatures carry a time the receiver refuses after 5 minutes.
+ * Senders that sign the body but no time: a captured request verifies forever, so its digest keeps
+ * the long window by default (unless the sender names its own, `bodyWindowSeconds`).
  */
-const UNTIMED_SCHEMES: ReadonlySet<string> = new Set(['github', 'shopify', 'hmac']);
+const untimed = (signedWith: string | null): boolean =>
+  signedWith !== null && toleranceOf(signedWith as SignedWith) === null;
+
 /**
- * The shortest window a sender whose signature carries a time may choose: its signature verifies
- * while its time is within SIGNED_TIMESTAMP_TOLERANCE_SECONDS of ours either way, so a request whose
- * sender's clock ran ahead can be captured and sent again for up to twice that after it arrived.
+ * How long after it arrived a capture of a request signed with a time still verifies: its time is
+ * within the sender's tolerance of ours either way, so a request whose sender's clock ran ahead
+ * can be sent again for up to twice that.
  */
-export const SIGNED_REPLAY_WINDOW_MS = 2 * SIGNED_TIMESTAMP_TOLERANCE_SECONDS * 1000;
+const signedReplayWindowMs = (toleranceSeconds: number) => 2 * toleranceSeconds * 1000;
+
+/** The longest of those over every sender: how long a handshake sent again is recognised. */
+export const SIGNED_REPLAY_WINDOW_MS = signedReplayWindowMs(
+  Math.max(SIGNATURE_TOLERANCE_SECONDS, ...Object.values(SENDERS).map((s) => s.toleranceSeconds ?? 0)),
+);
 
 /** What an app's deliveries are told apart by (docs/api.md#deduplication). */
 export const DEDUP_KEYS = ['auto', 'header', 'jsonPath', 'body', 'none'] as const;
@@ -119,17 +138,18 @@ export function dedupProblem(
   }
   if (app.signedWith) {
     // A signed request can be captured and sent again: only the refusal of a repeat stops it.
-    const untimed = UNTIMED_SCHEMES.has(app.signedWith);
-    const replayable = untimed
-      ? `${app.signedWith} signatures carry no time, so a captured request would verify and run again`
-      : `${app.signedWith} signatures verify for ${SIGNED_TIMESTAMP_TOLERANCE_SECONDS} s either side of their time, ` +
-        'so a captured request would run again within that';
+    const tolerance = toleranceOf(app.signedWith as SignedWith);
+    const replayable =
+      tolerance === null
+        ? `${app.signedWith} signatures carry no time, so a captured request would verify and run again`
+        : `${app.signedWith} signatures verify for ${tolerance} s either side of their time, ` +
+          'so a captured request would run again within that';
     if (choice.key === 'none') return { field: 'dedup.key', problem: replayable };
     const least = shortestWindowMs(app.signedWith);
     if (choice.windowSeconds !== undefined && choice.windowSeconds * 1000 < least)
       return {
         field: 'dedup.windowSeconds',
-        problem: `${replayable}: at least ${least / 1000} seconds${untimed ? ' (the default, 72 h)' : ''}`,
+        problem: `${replayable}: at least ${least / 1000} seconds${tolerance === null ? ' (the default)' : ''}`,
       };
   }
   if (choice.key === 'jsonPath') {
@@ -143,7 +163,16 @@ export function dedupProblem(
 /** The shortest window a delivery signed this way keeps (0 when nothing is signed). */
 function shortestWindowMs(signedWith: string | null): number {
   if (!signedWith) return 0;
-  return UNTIMED_SCHEMES.has(signedWith) ? DEDUP_WINDOW_MS : SIGNED_REPLAY_WINDOW_MS;
+  const tolerance = toleranceOf(signedWith as SignedWith);
+  if (tolerance !== null) return signedReplayWindowMs(tolerance);
+  return ownBodyWindowMs(signedWith) ?? DEDUP_WINDOW_MS;
+}
+
+/** The body digest's window a sender names for itself (Dropbox, Microsoft Graph), in ms, or undefined. */
+function ownBodyWindowMs(signedWith: string | null): number | undefined {
+  const seconds =
+    signedWith && signedWith !== 'stripe' ? SENDERS[signedWith as SenderName].bodyWindowSeconds : undefined;
+  return seconds === undefined ? undefined : seconds * 1000;
 }
 
 /** What a delivery's key is taken from. */
@@ -156,6 +185,8 @@ export interface DedupSource {
   signedWith: string | null;
   headers: RequestHeaders;
   body: Buffer;
+  /** The sender's own id of the delivery (src/domain/senders/checks.ts, `senderDeliveryId`), if it gave one. */
+  senderId?: string;
   /** The app's choice (absent: auto). */
   choice?: DedupChoice;
 }
@@ -197,8 +228,10 @@ export function dedupOf(source: DedupSource, digestKey: Buffer, deliveryId: stri
   // A signed app never runs a repeat (dedupProblem refuses `none` for one; an app saved before may have it).
   const every = choice.key === 'none' && !source.signedWith;
   const key = every ? `none:${deliveryId}` : chosenKey(source, choice, digestKey);
-  const shortDigest = key.startsWith('body-hmac:') && !UNTIMED_SCHEMES.has(source.signedWith ?? '');
-  const byDefault = shortDigest ? BODY_DEDUP_WINDOW_MS : DEDUP_WINDOW_MS;
+  const digest = key.startsWith('body-hmac:');
+  const byDefault = !digest
+    ? DEDUP_WINDOW_MS
+    : (ownBodyWindowMs(source.signedWith) ?? (untimed(source.signedWith) ? DEDUP_WINDOW_MS : BODY_DEDUP_WINDOW_MS));
   const chosen = choice.windowSeconds === undefined ? byDefault : choice.windowSeconds * 1000;
   const windowMs = Math.max(chosen, shortestWindowMs(source.signedWith));
   return { key, windowMs: Math.min(windowMs, DEDUP_WINDOW_MS) };
@@ -231,15 +264,14 @@ function pathValue(body: Buffer, path: string, maxBytes: number): string | undef
 export const bodyKey = (digestKey: Buffer, body: Buffer) => `body-hmac:${keyedDigest(digestKey, body)}`;
 
 /** The `auto` key: the sender's signed id, else an unsigned id header, else the body's digest. */
-export function dedupKey({ kind, signedWith, headers, body }: DedupSource, digestKey: Buffer): string {
+export function dedupKey({ kind, signedWith, headers, body, senderId }: DedupSource, digestKey: Buffer): string {
   if (kind === 'stripe') {
     const id = stripeEventId(body, signedWith);
     if (id) return keyPart(digestKey, 'event', id);
-  } else if (signedWith === 'standard-webhooks') {
-    // The scheme signs `webhook-id.timestamp.body`: its id is signed material.
-    const id = headerValue(headers, 'webhook-id');
-    if (id) return keyPart(digestKey, 'webhook-id', id);
-  } else if (signedWith === null) {
+  } else if (signedWith !== null) {
+    // Standard Webhooks' keys keep their name from before the catalog: a retry across an upgrade is one delivery.
+    if (senderId) return keyPart(digestKey, signedWith === 'standard-webhooks' ? 'webhook-id' : 'sender-id', senderId);
+  } else {
     const idempotencyKey = headerValue(headers, 'idempotency-key');
     if (idempotencyKey) return keyPart(digestKey, 'idempotency-key', idempotencyKey);
     const webhookId = headerValue(headers, 'webhook-id');

@@ -154,6 +154,24 @@ export const DEFAULT_FANOUT_ROWS_PER_HOUR = DEFAULT_CSV_MAX_ROWS;
  * (JSON.stringify recurses) for the run, the engine's payloads or the step outputs.
  */
 export const MAX_NESTING_DEPTH = 512;
+/**
+ * Fields of a form body (src/domain/form-bodies.ts), urlencoded or multipart with its files: PHP's
+ * own cap (`max_input_vars`), far more than senders post (a Slack command has about 12, a Mailchimp
+ * event a few dozen). A field costs its sender two bytes (`a&`) and is a key or an array item of the
+ * trigger data: a 32 MiB body of them would be 16 million. Past it the body is refused, unparsed.
+ */
+export const FORM_MAX_FIELDS = 1000;
+/**
+ * Parts of a multipart form, its files and the parts it skips (no form-data disposition) included:
+ * each part is a field, so as many as FORM_MAX_FIELDS. busboy reads no part past it.
+ */
+export const MULTIPART_MAX_PARTS = FORM_MAX_FIELDS;
+/**
+ * Bytes of one text field of a multipart form: as many as the largest body, so no field a body may
+ * carry is refused (SendGrid's Inbound Parse posts a whole raw e-mail, up to 30 MB, as one field).
+ * busboy's own default (1 MiB) would cut such a field; a field past the cap is refused, never kept cut.
+ */
+export const MULTIPART_MAX_FIELD_BYTES = DEFAULT_MAX_BODY_BYTES;
 /** Bytes handed to the CSV parser at a time: the parser's output is consumed between slices. */
 export const CSV_SLICE_BYTES = 64 * KiB;
 /** How often (in CSV rows) long passes over a body report a heartbeat. */

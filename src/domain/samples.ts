@@ -1,8 +1,10 @@
 /**
- * Sample bodies, one per body format: what the card's `curl` example sends and what a test
- * delivery posts when the person gives no body of their own (docs/api.md#test-deliveries). A
- * payment provider's sample is an event of the first type the trigger selects.
+ * Sample bodies, one per body format, and one per sender (src/domain/senders/catalog.ts): what the
+ * card's `curl` example sends and what a test delivery posts when the person gives no body of their
+ * own (docs/api.md#test-deliveries): the app's sender's when it is in the app's body format, else the
+ * format's. A payment provider's sample is an event of the first type the trigger selects.
  */
+import { SENDERS, type SenderName } from './senders/catalog';
 import type { BodyFormat } from './types';
 
 export interface SampleBody {
@@ -15,7 +17,13 @@ export const SAMPLE_BODIES: Record<BodyFormat, SampleBody> = {
   xml: { contentType: 'application/xml', body: '<order><name>Ann</name><email>ann@example.com</email></order>' },
   csv: { contentType: 'text/csv', body: 'name,email\nAnn,ann@example.com\nBob,bob@example.com' },
   text: { contentType: 'text/plain', body: 'Hello from Ann' },
+  form: { contentType: 'application/x-www-form-urlencoded', body: 'name=Ann&customer[email]=ann%40example.com' },
 };
+
+/** A custom app's sample: its sender's when that is in the app's body format, else the format's. */
+export function appSample(format: BodyFormat, sender: SenderName | null): SampleBody {
+  return sender && SENDERS[sender].bodyFormat === format ? SENDERS[sender].sample : SAMPLE_BODIES[format];
+}
 
 /** A payment provider's event (Stripe's shape), of the first selected type or a payment's. */
 export function samplePaymentEvent(events: readonly string[] | undefined): SampleBody {

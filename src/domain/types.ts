@@ -5,7 +5,7 @@
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
-export const BODY_FORMATS = ['json', 'xml', 'csv', 'text'] as const;
+export const BODY_FORMATS = ['json', 'xml', 'csv', 'text', 'form'] as const;
 /** How a trigger's request bodies are parsed, set on the custom app ("plain text" is `text`). */
 export type BodyFormat = (typeof BODY_FORMATS)[number];
 
@@ -114,6 +114,8 @@ export interface DeliveryInput {
   robotName?: string;
   /** Since 0.4: the app's body format and the robot's steps version when the delivery was accepted. */
   format?: BodyFormat;
+  /** Since 0.8: a json body may come as a form too (src/robots/settings.ts, `BodyReading`). */
+  formEnvelope?: true;
   stepsVersion?: number;
   /** Since 0.4: the request headers kept with the delivery (verification and dedup headers). */
   headers?: Record<string, string>;
@@ -150,6 +152,8 @@ export type PreparedDelivery = (
 ) & {
   /** The body format it was parsed in (absent in results recorded before it was added). */
   format?: BodyFormat;
+  /** Since 0.8: a json body may come as a form too (src/robots/settings.ts, `BodyReading`). */
+  formEnvelope?: true;
   /** How the worker that prepared it shows runs and keeps bodies, when one is off (absent: all on). */
   features?: RunFeatures;
 };

@@ -191,6 +191,7 @@ export class TriggerCache {
     }
     return {
       robotId: robot._id,
+      appId: robot.trigger.kind === 'custom' ? (robot.trigger.appId ?? null) : null,
       robotName: robot.name,
       identifier,
       kind: robot.trigger.kind,

@@ -2,7 +2,9 @@
  * POST and PUT /api/webhooks/<trigger_identifier>/<token>: check the token, read the raw body
  * within the body budget, take the delivery (src/deliveries/intake.ts) and answer: 200 with an empty
  * body once it is durable, or an empty error (src/core/http-errors.ts). Parsing and the run happen in the
- * background.
+ * background. A handshake of the app's sender (src/domain/senders/) gets the answer the sender
+ * expects instead, always `nosniff` and never HTML; GET is answered only for a sender whose
+ * handshake is a GET (Meta, Dropbox, Okta), else 405.
  */
 import Router from '@koa/router';
 import type { Client } from '@temporalio/client';
@@ -18,6 +20,9 @@ import { BodyBudget } from './body-budget';
 import { DeliveryTaker, triggerTakesDeliveries, type WebhookTrigger } from '../deliveries/intake';
 import { tokenAccepted } from '../robots/trigger-tokens';
 import type { TriggerCache } from './trigger-cache';
+import type { HandshakeAnswer } from '../domain/senders/check';
+import { answersGet } from '../domain/senders/checks';
+import { learnSenderSecret } from '../apps/apps';
 
 interface ReceiverDeps {
   config: Config;
@@ -34,19 +39,64 @@ export const WEBHOOK_OPERATIONS: readonly Operation[] = (['post', 'put'] as cons
   path: WEBHOOK_PATH,
   summary:
     `Deliver a webhook (${method.toUpperCase()} and ${method === 'post' ? 'PUT' : 'POST'} behave the same). ` +
-    'The token in the path is the only credential. Every answer has an empty body but one: a handshake ' +
-    "(Slack's url_verification to an app with the slack preset) gets its challenge back as text/plain.",
+    'The token in the path is the only credential. Every answer has an empty body but one: a handshake of ' +
+    "the app's sender (docs/api.md#senders) gets the answer that sender expects (text/plain or JSON). " +
+    "A refusal is 400, or the sender's own status (Discord 401, Meta 403).",
   admin: false,
   body: 'raw',
-  answers: { 200: 'empty', 400: 'empty', 404: 'empty', 408: 'empty', 413: 'empty', 429: 'empty', 503: 'empty' },
+  answers: {
+    200: 'empty',
+    400: 'empty',
+    401: 'empty',
+    403: 'empty',
+    404: 'empty',
+    408: 'empty',
+    413: 'empty',
+    429: 'empty',
+    503: 'empty',
+  },
 }));
+
+/** The GET a sender checks the URL with (Meta, Dropbox, Okta): answered only for an app of that sender. */
+export const HANDSHAKE_OPERATION: Operation = {
+  method: 'get',
+  path: WEBHOOK_PATH,
+  summary:
+    "A sender's check of the URL by GET (Meta's hub.challenge, Dropbox's challenge, Okta's verification " +
+    'header): answered as that sender expects for an app of that sender, else 405.',
+  admin: false,
+  answers: { 200: 'empty', 403: 'empty', 404: 'empty', 405: 'empty', 429: 'empty' },
+};
 
 /** 200 with an empty body: the answer to every delivery taken. */
 const acknowledge = (ctx: Context) => answerEmpty(ctx, 200);
 
+/** The sender's check of the URL, answered as it expects: never sniffed as anything but its type. */
+function answerHandshake(ctx: Context, answer: HandshakeAnswer): void {
+  for (const [name, value] of Object.entries(answer.headers ?? {})) ctx.set(name, value);
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  if (answer.body === undefined) return answerEmpty(ctx, answer.status);
+  ctx.status = answer.status;
+  ctx.type = answer.contentType ?? 'text/plain';
+  ctx.body = answer.body;
+}
+
 export function webhookRouter(deps: ReceiverDeps): Router {
-  const { config, triggers } = deps;
-  const taker = new DeliveryTaker(deps);
+  const { config, triggers, models } = deps;
+  const secretsKeys = config.secretsKeys;
+  const taker = new DeliveryTaker({
+    ...deps,
+    async learnSecret(appId, scheme, secret) {
+      const kept = await learnSenderSecret(
+        { models, secretsKey: config.secretsKey, secretsKeys },
+        appId,
+        scheme,
+        secret,
+      );
+      if (kept) await triggers.forgetAll();
+      return kept;
+    },
+  });
 
   async function triggerFor(ctx: Context): Promise<WebhookTrigger> {
     const { identifier, token } = ctx.params as { identifier: string; token: string };
@@ -72,24 +122,39 @@ export function webhookRouter(deps: ReceiverDeps): Router {
     );
   }
 
+  /** A GET: a handshake of the app's sender, or 405. No body is read. */
+  async function check(ctx: Context): Promise<void> {
+    ctx.state.bareErrors = true;
+    const trigger = await triggerFor(ctx);
+    const v = trigger.verification;
+    if (!v || v.scheme === 'stripe' || !answersGet(v)) throw methodNotAllowed('POST, PUT');
+    await accept(ctx, trigger, Buffer.alloc(0), new Date());
+  }
+
   /** Takes a body that was read whole, and answers 200 unless its signature does not verify. */
   async function accept(ctx: Context, trigger: WebhookTrigger, body: Buffer, receivedAt: Date): Promise<void> {
-    const request = { headers: ctx.headers, contentType: ctx.get('content-type') || null, body, receivedAt };
+    const request = {
+      method: ctx.method,
+      publicUrl: config.baseUrl + ctx.originalUrl,
+      headers: ctx.headers,
+      contentType: ctx.get('content-type') || null,
+      body,
+      receivedAt,
+    };
     const taken = await taker.take(trigger, request, (ids) => (ctx.state.ids = ids));
-    // An expected refusal: one info line with the delivery's ids (src/core/http-errors.ts), and 400 with an empty body.
+    // An expected refusal: one info line with the delivery's ids (src/core/http-errors.ts), and an empty body.
     if (taken.outcome === 'rejected') {
-      throw new HttpError(400, `signature check failed: ${taken.reason}`, { expected: true });
+      throw new HttpError(taken.status, `signature check failed: ${taken.reason}`, { expected: true });
     }
+    if (taken.outcome === 'not-a-handshake') throw methodNotAllowed('POST, PUT');
     if (taken.outcome !== 'accepted') ctx.state.outcome = taken.outcome;
     if (taken.outcome !== 'handshake') return acknowledge(ctx);
-    // The sender's check of the URL, answered as it expects (src/domain/handshakes.ts).
-    ctx.status = 200;
-    ctx.type = taken.answer.contentType;
-    ctx.body = taken.answer.body;
+    answerHandshake(ctx, taken.answer);
   }
 
   const router = new Router();
   for (const op of WEBHOOK_OPERATIONS) router[op.method](op.path, receive);
+  router.get(HANDSHAKE_OPERATION.path, check);
   router.all(WEBHOOK_PATH, (ctx) => {
     ctx.state.bareErrors = true;
     throw methodNotAllowed('POST, PUT');

@@ -3,6 +3,7 @@
  * body format (the custom app's; json for the payment provider) and its steps. Each worker trusts
  * what it read for ROBOT_CACHE_MS.
  */
+import { readsFormEnvelope, type SenderName } from '../domain/senders/catalog';
 import { ApplicationFailure } from '@temporalio/common';
 import { ROBOTS_KEPT } from '../domain/limits';
 import type { BodyFormat, StepDefinition } from '../domain/types';
@@ -12,16 +13,28 @@ import type { Models } from '../storage/models';
 /** How long a worker trusts what it read of a robot (its steps, body format and event filter). */
 const ROBOT_CACHE_MS = 60_000;
 
-export interface RobotSettings {
+export interface RobotSettings extends BodyReading {
   robot: RobotDoc;
-  format: BodyFormat;
   steps: StepDefinition[];
 }
 
-/** The body format a robot's deliveries are parsed in: its custom app's, json for the payment provider. */
-export async function robotBodyFormat(models: Models, robot: RobotDoc): Promise<BodyFormat> {
-  if (robot.trigger.kind !== 'custom') return 'json';
-  return (await models.App.findById(robot.trigger.appId, { bodyFormat: 1 }).lean())?.bodyFormat ?? 'json';
+/** How a robot's deliveries are read. */
+export interface BodyReading {
+  /** The body format: its custom app's, json for the payment provider. */
+  format: BodyFormat;
+  /** Whether a json body may come as a form too (its app's sender posts both: GitHub, Slack). */
+  formEnvelope: boolean;
+  /** Its app's sender (src/domain/senders/catalog.ts), or null. */
+  sender: SenderName | null;
+}
+
+/** How a robot's deliveries are read, from its custom app. */
+export async function robotBodyReading(models: Models, robot: RobotDoc): Promise<BodyReading> {
+  if (robot.trigger.kind !== 'custom') return { format: 'json', formEnvelope: false, sender: null };
+  const app = await models.App.findById(robot.trigger.appId, { bodyFormat: 1, sender: 1 }).lean();
+  const format = app?.bodyFormat ?? 'json';
+  const sender = app?.sender ?? null;
+  return { format, formEnvelope: readsFormEnvelope(format, sender), sender };
 }
 
 export class RobotSettingsCache {
@@ -34,8 +47,13 @@ export class RobotSettingsCache {
     if (hit && hit.expires > Date.now()) return hit;
     const robot = await this.models.Robot.findById(robotId).lean();
     if (!robot) throw ApplicationFailure.nonRetryable(`robot ${robotId} no longer exists`, 'RobotNotFound');
-    const format = await robotBodyFormat(this.models, robot);
-    const settings = { robot, format, steps: robot.steps as StepDefinition[], expires: Date.now() + ROBOT_CACHE_MS };
+    const reading = await robotBodyReading(this.models, robot);
+    const settings = {
+      robot,
+      ...reading,
+      steps: robot.steps as StepDefinition[],
+      expires: Date.now() + ROBOT_CACHE_MS,
+    };
     if (this.robots.size >= ROBOTS_KEPT) this.robots.delete(this.robots.keys().next().value!);
     this.robots.set(robotId, settings);
     return settings;

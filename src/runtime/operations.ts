@@ -6,8 +6,13 @@
  * metrics port's /metrics and /healthz are in docs/operations.md.
  */
 import { CODEC_OPERATIONS } from '../codec/routes';
-import { WEBHOOK_OPERATIONS } from '../receiver/webhooks';
+import { HANDSHAKE_OPERATION, WEBHOOK_OPERATIONS } from '../receiver/webhooks';
 import type { Operation } from '../contract/operation';
 import { MANAGEMENT_ROUTES } from '../api/routes';
 
-export const OPERATIONS: readonly Operation[] = [...CODEC_OPERATIONS, ...WEBHOOK_OPERATIONS, ...MANAGEMENT_ROUTES];
+export const OPERATIONS: readonly Operation[] = [
+  ...CODEC_OPERATIONS,
+  ...WEBHOOK_OPERATIONS,
+  HANDSHAKE_OPERATION,
+  ...MANAGEMENT_ROUTES,
+];

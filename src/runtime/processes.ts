@@ -12,6 +12,7 @@
  * Neither installs the Temporal SDK's runtime (logs and metrics of a whole process): their
  * process does that once.
  */
+import { nameAppSenders } from '../apps/apps';
 import type { Client } from '@temporalio/client';
 import type { NativeConnection, Worker } from '@temporalio/worker';
 import type { Connection } from 'mongoose';
@@ -51,6 +52,8 @@ export async function startReceiver(
 ): Promise<ReceiverProcess> {
   const sealed = await sealPlainTokens(models, config.secretsKey);
   if (sealed > 0) log.info('sealed webhook tokens kept in clear by an earlier version', { count: sealed });
+  const named = await nameAppSenders({ models, secretsKeys: config.secretsKeys });
+  if (named > 0) log.info('named the sender of apps saved by an earlier version', { count: named });
   // A close cancels the client's calls in flight that have no deadline (the registration's).
   const stopping = new AbortController();
   const temporal = createTemporalClient(config, stopping.signal);

@@ -4,6 +4,7 @@
  * (trigger data, step templates and outputs) is stored as JSON text, because FerretDB refuses keys
  * with `.` or a leading `$` and nested arrays in documents.
  */
+import type { SenderName } from '../domain/senders/catalog';
 import type { DedupChoice } from '../domain/dedup';
 import {
   type BodyFormat,
@@ -24,10 +25,15 @@ export interface AppDoc {
   supportsInboundTrigger: boolean;
   bodyFormat: BodyFormat;
   /**
-   * How senders sign (src/domain/verification.ts): the app's `verification` as JSON, AES-256-GCM
+   * How senders sign (src/domain/senders/): the app's `verification` as JSON, AES-256-GCM
    * sealed with SECRETS_KEY; never returned.
    */
   verificationSealed?: string | null;
+  /**
+   * Since 0.8: the scheme of that verification, unsealed (a sender's name is no secret), so the
+   * worker knows how the app's bodies are read (GitHub's and Slack's forms) without unsealing.
+   */
+  sender?: SenderName | null;
   /** What its deliveries are told apart by (src/domain/dedup.ts); absent: auto. */
   dedup?: DedupChoice | null;
   createdAt: Date;

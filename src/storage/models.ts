@@ -38,6 +38,7 @@ const appSchema = new Schema<AppDoc>(
     bodyFormat: { type: String, enum: BODY_FORMATS, required: true },
     /** AES-256-GCM sealed with SECRETS_KEY; never returned by any route. */
     verificationSealed: { type: String, default: null },
+    sender: { type: String, default: null },
     dedup: {
       type: new Schema(
         {

@@ -26,6 +26,7 @@ it('puts every management route behind the admin token, and nothing but the webh
   expect(MANAGEMENT_ROUTES.every((r) => r.admin && r.path.startsWith('/api/'))).toBe(true);
   const open = OPERATIONS.filter((op) => !op.admin).map((op) => `${op.method} ${op.path}`);
   expect(open.sort()).toEqual([
+    'get /api/webhooks/:identifier/:token',
     'post /api/webhooks/:identifier/:token',
     'post /codec/:key/decode',
     'post /codec/:key/encode',

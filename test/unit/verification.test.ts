@@ -1,17 +1,27 @@
 /**
- * Custom apps' signature schemes (src/domain/verification.ts): the providers' own published examples where
- * they give one, the `standardwebhooks` package's own signing, and node's crypto for the rest.
+ * The first senders of the catalog (src/domain/senders/: github, slack, shopify, standard-webhooks,
+ * hmac): the providers' own published examples where they give one, the `standardwebhooks` package's
+ * own signing, and node's crypto for the rest. The other senders' tests are in ./senders/.
  */
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import {
-  headersRead,
-  SIGNED_TIMESTAMP_TOLERANCE_SECONDS,
-  verifyCustomSignature,
-  type CustomVerification,
-  type RequestHeaders,
-  type Verdict,
-} from '../../src/domain/verification';
+import { headersRead, verifySender } from '../../src/domain/senders/checks';
+import { SENDERS, type CustomVerification } from '../../src/domain/senders/catalog';
+import type { Verdict } from '../../src/domain/senders/check';
+import type { RequestHeaders } from '../../src/domain/headers';
+
+const SIGNED_TIMESTAMP_TOLERANCE_SECONDS = SENDERS.slack.toleranceSeconds;
+
+/** The check of a POST with these headers and body, received at `receivedAtMs`. */
+const verifyCustomSignature = (v: CustomVerification, headers: RequestHeaders, raw: Buffer, receivedAtMs: number) =>
+  verifySender(v, {
+    method: 'POST',
+    publicUrl: 'https://hooks.example.com/api/webhooks/custom:1/t',
+    query: new URLSearchParams(),
+    headers,
+    body: raw,
+    receivedAtMs,
+  });
 
 const body = (text: string) => Buffer.from(text, 'utf8');
 /** The same body with its last byte changed by one. */
@@ -29,8 +39,9 @@ function reasonOf(verdict: Verdict): string {
 const MISMATCH = { ok: false, reason: 'signature does not match the signing secret' };
 const OUTSIDE = { ok: false, reason: 'timestamp outside the 300-second tolerance' };
 
-test('the signed-timestamp tolerance is five minutes', () => {
+test("Slack's and Standard Webhooks' signed-timestamp tolerance is five minutes", () => {
   expect(SIGNED_TIMESTAMP_TOLERANCE_SECONDS).toBe(300);
+  expect(SENDERS['standard-webhooks'].toleranceSeconds).toBe(300);
 });
 
 describe('github', () => {
@@ -218,7 +229,7 @@ describe('standard-webhooks', () => {
       const without: RequestHeaders = { ...headers, [name]: undefined };
       expect(verifyCustomSignature(v, without, body(payload), now.getTime())).toEqual({
         ok: false,
-        reason: `missing ${name} header`,
+        reason: `missing ${name} header (or ${name.replace('webhook-', 'svix-')})`,
       });
     }
     const badTime = { ...headers, 'webhook-timestamp': 'yesterday' };
@@ -327,6 +338,9 @@ test('headersRead lists the lower-case headers each scheme reads', () => {
     'webhook-id',
     'webhook-timestamp',
     'webhook-signature',
+    'svix-id',
+    'svix-timestamp',
+    'svix-signature',
   ]);
   expect(headersRead({ scheme: 'github', secret: 's' })).toEqual([
     'x-hub-signature-256',

@@ -1,0 +1,113 @@
+/**
+ * Every sender of the catalog (src/domain/senders/catalog.ts) through the real receiver, played by
+ * its fixture (test/support/senders/: signed with the sender's own library wherever one exists): its
+ * handshake is answered as the sender checks it, never as HTML; a delivery it signs runs once with
+ * the trigger data it carries, however often it is sent; one signed with a wrong key, or too long ago
+ * where the sender signs a time, is refused with the sender's status and makes no run.
+ */
+import { randomUUID } from 'node:crypto';
+import { SENDERS } from '../src/domain/senders/catalog';
+import { encryptSecret } from '../src/domain/secrets';
+import { robotAtWork } from '../src/client/api-client';
+import { waitFor } from '../src/launch/os/wait';
+import { startStack, type Stack } from './support/stack';
+import { SENDER_FIXTURES } from './support/senders';
+import { preparedGithubSignatures } from './support/senders/github';
+import type { Answer, SentRequest } from './support/senders/fixture';
+
+let stack: Stack;
+beforeAll(async () => {
+  await preparedGithubSignatures();
+  stack = await startStack();
+});
+afterAll(() => stack.close());
+
+/** Sends what the sender sends to the webhook URL; the answer as the sender reads it. */
+async function send(url: string, sent: SentRequest): Promise<Answer> {
+  const res = await stack.send(
+    sent.method,
+    url + sent.query,
+    sent.method === 'GET' ? undefined : sent.body,
+    sent.headers,
+  );
+  return { status: res.status, headers: Object.fromEntries(res.headers.entries()), body: res.text };
+}
+
+describe.each(SENDER_FIXTURES.map((f) => [f.variant ? `${f.name} (${f.variant})` : f.name, f] as const))(
+  '%s',
+  (_, sender) => {
+    const entry = SENDERS[sender.name];
+
+    it('answers its handshake as it checks it, runs what it signs once, and refuses a wrong key', async () => {
+      const robot = await robotAtWork(stack.client, {
+        template: { ok: true },
+        bodyFormat: entry.bodyFormat,
+        verification: sender.verification,
+      });
+      const url = robot.webhookUrl;
+      let recorded = 0;
+      if (sender.handshake) {
+        const answer = await send(url, sender.handshake.request(url, new Date()));
+        sender.handshake.accepts(answer);
+        expect(answer.headers['x-content-type-options']).toBe('nosniff');
+        expect(answer.headers['content-type'] ?? '').not.toMatch(/html/);
+        recorded++;
+      }
+
+      const signed = sender.signed(sender.body, url, new Date());
+      const first = await send(url, signed);
+      expect({ status: first.status, body: first.body }).toEqual({ status: 200, body: '' });
+      // The very request again: one delivery.
+      expect((await send(url, signed)).status).toBe(200);
+      expect((await send(url, sender.signedWrongly(sender.body, url, new Date()))).status).toBe(entry.refusalStatus);
+      recorded += 3;
+      if (sender.toleranceSeconds !== null) {
+        const long = new Date(Date.now() - (sender.toleranceSeconds + 120) * 1000);
+        expect((await send(url, sender.signed(sender.body, url, long))).status).toBe(entry.refusalStatus);
+        recorded++;
+      }
+
+      const deliveries = await waitFor(
+        () => stack.deliveries(robot.robotId),
+        (d) => d.length >= recorded,
+      );
+      const outcomes = deliveries.map((d) => d.outcome).sort();
+      const refused = sender.toleranceSeconds !== null ? 2 : 1;
+      expect(outcomes).toEqual(
+        [
+          ...(sender.handshake ? ['handshake'] : []),
+          'duplicate',
+          'processed',
+          ...Array<string>(refused).fill('rejected'),
+        ].sort(),
+      );
+      const runs = await waitFor(
+        () => stack.runs(robot.robotId),
+        (r) => r.length === 1 && r[0].status === 'succeeded',
+      );
+      expect(runs[0].trigger).toEqual(sender.triggerData);
+      // Microsoft Graph sends its clientState in every notification's body: it is the run's data, as Graph sent it.
+      if (sender.name !== 'microsoft-graph')
+        for (const d of deliveries) expect(JSON.stringify(d)).not.toContain(sender.verification.secret ?? '\u0000');
+    });
+  },
+);
+
+it('names the sender of an app saved before 0.8 when a receiver starts, so its forms are read as forms', async () => {
+  // As 0.7 wrote it: the verification sealed, no sender in clear.
+  const verification = { scheme: 'github', secret: 'a-github-secret-of-0.7' };
+  const _id = randomUUID();
+  await stack.models.App.collection.insertOne({
+    _id,
+    name: 'Saved by 0.7',
+    supportsInboundTrigger: true,
+    bodyFormat: 'json',
+    verificationSealed: encryptSecret(stack.config.secretsKey, JSON.stringify(verification)),
+    dedup: null,
+    createdAt: new Date(),
+  } as never);
+  const receiver = await stack.startReceiver();
+  await receiver.close();
+  const app = await stack.models.App.findById(_id).lean();
+  expect(app?.sender).toBe('github');
+});

@@ -1,0 +1,66 @@
+/**
+ * A sender as the tests play it: the app's verification, a delivery signed the way the sender
+ * signs (with the sender's own library wherever one exists, else its published algorithm), and its
+ * handshake with the check the sender makes of our answer. One fixture per sender in this folder;
+ * test/unit/senders/<name>.test.ts checks the sender's check (src/domain/senders/<name>.ts) with
+ * it, and test/senders.test.ts sends every fixture through the real receiver.
+ */
+import type { SenderName } from '../../../src/domain/senders/catalog';
+import type { SenderRequest } from '../../../src/domain/senders/check';
+
+/** A request as the sender sends it. */
+export interface SentRequest {
+  method: 'GET' | 'POST';
+  /** Appended to the webhook URL as it is (`?a=b`), or ''. */
+  query: string;
+  headers: Record<string, string>;
+  body: string | Buffer;
+}
+
+/** An answer as the sender reads it. */
+export interface Answer {
+  status: number;
+  /** Lower-case names. */
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface SenderFixture {
+  name: SenderName;
+  /** Another way the same sender sends (GitHub's form content type, Slack's slash commands). */
+  variant?: string;
+  /** The `verification` of the app, as the API takes it (`{ scheme, ...settings }`). */
+  verification: Record<string, string>;
+  /** A delivery's body, and the trigger data a run of it must have. */
+  body: string;
+  triggerData: unknown;
+  /** The delivery signed at `at` for the webhook URL `url` (BASE_URL + path, no query). */
+  signed(body: string, url: string, at: Date): SentRequest;
+  /** The same signed with a wrong key (another secret, another key pair). */
+  signedWrongly(body: string, url: string, at: Date): SentRequest;
+  /** When the sender signs a time: how far off a signature must be to be refused (seconds). */
+  toleranceSeconds: number | null;
+  /**
+   * Its handshake, when it makes one: the request (to `url`), and `accepts` throws unless the
+   * answer is what the sender (its library, or its documented check) expects. A sender that gives
+   * its secret in the handshake (Asana, Notion) has it first: `signed` uses that secret.
+   */
+  handshake?: { request(url: string, at: Date): SentRequest; accepts(answer: Answer): void };
+}
+
+/** The request as the receiver reads it, sent to `url` (BASE_URL + path) and received at `at`. */
+export function asReceived(sent: SentRequest, url: string, at: Date): SenderRequest {
+  const publicUrl = url + sent.query;
+  const headers = Object.fromEntries(Object.entries(sent.headers).map(([k, v]) => [k.toLowerCase(), v]));
+  return {
+    method: sent.method,
+    publicUrl,
+    query: new URL(publicUrl).searchParams,
+    headers,
+    body: Buffer.isBuffer(sent.body) ? sent.body : Buffer.from(sent.body, 'utf8'),
+    receivedAtMs: at.getTime(),
+  };
+}
+
+/** A secret made at run time (so nothing here looks like a real one), of `length` characters. */
+export const madeSecret = (label: string, length = 32) => (label + '-' + 'x'.repeat(length)).slice(0, length);

@@ -1,0 +1,127 @@
+import { SENDERS } from '../../../src/domain/senders/catalog';
+import type { Verdict } from '../../../src/domain/senders/check';
+import { mailgun } from '../../../src/domain/senders/mailgun';
+import { asReceived, type SentRequest } from '../../support/senders/fixture';
+import { mailgunSender, mailgunSignature, withSignature } from '../../support/senders/mailgun';
+
+const url = 'https://robots.example.com/api/webhooks/mailgun-test';
+const at = new Date('2026-01-01T12:00:00Z');
+const seconds = at.getTime() / 1000;
+const { verification, body: event } = mailgunSender;
+const key = verification.secret;
+const v = { scheme: 'mailgun' as const, secret: key };
+const token = 'a'.repeat(50);
+
+const verify = (sent: SentRequest, receivedAt = at) => mailgun.verify(v, asReceived(sent, url, receivedAt));
+const sending = (body: string): SentRequest => ({ ...mailgunSender.signed(event, url, at), body });
+const sentBody = (sent: SentRequest) => JSON.parse(String(sent.body)) as Record<string, any>;
+
+function reasonOf(verdict: Verdict): string {
+  if (verdict.ok) throw new Error('expected a refusal');
+  return verdict.reason;
+}
+
+/** A refusal's reason names the rule, never the key, the body or a digest. */
+function expectRefused(verdict: Verdict, reason: RegExp) {
+  const text = reasonOf(verdict);
+  expect(text).toMatch(reason);
+  expect(text).not.toContain(key);
+  expect(text).not.toContain('ann@example.com');
+  expect(text).not.toMatch(/[0-9a-f]{16}/);
+}
+
+describe('mailgun', () => {
+  test('the tolerance is 5 minutes (Mailgun names none)', () => {
+    expect(SENDERS.mailgun.toleranceSeconds).toBe(300);
+    expect(mailgunSender.toleranceSeconds).toBe(300);
+  });
+
+  test('a delivery signed with the signing key is accepted; its signature object is as Mailgun sends it', () => {
+    const sent = mailgunSender.signed(event, url, at);
+    const { signature } = sentBody(sent);
+    const text = expect.any(String);
+    expect(signature).toEqual({ timestamp: String(seconds), token: text, signature: text });
+    expect(signature.token).toHaveLength(50);
+    expect(signature.signature).toMatch(/^[0-9a-f]{64}$/);
+    expect(verify(sent)).toEqual({ ok: true });
+    expect(sentBody(sent)).toEqual(mailgunSender.triggerData);
+  });
+
+  test('a tampered token or timestamp is refused', () => {
+    const sent = mailgunSender.signed(event, url, at);
+    const parsed = sentBody(sent);
+    const tokenChanged = { ...parsed, signature: { ...parsed.signature, token: token } };
+    expectRefused(verify(sending(JSON.stringify(tokenChanged))), /signature does not match/);
+    const timeChanged = { ...parsed, signature: { ...parsed.signature, timestamp: String(seconds + 1) } };
+    expectRefused(verify(sending(JSON.stringify(timeChanged))), /signature does not match/);
+  });
+
+  test("event data is not signed (Mailgun's scheme): changed under the same signature, one delivery", () => {
+    const sent = mailgunSender.signed(event, url, at);
+    const changed = String(sent.body).replace('ann@example.com', 'bob@example.com');
+    expect(verify(sending(changed))).toEqual({ ok: true });
+    const id = (body: string) => mailgun.deliveryId!(asReceived(sending(body), url, at));
+    expect(id(changed)).toBe(id(String(sent.body)));
+  });
+
+  test('a delivery signed with another key is refused', () => {
+    expectRefused(verify(mailgunSender.signedWrongly(event, url, at)), /signature does not match/);
+  });
+
+  test('a signature older or newer than the tolerance is refused; within it, accepted', () => {
+    const sent = mailgunSender.signed(event, url, at);
+    expect(verify(sent, new Date(at.getTime() + 300_000))).toEqual({ ok: true });
+    expectRefused(verify(sent, new Date(at.getTime() + 301_000)), /300-second tolerance/);
+    expectRefused(verify(sent, new Date(at.getTime() - 301_000)), /tolerance/);
+  });
+
+  test('a timestamp sent as a JSON number is read as the digits it was signed as', () => {
+    const signature = mailgunSignature(key, seconds, token);
+    const body = JSON.stringify({ signature: { ...signature, timestamp: seconds }, 'event-data': {} });
+    expect(verify(sending(body))).toEqual({ ok: true });
+  });
+
+  test.each([
+    ['no signature object', JSON.stringify({ 'event-data': {} })],
+    ['a signature that is a string', JSON.stringify({ signature: 'abc', 'event-data': {} })],
+    ['a signature that is an array', JSON.stringify({ signature: ['abc'] })],
+    ['a body that is not JSON', 'timestamp=1&token=2&signature=3'],
+    ['a body that is a JSON array', '[]'],
+  ])('%s is refused: missing signature object', (_case, body) => {
+    expectRefused(verify(sending(body)), /^missing signature object in the JSON body/);
+  });
+
+  test.each([
+    ['no token', { timestamp: '1', signature: 'a' }],
+    ['an empty token', { timestamp: '1', token: '', signature: 'a' }],
+    ['a numeric token', { timestamp: '1', token: 5, signature: 'a' }],
+    ['no signature', { timestamp: '1', token: 'b' }],
+    ['a fractional timestamp', { timestamp: 1.5, token: 'b', signature: 'a' }],
+  ])('a signature object with %s is refused as malformed', (_case, signature) => {
+    const body = JSON.stringify({ signature, 'event-data': {} });
+    expectRefused(verify(sending(body)), /^malformed signature object in the body/);
+  });
+
+  test('a timestamp that is not unix seconds is refused', () => {
+    const body = withSignature(event, { ...mailgunSignature(key, seconds, token), timestamp: 'now' });
+    expectRefused(verify(sending(body)), /^malformed signature.timestamp in the body/);
+  });
+
+  test('a signature that is not a hex SHA-256 digest is refused as malformed', () => {
+    const body = withSignature(event, { ...mailgunSignature(key, seconds, token), signature: 'abc' });
+    expectRefused(verify(sending(body)), /^malformed signature.signature in the body/);
+  });
+
+  test("deliveryId is the signature's token, else undefined", () => {
+    const id = (body: string) => mailgun.deliveryId!(asReceived(sending(body), url, at));
+    const sent = mailgunSender.signed(event, url, at);
+    expect(id(String(sent.body))).toBe(sentBody(sent).signature.token);
+    expect(id(withSignature(event, mailgunSignature(key, seconds, token)))).toBe(token);
+    expect(id(JSON.stringify({ 'event-data': {} }))).toBeUndefined();
+    expect(id('not json')).toBeUndefined();
+  });
+
+  test('headersRead is empty: Mailgun signs in the body', () => {
+    expect(mailgun.headersRead(v)).toEqual([]);
+  });
+});

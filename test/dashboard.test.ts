@@ -8,6 +8,9 @@ import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startStack, type Stack } from './support/stack';
 import { waitFor } from '../src/launch/os/wait';
+import { SENDERS } from '../src/domain/senders/catalog';
+import { metaChallenge, metaVerification, metaVerifyToken } from './support/senders/meta';
+import { notionEvent, notionSignature, notionVerificationToken } from './support/senders/notion';
 
 const SCREENSHOTS = path.resolve(__dirname, '..', '.data', 'screenshots');
 
@@ -32,6 +35,18 @@ afterAll(async () => {
 const shot = (name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
 /** The rows of a table named `name`, header row left out. */
 const rows = (name: string) => page.getByRole('table', { name }).locator('tbody tr');
+/** Creates a robot with the example steps on the app shown as `trigger`, from the robots page, and puts it to work. */
+async function robotAtWorkOn(name: string, trigger: string) {
+  await page.getByLabel('Robot name').fill(name);
+  await page.getByLabel('Trigger').selectOption({ label: trigger });
+  await page.getByRole('button', { name: 'Create robot' }).click();
+  await page.getByRole('heading', { name }).waitFor();
+  await page.getByRole('button', { name: 'Put to work' }).click();
+  const card = page.getByRole('region', { name: 'Trigger step' });
+  await card.getByLabel('Webhook URL').waitFor();
+  const robotId = page.url().split('/').pop()!;
+  return { card, robotId, webhookUrl: (await card.getByLabel('Webhook URL').textContent())! };
+}
 /** Waits until the page's rows of a table are `count` (the page updates itself; no reload). */
 const rowsBecome = (name: string, count: number) =>
   waitFor(
@@ -283,6 +298,93 @@ it("changes the app's dedup on the card, and shows a repeat in the log as a dupl
   await duplicate.waitFor();
   const original = (await stack.deliveries(robot.robotId)).find((d) => d.size === 42 && d.outcome === 'processed');
   expect(await duplicate.textContent()).toContain(`duplicate of ${original.id}`);
+});
+
+it("offers the sender catalog: exactly Meta's settings and set-up, a refused one next to its field", async () => {
+  await page.goto(stack.baseUrl + '/');
+  const form = page.getByRole('form', { name: 'New app' });
+  await form.getByLabel('App name').fill('WhatsApp orders');
+  await form.getByLabel('Body format').selectOption('csv');
+  const sender = form.getByLabel(/^Sender/);
+  const settings = form.getByRole('group', { name: 'What to fill in' });
+  // A generic sender: a choice is a select, an optional setting says so.
+  await sender.selectOption({ label: 'Any HMAC header' });
+  expect(await settings.getByLabel('Algorithm').evaluate((el) => el.tagName)).toBe('SELECT');
+  await settings.getByLabel('Prefix before the digest (e.g. sha256=) (optional)').waitFor();
+  // A default is filled in.
+  await sender.selectOption({ label: 'Okta event hooks' });
+  expect(await settings.getByLabel('Authentication field').inputValue()).toBe('Authorization');
+
+  await sender.selectOption({ label: 'Meta (WhatsApp, Messenger, Instagram)' });
+  expect(await settings.locator('label').allTextContents()).toEqual(['App Secret', 'Verify token (one you choose)']);
+  expect(await settings.locator('input, select').count()).toBe(2);
+  for (const secret of ['App Secret', 'Verify token (one you choose)'])
+    expect(await settings.getByLabel(secret).getAttribute('type')).toBe('password');
+  expect(await settings.getByLabel('Where to paste the URL').textContent()).toBe(SENDERS.meta.setup);
+  expect(await form.getByLabel('Body format').inputValue()).toBe('json');
+
+  await settings.getByLabel('App Secret').fill('too-short-app-secret');
+  await settings.getByLabel('Verify token (one you choose)').fill(metaVerifyToken);
+  await form.getByRole('button', { name: 'Create app' }).click();
+  const refusal = form.getByRole('alert');
+  await refusal.waitFor();
+  expect(await refusal.textContent()).toMatch(/^verification\.secret: .*32 characters/);
+  // Next to its field: the alert right after the App Secret's label, and only there.
+  expect(await settings.locator('label:has-text("App Secret") + [role="alert"]').count()).toBe(1);
+  await shot('new-app-sender');
+
+  await settings.getByLabel('App Secret').fill('0123456789abcdef0123456789abcdef');
+  await form.getByRole('button', { name: 'Create app' }).click();
+  await page.getByRole('option', { name: 'WhatsApp orders (json)' }).waitFor({ state: 'attached' });
+  expect(await settings.count()).toBe(0);
+
+  const { card, webhookUrl } = await robotAtWorkOn('Answer WhatsApp', 'WhatsApp orders (json)');
+  await card.getByText('Sender: Meta (WhatsApp, Messenger, Instagram)').waitFor();
+  expect(await card.getByLabel('Where to paste the URL').textContent()).toBe(SENDERS.meta.setup);
+  // The Verify token typed is the one Meta's check of the URL is answered by.
+  const check = metaVerification(metaVerifyToken);
+  expect(await stack.send('GET', webhookUrl + check.query)).toMatchObject({ status: 200, text: metaChallenge });
+  await shot('robot-meta');
+});
+
+it("shows Notion's verification token on the card to paste back, once Notion's first request gave it", async () => {
+  await page.goto(stack.baseUrl + '/');
+  const form = page.getByRole('form', { name: 'New app' });
+  await form.getByLabel('App name').fill('Notion pages');
+  await form.getByLabel(/^Sender/).selectOption({ label: 'Notion' });
+  const settings = form.getByRole('group', { name: 'What to fill in' });
+  await settings.getByText(/^Nothing to fill in here: Notion gives its secret in its first request/).waitFor();
+  expect(await settings.locator('input, select').count()).toBe(0);
+  expect(await settings.getByLabel('Where to paste the URL').textContent()).toBe(SENDERS.notion.setup);
+  await form.getByRole('button', { name: 'Create app' }).click();
+  await page.getByRole('option', { name: 'Notion pages (json)' }).waitFor({ state: 'attached' });
+
+  const { card, robotId, webhookUrl } = await robotAtWorkOn('File Notion pages', 'Notion pages (json)');
+  await card.getByText('Sender: Notion').waitFor();
+  await card.getByText("Waiting for Notion's first request to the URL").waitFor();
+  expect(await card.getByLabel('Notion verification token').count()).toBe(0);
+
+  // Notion's first request, as the subscription is made: the receiver keeps its token.
+  const handshake = JSON.stringify({ verification_token: notionVerificationToken });
+  expect((await stack.send('POST', webhookUrl, handshake, { 'Content-Type': 'application/json' })).status).toBe(200);
+  const token = card.getByLabel('Notion verification token');
+  await token.waitFor();
+  expect(await token.textContent()).toBe(notionVerificationToken);
+  expect(await card.getByText("Waiting for Notion's first request").count()).toBe(0);
+  await card.getByRole('button', { name: 'Copy Notion verification token' }).click();
+  await card.getByRole('status').filter({ hasText: 'Copied' }).waitFor();
+  expect(await page.evaluate('navigator.clipboard.readText()')).toBe(notionVerificationToken);
+  await shot('robot-notion');
+
+  // Notion's events are signed with that token: one runs.
+  const event = notionEvent();
+  const signed = {
+    'Content-Type': 'application/json',
+    'X-Notion-Signature': notionSignature(notionVerificationToken, event),
+  };
+  expect((await stack.send('POST', webhookUrl, event, signed)).status).toBe(200);
+  await rowsBecome('Run history', 1);
+  expect((await stack.runs(robotId)).length).toBe(1);
 });
 
 it('returns to sign-in when the API refuses the token', async () => {

@@ -33,7 +33,7 @@ export function FieldError({ refusal, field }: { refusal: ApiError | null; field
     </p>
   );
 }
-const KNOWN = ['name', 'trigger', 'steps', 'rules', 'dedup'];
+const KNOWN = ['name', 'trigger', 'steps', 'rules', 'dedup', 'verification', 'bodyFormat'];
 
 /** A form's state: what the API said was wrong, and where. */
 export function useRefusal() {
@@ -68,6 +68,23 @@ export async function copyText(text: string): Promise<boolean> {
   } finally {
     area.remove();
   }
+}
+
+/**
+ * Puts text shown on the page on the clipboard. A page served over plain HTTP from another host
+ * than localhost has no clipboard API: there the element labelled `label` is selected and the
+ * browser asked to copy the selection. Resolves whether it was copied (else it is left selected).
+ */
+export async function copyShown(text: string, label: string): Promise<boolean> {
+  if (navigator.clipboard) return copyText(text);
+  const shown = document.querySelector(`[aria-label="${CSS.escape(label)}"]`);
+  const selection = window.getSelection();
+  if (!shown || !selection) return false;
+  const range = document.createRange();
+  range.selectNodeContents(shown);
+  selection.removeAllRanges();
+  selection.addRange(range);
+  return document.execCommand('copy');
 }
 
 export const json = (value: unknown) => JSON.stringify(value, null, 2);

@@ -1,16 +1,20 @@
 /**
  * A robot (`/robots/:id`): its trigger step's card (the URL once it is at work, spec §1.8, with
- * "Copy URL" and a curl example for the app's body format), what can be done to it, its run
+ * "Copy URL" and a curl example for the app's body format; the app's sender, where to paste the
+ * URL and, for Notion, the token to paste back), what can be done to it, its run
  * history and its deliveries log. Both lists follow new runs and deliveries every 2 seconds.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { call, ApiError, type App, type Robot, type RobotFields } from '../api';
 import { offeredTransitions, takesDeliveries, type RobotTransition } from '../../../src/domain/robot-lifecycle';
 import { FieldsSeen, placeholderInJson, unseenPlaceholders, useRobotFields } from './fields';
-import { SAMPLE_BODIES } from '../../../src/domain/samples';
+import { appSample } from '../../../src/domain/samples';
 import { TriggerRules } from './rules';
 import { DedupOfApp } from './dedup';
+import { SenderOfApp } from './senders';
+import { SENDERS } from '../../../src/domain/senders/catalog';
 import {
+  copyShown,
   copyText,
   FieldError,
   FOLLOW_MS,
@@ -46,6 +50,13 @@ export function RobotPage({ id }: { id: string }) {
   useEffect(() => {
     if (appId) void call('getApp', { params: { id: appId } }).then(setApp);
   }, [appId]);
+  /** A sender that gives its secret in its first request: the app is followed until it came. */
+  const waiting = app?.verification?.secretFromHandshake === 'waiting';
+  useEffect(() => {
+    if (!appId || !waiting) return;
+    const timer = setInterval(() => void call('getApp', { params: { id: appId } }).then(setApp), FOLLOW_MS);
+    return () => clearInterval(timer);
+  }, [appId, waiting]);
   const fields = useRobotFields(robot);
   /** Inserts a placeholder at the cursor of the steps editor while it is open. */
   const insert = useRef<((placeholder: string) => void) | null>(null);
@@ -124,27 +135,15 @@ function Actions({ robot, onChange }: { robot: Robot; onChange: (r: Robot) => vo
   );
 }
 
-/** A request a sender could make: the sample body of the app's format (the test delivery's too). */
-function curlExample(url: string, format: App['bodyFormat'] | 'json'): string {
-  const { contentType: type, body } = SAMPLE_BODIES[format];
-  return `curl -X POST '${url}' \\\n  -H 'Content-Type: ${type}' \\\n  --data-binary $'${body.replace(/\n/g, '\\n')}'`;
-}
-
 /**
- * Puts the URL on the clipboard. A page served over plain HTTP from another host than localhost
- * has no clipboard API: there the shown URL is selected and the browser asked to copy the
- * selection. Resolves whether it was copied (else it is left selected for the person to copy).
+ * A request a sender could make: the app's sender's sample when it is in the app's body format,
+ * else the format's (the test delivery's too).
  */
-async function copyUrl(url: string): Promise<boolean> {
-  if (navigator.clipboard) return copyText(url);
-  const shown = document.querySelector('[aria-label="Webhook URL"]');
-  const selection = window.getSelection();
-  if (!shown || !selection) return false;
-  const range = document.createRange();
-  range.selectNodeContents(shown);
-  selection.removeAllRanges();
-  selection.addRange(range);
-  return document.execCommand('copy');
+function curlExample(url: string, app: App | null): string {
+  const format = app?.bodyFormat ?? 'json';
+  const { contentType: type, body } = appSample(format, app?.verification?.scheme ?? null);
+  const quoted = body.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n');
+  return `curl -X POST '${url}' \\\n  -H 'Content-Type: ${type}' \\\n  --data-binary $'${quoted}'`;
 }
 
 /** The trigger step's card. */
@@ -163,7 +162,7 @@ function Card({ robot, app, onAppChange }: { robot: Robot; app: App | null; onAp
             Webhook URL: <code aria-label="Webhook URL">{url}</code>
           </p>
           <div class="actions">
-            <button type="button" onClick={() => void copyUrl(url).then(setCopied)}>
+            <button type="button" onClick={() => void copyShown(url, 'Webhook URL').then(setCopied)}>
               Copy URL
             </button>
             {copied !== null && <span role="status">{copied ? 'Copied' : 'Selected: press Ctrl+C to copy'}</span>}
@@ -173,9 +172,16 @@ function Card({ robot, app, onAppChange }: { robot: Robot; app: App | null; onAp
           )}
           {robot.state === 'paused' && <p>Paused: deliveries are accepted and wait until the robot is resumed.</p>}
           <p>Try it:</p>
-          <pre aria-label="curl example">{curlExample(url, app?.bodyFormat ?? 'json')}</pre>
+          <pre aria-label="curl example">{curlExample(url, app)}</pre>
+          {app?.verification && (
+            <p class="muted">
+              Sent so, unsigned, it is refused: only {SENDERS[app.verification.scheme].label} can sign it. Send test
+              delivery takes the same body as if it had been checked.
+            </p>
+          )}
         </>
       )}
+      {app?.verification && <SenderOfApp verification={app.verification} />}
       {app && <DedupOfApp app={app} onChange={onAppChange} />}
     </section>
   );

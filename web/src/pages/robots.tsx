@@ -3,6 +3,7 @@
  * payment connections and robots.
  */
 import { DedupFields, type Dedup } from './dedup';
+import { NO_SENDER, SenderFields, verificationOf, type SenderChoice } from './senders';
 import { useEffect, useState } from 'preact/hooks';
 import { call, type App, type BodyFormat, type Connection, type Robot } from '../api';
 import { link, navigate } from '../nav';
@@ -82,12 +83,15 @@ function NewApp({ onCreated }: { onCreated: () => void }) {
   const [name, setName] = useState('');
   const [bodyFormat, setFormat] = useState<BodyFormat>('json');
   const [dedup, setDedup] = useState<Dedup>({ key: 'auto' });
+  const [sender, setSender] = useState<SenderChoice>(NO_SENDER);
   const { refusal, attempt } = useRefusal();
   const submit = (e: Event) => {
     e.preventDefault();
     void attempt(async () => {
-      await call('createApp', { body: { name, supportsInboundTrigger: true, bodyFormat, dedup } });
+      const verification = verificationOf(sender);
+      await call('createApp', { body: { name, supportsInboundTrigger: true, bodyFormat, verification, dedup } });
       setName('');
+      setSender(NO_SENDER);
       onCreated();
     });
   };
@@ -96,6 +100,7 @@ function NewApp({ onCreated }: { onCreated: () => void }) {
       <h2>New app</h2>
       <form onSubmit={submit} aria-label="New app">
         <TextField label="App name" value={name} onInput={setName} refusal={refusal} field="name" />
+        <SenderFields value={sender} onChange={setSender} onFormat={setFormat} refusal={refusal} />
         <label>
           Body format
           <select value={bodyFormat} onChange={(e) => setFormat(e.currentTarget.value as BodyFormat)}>
@@ -103,8 +108,10 @@ function NewApp({ onCreated }: { onCreated: () => void }) {
             <option value="xml">XML</option>
             <option value="csv">CSV (one run per row)</option>
             <option value="text">Plain text</option>
+            <option value="form">Form fields (application/x-www-form-urlencoded)</option>
           </select>
         </label>
+        <FieldError refusal={refusal} field="bodyFormat" />
         <DedupFields value={dedup} onChange={setDedup} />
         <FieldError refusal={refusal} field="dedup" />
         <button type="submit">Create app</button>

@@ -6,6 +6,7 @@
  * where the sender signs a time, is refused with the sender's status and makes no run.
  */
 import { randomUUID } from 'node:crypto';
+import http from 'node:http';
 import { SENDERS } from '../src/domain/senders/catalog';
 import { encryptSecret } from '../src/domain/secrets';
 import { robotAtWork } from '../src/client/api-client';
@@ -110,4 +111,30 @@ it('names the sender of an app saved before 0.8 when a receiver starts, so its f
   await receiver.close();
   const app = await stack.models.App.findById(_id).lean();
   expect(app?.sender).toBe('github');
+});
+
+it('reads the path and query of an absolute-form request line, never its scheme and host, and answers HEAD 405', async () => {
+  const robot = await robotAtWork(stack.client, {
+    template: {},
+    verification: { scheme: 'dropbox', secret: 'a'.repeat(15) },
+  });
+  const { pathname } = new URL(robot.webhookUrl);
+  const status = await new Promise<number>((resolve, reject) => {
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port: new URL(robot.webhookUrl).port,
+        method: 'GET',
+        path: `http://elsewhere.example${pathname}?challenge=c-7`,
+      },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+  expect(status).toBe(200);
+  expect((await stack.send('HEAD', `${robot.webhookUrl}?challenge=c-8`)).status).toBe(405);
 });

@@ -7,6 +7,7 @@
 import type { z } from 'zod';
 import { dedupProblem, type DedupChoice } from '../domain/dedup';
 import { decryptSecret, encryptSecret, newId } from '../domain/secrets';
+import { sameText } from '../domain/senders/check';
 import type { BodyFormat } from '../domain/types';
 import type { CustomVerification, SenderName } from '../domain/senders/catalog';
 import { invalidField } from '../core/http-errors';
@@ -56,7 +57,9 @@ export async function learnSenderSecret(
 ): Promise<boolean> {
   const app = await models.App.findById(appId).lean();
   const v = app && appVerification(secretsKeys, app);
-  if (!app || !v || v.scheme !== scheme || v.secret !== undefined) return false;
+  if (!app || !v || v.scheme !== scheme) return false;
+  // The same secret again (a sender retrying its handshake): kept already.
+  if (v.secret !== undefined) return sameText(v.secret, secret);
   const changed = await models.App.updateOne(
     { _id: appId, verificationSealed: app.verificationSealed },
     { $set: sealed(secretsKey, { ...v, secret }) },

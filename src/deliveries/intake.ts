@@ -20,7 +20,13 @@ import { DUPLICATES_LOGGED_PER_MINUTE, THROTTLE_ENTRIES } from '../domain/limits
 import { deliveryRecord, isEmptyBody, keptHeaders, type ReceivedDelivery } from '../domain/deliveries';
 import { derivedKey, newId } from '../domain/secrets';
 import { SIGNATURE_HEADER, verifyStripeSignature } from '../domain/stripe-signature';
-import { headersRead, senderDeliveryId, senderHandshake, verifySender } from '../domain/senders/checks';
+import {
+  credentialHeaders,
+  headersRead,
+  senderDeliveryId,
+  senderHandshake,
+  verifySender,
+} from '../domain/senders/checks';
 import type { Handshake, HandshakeAnswer, SenderRequest, Verdict } from '../domain/senders/check';
 import { readsFormEnvelope, SENDERS, type CustomVerification } from '../domain/senders/catalog';
 import { deliveryInput } from './input';
@@ -132,7 +138,8 @@ export class DeliveryTaker {
     const signedWith = verification?.scheme ?? null;
     const deliveryId = newId();
     // Those its app's sender and its robot's trigger rules read are kept too.
-    const headers = keptHeaders(req.headers, [...(sender ? headersRead(sender) : []), ...trigger.ruleHeaders]);
+    const read = [...(sender ? headersRead(sender) : []), ...trigger.ruleHeaders];
+    const headers = keptHeaders(req.headers, read, sender ? credentialHeaders(sender) : []);
     const ids = { deliveryId, headers };
     const request = sender && senderRequest(req);
     const unsigned = sender && request && senderHandshake(sender, request, false);
@@ -140,7 +147,7 @@ export class DeliveryTaker {
       identified({ deliveryId, robotId: trigger.robotId });
       return this.handshake(trigger, req, ids, unsigned, null);
     }
-    if (req.method === 'GET') return { outcome: 'not-a-handshake' };
+    if (req.method !== 'POST' && req.method !== 'PUT') return { outcome: 'not-a-handshake' };
     if (isEmptyBody(req.body.length)) return { outcome: 'empty' };
     // Checked before anything parses the body: a forgery is keyed by its digest.
     const forged = await this.rejectForgery(trigger, req, ids);
@@ -244,6 +251,8 @@ export class DeliveryTaker {
       await this.recordRefusal(trigger, req, ids, h.refused);
       return refused(h.refused, h.status);
     }
+    // Throttled before anything is kept: a handshake answered 429 has changed nothing.
+    this.rejections.check(trigger.identifier);
     if (h.learnedSecret !== undefined && trigger.verification && trigger.verification.scheme !== 'stripe') {
       const kept =
         trigger.appId && (await this.deps.learnSecret(trigger.appId, trigger.verification.scheme, h.learnedSecret));
@@ -253,7 +262,10 @@ export class DeliveryTaker {
         await this.recordRefusal(trigger, req, ids, reason);
         return refused(reason, 400);
       }
-      this.deps.log.info("a sender gave its secret in a handshake: kept sealed as its app's", { robotId, ...ids });
+      this.deps.log.info("a sender gave its secret in a handshake: kept sealed as its app's", {
+        robotId,
+        deliveryId: ids.deliveryId,
+      });
     }
     if (h.note) this.deps.log.warn(h.note, { deliveryId: ids.deliveryId, robotId });
     await this.recordHandshake(trigger, req, ids, verified);
@@ -303,10 +315,11 @@ export class DeliveryTaker {
 
 /** The request as a sender's check reads it. */
 function senderRequest(req: DeliveryRequest): SenderRequest {
+  const query = req.publicUrl.indexOf('?');
   return {
     method: req.method,
     publicUrl: req.publicUrl,
-    query: new URL(req.publicUrl).searchParams,
+    query: new URLSearchParams(query === -1 ? '' : req.publicUrl.slice(query + 1)),
     headers: req.headers,
     body: req.body,
     receivedAtMs: req.receivedAt.getTime(),

@@ -42,10 +42,19 @@ import { CompiledRules, type TriggerRules } from './trigger-rules';
 /** Headers kept with every delivery, besides those its app's signature scheme reads. */
 const KEPT_HEADERS = ['idempotency-key', 'webhook-id', 'stripe-signature'];
 
-/** The kept headers a request had, by lower-case name (read as headers.ts reads them; cut to KEPT_HEADER_BYTES). */
-export function keptHeaders(headers: RequestHeaders, names: readonly string[]): Record<string, string> {
+/**
+ * The kept headers a request had, by lower-case name (read as headers.ts reads them; cut to
+ * KEPT_HEADER_BYTES), never one of `credentials` (a sender's credential header), whoever asked for it.
+ */
+export function keptHeaders(
+  headers: RequestHeaders,
+  names: readonly string[],
+  credentials: readonly string[] = [],
+): Record<string, string> {
   const kept: Record<string, string> = {};
+  const never = new Set(credentials.map((n) => n.toLowerCase()));
   for (const name of new Set([...KEPT_HEADERS, ...names].map((n) => n.toLowerCase()))) {
+    if (never.has(name)) continue;
     const value = headerValue(headers, name);
     if (value !== undefined) kept[name] = value.slice(0, KEPT_HEADER_BYTES);
   }

@@ -40,15 +40,15 @@ export const WEBHOOK_OPERATIONS: readonly Operation[] = (['post', 'put'] as cons
   summary:
     `Deliver a webhook (${method.toUpperCase()} and ${method === 'post' ? 'PUT' : 'POST'} behave the same). ` +
     'The token in the path is the only credential. Every answer has an empty body but one: a handshake of ' +
-    "the app's sender (docs/api.md#senders) gets the answer that sender expects (text/plain or JSON). " +
-    "A refusal is 400, or the sender's own status (Discord 401, Meta 403).",
+    "the app's sender (docs/api.md#senders) gets the answer that sender expects (text/plain or JSON, or 204 " +
+    "for Discord's webhook events' PING). A refusal is 400, or the sender's own status (Discord 401).",
   admin: false,
   body: 'raw',
   answers: {
     200: 'empty',
+    204: 'empty',
     400: 'empty',
     401: 'empty',
-    403: 'empty',
     404: 'empty',
     408: 'empty',
     413: 'empty',
@@ -65,7 +65,7 @@ export const HANDSHAKE_OPERATION: Operation = {
     "A sender's check of the URL by GET (Meta's hub.challenge, Dropbox's challenge, Okta's verification " +
     'header): answered as that sender expects for an app of that sender, else 405.',
   admin: false,
-  answers: { 200: 'empty', 403: 'empty', 404: 'empty', 405: 'empty', 429: 'empty' },
+  answers: { 200: 'empty', 400: 'empty', 403: 'empty', 404: 'empty', 405: 'empty', 429: 'empty', 503: 'empty' },
 };
 
 /** 200 with an empty body: the answer to every delivery taken. */
@@ -93,7 +93,13 @@ export function webhookRouter(deps: ReceiverDeps): Router {
         scheme,
         secret,
       );
-      if (kept) await triggers.forgetAll();
+      // Kept: the answer goes out whatever happens here; other receivers take it within the stamp's poll.
+      if (kept)
+        await triggers
+          .forgetAll()
+          .catch((err: Error) =>
+            deps.log.warn('a learned secret was kept, but the trigger cache could not be told', { err: err.message }),
+          );
       return kept;
     },
   });
@@ -135,7 +141,8 @@ export function webhookRouter(deps: ReceiverDeps): Router {
   async function accept(ctx: Context, trigger: WebhookTrigger, body: Buffer, receivedAt: Date): Promise<void> {
     const request = {
       method: ctx.method,
-      publicUrl: config.baseUrl + ctx.originalUrl,
+      // The path and query as sent (never an absolute-form request line's scheme and host).
+      publicUrl: config.baseUrl + ctx.path + (ctx.querystring ? `?${ctx.querystring}` : ''),
       headers: ctx.headers,
       contentType: ctx.get('content-type') || null,
       body,

@@ -7,7 +7,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { SENDER_NAMES, SENDERS, type SenderName } from '../../src/domain/senders/catalog';
-import { verifySender } from '../../src/domain/senders/checks';
+import { credentialHeaders, headersRead, verifySender } from '../../src/domain/senders/checks';
+import { keptHeaders } from '../../src/domain/deliveries';
 import { verificationBody } from '../../src/contract/requests';
 import { SENDER_FIXTURES } from '../support/senders';
 import { asReceived } from '../support/senders/fixture';
@@ -93,6 +94,20 @@ describe.each(SENDER_FIXTURES.map((f) => [f.variant ? `${f.name} (${f.variant})`
     });
   },
 );
+
+test('a credential header is never kept with a delivery, even when a trigger rule or the kept set names it', () => {
+  const url = 'https://hooks.example.com/api/webhooks/custom:1/t';
+  for (const sender of SENDER_FIXTURES) {
+    const v = verificationBody.parse(sender.verification);
+    const never = credentialHeaders(v);
+    const sent = asReceived(sender.signed(sender.body, url, new Date()), url, new Date());
+    const kept = keptHeaders(sent.headers, [...headersRead(v), ...never, 'authorization'], never);
+    for (const name of never) expect(kept).not.toHaveProperty(name);
+  }
+  expect(credentialHeaders(verificationBody.parse({ scheme: 'basic', username: 'u', secret: 'x'.repeat(16) }))).toEqual(
+    ['authorization'],
+  );
+});
 
 /** The secret a sender gives in its handshake, as the receiver keeps it. */
 function learned(sender: (typeof SENDER_FIXTURES)[number]): { secret: string } {

@@ -10,7 +10,7 @@
  * ours), until the verification is saved again. `X-Hook-Secret` is never kept with a delivery.
  */
 import { headerValue } from '../headers';
-import { digestHeader, echoable, fail, hmac, type SenderCheck } from './check';
+import { digestHeader, echoable, fail, hmac, sameText, type SenderCheck } from './check';
 
 /** Visible ASCII only: the secret is echoed in a header of the answer (Asana's are 64 hex). */
 const HEADER_TOKEN = /^[\x21-\x7e]+$/;
@@ -25,6 +25,9 @@ export const asana: SenderCheck = {
     of(v, { method, headers }) {
       const given = echoable(headerValue(headers, 'x-hook-secret'));
       if (method !== 'POST' || !given || !HEADER_TOKEN.test(given)) return null;
+      // The one kept, again (Asana retrying its handshake): answered as the first was.
+      if (v.secret !== undefined && sameText(given, v.secret))
+        return { answer: { status: 200, headers: { 'X-Hook-Secret': given } } };
       if (v.secret !== undefined) {
         return { refused: 'Asana sent a new X-Hook-Secret; save the verification again to take it', status: 400 };
       }
@@ -32,4 +35,5 @@ export const asana: SenderCheck = {
     },
   },
   headersRead: () => ['x-hook-signature'],
+  credentialHeaders: () => ['x-hook-secret'],
 };

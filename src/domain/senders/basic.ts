@@ -30,4 +30,5 @@ export const basic: SenderCheck = {
   },
   deliveryId: ({ headers }) => idHeader(headers),
   headersRead: () => [...ID_HEADERS],
+  credentialHeaders: () => ['authorization'],
 };

@@ -247,8 +247,10 @@ export const SENDERS: { readonly [name in SenderName]: SenderDescription } = {
       'Auth Token: Console → Account info.',
     checks:
       '`X-Twilio-Signature`: base64 HMAC-SHA1 of the public URL (`BASE_URL` + path + query) and the sorted form ' +
-      'params; a JSON body by its `bodySHA256` query param; the URL with and without its default port',
-    dedup: "the body's digest",
+      'params (HMAC-SHA256 where `X-Twilio-Webhooks-Signature-Settings` says so); a JSON body by its `bodySHA256` ' +
+      'query param; the URL with and without its default port; at most 1,000 form fields',
+    dedup:
+      "the digest of its signed parameters (the same form reordered or re-spelled is one delivery); a JSON body's digest",
     handshake: null,
     toleranceSeconds: null,
     bodyFormat: 'form',
@@ -321,7 +323,8 @@ export const SENDERS: { readonly [name in SenderName]: SenderDescription } = {
       'and the same secret here.',
     checks:
       '`Twitch-Eventsub-Message-Signature: sha256=<hex HMAC-SHA256 of id + timestamp + body>`; the timestamp ' +
-      'within 10 minutes; a `revocation` is logged and recorded as a handshake',
+      'within 10 minutes; what a message is comes from its signed body (not the type header); a `revocation` is ' +
+      'logged and recorded as a handshake',
     dedup: '`Twitch-Eventsub-Message-Id`: signed',
     handshake: {
       method: 'POST',

@@ -62,6 +62,11 @@ export interface SenderCheck {
   deliveryId?(req: SenderRequest): string | undefined;
   /** The request headers kept with each delivery (lower-case). */
   headersRead(v: CustomVerification): string[];
+  /**
+   * Headers that carry the credential itself (lower-case): never kept with a delivery, whoever asks
+   * for them (a trigger rule, the headers every delivery keeps).
+   */
+  credentialHeaders?(v: CustomVerification): string[];
 }
 
 /** A sender's signed time is compared with the moment the request arrived, within its tolerance. */
@@ -148,8 +153,20 @@ export const HANDSHAKE_CHALLENGE_MAX_CHARS = 1024;
  * Never throws.
  */
 export function jsonObject(body: Buffer): Record<string, unknown> | undefined {
+  // A request's body is read by its handshake, its check and its id: parsed once.
+  if (parsedBodies.has(body)) return parsedBodies.get(body);
   const value = parseJsonWithin(body, DEDUP_PARSE_BYTES_SIGNED);
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : undefined;
+  const object = value !== null && typeof value === 'object' && !Array.isArray(value) ? value : undefined;
+  parsedBodies.set(body, object);
+  return object;
+}
+const parsedBodies = new WeakMap<Buffer, Record<string, unknown> | undefined>();
+
+/** Whether the header carries the credential as it is (constant time): for a credential that is a static token. */
+export function headerEquals(headers: RequestHeaders, name: string, expected: string, what: string): Verdict {
+  const given = headerValue(headers, name);
+  if (given === undefined) return fail(`missing ${name} header`);
+  return sameText(given, expected) ? OK : fail(`${name} header does not equal the ${what}`);
 }
 
 /** A string of 1 to HANDSHAKE_CHALLENGE_MAX_CHARS characters, or undefined: what a handshake may echo. */

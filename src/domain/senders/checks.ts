@@ -77,3 +77,6 @@ export const senderDeliveryId = (v: CustomVerification, req: SenderRequest): str
 
 /** The request headers kept with each delivery of the app's sender (lower-case). */
 export const headersRead = (v: CustomVerification): string[] => CHECKS[v.scheme].headersRead(v);
+
+/** The headers that carry the app's sender's credential (lower-case): never kept with a delivery. */
+export const credentialHeaders = (v: CustomVerification): string[] => CHECKS[v.scheme].credentialHeaders?.(v) ?? [];

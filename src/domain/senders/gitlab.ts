@@ -6,15 +6,12 @@
  * `X-Gitlab-Event-UUID` (older GitLab: one per hook and job), else the body's digest.
  */
 import { headerValue } from '../headers';
-import { fail, OK, sameText, setting, type SenderCheck } from './check';
+import { headerEquals, setting, type SenderCheck } from './check';
 
 export const gitlab: SenderCheck = {
-  verify(v, { headers }) {
-    const given = headerValue(headers, 'x-gitlab-token');
-    if (given === undefined) return fail('missing X-Gitlab-Token header');
-    return sameText(given, setting(v, 'secret')) ? OK : fail('X-Gitlab-Token header does not equal the Secret token');
-  },
+  verify: (v, { headers }) => headerEquals(headers, 'X-Gitlab-Token', setting(v, 'secret'), 'Secret token'),
   deliveryId: ({ headers }) => headerValue(headers, 'idempotency-key') ?? headerValue(headers, 'x-gitlab-event-uuid'),
+  credentialHeaders: () => ['x-gitlab-token'],
   headersRead: () => [
     'x-gitlab-event',
     'idempotency-key',

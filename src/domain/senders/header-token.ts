@@ -5,7 +5,7 @@
  * delivery: its value is the secret.
  */
 import { headerValue, type RequestHeaders } from '../headers';
-import { fail, OK, sameText, setting, type SenderCheck } from './check';
+import { headerEquals, setting, type SenderCheck } from './check';
 
 /** The id headers of a sender with a static credential, in the order they are read. */
 export const ID_HEADERS = ['idempotency-key', 'webhook-id'];
@@ -15,13 +15,9 @@ export const idHeader = (headers: RequestHeaders): string | undefined =>
   headerValue(headers, 'idempotency-key') ?? headerValue(headers, 'webhook-id');
 
 export const headerToken: SenderCheck = {
-  verify(v, { headers }) {
-    const name = setting(v, 'header');
-    const value = headerValue(headers, name);
-    if (value === undefined) return fail(`missing ${name} header`);
-    return sameText(value, setting(v, 'secret')) ? OK : fail(`${name} header does not match the value set`);
-  },
+  verify: (v, { headers }) => headerEquals(headers, setting(v, 'header'), setting(v, 'secret'), 'value set'),
   deliveryId: ({ headers }) => idHeader(headers),
   // The credential header is left out even if it is one of the id headers.
   headersRead: (v) => ID_HEADERS.filter((name) => name !== setting(v, 'header').toLowerCase()),
+  credentialHeaders: (v) => [setting(v, 'header').toLowerCase()],
 };

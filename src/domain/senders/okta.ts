@@ -12,7 +12,7 @@
  */
 import { headerValue, type RequestHeaders } from '../headers';
 import type { CustomVerification } from './catalog';
-import { echoable, fail, OK, sameText, setting, type SenderCheck, type Verdict } from './check';
+import { echoable, headerEquals, setting, type SenderCheck, type Verdict } from './check';
 
 /** The Authentication field Okta fills in when none is named. */
 const DEFAULT_HEADER = 'Authorization';
@@ -21,10 +21,7 @@ const headerOf = (v: CustomVerification) => v.header ?? DEFAULT_HEADER;
 
 /** Whether the request carries the Authentication secret in the Authentication field. */
 function authenticated(v: CustomVerification, headers: RequestHeaders): Verdict {
-  const name = headerOf(v);
-  const given = headerValue(headers, name);
-  if (given === undefined) return fail(`missing ${name} header`);
-  return sameText(given, setting(v, 'secret')) ? OK : fail(`${name} header does not equal the Authentication secret`);
+  return headerEquals(headers, headerOf(v), setting(v, 'secret'), 'Authentication secret');
 }
 
 export const okta: SenderCheck = {
@@ -43,4 +40,5 @@ export const okta: SenderCheck = {
     },
   },
   headersRead: () => ['x-okta-verification-challenge'],
+  credentialHeaders: (v) => [(v.header ?? 'Authorization').toLowerCase()],
 };

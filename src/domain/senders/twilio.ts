@@ -8,11 +8,14 @@
  * with and without its port (443 for https, 80 for http, when it names none), then as the WHATWG
  * URL parser writes it, with and without the port. A request that a Webhooks Rule signs with a
  * SharedKey says so in `X-Twilio-Webhooks-Signature-Settings` (`algorithm=HMAC_SHA256`): its
- * digest is HMAC-SHA256 of the same string, under the secret here. No handshake; nothing signed
- * tells deliveries apart but the body.
+ * digest is HMAC-SHA256 of the same string, under the secret here. No handshake. A form body of
+ * more than FORM_MAX_FIELDS fields is refused before it is read (the form format reads no more). A
+ * delivery is told apart by the digest of its signed parameters, not its bytes: the same parameters
+ * in another order, or spelled `+` for `%20`, verify alike and are the same delivery.
  */
 import { timingSafeEqual } from 'node:crypto';
 import { headerValue } from '../headers';
+import { FORM_MAX_FIELDS } from '../limits';
 import { decodeDigest, digestMatches, fail, hmac, MISMATCH, OK, setting, sha256Hex, type SenderCheck } from './check';
 
 const SIGNATURE = 'X-Twilio-Signature';
@@ -57,6 +60,14 @@ function signedUrls(publicUrl: string): string[] {
   return [...new Set(urls)];
 }
 
+/** Whether a form body has more than FORM_MAX_FIELDS fields, counted by its `&` bytes, before it is decoded. */
+function tooManyFields(body: Buffer): boolean {
+  let fields = 1;
+  for (let at = body.indexOf(0x26); at !== -1; at = body.indexOf(0x26, at + 1))
+    if (++fields > FORM_MAX_FIELDS) return true;
+  return false;
+}
+
 /** The form parameters as Twilio signs them: names sorted, each with its distinct values sorted. */
 function signedParams(body: Buffer): string {
   const values = new Map<string, Set<string>>();
@@ -80,6 +91,7 @@ export const twilio: SenderCheck = {
     const digest = decodeDigest(given, 'base64', algorithm.bytes);
     if (!digest) return fail(`malformed ${SIGNATURE} header: expected base64 digest of ${algorithm.bytes} bytes`);
     const bodyHash = query.get('bodySHA256');
+    if (bodyHash === null && tooManyFields(body)) return fail(`a form of more than ${FORM_MAX_FIELDS} fields`);
     // A JSON body: the URL (with its bodySHA256) is signed alone; a form body: the URL and its parameters.
     const params = bodyHash === null ? signedParams(body) : '';
     const secret = setting(v, 'secret');
@@ -91,5 +103,7 @@ export const twilio: SenderCheck = {
     const verdict = digestMatches(bodyHash, 'bodySHA256 query parameter', Buffer.from(sha256Hex(body), 'hex'), 'hex');
     return verdict === MISMATCH ? fail('bodySHA256 query parameter does not match the body') : verdict;
   },
+  // Once verified: a form's signed parameters (within FORM_MAX_FIELDS); a JSON body's digest is its key anyway.
+  deliveryId: ({ query, body }) => (query.has('bodySHA256') ? undefined : `params:${sha256Hex(signedParams(body))}`),
   headersRead: () => ['x-twilio-signature', 'x-twilio-webhooks-signature-settings', 'i-twilio-idempotency-token'],
 };

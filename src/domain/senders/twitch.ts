@@ -2,11 +2,12 @@
  * Twitch EventSub (webhook transport): `Twitch-Eventsub-Message-Signature: sha256=<hex HMAC-SHA256 of
  * id + timestamp + body>` under the subscription's secret, where id and timestamp are the
  * `Twitch-Eventsub-Message-Id` and `-Message-Timestamp` headers as sent (the timestamp RFC 3339, with
- * up to nanoseconds), the timestamp within 10 minutes as Twitch asks. `Twitch-Eventsub-Message-Type`
- * (not signed) says what a verified message is: `webhook_callback_verification`, the handshake, is
- * answered with the body's `challenge` as text; `revocation` is answered 200 and noted with the
- * subscription's status; `notification` (or anything else) is a delivery, told apart by its message
- * id, which is signed and the same when Twitch sends it again.
+ * up to nanoseconds), the timestamp within 10 minutes as Twitch asks. What a verified message is
+ * comes from its signed body, never from `Twitch-Eventsub-Message-Type` (not signed: a capture sent
+ * again under another type is what it was): one with a `challenge` is the handshake
+ * (`webhook_callback_verification`), answered with it as text; one without an `event` is a
+ * `revocation`, answered 200 and noted with the subscription's status; one with an `event` is a
+ * notification, a delivery told apart by its message id, signed and the same when Twitch sends it again.
  */
 import { headerValue } from '../headers';
 import { SENDERS } from './catalog';
@@ -26,7 +27,6 @@ const TOLERANCE = SENDERS.twitch.toleranceSeconds!;
 const ID = 'Twitch-Eventsub-Message-Id';
 const TIMESTAMP = 'Twitch-Eventsub-Message-Timestamp';
 const SIGNATURE = 'Twitch-Eventsub-Message-Signature';
-const TYPE = 'Twitch-Eventsub-Message-Type';
 
 /** Seconds since the epoch of an RFC 3339 date-time (fractional seconds of any length), or undefined. */
 function rfc3339Seconds(text: string): number | undefined {
@@ -59,14 +59,14 @@ export const twitch: SenderCheck = {
   },
   handshake: {
     signed: true,
-    of(_v, { headers, body }) {
-      const type = headerValue(headers, TYPE);
-      if (type === 'webhook_callback_verification') {
-        const challenge = echoable(jsonObject(body)?.challenge);
+    of(_v, { body }) {
+      const message = jsonObject(body);
+      if (message && 'challenge' in message) {
+        const challenge = echoable(message.challenge);
         if (!challenge) return { refused: 'webhook_callback_verification without a challenge', status: 400 };
         return { answer: { status: 200, contentType: 'text/plain', body: challenge } };
       }
-      if (type === 'revocation') {
+      if (message && !('event' in message)) {
         const status = subscriptionField(body, 'status');
         const shown = typeof status === 'string' && /^[\w.-]{1,100}$/.test(status) ? status : 'no status given';
         return { answer: { status: 200 }, note: `Twitch revoked the subscription: ${shown}` };

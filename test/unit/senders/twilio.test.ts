@@ -3,6 +3,7 @@ import twilio from 'twilio';
 import { SENDERS, type CustomVerification } from '../../../src/domain/senders/catalog';
 import { MISMATCH, type Verdict } from '../../../src/domain/senders/check';
 import { twilio as check } from '../../../src/domain/senders/twilio';
+import { FORM_MAX_FIELDS } from '../../../src/domain/limits';
 import { asReceived, type SentRequest } from '../../support/senders/fixture';
 import { formParams, signedForm, signedJson, twilioSender } from '../../support/senders/twilio';
 
@@ -152,10 +153,28 @@ it("checks a Webhooks Rule's HMAC_SHA256 signature, named by X-Twilio-Webhooks-S
   );
 });
 
-it('makes no handshake and names no delivery id (deliveries are told apart by their body)', () => {
+it('makes no handshake', () => {
   expect(check.handshake).toBeUndefined();
-  expect(check.deliveryId).toBeUndefined();
   expect(SENDERS.twilio.handshake).toBeNull();
+});
+
+it('tells a form apart by its signed parameters: reordered or re-spelled, a capture is the same delivery', () => {
+  const idOf = (body: string, query = '') => {
+    const sent = signedForm(token, body, url + query, query);
+    expect(verify(sent, url)).toEqual({ ok: true });
+    return check.deliveryId!(asReceived(sent, url, at));
+  };
+  const first = idOf('Body=Hello+Ann&From=%2B15550100');
+  expect(idOf('From=%2B15550100&Body=Hello%20Ann')).toBe(first);
+  expect(idOf('Body=Hello+Bob&From=%2B15550100')).not.toBe(first);
+  // A JSON body is told apart by its digest (its bodySHA256 is signed through the URL).
+  const json = signedJson(token, '{"a":1}', url);
+  expect(check.deliveryId!(asReceived(json, url, at))).toBeUndefined();
+});
+
+it('refuses a form of more fields than any form is read with, before reading it', () => {
+  const many = Array.from({ length: FORM_MAX_FIELDS + 1 }, (_, i) => `f${i}=`).join('&');
+  expect(reasonOf(verify(signedForm(token, many, url)))).toBe(`a form of more than ${FORM_MAX_FIELDS} fields`);
 });
 
 it('keeps the signature, its settings and the idempotency token with each delivery', () => {

@@ -118,7 +118,7 @@ it('answers the signed webhook_callback_verification with the raw challenge, as 
 });
 
 it('refuses a webhook_callback_verification without a challenge it can echo', () => {
-  for (const challenge of [undefined, '', 'x'.repeat(1025)]) {
+  for (const challenge of ['', 'x'.repeat(1025), 42]) {
     const body = JSON.stringify({ challenge, subscription: { status: 'webhook_callback_verification_pending' } });
     const sent = twitchSigned(secret, body, at, 'webhook_callback_verification');
     expect(handshake(sent)).toEqual({ refused: 'webhook_callback_verification without a challenge', status: 400 });
@@ -137,6 +137,18 @@ it('answers a revocation 200, noting the status Twitch gives, and runs nothing',
   });
   const odd = twitchSigned(secret, JSON.stringify({ subscription: { status: '<b>x</b>' } }), at, 'revocation');
   expect(handshake(odd)).toMatchObject({ note: 'Twitch revoked the subscription: no status given' });
+});
+
+it('reads what a message is from its signed body, never from the unsigned type header', () => {
+  const verification = JSON.stringify({
+    challenge: 'c-1',
+    subscription: { status: 'webhook_callback_verification_pending' },
+  });
+  const resent = twitchSigned(secret, verification, at, 'notification');
+  expect(handshake(resent)).toEqual({ answer: { status: 200, contentType: 'text/plain', body: 'c-1' } });
+  const notification = twitchSigned(secret, JSON.stringify({ subscription: {}, event: { user_name: 'ann' } }), at);
+  const asRevocation = twitchSigned(secret, String(notification.body), at, 'revocation');
+  expect(handshake(asRevocation)).toBeNull();
 });
 
 it('names the delivery by its signed message id, the same when Twitch sends it again', () => {

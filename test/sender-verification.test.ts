@@ -174,7 +174,7 @@ describe.each(Object.entries(schemes))('%s', (name, scheme) => {
   });
 });
 
-describe("Slack's URL verification (src/domain/handshakes.ts)", () => {
+describe("Slack's URL verification (src/domain/senders/slack.ts)", () => {
   const challenge = (value: string) => JSON.stringify({ token: 'x', challenge: value, type: 'url_verification' });
 
   it('echoes the challenge of a signed one as text, logs it as a handshake, and makes no run', async () => {

@@ -16,7 +16,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
  * minute: 429, not recorded), unknown (no such trigger, wrong token, or not at work), too_large,
  * busy (body bytes in flight past the receiver's cap or the URL's share), timeout (no body byte for
  * BODY_IDLE_TIMEOUT_MS: 408), unavailable (Temporal or MongoDB did not answer), refused (any other 4xx),
- * handshake (a sender's check of the URL, answered as it expects: src/domain/handshakes.ts).
+ * handshake (a sender's check of the URL, answered as it expects: src/domain/senders/).
  */
 const RECEIVER_OUTCOMES = [
   'accepted',

@@ -126,7 +126,7 @@ export type DeliveryVerdict =
   | { outcome: 'failed'; format: BodyFormat; stepCount: number; error: string; failure: DeliveryFailure }
   /** Refused by the receiver before any workflow: nothing was parsed. */
   | { outcome: 'rejected'; reason: string }
-  /** A sender's check of the URL, answered by the receiver (src/domain/handshakes.ts): no workflow, no run. */
+  /** A sender's check of the URL, answered by the receiver (src/domain/senders/): no workflow, no run. */
   | { outcome: 'handshake' }
   /** A repeat within its window (./dedup.ts): no run; the delivery it repeats, when known. */
   | { outcome: 'duplicate'; duplicateOf: string | null };

@@ -19,7 +19,7 @@ export type StepStatus = 'pending' | 'succeeded' | 'failed';
  * What became of a delivery, as its robot's deliveries log says: processed (its runs were made),
  * dropped (nothing to run; before 0.6, a payment event of a type not selected), rejected (its
  * signature did not verify), failed (it could not be prepared), handshake (a sender's check of the
- * URL, answered as the sender expects: src/domain/handshakes.ts), filtered (stopped by the robot's
+ * URL, answered as the sender expects: src/domain/senders/), filtered (stopped by the robot's
  * trigger rules or, for the payment provider, its events list: ./trigger-rules.ts), duplicate (a
  * repeat of an earlier delivery within its window: ./dedup.ts; since 0.6).
  */

@@ -152,6 +152,12 @@ export function dedupProblem(
         problem: `${replayable}: at least ${least / 1000} seconds${tolerance === null ? ' (the default)' : ''}`,
       };
   }
+  if (app.signedWith && app.signedWith !== 'stripe' && SENDERS[app.signedWith as SenderName].signsPartOfBody)
+    if (choice.key === 'body' || choice.key === 'jsonPath')
+      return {
+        field: 'dedup.key',
+        problem: `${app.signedWith} signs only part of its body: a capture with the rest changed would run again. Use auto`,
+      };
   if (choice.key === 'jsonPath') {
     if (!choice.path || !isExpression(choice.path) || choice.path === 'trigger')
       return { field: 'dedup.path', problem: 'a path as in a placeholder: trigger.event.id' };

@@ -212,6 +212,11 @@ describe('dedupOf: the key an app chose, and its window', () => {
       ).toBeNull();
     }
     expect(dedupProblem({ key: 'none' }, unsigned)).toBeNull();
+    // Mailgun signs its signature's timestamp and token, not its event-data: only its signed token keys it.
+    const mailgun = { signedWith: 'mailgun', bodyFormat: 'json' as const };
+    expect(dedupProblem({ key: 'body' }, mailgun)?.field).toBe('dedup.key');
+    expect(dedupProblem({ key: 'jsonPath', path: 'trigger.event-data.id' }, mailgun)?.field).toBe('dedup.key');
+    expect(dedupProblem({ key: 'auto' }, mailgun)).toBeNull();
   });
 
   test('a signed app saved with none or a short window before they were refused still makes one run of a capture', () => {

@@ -141,6 +141,12 @@ export interface SenderDescription {
   secretFromHandshake?: { pasteBack?: string };
   /** What a refused request is answered (400 unless the sender requires another). */
   refusalStatus: 400 | 401;
+  /**
+   * It signs less than the body (Mailgun: its signature's timestamp and token): a key read from the
+   * body (`body`, `jsonPath`) would let a capture with another body run again; only `auto` (its
+   * signed id) is taken.
+   */
+  signsPartOfBody?: true;
   /** A sample delivery of its, for test deliveries and the card's example. */
   sample: { contentType: string; body: string };
 }
@@ -533,7 +539,8 @@ export const SENDERS: { readonly [name in SenderName]: SenderDescription } = {
     settings: [secret('HTTP webhook signing key')],
     setup: 'Sending → Webhooks → Add webhook: paste the URL. HTTP webhook signing key: the same page.',
     checks: "the body's `signature` object: hex HMAC-SHA256 of timestamp + token, the timestamp within 5 minutes",
-    dedup: "the signature's `token` (signed)",
+    dedup: "the signature's `token` (signed; an app of it keeps `auto`)",
+    signsPartOfBody: true,
     handshake: null,
     toleranceSeconds: FIVE_MINUTES,
     bodyFormat: 'json',

@@ -4,7 +4,7 @@
  * delivery (so they count in the body limits and go with it at retention). One is read back by its
  * sha256 from the kept body, read again as the multipart form it was.
  */
-import { multipartFile } from '../domain/form-bodies';
+import { multipartFile } from '../domain/multipart';
 import { BlobMissing, readBlob } from '../storage/blobs';
 import type { DeliveryDoc } from '../storage/documents';
 import type { Models } from '../storage/models';

@@ -19,15 +19,9 @@ import { bodyKey, dedupOf, deliveryWorkflowId, SIGNED_REPLAY_WINDOW_MS, type Ded
 import { DUPLICATES_LOGGED_PER_MINUTE, THROTTLE_ENTRIES } from '../domain/limits';
 import { deliveryRecord, isEmptyBody, keptHeaders, type ReceivedDelivery } from '../domain/deliveries';
 import { derivedKey, newId } from '../domain/secrets';
-import { SIGNATURE_HEADER, verifyStripeSignature } from '../domain/stripe-signature';
-import {
-  credentialHeaders,
-  headersRead,
-  senderDeliveryId,
-  senderHandshake,
-  verifySender,
-} from '../domain/senders/checks';
-import type { Handshake, HandshakeAnswer, SenderRequest, Verdict } from '../domain/senders/check';
+import { credentialHeaders, headersRead, senderDeliveryId, senderHandshake } from '../domain/senders/checks';
+import type { Handshake, HandshakeAnswer, SenderRequest } from '../domain/senders/check';
+import { handshakeBytes, senderRequest, verifyRequest, type DeliveryRequest, type SenderVerification } from './request';
 import { readsFormEnvelope, SENDERS, type CustomVerification } from '../domain/senders/catalog';
 import { deliveryInput } from './input';
 import { startDelivery } from './start';
@@ -63,9 +57,6 @@ export interface WebhookTrigger {
   dedup: DedupChoice;
 }
 
-/** A signature check the receiver makes before a delivery starts. */
-export type SenderVerification = { scheme: 'stripe'; secret: string } | CustomVerification;
-
 /** Whether the trigger's URL takes deliveries: at work, or paused (they wait for the robot to be resumed). */
 export function triggerTakesDeliveries(trigger: WebhookTrigger): boolean {
   return takesDeliveries(trigger.state);
@@ -86,17 +77,6 @@ interface TakeDeliveryDeps {
 
 /** A delivery the receiver answers itself is known by its id and the headers kept with it. */
 type ReceiverIds = { deliveryId: string; headers: Record<string, string> };
-
-/** A request as the receiver read it. */
-interface DeliveryRequest {
-  method: string;
-  /** BASE_URL, the path and the query as sent: what some senders sign. */
-  publicUrl: string;
-  headers: Record<string, string | string[] | undefined>;
-  contentType: string | null;
-  body: Buffer;
-  receivedAt: Date;
-}
 
 /** The ids every log line about the delivery carries. */
 type DeliveryIds = { deliveryId: string; robotId: string; workflowId?: string };
@@ -150,7 +130,7 @@ export class DeliveryTaker {
     if (req.method !== 'POST' && req.method !== 'PUT') return { outcome: 'not-a-handshake' };
     if (isEmptyBody(req.body.length)) return { outcome: 'empty' };
     // Checked before anything parses the body: a forgery is keyed by its digest.
-    const forged = await this.rejectForgery(trigger, req, ids);
+    const forged = await this.rejectForgery(trigger, req, ids, request);
     if (forged) {
       identified({ deliveryId, robotId: trigger.robotId });
       return { outcome: 'rejected', reason: forged, status: sender ? SENDERS[sender.scheme].refusalStatus : 400 };
@@ -215,9 +195,14 @@ export class DeliveryTaker {
    * The signature is checked before the start, so a forged delivery never holds a real one's key.
    * A forgery is recorded as rejected; its reason is returned.
    */
-  private async rejectForgery(trigger: WebhookTrigger, req: DeliveryRequest, ids: ReceiverIds): Promise<string | null> {
+  private async rejectForgery(
+    trigger: WebhookTrigger,
+    req: DeliveryRequest,
+    ids: ReceiverIds,
+    request: SenderRequest | null,
+  ): Promise<string | null> {
     if (!trigger.verification) return null;
-    const verdict = verifyRequest(trigger.verification, req);
+    const verdict = verifyRequest(trigger.verification, req, request);
     if (verdict.ok) return null;
     await this.recordRefusal(trigger, req, ids, verdict.reason);
     return verdict.reason;
@@ -311,28 +296,4 @@ export class DeliveryTaker {
       headers,
     };
   }
-}
-
-/** The request as a sender's check reads it. */
-function senderRequest(req: DeliveryRequest): SenderRequest {
-  const query = req.publicUrl.indexOf('?');
-  return {
-    method: req.method,
-    publicUrl: req.publicUrl,
-    query: new URLSearchParams(query === -1 ? '' : req.publicUrl.slice(query + 1)),
-    headers: req.headers,
-    body: req.body,
-    receivedAtMs: req.receivedAt.getTime(),
-  };
-}
-
-/** What a request the receiver answers itself is keyed by: its body, or for one without (a GET) its URL. */
-const handshakeBytes = (req: DeliveryRequest) => (req.body.length > 0 ? req.body : Buffer.from(req.publicUrl));
-
-/** Checks the request's signature over its exact raw bytes, as its sender signs. */
-function verifyRequest(verification: SenderVerification, req: DeliveryRequest): Verdict {
-  if (verification.scheme !== 'stripe') return verifySender(verification, senderRequest(req));
-  const header = req.headers[SIGNATURE_HEADER];
-  const signature = (Array.isArray(header) ? header[0] : header) || undefined;
-  return verifyStripeSignature(verification.secret, signature, req.body, req.receivedAt.getTime());
 }

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { BodyParseError, parseOne } from '../../src/domain/body-formats';
-import { jsonOrForm, parseForm, parseMultipart, parseUrlEncoded } from '../../src/domain/form-bodies';
+import { jsonOrForm, parseForm, parseUrlEncoded } from '../../src/domain/form-bodies';
+import { parseMultipart } from '../../src/domain/multipart';
 import {
   FORM_MAX_FIELDS,
   MAX_NESTING_DEPTH,

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { Connection } from 'mongoose';
 import { connectDatabase } from '../src/storage/connect';
 import type { Models } from '../src/storage/models';
-import { duplicatePositions, groupInserts, insertOnce, rawCollection } from '../src/storage/writes';
+import { duplicatePositions, groupInserts, insertOnce, rawCollection, SharedDeadline } from '../src/storage/writes';
 import { type RunOutcomeDoc } from '../src/storage/documents';
 import { withDatabase } from './support/stack';
 import { connectThroughCutProxy } from './support/cut-proxy';
@@ -69,6 +69,43 @@ describe('groupInserts', () => {
     expect(
       await rawCollection(models.Delivery).countDocuments({ _id: { $in: ['first', 'ok-1', 'ok-2', 'huge'] } }),
     ).toBe(3);
+  });
+});
+
+describe('a write whose connection stops being read (the store died while reading it)', () => {
+  /** Short, so the test does not wait STORE_INSERT_DEADLINE_MS; the behaviour is the same. */
+  const deadline = new SharedDeadline(2000);
+  /** Larger than a socket's buffers, so the driver is left waiting for its write to drain. */
+  const large = (prefix: string) => ids(prefix, 40).map((id) => ({ ...outcome(id), note: 'x'.repeat(100_000) }));
+
+  it('fails at its deadline instead of waiting forever, and its retry stores it', async () => {
+    const proxied = await connectThroughCutProxy(uri);
+    try {
+      const docs = large('stalled');
+      const stalling = proxied.stallNext('insert', 'run_outcomes');
+      const err: unknown = await insertOnce(proxied.models.RunOutcome, docs, deadline).catch((e: unknown) => e);
+      await stalling;
+      expect(String(err)).toMatch(/the store did not answer within 2000 ms/);
+      await insertOnce(proxied.models.RunOutcome, docs, deadline); // the retry, on another connection
+      expect(await models.RunOutcome.countDocuments({ _id: { $in: docs.map((d) => d._id) } })).toBe(docs.length);
+    } finally {
+      await proxied.close();
+    }
+  });
+
+  it('holds the grouped inserts behind it only until its deadline: every caller is stored', async () => {
+    const proxied = await connectThroughCutProxy(uri);
+    try {
+      const insert = groupInserts(proxied.models.RunOutcome, 500, deadline);
+      const stalling = proxied.stallNext('insert', 'run_outcomes');
+      const first = large('group-stalled');
+      const behind = ids('group-behind', 20).map((id) => [outcome(id)]);
+      await Promise.all([insert(first), ...behind.map((docs) => insert(docs)), stalling]);
+      const all = [...first, ...behind.flat()].map((d) => d._id);
+      expect(await models.RunOutcome.countDocuments({ _id: { $in: all } })).toBe(all.length);
+    } finally {
+      await proxied.close();
+    }
   });
 });
 

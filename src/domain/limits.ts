@@ -190,6 +190,16 @@ export const DEDUP_PARSE_BYTES = 64 * KiB;
 
 // ---- Stored bytes -------------------------------------------------------------------------------
 
+/**
+ * How long an insert may take before it is given up (and its activity retries it; every insert has a
+ * deterministic id, so a retry that meets what the first attempt stored changes nothing). The MongoDB
+ * driver (6.x and 7.x alike) waits for a large command's socket buffer to drain with no end if the
+ * connection then closes without an error: the store was killed while an insert of a few hundred
+ * kilobytes was being written (the FerretDB fault test, 2026-11-28, an `insert` open for 15 minutes).
+ * The grouped inserts wait behind that one, so every delivery of the worker waited with it. Far above
+ * what any insert takes (a 500-document group on FerretDB under load: well under a second).
+ */
+export const STORE_INSERT_DEADLINE_MS = 60_000;
 /** Chunks of a stored body or large JSON: below the document limit with room to spare. */
 export const BLOB_CHUNK_BYTES = 4 * MiB;
 /** JSON text (trigger data, a step's output) up to this size is kept on its document; larger goes to chunks. */

@@ -20,7 +20,7 @@
  * (`duplicatePositions`). A connection lost during the insert fails the whole batch, whatever of
  * it was stored: each delivery's attempt is retried and claims again (docs/storage.md).
  */
-import { duplicatePositions, insertOnce, rawCollection } from '../storage/writes';
+import { duplicatePositions, insertOnce, insertOptions, rawCollection } from '../storage/writes';
 import { type DeliveryDoc } from '../storage/documents';
 import { type Models } from '../storage/models';
 import { readTally, slotId } from './store';
@@ -136,7 +136,7 @@ export class DeliveryRecorder {
   /** Inserts the slots; returns the positions that were already taken. Any other failure is thrown. */
   private async insertSlots(docs: SlotDoc[]): Promise<Set<number>> {
     try {
-      await rawCollection(this.models.HistorySlot).insertMany(docs, { ordered: false });
+      await rawCollection(this.models.HistorySlot).insertMany(docs, insertOptions());
       return new Set();
     } catch (err) {
       const taken = duplicatePositions(err, docs.length);

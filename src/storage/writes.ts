@@ -2,8 +2,10 @@
  * Writes that a retry can repeat: inserts with deterministic ids, where a duplicate key is the
  * expected answer to a retry, and group commit of inserts for one collection.
  */
+import { setMaxListeners } from 'node:events';
 import type mongoose from 'mongoose';
 import type { mongo } from 'mongoose';
+import { STORE_INSERT_DEADLINE_MS } from '../domain/limits';
 
 export function isDuplicateKeyError(err: unknown): boolean {
   return (err as { code?: number })?.code === 11000;
@@ -28,14 +30,55 @@ export function duplicatePositions(err: unknown, count: number): Set<number> | n
 }
 
 /**
+ * A deadline shared by the writes begun in one half of it: they share an abort signal, aborted
+ * 1.5 deadlines after that half began, so each is given up between 1 and 1.5 deadlines after it
+ * began. One timer and one signal per half-deadline: `AbortSignal.timeout` per insert cost
+ * 10–30 µs each here (a few inserts per run).
+ */
+export class SharedDeadline {
+  private current: { signal: AbortSignal; until: number } | null = null;
+
+  constructor(readonly ms: number) {}
+
+  signal(): AbortSignal {
+    const now = Date.now();
+    if (this.current && now < this.current.until) return this.current.signal;
+    const controller = new AbortController();
+    // Every write in flight listens on it: no listener count means a leak here.
+    setMaxListeners(0, controller.signal);
+    const reason = new Error(`the store did not answer within ${this.ms} ms`);
+    setTimeout(() => controller.abort(reason), this.ms * 1.5).unref();
+    this.current = { signal: controller.signal, until: now + this.ms / 2 };
+    return controller.signal;
+  }
+}
+
+const INSERT_DEADLINE = new SharedDeadline(STORE_INSERT_DEADLINE_MS);
+
+/**
+ * The options of every insert: unordered (one refused document does not stop the others), and
+ * given up after STORE_INSERT_DEADLINE_MS. The driver honours an operation's abort signal while it
+ * writes and while it waits for the answer (its types list `signal` for reads only); the one place
+ * an insert could otherwise wait forever is a socket that closed while the command was being
+ * written.
+ */
+export function insertOptions(deadline = INSERT_DEADLINE): mongo.BulkWriteOptions {
+  return { ordered: false, signal: deadline.signal() } as mongo.BulkWriteOptions;
+}
+
+/**
  * Inserts documents with deterministic ids; those an earlier attempt already wrote are kept as
  * they are (a duplicate key is the expected answer to a retry, not an error). Any other failure,
  * a lost connection included, is thrown: the caller's retry writes again.
  */
-export async function insertOnce<T extends { _id: string }>(model: mongoose.Model<T>, docs: T[]): Promise<void> {
+export async function insertOnce<T extends { _id: string }>(
+  model: mongoose.Model<T>,
+  docs: T[],
+  deadline = INSERT_DEADLINE,
+): Promise<void> {
   if (docs.length === 0) return;
   try {
-    await rawCollection(model).insertMany(docs as mongo.OptionalUnlessRequiredId<T>[], { ordered: false });
+    await rawCollection(model).insertMany(docs as mongo.OptionalUnlessRequiredId<T>[], insertOptions(deadline));
   } catch (err) {
     if (!duplicatePositions(err, docs.length)) throw err;
   }
@@ -48,7 +91,7 @@ export async function insertOnce<T extends { _id: string }>(model: mongoose.Mode
  */
 export async function claimById<T extends { _id: string }>(model: mongoose.Model<T>, doc: T): Promise<boolean> {
   try {
-    await rawCollection(model).insertOne(doc as mongo.OptionalUnlessRequiredId<T>);
+    await rawCollection(model).insertOne(doc as mongo.OptionalUnlessRequiredId<T>, insertOptions());
     return true;
   } catch (err) {
     if (!isDuplicateKeyError(err)) throw err;
@@ -65,21 +108,25 @@ export type GroupedInsert<T> = (docs: T[]) => Promise<void>;
  * documents), so concurrent runs share database round trips and, on FerretDB, SQLite
  * transactions. Each caller's promise settles once its own documents are stored. If a grouped
  * write fails (a retry meeting its earlier insert, a lost connection), every caller's documents
- * go through insertOnce on their own, so one caller's error never becomes another's.
+ * go through insertOnce on their own, so one caller's error never becomes another's; nor does a
+ * write that never ends hold the callers behind it past STORE_INSERT_DEADLINE_MS (`deadline`).
  */
-export function groupInserts<T extends { _id: string }>(model: mongoose.Model<T>, maxDocs = 500): GroupedInsert<T> {
+export function groupInserts<T extends { _id: string }>(
+  model: mongoose.Model<T>,
+  maxDocs = 500,
+  deadline = INSERT_DEADLINE,
+): GroupedInsert<T> {
   type Waiter = { docs: T[]; resolve: () => void; reject: (err: unknown) => void };
   const waiting: Waiter[] = [];
   let writing = false;
 
   async function writeGroup(group: Waiter[]): Promise<void> {
     try {
-      await rawCollection(model).insertMany(group.flatMap((w) => w.docs) as mongo.OptionalUnlessRequiredId<T>[], {
-        ordered: false,
-      });
+      const docs = group.flatMap((w) => w.docs) as mongo.OptionalUnlessRequiredId<T>[];
+      await rawCollection(model).insertMany(docs, insertOptions(deadline));
       for (const w of group) w.resolve();
     } catch {
-      await Promise.all(group.map((w) => insertOnce(model, w.docs).then(w.resolve, w.reject)));
+      await Promise.all(group.map((w) => insertOnce(model, w.docs, deadline).then(w.resolve, w.reject)));
     }
   }
 

@@ -2,7 +2,9 @@
  * The service's models on a connection through a proxy (TCP toward the driver, TCP or the unix
  * socket toward the database) that cuts the connection carrying one
  * chosen command before the database sees it: a connection lost in the middle of a write, as when
- * the database is killed, without stopping the database every other test uses.
+ * the database is killed, without stopping the database every other test uses. Or it stalls that
+ * connection: it stops reading it, so a large command is never fully written and never answered,
+ * as when the database dies in the middle of reading it.
  */
 import net from 'node:net';
 import { connectDatabase } from '../../src/storage/connect';
@@ -17,6 +19,8 @@ export interface CutConnection {
    * is cut, and fails if that has not happened within CUT_WITHIN_MS.
    */
   cutNext(command: string, collection: string, opts?: { skip?: number }): Promise<void>;
+  /** As cutNext, but the connection is left open and never read from again (nor its command forwarded). */
+  stallNext(command: string, collection: string): Promise<void>;
   /** Closes the connection, then the proxy. */
   close(): Promise<void>;
 }
@@ -44,7 +48,7 @@ function serverOf(uri: string): { target: net.NetConnectOpts; rest: string } {
 /** Connects to the database `uri` names through a proxy of its own. */
 export async function connectThroughCutProxy(uri: string): Promise<CutConnection> {
   const { target, rest } = serverOf(uri);
-  let cut: { bytes: Buffer; skip: number; done: () => void } | null = null;
+  let cut: { bytes: Buffer; skip: number; stall: boolean; done: () => void } | null = null;
   const sockets = new Set<net.Socket>();
   const server = net.createServer((client) => {
     const upstream = net.connect(target);
@@ -55,10 +59,13 @@ export async function connectThroughCutProxy(uri: string): Promise<CutConnection
     }
     client.on('data', (chunk) => {
       if (cut && chunk.includes(cut.bytes) && cut.skip-- === 0) {
-        const { done } = cut;
+        const { done, stall } = cut;
         cut = null;
-        client.resetAndDestroy();
-        upstream.destroy();
+        if (stall) client.pause();
+        else {
+          client.resetAndDestroy();
+          upstream.destroy();
+        }
         return done();
       }
       upstream.write(chunk);
@@ -74,20 +81,22 @@ export async function connectThroughCutProxy(uri: string): Promise<CutConnection
   const { db, models } = await connectDatabase(
     `mongodb://127.0.0.1:${proxyPort}${rest}${rest.includes('?') ? '&' : '?'}${options}`,
   );
+  const next = (command: string, collection: string, skip: number, stall: boolean) =>
+    new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        cut = null;
+        reject(new Error(`no ${command} on ${collection} came through the proxy within ${CUT_WITHIN_MS} ms`));
+      }, CUT_WITHIN_MS);
+      const done = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      cut = { bytes: commandBytes(command, collection), skip, stall, done };
+    });
   return {
     models,
-    cutNext: (command, collection, { skip = 0 } = {}) =>
-      new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => {
-          cut = null;
-          reject(new Error(`no ${command} on ${collection} came through the proxy within ${CUT_WITHIN_MS} ms`));
-        }, CUT_WITHIN_MS);
-        const done = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-        cut = { bytes: commandBytes(command, collection), skip, done };
-      }),
+    cutNext: (command, collection, { skip = 0 } = {}) => next(command, collection, skip, false),
+    stallNext: (command, collection) => next(command, collection, 0, true),
     close: async () => {
       await db.close();
       for (const s of sockets) s.destroy();

@@ -4,6 +4,7 @@ import {
   condition,
   continueAsNew,
   defineSignal,
+  deprecatePatch,
   log,
   patched,
   proxyActivities,
@@ -49,8 +50,15 @@ const local = proxyLocalActivities<Activities>({
 /**
  * Workflow versions (Temporal's `patched()`): a change that would make an open workflow of an
  * older worker replay differently is taken only by workflows that start after it. Each patch is
- * removed (with `deprecatePatch`, then not at all) once no workflow of the older code is open.
- * test/replay.test.ts replays histories of every earlier version.
+ * removed (with `deprecatePatch`, then not at all) once no workflow of the older code is open or
+ * in retention. test/replay.test.ts replays histories of every version still supported.
+ *
+ * Since 0.9 the patches of 0.2 to 0.5 are deprecated: every workflow takes their new path, and
+ * their markers say so, so that the next version can drop the calls (the SDK refuses a history
+ * whose marker is not deprecated once its call is gone). Each still costs two history events (the
+ * marker and an upsert of `TemporalChangeVersion`): six of a one-run json delivery's 13, whose
+ * removal saved nothing measurable (docs/benchmark.md, issue 44). Histories of 0.5 and later
+ * replay; those of earlier versions do not (docs/operations.md, Upgrading to 0.9).
  */
 /** 0.2: a failed or dropped delivery's stored body is discarded too (it was kept forever). */
 const PATCH_DISCARD_UNUSED_BODY = 'discard-body-of-failed-and-dropped-deliveries';
@@ -70,7 +78,8 @@ const PATCH_OUTCOME_AT_START = 'outcome-and-format-at-start';
 /**
  * 0.5: a held delivery waits for the release's signal (or its hourly look) instead of first asking
  * whether its robot is at work: one whose first workflow task ran only after the resume (a busy or
- * stopped worker) went ahead of the release, out of arrival order (issue 22).
+ * stopped worker) went ahead of the release, out of arrival order (issue 22). Not deprecated: a
+ * delivery held by a 0.4 worker may wait for its robot's resume for as long as the robot is paused.
  */
 const PATCH_HELD_UNTIL_RELEASED = 'held-until-released';
 
@@ -131,9 +140,13 @@ export async function deliveryWorkflow(delivery: DeliveryInput, fanOut?: FanOut)
   if (!fanOut) {
     const prepare = delivery.body.kind === 'inline' ? local.prepareDelivery : activities.prepareDelivery;
     const prepared = await prepare(delivery);
-    if (patched(PATCH_SEARCH_ATTRIBUTES)) showInWebUi(delivery, prepared, patched(PATCH_OUTCOME_AT_START));
-    if (prepared.outcome !== 'processed' && patched(PATCH_DISCARD_UNUSED_BODY))
+    deprecatePatch(PATCH_SEARCH_ATTRIBUTES);
+    deprecatePatch(PATCH_OUTCOME_AT_START);
+    showInWebUi(delivery, prepared);
+    if (prepared.outcome !== 'processed') {
+      deprecatePatch(PATCH_DISCARD_UNUSED_BODY);
       await discardStoredBody(delivery, prepared.features);
+    }
     if (prepared.outcome === 'failed') {
       // The parser's message may quote the body, which no log line holds: its kind only ("invalid JSON").
       const reason = prepared.error.split(':')[0];
@@ -184,7 +197,8 @@ function idsOf(delivery: DeliveryInput) {
 
 /** A stored body is discarded once it is no longer needed, unless it is kept for replay (KEEP_BODIES, since 0.4). */
 async function discardStoredBody(delivery: DeliveryInput, features: RunFeatures | undefined): Promise<void> {
-  if (patched(PATCH_KEEP_BODY) && features?.keepBodies !== false) return;
+  deprecatePatch(PATCH_KEEP_BODY);
+  if (features?.keepBodies !== false) return;
   if (delivery.body.kind === 'stored')
     await activities.discardBody({ deliveryId: delivery.deliveryId, chunks: delivery.body.chunks });
 }
@@ -229,16 +243,16 @@ function robotNameOf(delivery: DeliveryInput): string {
 
 /**
  * What an operator sees of a delivery in the Web UI: its format and outcome, searchable, and its
- * details. Since 0.5 (`atStart`) the attributes it started with are updated only when they differ.
+ * details. The attributes it started with are updated only when they differ (since 0.5).
  */
-function showInWebUi(delivery: DeliveryInput, prepared: PreparedDelivery, atStart: boolean): void {
+function showInWebUi(delivery: DeliveryInput, prepared: PreparedDelivery): void {
   const now = workflowInfo().typedSearchAttributes;
   const attributes = [
     { key: DELIVERY_OUTCOME, value: prepared.outcome },
     ...(prepared.format ? [{ key: BODY_FORMAT, value: prepared.format }] : []),
   ];
   const changed = attributes.filter(({ key, value }) => now.get(key) !== value);
-  if (!atStart || changed.length > 0) upsertSearchAttributes(atStart ? changed : attributes);
+  if (changed.length > 0) upsertSearchAttributes(changed);
   const what =
     prepared.outcome === 'processed'
       ? `${prepared.runCount} run${prepared.runCount === 1 ? '' : 's'}`

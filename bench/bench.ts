@@ -25,6 +25,8 @@
  *      stack of their own, worker paused, taking turns at the same levels: each one's CPU per ack.
  *  10. Idle robots: on a stack of its own, each process's CPU a second with robots put to work and
  *      nothing sent, at each count of BENCH_IDLE_ROBOTS.
+ *  11. Profile (first on the main stack, after the warm-up): where a json delivery's and a CSV
+ *      row's cost goes: each process's CPU, the Temporal server's requests, one history each.
  *
  * Prints a table and writes bench-results/bench-<timestamp>.json. Settings (environment):
  * bench/settings.ts. The phases: bench/phases/ (levels 1-3, fan-out baseline and CSV 4, history
@@ -43,6 +45,7 @@ import { fieldsPrice } from './phases/fields';
 import { measureLevel } from './phases/levels';
 import { receiverAb } from './phases/receiver-ab';
 import { n8nLevels } from './phases/n8n';
+import { profile } from './phases/profile';
 import { warmUp } from './phases/warm-up';
 import { report, writeResults, type Results } from './report';
 import { machineFacts, readSettings } from './settings';
@@ -70,6 +73,7 @@ async function main(): Promise<number> {
     receiverAb: null,
     fields: null,
     idleRobots: null,
+    profile: null,
     error: null,
   };
   const cleanups: Array<() => Promise<void>> = [];
@@ -130,6 +134,7 @@ async function main(): Promise<number> {
     }
     log('warming up (10 deliveries through the whole path)');
     await warmUp(clients, koa.port);
+    if (s.profile > 0) results.profile = await profile(clients, s.profile);
     for (const connections of s.levels) {
       results.levels.push(await measureLevel(connections, { ...clients, koaPort: koa.port, httpStart, floor }));
     }

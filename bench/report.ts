@@ -9,6 +9,7 @@ import {
   idleRobotsReport,
   n8nReport,
   pct,
+  profileReport,
   table,
 } from './report-sections';
 import { levelsReport, receiverAbReport } from './report-levels';
@@ -21,6 +22,7 @@ import type { FanOutBaseline } from './phases/fan-out-baseline';
 import type { HistoryResult } from './phases/history';
 import type { LevelResult } from './phases/levels';
 import type { N8nLevel } from './phases/n8n';
+import type { ProfileResult } from './phases/profile';
 import type { ReceiverAbResult } from './phases/receiver-ab';
 import type { Settings } from './settings';
 import { round } from './util';
@@ -51,6 +53,8 @@ export interface Results {
   fields: FieldsPriceRow[] | null;
   /** Each process's CPU a second with robots idle, at each count (bench/phases/idle-robots.ts). */
   idleRobots: IdleRobotsResult | null;
+  /** Where a json delivery's and a CSV row's cost goes (bench/phases/profile.ts). */
+  profile: ProfileResult | null;
   /** The ack load against n8n at the same levels, in this run (bench/phases/n8n.ts). */
   n8n?: N8nLevel[];
   error: string | null;
@@ -66,6 +70,7 @@ export function report(r: Results): string {
     `Load: ${r.settings.durationS} s per level and kind, JSON deliveries with unique keys, ` +
       'one request in flight per connection',
   ];
+  if (r.profile) out.push('', profileReport(r.profile));
   if (r.levels.length > 0) out.push(...levelsReport(r.levels));
   if (r.cluster && r.cluster.length > 0) out.push('', clusterReport(r.levels, r.cluster));
   if (r.n8n && r.n8n.length > 0) out.push('', n8nReport(r.levels, r.n8n));

@@ -28,6 +28,8 @@
  *                          ablation (default 10000)
  *   BENCH_ABLATION_ROUNDS  rounds in which the two stacks of each comparison take turns with a CSV of
  *                          rows ÷ rounds, the order alternating (default 4)
+ *   BENCH_ABLATION_KIND    csv (default): the turns are CSVs of rows; json: json deliveries that make one run
+ *                          each, from 16 senders (a change to a delivery's own path, which CSV rows do not take)
  *   BENCH_ABLATION_FEATURE_ROWS rows on each side of each feature's comparison (every feature on, and the
  *                          feature off, taking turns the same way; default BENCH_ABLATION_ROWS ÷ rounds)
  *   BENCH_ABLATION_FEATURES which features the ablation turns off, comma-separated (default all:
@@ -46,6 +48,9 @@
  *                          robot is looked at once in each)
  *   BENCH_IDLE_BASELINE_COMMIT a commit whose idle robots are measured the same way after today's, for a
  *                          change to what an idle robot costs (default '': skipped)
+ *   BENCH_PROFILE          json deliveries (one after another), then CSV rows, profiled on the quiet stack
+ *                          before any load: each process's CPU, the Temporal server's requests and one
+ *                          history, per delivery and per row (bench/phases/profile.ts; default 200, 0 skips)
  *   BENCH_KEEP_DATA=1      keep the stack's data folder and logs (kept anyway on failure)
  */
 import os from 'node:os';
@@ -101,6 +106,7 @@ export interface Settings {
   hostileCsvRows: number;
   ablationRows: number;
   ablationRounds: number;
+  ablationKind: 'csv' | 'json';
   ablationFeatureRows: number;
   ablationFeatures: string[];
   baselineCommit: string;
@@ -108,6 +114,7 @@ export interface Settings {
   receiverAbRounds: number;
   idleRobots: number[];
   idleWindowS: number;
+  profile: number;
   idleBaselineCommit: string;
 }
 
@@ -144,6 +151,9 @@ export function readSettings(): Settings {
   if (idleRobots.some((n, i) => !Number.isInteger(n) || n < 0 || (i > 0 && n <= idleRobots[i - 1])))
     throw new Error(`BENCH_IDLE_ROBOTS must be whole numbers in ascending order, or '' (got "${idleRaw}")`);
   const ablationRows = intSetting('BENCH_ABLATION_ROWS', 10_000, 0);
+  const ablationKind = process.env.BENCH_ABLATION_KIND || 'csv';
+  if (ablationKind !== 'csv' && ablationKind !== 'json')
+    throw new Error(`BENCH_ABLATION_KIND must be csv or json (got "${ablationKind}")`);
   const ablationRounds = intSetting('BENCH_ABLATION_ROUNDS', 4);
   return {
     levels,
@@ -168,6 +178,7 @@ export function readSettings(): Settings {
     hostileCsvRows: intSetting('BENCH_HOSTILE_CSV_ROWS', 100_000),
     ablationRows,
     ablationRounds,
+    ablationKind,
     ablationFeatureRows: intSetting('BENCH_ABLATION_FEATURE_ROWS', Math.ceil(ablationRows / ablationRounds)),
     ablationFeatures,
     baselineCommit: process.env.BENCH_BASELINE_COMMIT ?? BEFORE_THE_RUN_HISTORY,
@@ -175,6 +186,7 @@ export function readSettings(): Settings {
     receiverAbRounds: intSetting('BENCH_RECEIVER_AB_ROUNDS', 4),
     idleRobots,
     idleWindowS: intSetting('BENCH_IDLE_WINDOW_S', QUIET_TICK_MS / 1000),
+    profile: intSetting('BENCH_PROFILE', 200, 0),
     idleBaselineCommit: process.env.BENCH_IDLE_BASELINE_COMMIT?.trim() ?? '',
   };
 }

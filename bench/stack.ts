@@ -34,6 +34,8 @@ export interface BenchStack {
   temporalAddress: string;
   /** The worker's metrics (its first worker's, in the cluster). */
   workerMetricsUrl: string;
+  /** The embedded dev server's own Prometheus metrics (EMBEDDED_TEMPORAL_METRICS_PORT); unused on the cluster. */
+  temporalMetricsUrl: string;
   /** How to reach its Temporal: the cluster's takes mutual TLS only (its certificates, once ready). */
   temporalTls(): TLSConfig | undefined;
   namespace: string;
@@ -115,8 +117,8 @@ export async function launchStack(opts: {
   fs.chmodSync(dataDir, 0o755);
   const logFile = path.join(dataDir, 'launcher.log');
   // The cluster's receivers take PORT+1 and PORT+2, its second worker the metrics ports + 2.
-  const [port, uiPort, metricsPort, sdkMetricsPort, postgresPort, receiverMetricsPort, mongodbPort] =
-    await freeSpacedPorts(7);
+  const [port, uiPort, metricsPort, sdkMetricsPort, postgresPort, receiverMetricsPort, mongodbPort, temporalMetrics] =
+    await freeSpacedPorts(8);
   const temporalPort = kind === 'cluster' ? await freeTemporalServerPort() : (await freePorts(1))[0];
   const adminToken = randomBytes(24).toString('base64url');
   const namespace = process.env.TEMPORAL_NAMESPACE || 'default';
@@ -128,6 +130,7 @@ export async function launchStack(opts: {
     PORT: String(port),
     EMBEDDED_TEMPORAL_PORT: String(temporalPort),
     EMBEDDED_TEMPORAL_UI_PORT: String(uiPort),
+    EMBEDDED_TEMPORAL_METRICS_PORT: String(temporalMetrics),
     WORKER_METRICS_PORT: String(metricsPort),
     SDK_METRICS_PORT: String(sdkMetricsPort),
     // The cluster's second receiver takes the port below (spaced ports: the two above are free).
@@ -202,6 +205,7 @@ export async function launchStack(opts: {
     },
     temporalAddress: `127.0.0.1:${temporalPort}`,
     workerMetricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
+    temporalMetricsUrl: `http://127.0.0.1:${temporalMetrics}/metrics`,
     temporalTls: () => {
       if (kind !== 'cluster') return undefined;
       const dir = path.join(dataDir, 'tls');

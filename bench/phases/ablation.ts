@@ -20,7 +20,7 @@ import { buildCommit } from '../build-commit';
 import { stackOfItsOwn, type StackOfItsOwn } from '../context';
 import { FEATURES, type Settings } from '../settings';
 import { log, round } from '../util';
-import { csvFanOut, warmCsv, type CsvResult } from './csv';
+import { csvFanOut, jsonDeliveries, warmCsv, type CsvResult } from './csv';
 
 /** Sums of one side of a comparison: its CSVs together. */
 export interface SideTotal {
@@ -70,9 +70,11 @@ async function up(s: Settings, cleanups: Array<() => Promise<void>>, env: NodeJS
 /**
  * Progress is counted the same way on every stack, in Temporal's visibility store (every
  * SCAN_POLL_S): the baseline commit's robot counts are FerretDB counts of every run, which asked
- * every second slowed it more and more as its runs grew.
+ * every second slowed it more and more as its runs grew. BENCH_ABLATION_KIND=json measures json
+ * deliveries of one run each instead of a CSV's rows (a change to a delivery's own path).
  */
-const csvOn = (u: StackOfItsOwn, rows: number) => csvFanOut(u.clients, null, rows, false);
+const workOn = (u: StackOfItsOwn, rows: number) =>
+  u.clients.s.ablationKind === 'json' ? jsonDeliveries(u.clients, rows) : csvFanOut(u.clients, null, rows, false);
 
 function total(csvs: CsvResult[]): SideTotal {
   const rows = csvs.reduce((n, c) => n + c.rows, 0);
@@ -98,10 +100,11 @@ async function inTurns(
   const each = Math.ceil(rows / rounds);
   const done: Turns['rounds'] = [];
   for (let r = 0; r < rounds; r++) {
-    log(`ablation: round ${r + 1} of ${rounds}, ${each} rows on each (every feature on, and ${name})`);
+    const unit = allOn.clients.s.ablationKind === 'json' ? 'json deliveries' : 'rows';
+    log(`ablation: round ${r + 1} of ${rounds}, ${each} ${unit} on each (every feature on, and ${name})`);
     const first = r % 2 === 0 ? allOn : other;
-    const a = await csvOn(first, each);
-    const b = await csvOn(first === allOn ? other : allOn, each);
+    const a = await workOn(first, each);
+    const b = await workOn(first === allOn ? other : allOn, each);
     const [on, them] = first === allOn ? [a, b] : [b, a];
     done.push({ allOn: on, other: them, ratio: round(on.runsPerSec / them.runsPerSec, 3) });
   }

@@ -100,6 +100,7 @@ export const envSchema = z.object({
   TEMPORAL_START_TIMEOUT_MS: positiveInt.default(10_000),
   EMBEDDED_TEMPORAL_PORT: port.default(7233),
   EMBEDDED_TEMPORAL_UI_PORT: port.default(8233),
+  EMBEDDED_TEMPORAL_METRICS_PORT: port.optional(),
   CLUSTER_RECEIVERS: z.coerce.number().int().min(1).max(16).default(2),
   CLUSTER_WORKERS: z.coerce.number().int().min(1).max(16).default(2),
   CLUSTER_POSTGRES_PORT: port.default(5433),

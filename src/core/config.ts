@@ -65,7 +65,8 @@ export interface Config {
   /** What one delivery may make (src/domain/limits.ts): past a cap it is failed, with no run. */
   deliveryCaps: DeliveryCaps;
   triggerCacheTtlMs: number;
-  embedded: { temporalPort: number; temporalUiPort: number };
+  /** The embedded dev server's ports; its metrics' port is the server's own choice when unset. */
+  embedded: { temporalPort: number; temporalUiPort: number; temporalMetricsPort?: number };
   /** `npm run start:cluster` (docs/cluster.md): how many receivers and workers, and PostgreSQL's port. */
   cluster: { receivers: number; workers: number; postgresPort: number };
   logLevel: LogLevel;
@@ -194,6 +195,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     embedded: {
       temporalPort: e.EMBEDDED_TEMPORAL_PORT,
       temporalUiPort: e.EMBEDDED_TEMPORAL_UI_PORT,
+      ...(e.EMBEDDED_TEMPORAL_METRICS_PORT === undefined
+        ? {}
+        : { temporalMetricsPort: e.EMBEDDED_TEMPORAL_METRICS_PORT }),
     },
     cluster: { receivers: e.CLUSTER_RECEIVERS, workers: e.CLUSTER_WORKERS, postgresPort: e.CLUSTER_POSTGRES_PORT },
     logLevel: e.LOG_LEVEL,

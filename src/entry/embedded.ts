@@ -55,7 +55,7 @@ async function startAll(config: Config, log: Logger, logDir: string, started: St
     );
   // TEMPORAL_ADDRESS and MONGODB_URI, when set, win: those back-ends are used, not started.
   const binary = binariesFromEnv('npm start');
-  const { temporalPort, temporalUiPort } = config.embedded;
+  const { temporalPort, temporalUiPort, temporalMetricsPort } = config.embedded;
   const backEnds = await startBackEnds({
     temporal: {
       address: config.temporal.address,
@@ -64,6 +64,7 @@ async function startAll(config: Config, log: Logger, logDir: string, started: St
       logDir,
       port: temporalPort,
       uiPort: temporalUiPort,
+      metricsPort: temporalMetricsPort,
       namespace: config.temporal.namespace,
       retention: EMBEDDED_RETENTION,
     },

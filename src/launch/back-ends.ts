@@ -90,6 +90,8 @@ interface TemporalBackEndOptions extends Embedded<'TEMPORAL_CLI_BIN' | 'SQLITE_T
   namespace: string;
   /** The Web UI's port; without one the dev server runs headless. */
   uiPort?: number;
+  /** The dev server's Prometheus metrics (`/metrics`); a port of the server's choosing without one. */
+  metricsPort?: number;
   /** How long the namespace keeps closed workflows (EMBEDDED_RETENTION); the dev server's default without. */
   retention?: string;
 }
@@ -129,6 +131,7 @@ export function temporalBackEnd(o: TemporalBackEndOptions): TemporalBackEnd {
       dataDir: o.dataDir,
       port: o.port,
       uiPort: o.uiPort,
+      metricsPort: o.metricsPort,
       namespace: o.namespace,
       retention: o.retention,
       logFile: path.join(o.logDir, 'temporal.log'),

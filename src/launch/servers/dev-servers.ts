@@ -22,6 +22,8 @@ interface TemporalDevServerOptions {
   port: number;
   /** The Web UI's port; without one the server runs headless (tests). */
   uiPort?: number;
+  /** The server's own Prometheus metrics (`/metrics`, loopback); a port of its choosing without one. */
+  metricsPort?: number;
   namespace: string;
   /**
    * How long closed workflows are kept: the window in which a repeated delivery is recognised
@@ -148,6 +150,7 @@ async function launchDevServer(
     '--port',
     String(o.port),
     ...(o.uiPort === undefined ? ['--headless'] : ['--ui-port', String(o.uiPort)]),
+    ...(o.metricsPort === undefined ? [] : ['--metrics-port', String(o.metricsPort)]),
     '--log-level',
     'warn',
     ...TEMPORAL_SQLITE_PRAGMAS.flatMap((p) => ['--sqlite-pragma', p]),

@@ -339,5 +339,6 @@ export function profileReport(p: ProfileResult): string {
         ...kinds.map((k) => [k, ...histories.map(([, h]) => h?.byKind[k] ?? 0)]),
       ],
     ),
+    ...histories.flatMap(([name, h]) => (h?.failedTasks ?? []).map((f) => `  ${name}: a failed workflow task: ${f}`)),
   ].join('\n');
 }

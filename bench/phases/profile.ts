@@ -25,6 +25,8 @@ export interface HistoryProfile {
   /** The history as stored (protobuf bytes), and the payloads in it. */
   bytes: number;
   payloadBytes: number;
+  /** Each failed workflow task's cause and message (a task retried: the engine's work done twice). */
+  failedTasks: string[];
 }
 
 export interface DeliveryProfile {
@@ -99,6 +101,12 @@ export async function historyProfile(temporal: Client, workflowId: string): Prom
     localActivities: byKind['MARKER_RECORDED core_local_activity'] ?? 0,
     bytes: proto.api.history.v1.History.encode(history).finish().length,
     payloadBytes: events.reduce((sum, e) => sum + payloadBytes(e), 0),
+    failedTasks: events.flatMap((e) => {
+      const failed = e.workflowTaskFailedEventAttributes;
+      if (!failed) return [];
+      const cause = proto.api.enums.v1.WorkflowTaskFailedCause[failed.cause ?? 0];
+      return [`${cause}: ${failed.failure?.message ?? ''}`.slice(0, 300)];
+    }),
   };
 }
 

@@ -9,10 +9,10 @@ import {
   idleRobotsReport,
   n8nReport,
   pct,
-  profileReport,
   table,
 } from './report-sections';
 import { levelsReport, receiverAbReport } from './report-levels';
+import { profileReport } from './report-profile';
 import { WATCH_INTERVAL_MS, type CsvResult } from './phases/csv';
 import type { AblationResult } from './phases/ablation';
 import type { FieldsPriceRow } from './phases/fields';

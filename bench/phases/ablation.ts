@@ -20,7 +20,8 @@ import { buildCommit } from '../build-commit';
 import { stackOfItsOwn, type StackOfItsOwn } from '../context';
 import { FEATURES, type Settings } from '../settings';
 import { log, round } from '../util';
-import { csvFanOut, jsonDeliveries, warmCsv, type CsvResult } from './csv';
+import { csvFanOut, warmCsv, type CsvResult } from './csv';
+import { jsonDeliveries } from './json-deliveries';
 
 /** Sums of one side of a comparison: its CSVs together. */
 export interface SideTotal {

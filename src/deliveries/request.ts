@@ -11,8 +11,8 @@ import { SIGNATURE_HEADER, verifyStripeSignature } from '../domain/stripe-signat
 /** A signature check the receiver makes before a delivery starts. */
 export type SenderVerification = { scheme: 'stripe'; secret: string } | CustomVerification;
 
-export /** A request as the receiver read it. */
-interface DeliveryRequest {
+/** A request as the receiver read it. */
+export interface DeliveryRequest {
   method: string;
   /** BASE_URL, the path and the query as sent: what some senders sign. */
   publicUrl: string;

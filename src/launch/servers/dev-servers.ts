@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { DEV_SERVER_SEARCH_ATTRIBUTE_FLAGS } from '../../temporal/search-attribute-setup';
+import { SEARCH_ATTRIBUTES } from '../../domain/search-attributes';
 import { DEDUP_WINDOW } from '../../domain/dedup';
 import { TEMPORAL_EVENTS_CACHE_BYTES_PER_SHARD } from '../../domain/limits';
 import { stopLeftOver } from '../os/left-over';
@@ -59,9 +60,19 @@ const TEMPORAL_SQLITE_PRAGMAS = [
   'temp_store=memory',
 ];
 
-/** The dev server's dynamic configuration: its one shard's events cache (TEMPORAL_EVENTS_CACHE_BYTES_PER_SHARD). */
+/**
+ * The dev server's dynamic configuration:
+ * - its one shard's events cache (TEMPORAL_EVENTS_CACHE_BYTES_PER_SHARD);
+ * - search attributes and namespaces read from its caches, as a real server does, not from SQLite
+ *   at every use: the CLI turns `system.forceSearchAttributesCacheRefreshOnRead` on so that a search
+ *   attribute is usable the moment it is created, which here cost some 250 cluster-metadata and 110
+ *   namespace reads a second on the one SQLite connection while deliveries ran (docs/benchmark.md,
+ *   issue 44). The service's own are created with the database (DEV_SERVER_SEARCH_ATTRIBUTE_FLAGS);
+ *   one added to an existing database restarts the server once (`startTemporalDevServer`).
+ */
 const DEV_SERVER_DYNAMIC_CONFIG: Array<[string, number | boolean]> = [
   ['history.eventsCacheMaxSizeBytes', TEMPORAL_EVENTS_CACHE_BYTES_PER_SHARD],
+  ['system.forceSearchAttributesCacheRefreshOnRead', false],
 ];
 
 /**
@@ -99,16 +110,25 @@ async function fairDispatch(o: TemporalDevServerOptions, db: string): Promise<bo
  * Starts the dev server on its database in the data folder. A database made by this start is
  * first made by a start of its own, stopped at once, and tuned (`sqlite-tune temporal-visibility`:
  * the visibility indexes the service never searches by are dropped), then started for good; an
- * existing one is tuned before each start (nothing to do once tuned).
+ * existing one is tuned before each start (nothing to do once tuned). On an existing one, the
+ * service's search attributes that it lacks (one added by a later version) are created, and the
+ * server is started again so that each of its services reads them (its caches are not refreshed at
+ * every read: DEV_SERVER_DYNAMIC_CONFIG).
  */
 export async function startTemporalDevServer(o: TemporalDevServerOptions): Promise<ManagedProcess> {
   fs.mkdirSync(o.dataDir, { recursive: true });
   const pidFile = await stopLeftOverServer('temporal', o.dataDir, o.logFile);
   const db = path.join(o.dataDir, 'temporal.db');
-  if (!fs.existsSync(db)) await (await launchDevServer(o, db, pidFile, false)).stop();
+  const existed = fs.existsSync(db);
+  if (!existed) await (await launchDevServer(o, db, pidFile, false)).stop();
   await sqliteTune(o.tuneBin, ['temporal-visibility', db]);
-  const proc = await launchDevServer(o, db, pidFile, await fairDispatch(o, db));
+  const fair = await fairDispatch(o, db);
+  let proc = await launchDevServer(o, db, pidFile, fair);
   try {
+    if (existed && (await createMissingSearchAttributes(o))) {
+      await proc.stop();
+      proc = await launchDevServer(o, db, pidFile, fair);
+    }
     if (o.retention) await setRetention(o, o.retention);
   } catch (err) {
     // Not returned, so nobody else could stop it.
@@ -174,26 +194,42 @@ function sqliteTune(bin: string, args: string[]): Promise<string> {
 
 /** Retried briefly: the namespace may not be registered yet when the port opens. */
 async function setRetention(o: TemporalDevServerOptions, retention: string): Promise<void> {
-  const args = [
-    'operator',
-    'namespace',
-    'update',
-    '--address',
-    `127.0.0.1:${o.port}`,
-    '-n',
-    o.namespace,
-    '--retention',
-    retention,
-  ];
+  await operator(o, 'set the namespace retention', ['namespace', 'update', '--retention', retention]);
+}
+
+/** Creates those of the service's search attributes the namespace lacks; resolves with whether it created any. */
+async function createMissingSearchAttributes(o: TemporalDevServerOptions): Promise<boolean> {
+  const listed = await operator(o, 'list the search attributes', ['search-attribute', 'list', '-o', 'json']);
+  const { customAttributes = {} } = JSON.parse(listed) as { customAttributes?: Record<string, string> };
+  const missing = SEARCH_ATTRIBUTES.filter((k) => !(k.name in customAttributes));
+  for (const k of missing)
+    await operator(o, `create the search attribute ${k.name}`, [
+      'search-attribute',
+      'create',
+      '--name',
+      k.name,
+      '--type',
+      'Keyword',
+    ]);
+  if (missing.length > 0 && o.logFile)
+    fs.appendFileSync(
+      o.logFile,
+      `${new Date().toISOString()} search attributes created: ${missing.map((k) => k.name).join(', ')}; ` +
+        'the server starts again to read them\n',
+    );
+  return missing.length > 0;
+}
+
+/** `temporal operator …` on the namespace, asked again while the server comes up; resolves with what it printed. */
+async function operator(o: TemporalDevServerOptions, what: string, args: string[]): Promise<string> {
+  const full = ['operator', ...args, '--address', `127.0.0.1:${o.port}`, '-n', o.namespace];
   for (let attempt = 1; ; attempt++) {
     try {
-      await new Promise<void>((resolve, reject) =>
-        execFile(o.bin, args, (err: Error | null) => (err ? reject(err) : resolve())),
+      return await new Promise<string>((resolve, reject) =>
+        execFile(o.bin, full, (err: Error | null, out: string) => (err ? reject(err) : resolve(out))),
       );
-      return;
     } catch (err) {
-      if (attempt >= 30)
-        throw new Error(`could not set the namespace retention: ${(err as Error).message}`, { cause: err });
+      if (attempt >= 30) throw new Error(`could not ${what}: ${(err as Error).message}`, { cause: err });
       await new Promise((r) => setTimeout(r, 200));
     }
   }

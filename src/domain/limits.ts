@@ -235,7 +235,11 @@ export const CONTINUATION_BYTES = 4 * MiB;
 export const BLOCK_SIZE = 50;
 /** Trigger data up to this size is shown in run lists; larger is read with the run. */
 export const PREVIEW_BYTES = 1 * KiB;
-/** Slots the keeper reads at once while new deliveries keep coming (the first read of a step is one slot). */
+/**
+ * Slots the keeper reads at once at most while new deliveries keep coming: a step reads one, then
+ * twice as many each time all were claimed (1, 2, 4, …), so that a look at a robot with a few new
+ * deliveries does not read 64 slots for them (issue 44: 6 reads a delivery at 20 a second).
+ */
 export const SLOT_BATCH = 64;
 /**
  * How long a recorder trusts the next slot it remembers for a robot (src/history/slots.ts). A busy

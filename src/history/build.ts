@@ -70,8 +70,9 @@ export async function takeSlots(models: Models, t: LiveTally, opts: TakeOptions 
     // A claim whose record names another slot (a retry's second claim) is skipped and kept: see below.
     if (record?.slot === slot) took += await take(t, record);
   }
-  // One slot first (an idle robot costs one read), then SLOT_BATCH at a time while they are all claimed.
-  for (let batch = 1; took < TAKE_PER_STEP; batch = SLOT_BATCH) {
+  // One slot first (an idle robot costs one read), then twice as many each time all were claimed,
+  // up to SLOT_BATCH: a look reads about as many slots as have come since the last.
+  for (let batch = 1; took < TAKE_PER_STEP; batch = Math.min(2 * batch, SLOT_BATCH)) {
     const numbers = Array.from({ length: batch }, (_, i) => st.nextSlot + i);
     const claims = await Promise.all(numbers.map((n) => byId<SlotDoc>(models.HistorySlot, slotId(t.robotId, n))));
     const found = claims.slice(0, claims.indexOf(null) === -1 ? claims.length : claims.indexOf(null)) as SlotDoc[];

@@ -138,6 +138,8 @@ export function clusterReport(dev: LevelResult[], cluster: LevelResult[]): strin
         'cluster',
         'cluster÷dev acks',
         'runs',
+        'CPU ms: Temporal / PostgreSQL per bare start',
+        'per paused ack',
       ],
       cluster.map((c) => {
         const d = dev.find((l) => l.connections === c.connections);
@@ -153,6 +155,8 @@ export function clusterReport(dev: LevelResult[], cluster: LevelResult[]): strin
           c.endToEnd.runsPerSecToDrain,
           d ? ratio(c.ack.perSec, d.ack.perSec) : 'n/a',
           d ? ratio(c.endToEnd.runsPerSecToDrain, d.endToEnd.runsPerSecToDrain) : 'n/a',
+          `${c.temporalCpuMsPerStart.bare} / ${c.postgresqlCpuMs?.bareStart ?? 'n/a'}`,
+          `${c.cpuMsPerAck.temporal} / ${c.postgresqlCpuMs?.ack ?? 'n/a'}`,
         ];
       }),
     ),

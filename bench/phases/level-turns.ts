@@ -40,6 +40,8 @@ interface TurnLoad {
   seconds: number;
   latencies: number[];
   temporalS: number;
+  /** The cluster's PostgreSQL (none on the dev server, whose SQLite is in its own process). */
+  postgresqlS: number;
   ownS: number;
   benchS: number;
   non2xx: number;
@@ -55,6 +57,7 @@ const noTurnYet = (): TurnLoad => ({
   seconds: 0,
   latencies: [],
   temporalS: 0,
+  postgresqlS: 0,
   ownS: 0,
   benchS: 0,
   non2xx: 0,
@@ -145,10 +148,13 @@ export async function startsAndPausedAcksInTurns(connections: number, tag: strin
     for (let r = 0; r < s.levelRounds; r++) {
       for (const turn of r % 2 ? [...turns].reverse() : turns) {
         log(`${connections} connections, round ${r + 1} of ${s.levelRounds}: ${turn.name} for ${round(turnS, 1)} s`);
-        const before = { temporal: stackCpuSeconds(stack.pid).temporal, own: turn.ownCpu(), bench: benchCpu() };
+        const { temporal, postgresql } = stackCpuSeconds(stack.pid);
+        const before = { temporal, postgresql, own: turn.ownCpu(), bench: benchCpu() };
         const result = await turn.run(r);
         const { load } = turn;
-        load.temporalS += stackCpuSeconds(stack.pid).temporal - before.temporal;
+        const after = stackCpuSeconds(stack.pid);
+        load.temporalS += after.temporal - before.temporal;
+        load.postgresqlS += after.postgresql - before.postgresql;
         load.ownS += turn.ownCpu() - before.own;
         load.benchS += benchCpu() - before.bench;
         load.done += result.done;
@@ -193,6 +199,7 @@ export async function startsAndPausedAcksInTurns(connections: number, tag: strin
   });
   const cpu = (l: TurnLoad) => ({
     temporalCpuMs: msPer(l.temporalS, l.done, 3),
+    postgresqlCpuMs: msPer(l.postgresqlS, l.done, 3),
     ownCpuMs: msPer(l.ownS, l.done, 3),
     benchCpuMs: msPer(l.benchS, l.done, 3),
   });

@@ -39,6 +39,8 @@ export interface LevelResult {
   deliveryShapedStarts: StartRateSummary;
   /** Temporal's CPU milliseconds per start: bare, and carrying a delivery's attributes. */
   temporalCpuMsPerStart: { bare: number; deliveryShaped: number };
+  /** The cluster's PostgreSQL's CPU ms per bare start and per ack with the worker paused (0 on the dev server). */
+  postgresqlCpuMs?: { bareStart: number; ack: number };
   /**
    * CPU of the bench's own process per start (the receiver's connection and codec, no HTTP): what
    * the start itself costs a client, to set against the receiver's CPU per ack.
@@ -166,6 +168,7 @@ export async function measureLevel(connections: number, ctx: LevelContext): Prom
     bareTemporal: bare.starts,
     deliveryShapedStarts: delivery.starts,
     temporalCpuMsPerStart: { bare: bare.temporalCpuMs, deliveryShaped: delivery.temporalCpuMs },
+    postgresqlCpuMs: { bareStart: bare.postgresqlCpuMs, ack: paused.postgresqlCpuMs },
     clientCpuMsPerStart: { bare: bare.ownCpuMs, deliveryShaped: delivery.ownCpuMs },
     ackWorkerPaused: paused.load,
     cpuMsPerAck: { receiver: paused.ownCpuMs, temporal: paused.temporalCpuMs, loadGenerator: paused.benchCpuMs },

@@ -28,13 +28,18 @@ const BY_HAND = SEARCH_ATTRIBUTES.map(
   (k) => `temporal operator search-attribute create --name ${k.name} --type Keyword`,
 ).join('; ');
 
+/** The service's search attributes that a namespace's custom ones (by name) lack. */
+export function missingSearchAttributes(customAttributes: Record<string, unknown> | null | undefined) {
+  return SEARCH_ATTRIBUTES.filter((k) => !customAttributes?.[k.name]);
+}
+
 export async function ensureSearchAttributes(
   connection: Pick<ConnectionLike, 'operatorService'>,
   namespace: string,
   log: Logger,
 ): Promise<void> {
   const { customAttributes } = await connection.operatorService.listSearchAttributes({ namespace });
-  const missing = SEARCH_ATTRIBUTES.filter((k) => !customAttributes?.[k.name]);
+  const missing = missingSearchAttributes(customAttributes);
   if (missing.length === 0) return;
   const keyword = temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD;
   try {

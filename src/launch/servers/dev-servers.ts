@@ -7,8 +7,7 @@ import fs from 'node:fs';
 import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import { DEV_SERVER_SEARCH_ATTRIBUTE_FLAGS } from '../../temporal/search-attribute-setup';
-import { SEARCH_ATTRIBUTES } from '../../domain/search-attributes';
+import { DEV_SERVER_SEARCH_ATTRIBUTE_FLAGS, missingSearchAttributes } from '../../temporal/search-attribute-setup';
 import { DEDUP_WINDOW } from '../../domain/dedup';
 import { TEMPORAL_EVENTS_CACHE_BYTES_PER_SHARD } from '../../domain/limits';
 import { stopLeftOver } from '../os/left-over';
@@ -200,8 +199,9 @@ async function setRetention(o: TemporalDevServerOptions, retention: string): Pro
 /** Creates those of the service's search attributes the namespace lacks; resolves with whether it created any. */
 async function createMissingSearchAttributes(o: TemporalDevServerOptions): Promise<boolean> {
   const listed = await operator(o, 'list the search attributes', ['search-attribute', 'list', '-o', 'json']);
-  const { customAttributes = {} } = JSON.parse(listed) as { customAttributes?: Record<string, string> };
-  const missing = SEARCH_ATTRIBUTES.filter((k) => !(k.name in customAttributes));
+  const missing = missingSearchAttributes(
+    (JSON.parse(listed) as { customAttributes?: Record<string, string> }).customAttributes,
+  );
   for (const k of missing)
     await operator(o, `create the search attribute ${k.name}`, [
       'search-attribute',

@@ -1,6 +1,6 @@
 /**
  * The environment as the service reads it: every setting's name, its default (most from
- * src/domain/limits.ts, which says why) and its check. ./config.ts turns what it reads into the
+ * src/domain/limits/, which says why) and its check. ./config.ts turns what it reads into the
  * Config every process gets.
  */
 import fs from 'node:fs';

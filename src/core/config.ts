@@ -38,7 +38,7 @@ export interface Config {
   /** Body bytes one receiver holds at once, and one URL's share of them; past either, 503 (receiver/body-budget.ts). */
   maxInflightBodyBytes: number;
   maxInflightBodyBytesPerTrigger: number;
-  /** The receiver's HTTP server against slow senders (src/domain/limits.ts). */
+  /** The receiver's HTTP server against slow senders (src/domain/limits/requests.ts). */
   http: {
     headersTimeoutMs: number;
     bodyIdleTimeoutMs: number;
@@ -62,7 +62,7 @@ export interface Config {
    * by default, for the operator's network only when set (compose: `0.0.0.0`, on its internal network).
    */
   metricsHost: string;
-  /** What one delivery may make (src/domain/limits.ts): past a cap it is failed, with no run. */
+  /** What one delivery may make (src/domain/limits/deliveries.ts): past a cap it is failed, with no run. */
   deliveryCaps: DeliveryCaps;
   triggerCacheTtlMs: number;
   /** The embedded dev server's ports; its metrics' port is the server's own choice when unset. */

@@ -1,5 +1,5 @@
 /**
- * Refusals are throttled (src/domain/limits.ts, Refusals): a key (a client's address, a trigger)
+ * Refusals are throttled (src/domain/limits/requests.ts, Refusals): a key (a client's address, a trigger)
  * may be refused a few times a minute; past that it is answered 429 with Retry-After until its
  * minute ends, and nothing more is checked, logged or recorded for it. Counted in memory, per
  * process, in fixed windows (a minute unless given); at most THROTTLE_ENTRIES keys are remembered

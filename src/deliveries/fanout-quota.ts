@@ -1,6 +1,6 @@
 /**
  * The fan-out quota: the rows a URL's CSV deliveries may make into runs in an hour
- * (FANOUT_ROWS_PER_HOUR, src/domain/limits.ts says why), counted across every worker by the hour
+ * (FANOUT_ROWS_PER_HOUR, src/domain/limits/deliveries.ts says why), counted across every worker by the hour
  * the delivery arrived. A CSV whose rows would pass what is left of its hour is failed naming the
  * setting (DeliveryOverCap) and makes no run; nothing is counted for it.
  *

@@ -208,7 +208,7 @@ function keyPart(digestKey: Buffer, source: string, value: string): string {
   return `${source}-hmac:${keyedDigest(digestKey, value)}`;
 }
 
-/** How much of a body is parsed for its key (src/domain/limits.ts says why). */
+/** How much of a body is parsed for its key (src/domain/limits/deliveries.ts says why). */
 const parseBytes = (signedWith: string | null) => (signedWith ? DEDUP_PARSE_BYTES_SIGNED : DEDUP_PARSE_BYTES);
 
 /** The event's id, or undefined (not JSON, too large or deep: the body's digest is the key; parsing says why). */

@@ -1,5 +1,5 @@
 /**
- * The caps on what one delivery makes, by their settings' names (src/domain/limits.ts says why
+ * The caps on what one delivery makes, by their settings' names (src/domain/limits/deliveries.ts says why
  * each default is what it is), and the counters that hold a delivery to them: the trigger data's
  * bytes and the characters its trigger rules' patterns test. Past a cap the delivery is failed
  * with DeliveryOverCap, naming the setting.
@@ -14,7 +14,7 @@ import {
   DEFAULT_RULE_MATCH_CHARS_PER_DELIVERY,
 } from './limits';
 
-/** The caps on what one delivery makes (src/domain/limits.ts says why), named after their settings. */
+/** The caps on what one delivery makes (src/domain/limits/deliveries.ts says why), named after their settings. */
 export interface DeliveryCaps {
   CSV_MAX_ROWS: number;
   CSV_MAX_COLUMNS: number;

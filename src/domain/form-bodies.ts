@@ -20,7 +20,7 @@
  *   (PHP's http_build_query, jQuery's param and qs write a tree), and neither is dropped silently.
  * - `__proto__`, `constructor` and `prototype` are keys like any other, at every level: containers are
  *   Maps while they are filled, and objects are made with Object.fromEntries (own properties).
- * - Caps (src/domain/limits.ts): at most FORM_MAX_FIELDS fields (a urlencoded body's are counted before
+ * - Caps (src/domain/limits/deliveries.ts): at most FORM_MAX_FIELDS fields (a urlencoded body's are counted before
  *   it is decoded), nesting no deeper than MAX_NESTING_DEPTH. Both are fixed limits of parsing, like the nesting of
  *   JSON and XML, so past them the body is refused with BodyParseError (DeliveryOverCap is for the
  *   per-delivery settings, such as CSV_MAX_ROWS).

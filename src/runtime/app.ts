@@ -7,7 +7,7 @@
  * - **the metrics port** (RECEIVER_METRICS_PORT): `GET /metrics` (Prometheus) and `GET /healthz`,
  *   for the operator's network only (as the worker's metrics port), never the senders'.
  *
- * `listenReceiver` runs both with the limits against slow senders (src/domain/limits.ts): the same
+ * `listenReceiver` runs both with the limits against slow senders (src/domain/limits/requests.ts): the same
  * function serves production and the tests.
  */
 import Router from '@koa/router';

@@ -1,5 +1,5 @@
 /**
- * The limits of src/domain/limits.ts that are derived from what the engines refuse stay below it:
+ * The limits of src/domain/limits/ that are derived from what the engines refuse stay below it:
  * a change to one that would let a delivery reach an engine's limit fails here, not in production
  * (the real Temporal server's limits; the dev server is laxer).
  */

@@ -222,7 +222,7 @@ export function dynamicConfig(fair: boolean): string {
     '  - value: 255',
     'system.namespaceCacheRefreshInterval:',
     `  - value: ${NAMESPACE_REFRESH}`,
-    // Each shard's events cache holds a fan-out's batch of child starts (src/domain/limits.ts).
+    // Each shard's events cache holds a fan-out's batch of child starts (src/domain/limits/engines.ts).
     'history.eventsCacheMaxSizeBytes:',
     `  - value: ${TEMPORAL_EVENTS_CACHE_BYTES_PER_SHARD}`,
     ...(fair ? ['matching.enableFairness:', '  - value: true'] : []),

@@ -1,0 +1,24 @@
+/**
+ * What a worker and a receiver keep in memory.
+ */
+
+// ---- Worker memory --------------------------------------------------------------------------------
+
+/** Robots whose settings a worker keeps (src/robots/settings.ts); the oldest goes first. */
+export const ROBOTS_KEPT = 1000;
+/** Large trigger data a worker keeps for a run's next steps (src/runs/steps.ts); the oldest goes first. */
+export const STORED_TRIGGERS_KEPT = 16;
+/**
+ * Outcomes of runs ended in a worker that its history keeper has not counted yet (src/history/
+ * heard-outcomes.ts): a hint that saves a read per run; past it the oldest are read back instead.
+ */
+export const HEARD_OUTCOMES_KEPT = 50_000;
+
+// ---- Receiver memory ------------------------------------------------------------------------------
+
+/** Triggers a receiver keeps in memory; the oldest goes first. */
+export const TRIGGER_CACHE_ENTRIES = 10_000;
+/** Notes of unconfirmed bodies looked at per sweep. */
+export const SWEEP_BATCH = 100;
+/** Workflows whose expected failure was logged and whose SDK "Workflow failed" line is still to come. */
+export const EXPECTED_FAILURES_REMEMBERED = 1000;

@@ -77,7 +77,7 @@ export function createActivities({
   const versions = new StepsVersions(models);
   const deliveries = new DeliveryRecorder(models, { insertDelivery: groupInserts(models.Delivery) });
   const rules = new DeliveryRules(versions);
-  const quota = new FanOutQuota(models, caps.FANOUT_ROWS_PER_HOUR);
+  const quota = new FanOutQuota(models, caps);
   const preparer = new DeliveryPreparer(writes, robots, versions, deliveries, metrics, caps, features, rules, quota);
   const csvRuns = new CsvRunSeeds(models, rules);
   const steps = new StepExecutor(writes, robots, versions, metrics, heard);

@@ -13,7 +13,9 @@ describe('authentication', () => {
     expect((await stack.api('GET', '/api/apps/x', undefined, { authorization: '' })).status).toBe(401);
     const wrong = await stack.api('GET', '/api/apps/x', undefined, { authorization: 'Bearer wrong-token' });
     expect(wrong.status).toBe(401);
-    expect(wrong.body).toEqual({ error: 'missing or wrong admin token' });
+    expect(wrong.body).toEqual({
+      error: 'missing or wrong credential: the admin token or a key that is neither revoked nor expired',
+    });
   });
 
   it('serves /healthz and /metrics on the metrics port only, never on the senders’ port', async () => {

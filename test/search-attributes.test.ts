@@ -36,14 +36,15 @@ it('finds every delivery and run of a robot by RobotId, with its format and outc
   const described = await stack.temporal.workflow.getHandle(delivery.workflowId).describe();
   expect(described.searchAttributes).toMatchObject({
     RobotId: [robot.robotId],
+    WorkspaceId: ['default'],
     TriggerIdentifier: [expect.stringMatching(/^custom:/)],
     BodyFormat: ['csv'],
     DeliveryOutcome: ['processed'],
   });
   expect(await described.staticSummary()).toBe(`Delivery for robot "Robot" (${'n\n1\n2\n3'.length} bytes)`);
   const run = await stack.temporal.workflow.getHandle(runs[0].workflowId).describe();
-  // A run carries its robot only; its trigger and format are its delivery's, one click up.
-  expect(run.searchAttributes).toMatchObject({ RobotId: [robot.robotId] });
+  // A run carries its robot and workspace only; its trigger and format are its delivery's, one click up.
+  expect(run.searchAttributes).toMatchObject({ RobotId: [robot.robotId], WorkspaceId: ['default'] });
   expect(run.searchAttributes).not.toHaveProperty('TriggerIdentifier');
   expect(run.searchAttributes).not.toHaveProperty('BodyFormat');
   const children = await workflowsOf(`ParentWorkflowId="${delivery.workflowId}"`);
@@ -51,6 +52,7 @@ it('finds every delivery and run of a robot by RobotId, with its format and outc
   expect(await run.staticSummary()).toMatch(/^Run (\d) of 3 \(csv row \1\) for robot "Robot"$/);
 
   expect(await workflowsOf(`RobotId="${robot.robotId}" AND DeliveryOutcome="processed"`)).toHaveLength(1);
+  expect(await workflowsOf(`RobotId="${robot.robotId}" AND WorkspaceId="default"`)).toHaveLength(4);
 });
 
 it('searches failed deliveries, and links deliveries and runs to their workflows in the Web UI', async () => {

@@ -17,7 +17,7 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { runsInDeliveryWorkflow, runWorkflowId } from '../src/domain/ids';
-import { BODY_FORMAT, DELIVERY_OUTCOME, ROBOT_ID } from '../src/domain/search-attributes';
+import { BODY_FORMAT, DELIVERY_OUTCOME, runAttributes } from '../src/domain/search-attributes';
 import {
   UNPARSABLE_BODY,
   type BodyFormat,
@@ -219,7 +219,7 @@ function startRun(delivery: DeliveryInput, seed: RunSeed, fanOut: FanOut, index:
   const attributes = format !== undefined && features?.runSearchAttributes !== false;
   const summary = format !== undefined && features?.runSummaries !== false;
   const described = {
-    ...(attributes ? { typedSearchAttributes: [{ key: ROBOT_ID, value: delivery.robotId }] } : {}),
+    ...(attributes ? { typedSearchAttributes: runAttributes(delivery) } : {}),
     ...(summary
       ? {
           staticSummary:

@@ -3,9 +3,11 @@
  * by) and payment provider connections.
  * Secrets are sealed with SECRETS_KEY as they arrive and never returned.
  */
-import { allApps, allConnections, createApp, createConnection, editApp, type AppsDeps } from '../apps/apps';
+import { createApp, createConnection, editApp, workspaceApps, workspaceConnections, type AppsDeps } from '../apps/apps';
 import { MANAGEMENT } from '../contract/management';
-import { found } from './lookups';
+import { found, ours } from './lookups';
+import { byId } from '../storage/by-id';
+import type { AppDoc, ConnectionDoc } from '../storage/documents';
 import { route, type ManagementDeps, type ManagementRoute } from './deps';
 import { appView, connectionView } from './views';
 
@@ -16,32 +18,32 @@ const appsDeps = ({ models, config }: ManagementDeps): AppsDeps => ({
 });
 
 export const APP_ROUTES: ManagementRoute[] = [
-  route(MANAGEMENT.createApp, async ({ body }, deps) =>
-    appView(await createApp(appsDeps(deps), body), deps.config.secretsKeys),
+  route(MANAGEMENT.createApp, async ({ body, caller }, deps) =>
+    appView(await createApp(appsDeps(deps), caller.workspaceId, body), deps.config.secretsKeys),
   ),
-  route(MANAGEMENT.listApps, async (_, deps) => ({
-    apps: (await allApps(deps)).map((a) => appView(a, deps.config.secretsKeys)),
+  route(MANAGEMENT.listApps, async ({ caller }, deps) => ({
+    apps: (await workspaceApps(deps, caller.workspaceId)).map((a) => appView(a, deps.config.secretsKeys)),
   })),
-  route(MANAGEMENT.getApp, async ({ params }, { models, config }) =>
-    appView(await found('app', models.App.findById(params.id).lean()), config.secretsKeys),
+  route(MANAGEMENT.getApp, async ({ params, caller }, { models, config }) =>
+    appView(await ours('app', byId<AppDoc>(models.App, params.id), caller), config.secretsKeys),
   ),
   route(
     MANAGEMENT.editApp,
     /** Other receiver processes see the edit within TRIGGER_CACHE_TTL_MS. */
-    async ({ params, body }, deps) => {
-      const app = await found('app', deps.models.App.findById(params.id).lean());
+    async ({ params, body, caller }, deps) => {
+      const app = await ours('app', byId<AppDoc>(deps.models.App, params.id), caller);
       const updated = await found('app', editApp(appsDeps(deps), app, body));
       await deps.triggers.forgetAll();
       return appView(updated, deps.config.secretsKeys);
     },
   ),
-  route(MANAGEMENT.createConnection, async ({ body }, deps) =>
-    connectionView(await createConnection(appsDeps(deps), body)),
+  route(MANAGEMENT.createConnection, async ({ body, caller }, deps) =>
+    connectionView(await createConnection(appsDeps(deps), caller.workspaceId, body)),
   ),
-  route(MANAGEMENT.listConnections, async (_, deps) => ({
-    connections: (await allConnections(deps)).map(connectionView),
+  route(MANAGEMENT.listConnections, async ({ caller }, deps) => ({
+    connections: (await workspaceConnections(deps, caller.workspaceId)).map(connectionView),
   })),
-  route(MANAGEMENT.getConnection, async ({ params }, { models }) =>
-    connectionView(await found('connection', models.Connection.findById(params.id).lean())),
+  route(MANAGEMENT.getConnection, async ({ params, caller }, { models }) =>
+    connectionView(await ours('connection', byId<ConnectionDoc>(models.Connection, params.id), caller)),
   ),
 ];

@@ -8,7 +8,11 @@ import type { TriggerCache } from '../receiver/trigger-cache';
 import type { RobotLifecycle } from '../robots/lifecycle';
 import type { StepsVersions } from '../robots/steps-versions';
 import type { Models } from '../storage/models';
-import { routesFor, type ApiRoute } from '../contract/route';
+import { routesFor, type ApiRoute, type RouteGuard } from '../contract/route';
+import type { AuditLog } from '../workspaces/audit';
+import type { Keys } from '../workspaces/keys';
+import type { RobotDirectory } from '../workspaces/robot-directory';
+import type { Workspaces } from '../workspaces/workspaces';
 
 /** What the process gives the management API (src/runtime/app.ts). */
 export interface ManagementInput {
@@ -19,14 +23,19 @@ export interface ManagementInput {
   log: Logger;
   /** Releases of held deliveries, which go on after the answer (src/core/background.ts). */
   background: BackgroundWork;
-  /** Wrong admin tokens per client address (src/core/throttle.ts). */
+  /** Wrong credentials per client address (src/core/throttle.ts). */
   authFailures: Throttle;
   /** The OpenAPI document (src/contract/openapi.ts), served at GET /api/openapi.json. */
   document: Record<string, unknown>;
 }
 
 /** What every route's handler is given: the process's parts, and those the routes share. */
-export interface ManagementDeps extends ManagementInput {
+export interface ManagementDeps extends ManagementInput, RouteGuard {
+  workspaces: Workspaces;
+  keys: Keys;
+  audit: AuditLog;
+  /** The robots page's directory (src/workspaces/robot-directory.ts). */
+  directory: RobotDirectory;
   /** The robot's lifecycle (src/robots/lifecycle.ts), wired to the receivers and the release of held deliveries. */
   lifecycle: RobotLifecycle;
   /** Steps versions, kept once read (src/robots/steps-versions.ts). */

@@ -9,7 +9,9 @@ import { deliveriesPage, runsPage } from '../history/reads';
 import { byId } from '../storage/by-id';
 import { loadJson, outputBlobId, triggerBlobId } from '../storage/blobs';
 import type { DeliveryDoc, RobotDoc, RunDoc, RunOutcomeDoc, StepResultDoc } from '../storage/documents';
-import { asked, found, pageOf } from './lookups';
+import { asked, found, ours, pageOf } from './lookups';
+import { notFound } from '../core/http-errors';
+import type { Caller } from '../domain/workspaces';
 import { route, type ManagementDeps, type ManagementRoute } from './deps';
 import { MANAGEMENT } from '../contract/management';
 import { deliveryView, runSummaryView, runView, workflowUrl, type StepResultText, type WebUi } from './views';
@@ -19,9 +21,22 @@ const webUi = ({ config }: ManagementDeps): WebUi => ({
   namespace: config.temporal.namespace,
 });
 
-/** A robot named by the path, read for its `_id` only. */
-const robotOf = ({ models }: ManagementDeps, id: string) =>
-  found('robot', models.Robot.findById(id, { _id: 1 }).lean());
+/** A robot of the caller's workspace, read for its `_id` and workspace only (404 for another's). */
+const robotOf = ({ models }: ManagementDeps, id: string, caller: Caller) =>
+  ours('robot', byId<RobotDoc>(models.Robot, id, { _id: 1, workspaceId: 1 }), caller);
+
+/** What the path names (a run, a delivery), when its robot is of the caller's workspace; 404 otherwise. */
+async function ofOurRobot<T extends { robotId: string }>(
+  deps: ManagementDeps,
+  what: string,
+  doc: Promise<T | null>,
+  caller: Caller,
+): Promise<T> {
+  const value = await found(what, doc);
+  const robot = await byId<RobotDoc>(deps.models.Robot, value.robotId, { _id: 1, workspaceId: 1 });
+  if (!robot || robot.workspaceId !== caller.workspaceId) throw notFound(`${what} not found`);
+  return value;
+}
 
 /**
  * A run as the API shows it: with the steps its delivery was accepted with, its step results and
@@ -57,37 +72,40 @@ async function runWithSteps(deps: ManagementDeps, run: RunDoc) {
   );
 }
 
+const deliveryOf = (deps: ManagementDeps, id: string, caller: Caller) =>
+  ofOurRobot(deps, 'delivery', byId<DeliveryDoc>(deps.models.Delivery, id), caller);
+
 export const HISTORY_ROUTES: ManagementRoute[] = [
   route(
     MANAGEMENT.listRuns,
     /** Summaries, newest first (src/history/reads.ts). */
-    async ({ params, query: { limit, cursor } }, deps) => {
-      const robot = await robotOf(deps, params.id);
+    async ({ params, query: { limit, cursor }, caller }, deps) => {
+      const robot = await robotOf(deps, params.id, caller);
       const page = await pageOf(runsPage(deps.models, robot._id, limit, cursor));
       return { runs: page.items.map((r) => runSummaryView(r, robot._id)), nextCursor: page.nextCursor };
     },
   ),
-  route(MANAGEMENT.getRun, async ({ params }, deps) => {
-    return runWithSteps(deps, await found('run', byId<RunDoc>(deps.models.Run, params.id)));
+  route(MANAGEMENT.getRun, async ({ params, caller }, deps) => {
+    return runWithSteps(deps, await ofOurRobot(deps, 'run', byId<RunDoc>(deps.models.Run, params.id), caller));
   }),
-  route(MANAGEMENT.listDeliveries, async ({ params, query: { limit, cursor } }, deps) => {
-    const robot = await robotOf(deps, params.id);
+  route(MANAGEMENT.listDeliveries, async ({ params, query: { limit, cursor }, caller }, deps) => {
+    const robot = await robotOf(deps, params.id, caller);
     const page = await pageOf(deliveriesPage(deps.models, robot._id, limit, cursor));
     return { deliveries: page.items.map((d) => deliveryView(d, webUi(deps))), nextCursor: page.nextCursor };
   }),
-  route(MANAGEMENT.getDelivery, async ({ params }, deps) => {
-    return deliveryView(await found('delivery', byId<DeliveryDoc>(deps.models.Delivery, params.id)), webUi(deps));
+  route(MANAGEMENT.getDelivery, async ({ params, caller }, deps) => {
+    return deliveryView(await deliveryOf(deps, params.id, caller), webUi(deps));
   }),
-  route(MANAGEMENT.getDeliveryFile, async ({ params }, deps) => {
-    const delivery = await found('delivery', byId<DeliveryDoc>(deps.models.Delivery, params.id));
+  route(MANAGEMENT.getDeliveryFile, async ({ params, caller }, deps) => {
+    const delivery = await deliveryOf(deps, params.id, caller);
     return { file: await found('file', deliveryFile(deps.models, delivery, params.sha256)) };
   }),
-  route(MANAGEMENT.replayDelivery, async ({ params }, deps) => {
-    const original = await found('delivery', byId<DeliveryDoc>(deps.models.Delivery, params.id));
+  route(MANAGEMENT.replayDelivery, async ({ params, caller }, deps) => {
+    const original = await deliveryOf(deps, params.id, caller);
     return { deliveryId: await asked(replayDelivery(deps, original)) };
   }),
-  route(MANAGEMENT.replayDeliveries, async ({ params, body: { outcome, since, cursor } }, deps) => {
-    const robot = await robotOf(deps, params.id);
+  route(MANAGEMENT.replayDeliveries, async ({ params, body: { outcome, since, cursor }, caller }, deps) => {
+    const robot = await robotOf(deps, params.id, caller);
     const which = { outcome, since: since === undefined ? undefined : new Date(since), cursor };
     return asked(pageOf(replayMany(deps, robot._id, which)));
   }),

@@ -6,66 +6,88 @@
 import { robotHistory } from '../history/reads';
 import { robotFields } from '../history/fields';
 import { sendTestDelivery } from '../deliveries/test-delivery';
-import { ROBOTS_LISTED } from '../domain/limits';
 import type { RobotTransition } from '../domain/robot-lifecycle';
-import { asked, found } from './lookups';
+import { asked, ours } from './lookups';
+import { byId } from '../storage/by-id';
+import type { RobotDoc } from '../storage/documents';
+import type { Caller } from '../domain/workspaces';
+import { invalidField } from '../core/http-errors';
+import { BadRobotsCursor } from '../workspaces/robot-directory';
 import { route, type ManagementDeps, type ManagementRoute } from './deps';
 import { MANAGEMENT } from '../contract/management';
 import { robotView } from './views';
 import { createRobot, editRobot } from '../robots/edit';
 
-const robotById = ({ models }: ManagementDeps, id: string) => found('robot', models.Robot.findById(id).lean());
+/** The robot the path names, in the caller's workspace (404 otherwise). */
+const robotById = ({ models }: ManagementDeps, id: string, caller: Caller) =>
+  ours('robot', byId<RobotDoc>(models.Robot, id), caller);
 
 /**
  * A lifecycle transition on the robot the path names (`/api/robots/:id/<transition>`): the robot as
  * it is after it; 409 for a transition the robot's state refuses (src/domain/robot-lifecycle.ts).
  */
 const transition = (name: RobotTransition): ManagementRoute =>
-  route(MANAGEMENT[name], async ({ params }, deps) =>
-    robotView(await deps.lifecycle[name](await robotById(deps, params.id)), deps.config),
+  route(MANAGEMENT[name], async ({ params, caller }, deps) =>
+    robotView(await deps.lifecycle[name](await robotById(deps, params.id, caller)), deps.config),
   );
 
 export const ROBOT_ROUTES: ManagementRoute[] = [
-  route(MANAGEMENT.createRobot, async ({ body }, deps) => robotView(await createRobot(deps.models, body), deps.config)),
+  route(MANAGEMENT.createRobot, async ({ body, caller }, deps) => {
+    const robot = await createRobot(deps.models, caller.workspaceId, body);
+    await deps.directory.changed();
+    return robotView(robot, deps.config);
+  }),
   route(
     MANAGEMENT.listRobots,
     /**
-     * Robots are few: one read, then each robot's tally by `_id`; without their cards: a webhook
-     * URL is read one robot at a time.
+     * A page of the workspace's directory (src/workspaces/robot-directory.ts), then each shown
+     * robot and its tally by `_id`; without their cards: a webhook URL is read one robot at a time.
      */
-    async (_, { models, config }) => {
-      const robots = await models.Robot.find().lean();
-      robots.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
-      const shown = robots.slice(0, ROBOTS_LISTED);
-      const histories = await Promise.all(shown.map((r) => robotHistory(models, r._id)));
-      return { robots: shown.map((r, i) => robotView(r, config, histories[i], { card: false })) };
+    async ({ query: { limit, cursor, search }, caller }, { models, config, directory }) => {
+      let page;
+      try {
+        page = await directory.page(caller.workspaceId, limit, search, cursor);
+      } catch (err) {
+        if (err instanceof BadRobotsCursor) throw invalidField('cursor', err.message);
+        throw err;
+      }
+      const robots = (await Promise.all(page.ids.map((id) => byId<RobotDoc>(models.Robot, id)))).filter(
+        (r): r is RobotDoc => r !== null,
+      );
+      const histories = await Promise.all(robots.map((r) => robotHistory(models, r._id)));
+      return {
+        robots: robots.map((r, i) => robotView(r, config, histories[i], { card: false })),
+        nextCursor: page.nextCursor,
+      };
     },
   ),
-  route(MANAGEMENT.getRobot, async ({ params }, deps) => {
-    const robot = await robotById(deps, params.id);
+  route(MANAGEMENT.getRobot, async ({ params, caller }, deps) => {
+    const robot = await robotById(deps, params.id, caller);
     return robotView(robot, deps.config, await robotHistory(deps.models, robot._id));
   }),
-  route(MANAGEMENT.robotFields, async ({ params }, deps) => {
-    const robot = await robotById(deps, params.id);
+  route(MANAGEMENT.robotFields, async ({ params, caller }, deps) => {
+    const robot = await robotById(deps, params.id, caller);
     return robotFields(deps.models, robot._id);
   }),
-  route(MANAGEMENT.sendTestDelivery, async ({ params, body }, deps) => {
-    const robot = await robotById(deps, params.id);
+  route(MANAGEMENT.sendTestDelivery, async ({ params, body, caller }, deps) => {
+    const robot = await robotById(deps, params.id, caller);
     return { deliveryId: await asked(sendTestDelivery(deps, robot, body)) };
   }),
   route(
     MANAGEMENT.editRobot,
     /** New steps apply to deliveries accepted from then on (src/robots/steps-versions.ts). */
-    async ({ params, body }, deps) => {
-      await editRobot(deps.models, await robotById(deps, params.id), body, (id) => deps.triggers.forget(id));
-      return robotView(await robotById(deps, params.id), deps.config);
+    async ({ params, body, caller }, deps) => {
+      await editRobot(deps.models, await robotById(deps, params.id, caller), body, (id) => deps.triggers.forget(id));
+      if (body.name) await deps.directory.changed();
+      return robotView(await robotById(deps, params.id, caller), deps.config);
     },
   ),
   transition('start'),
   transition('stop'),
   transition('pause'),
   transition('resume'),
-  route(MANAGEMENT.rotateToken, async ({ params, body }, deps) => {
-    return robotView(await deps.lifecycle.rotate(await robotById(deps, params.id), body.graceHours), deps.config);
+  route(MANAGEMENT.rotateToken, async ({ params, body, caller }, deps) => {
+    const robot = await robotById(deps, params.id, caller);
+    return robotView(await deps.lifecycle.rotate(robot, body.graceHours), deps.config);
   }),
 ];

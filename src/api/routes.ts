@@ -1,8 +1,10 @@
 /**
- * The management API: JSON under /api, every route behind `Authorization: Bearer <admin token>`
- * (its OpenAPI document too), wrong tokens throttled per client address (src/core/http-errors.ts). Its routes
+ * The management API: JSON under /api, every route behind `Authorization: Bearer <admin token or
+ * key>` (its OpenAPI document too; src/workspaces/callers.ts), acting in one workspace, wrong
+ * credentials throttled per client address (src/core/http-errors.ts), writes in the audit log. Its routes
  * are declared as data (src/contract/management.ts), one list per resource: apps and connections (./apps), robots
- * and their trigger (./robots), the history and replay (./history), and the API's own below.
+ * and their trigger (./robots), the history and replay (./history), workspaces, keys and the audit
+ * log (./workspaces), and the API's own below.
  */
 import Router from '@koa/router';
 import { webUiCodecEndpoint } from '../codec/routes';
@@ -14,6 +16,12 @@ import { mountRoutes } from '../contract/route';
 import { MANAGEMENT } from '../contract/management';
 import { ROBOT_ROUTES } from './robots';
 import type { RobotLifecycle } from '../robots/lifecycle';
+import { AuditLog } from '../workspaces/audit';
+import { identifyCaller } from '../workspaces/callers';
+import { Keys } from '../workspaces/keys';
+import { RobotDirectory } from '../workspaces/robot-directory';
+import { Workspaces } from '../workspaces/workspaces';
+import { WORKSPACE_ROUTES } from './workspaces';
 
 /** The API's own routes: its document, and where the Temporal Web UI's codec endpoint is. */
 const META_ROUTES: ManagementRoute[] = [
@@ -27,14 +35,25 @@ export const MANAGEMENT_ROUTES: readonly ManagementRoute[] = [
   ...APP_ROUTES,
   ...ROBOT_ROUTES,
   ...HISTORY_ROUTES,
+  ...WORKSPACE_ROUTES,
 ];
 
 /** The management API's router; `lifecycle` is the robot's, as the process runs it (src/runtime/robot-lifecycle.ts). */
 export function managementRouter(input: ManagementInput, lifecycle: RobotLifecycle): Router {
+  const { models, config, authFailures } = input;
+  const workspaces = new Workspaces(models);
+  const keys = new Keys(models);
+  const audit = new AuditLog(models, config.auditRetentionMs);
   const deps: ManagementDeps = {
     ...input,
     lifecycle,
-    versions: new StepsVersions(input.models),
+    versions: new StepsVersions(models),
+    workspaces,
+    keys,
+    audit,
+    directory: new RobotDirectory(models),
+    identify: (ctx, op) => identifyCaller(ctx, op, { adminToken: config.adminToken, authFailures, keys, workspaces }),
+    recordWrite: (caller, action, resource, workspaceId) => audit.record(caller, action, resource, workspaceId),
   };
   const router = new Router();
   mountRoutes(router, MANAGEMENT_ROUTES, deps);

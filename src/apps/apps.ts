@@ -75,11 +75,13 @@ function checkDedup(dedup: DedupChoice | null | undefined, app: { signedWith: st
 
 export async function createApp(
   { models, secretsKey }: AppsDeps,
+  workspaceId: string,
   { verification, ...body }: z.output<typeof createAppBody>,
 ): Promise<AppDoc> {
   checkDedup(body.dedup, { signedWith: verification?.scheme ?? null, bodyFormat: body.bodyFormat });
   const app = await models.App.create({
     _id: newId(),
+    workspaceId,
     ...body,
     ...sealed(secretsKey, verification ?? null),
     createdAt: new Date(),
@@ -104,10 +106,12 @@ export async function editApp(
 
 export async function createConnection(
   { models, secretsKey }: AppsDeps,
+  workspaceId: string,
   { signingSecret, ...body }: z.output<typeof createConnectionBody>,
 ): Promise<ConnectionDoc> {
   const connection = await models.Connection.create({
     _id: newId(),
+    workspaceId,
     ...body,
     signingSecretSealed: signingSecret ? encryptSecret(secretsKey, signingSecret) : null,
     createdAt: new Date(),
@@ -130,14 +134,20 @@ export async function nameAppSenders({
   return unnamed.length;
 }
 
-/** Every app, newest first. Apps are few: one read of the collection. */
-export async function allApps({ models }: Pick<AppsDeps, 'models'>): Promise<AppDoc[]> {
-  const apps = await models.App.find().lean();
+/**
+ * The workspace's apps, newest first. Apps are few (tens a workspace, set up by people): one read
+ * of the collection (on FerretDB, a filter other than `_id` reads it all, src/storage/by-id.ts).
+ */
+export async function workspaceApps({ models }: Pick<AppsDeps, 'models'>, workspaceId: string): Promise<AppDoc[]> {
+  const apps = await models.App.find({ workspaceId }).lean();
   return apps.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
 }
 
-/** Every connection, newest first. */
-export async function allConnections({ models }: Pick<AppsDeps, 'models'>): Promise<ConnectionDoc[]> {
-  const connections = await models.Connection.find().lean();
+/** The workspace's connections, newest first (as its apps). */
+export async function workspaceConnections(
+  { models }: Pick<AppsDeps, 'models'>,
+  workspaceId: string,
+): Promise<ConnectionDoc[]> {
+  const connections = await models.Connection.find({ workspaceId }).lean();
   return connections.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
 }

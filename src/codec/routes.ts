@@ -53,7 +53,7 @@ const codecOperation = (codec: 'encode' | 'decode', withKey: boolean): CodecOper
   summary:
     `${codec === 'encode' ? 'Encrypt' : 'Decrypt'} payloads as the workers do (Temporal's codec server)` +
     (withKey ? ", for the Temporal Web UI: the key is GET /api/codec's" : ''),
-  admin: !withKey,
+  access: withKey ? 'open' : 'operator',
   body: 'PayloadsToCode',
   answers: withKey ? { 200: 'Payloads', 400: 'Error', 401: 'Error' } : { 200: 'Payloads', 400: 'Error' },
 });
@@ -125,7 +125,7 @@ export function codecRouter({ config, codec, authFailures }: CodecDeps): Router 
   };
 
   for (const op of CODEC_OPERATIONS) {
-    router.post(op.path, op.admin ? withToken(run(op.codec)) : withUiKey(run(op.codec)));
+    router.post(op.path, op.access === 'operator' ? withToken(run(op.codec)) : withUiKey(run(op.codec)));
     router.options(op.path, preflight);
   }
   return router;

@@ -72,12 +72,15 @@ function operation(op: Operation) {
   const answers: Record<string, unknown> = Object.fromEntries(
     Object.entries(op.answers).map(([status, kind]) => [status, answer(kind)]),
   );
-  if (op.admin) answers[401] = answer('Error');
+  const signedIn = op.access !== 'open';
+  if (signedIn) answers[401] = answer('Error');
+  // A credential whose role falls short of the operation's (src/domain/workspaces.ts).
+  if (signedIn && op.access !== 'viewer') answers[403] = answer('Error');
   // Wrong credentials are throttled per client address (src/core/throttle.ts).
-  if (op.admin || 401 in op.answers) answers[429] = answer('Error');
+  if (signedIn || 401 in op.answers) answers[429] = answer('Error');
   return {
     summary: op.summary,
-    ...(op.admin ? { security: [{ adminToken: [] }] } : {}),
+    ...(signedIn ? { security: [{ bearer: [] }] } : {}),
     ...(params.length + query.length > 0
       ? { parameters: [...params, ...query].map(({ schema, ...p }) => ({ ...p, schema: bare(schema) })) }
       : {}),
@@ -113,7 +116,15 @@ export function openApiDocument(baseUrl: string, operations: readonly Operation[
     paths,
     components: {
       schemas: { ...schemas(ANSWERS, 'output'), ...schemas(BODIES, 'input') },
-      securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'The admin token (ADMIN_TOKEN)' } },
+      securitySchemes: {
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'The admin token (ADMIN_TOKEN; acts in the workspace named by X-Workspace-Id, or `default`) ' +
+            "or a workspace's key",
+        },
+      },
     },
   };
 }

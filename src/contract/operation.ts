@@ -8,6 +8,7 @@
 import type { input, output } from 'zod';
 import type { ANSWERS } from './answers';
 import type { BODIES, QUERIES } from './requests';
+import type { Access, Caller } from '../domain/workspaces';
 
 type AnswerName = keyof typeof ANSWERS;
 type BodyName = keyof typeof BODIES;
@@ -15,12 +16,19 @@ type QueryName = keyof typeof QUERIES;
 
 /** A route as the OpenAPI document sees it (the webhook and codec routes are declared as these). */
 export interface Operation {
-  method: 'get' | 'post' | 'put' | 'patch';
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** Koa's form: `/api/robots/:id`. */
   path: string;
   summary: string;
-  /** Needs `Authorization: Bearer <admin token>` (everything but the webhook URL and the Web UI's codec key). */
-  admin: boolean;
+  /**
+   * Who may call it (src/domain/workspaces.ts): `open` needs no bearer credential (the webhook URL,
+   * the Web UI's codec routes with their own key); anything else needs the admin token or a key.
+   */
+  access: Access;
+  /** A management write: the action the audit log records it as, `<resource kind>.<verb>`. */
+  audit?: string;
+  /** The workspace it acts in is the path's `:id` (a key of another workspace: 404). */
+  workspaceFromPath?: true;
   body?: BodyName | 'raw';
   query?: QueryName;
   /** Status → the answer's schema, `empty`, `document` (the OpenAPI document) or `file` (bytes: ./route.ts). */
@@ -41,6 +49,8 @@ export interface RouteRequest<O extends Operation> {
   params: Record<ParamsOf<O['path']>, string>;
   body: BodyOf<O['body']>;
   query: QueryOf<O['query']>;
+  /** Who asks, in which workspace (none on `open` routes). */
+  caller: Caller;
 }
 
 /** The name of an operation's one 2xx answer. */

@@ -13,7 +13,17 @@ import {
   type SenderName,
   type SenderSetting,
 } from '../domain/senders/catalog';
-import { DEFAULT_GRACE_HOURS, MAX_GRACE_HOURS, MIN_SIGNING_SECRET_LENGTH, TRIGGER_RULES_MAX } from '../domain/limits';
+import {
+  AUDIT_PAGE,
+  AUDIT_PAGE_MAX,
+  DEFAULT_GRACE_HOURS,
+  MAX_GRACE_HOURS,
+  MIN_SIGNING_SECRET_LENGTH,
+  ROBOTS_PAGE,
+  ROBOTS_PAGE_MAX,
+  TRIGGER_RULES_MAX,
+} from '../domain/limits';
+import { ROLES } from '../domain/workspaces';
 import { RULE_OPS, ruleProblem } from '../domain/trigger-rules';
 import { DEDUP_KEYS, DEDUP_WINDOW_MS } from '../domain/dedup';
 import { isHeaderName } from '../domain/headers';
@@ -221,6 +231,34 @@ export const listQuery = z.object({
   cursor: z.string().max(500).optional(),
 });
 
+/** A page of the robots (newest first), those whose name holds `search` (any case) when it is given. */
+const robotsQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(ROBOTS_PAGE_MAX).default(ROBOTS_PAGE),
+  cursor: z.string().max(500).optional(),
+  search: z.string().max(200).optional(),
+});
+
+/** A page of the audit log, newest first. */
+const auditQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(AUDIT_PAGE_MAX).default(AUDIT_PAGE),
+  cursor: z.string().max(500).optional(),
+});
+
+const createWorkspaceBody = z.object({ name: z.string().trim().min(1).max(200) }).strict();
+
+/** A key of a workspace: what it is called, its role, and when it stops working (never, when absent). */
+const createKeyBody = z
+  .object({
+    name: z.string().trim().min(1).max(200),
+    role: z.enum(ROLES),
+    expiresAt: z
+      .string()
+      .datetime()
+      .refine((t) => Date.parse(t) > Date.now(), 'must be in the future')
+      .optional(),
+  })
+  .strict();
+
 export type CreateRobotBody = z.infer<typeof createRobotBody>;
 export type StepBody = z.infer<typeof step>;
 
@@ -238,7 +276,10 @@ export const payloadsBody = z
  * namespace of the document.
  */
 /** The queries the management API takes, by their names in its operations (./management.ts). */
-export const QUERIES = { Page: listQuery } satisfies Record<string, z.AnyZodObject>;
+export const QUERIES = { Page: listQuery, RobotsPage: robotsQuery, AuditPage: auditQuery } satisfies Record<
+  string,
+  z.AnyZodObject
+>;
 
 export const BODIES = {
   CreateApp: createAppBody,
@@ -250,4 +291,6 @@ export const BODIES = {
   ReplayMany: bulkReplayBody,
   TestDelivery: testDeliveryBody,
   PayloadsToCode: payloadsBody,
+  CreateWorkspace: createWorkspaceBody,
+  CreateKey: createKeyBody,
 } satisfies Record<string, z.ZodTypeAny>;

@@ -74,6 +74,8 @@ export interface Config {
   logFormat: LogFormat;
   /** How long runs and deliveries are kept in history, in ms (0: forever). */
   historyRetentionMs: number;
+  /** How long the audit log keeps an entry (AUDIT_RETENTION, default a year; 0: forever). */
+  auditRetentionMs: number;
   /** Whether this worker runs a history keeper (one of all workers does the work, by lease). */
   historyKeeper: boolean;
   /** What deliveries' workflows do beyond running runs (each on by default; the bench turns each off in turn). */
@@ -190,6 +192,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       MAX_TRIGGER_BYTES: e.MAX_TRIGGER_BYTES,
       RULE_MATCH_CHARS_PER_DELIVERY: e.RULE_MATCH_CHARS_PER_DELIVERY,
       FANOUT_ROWS_PER_HOUR: e.FANOUT_ROWS_PER_HOUR,
+      FANOUT_ROWS_PER_HOUR_PER_WORKSPACE: e.FANOUT_ROWS_PER_HOUR_PER_WORKSPACE,
     },
     triggerCacheTtlMs: e.TRIGGER_CACHE_TTL_MS,
     embedded: {
@@ -203,6 +206,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT ?? (process.stderr.isTTY ? 'pretty' : 'json'),
     historyRetentionMs: e.HISTORY_RETENTION,
+    auditRetentionMs: e.AUDIT_RETENTION,
     historyKeeper: e.HISTORY_KEEPER === '1',
     runFeatures: {
       runSearchAttributes: e.RUN_SEARCH_ATTRIBUTES === '1',

@@ -39,6 +39,8 @@ export const invalidField = (field: string, problem: string) => new HttpError(40
 export const notFound = (what = 'not found') => new HttpError(404, what);
 export const unauthorized = (message: string) =>
   new HttpError(401, message, { headers: { 'WWW-Authenticate': 'Bearer' } });
+/** 403: the credential is right, but its role does not allow this (src/domain/workspaces.ts). */
+export const forbidden = (why: string) => new HttpError(403, why);
 /** 409: the request is well formed but the thing is not in a state that allows it. */
 export const conflict = (why: string) => new HttpError(409, why);
 export const methodNotAllowed = (allow: string) =>
@@ -58,16 +60,25 @@ export function requireCredential(
   wrong: () => HttpError,
 ): void {
   if (given && secretsEqual(given, expected)) return;
+  refuseCredential(ctx, failures, wrong);
+}
+
+/** Refuses a wrong credential: counted against its client address, 429 once past the minute's allowance. */
+export function refuseCredential(ctx: Context, failures: Throttle, wrong: () => HttpError): never {
   failures.check(ctx.ip);
   failures.count(ctx.ip);
   throw wrong();
 }
 
+/** The credential of `Authorization: Bearer <credential>`, or '' when there is none. */
+export function bearerOf(ctx: Context): string {
+  const header = ctx.get('authorization');
+  return header.startsWith('Bearer ') ? header.slice(7) : '';
+}
+
 /** The admin token's check, for every route that needs it: `Authorization: Bearer <admin token>`. */
 export function requireAdminToken(ctx: Context, adminToken: string, failures: Throttle): void {
-  const header = ctx.get('authorization');
-  const token = header.startsWith('Bearer ') ? header.slice(7) : '';
-  requireCredential(ctx, token, adminToken, failures, () => unauthorized('missing or wrong admin token'));
+  requireCredential(ctx, bearerOf(ctx), adminToken, failures, () => unauthorized('missing or wrong admin token'));
 }
 
 /** A status with an empty body (set in this order: assigning a null body after the status makes it 204). */

@@ -14,6 +14,7 @@ import { holdsDeliveries } from '../domain/robot-lifecycle';
 /** The robot as it is when a delivery is accepted: the delivery follows its body format and steps version. */
 interface AcceptingRobot extends BodyReading {
   id: string;
+  workspaceId: string;
   name: string;
   state: RobotState;
   stepsVersion: number;
@@ -22,7 +23,14 @@ interface AcceptingRobot extends BodyReading {
 /** A stored robot as a delivery asked for through the API (a replay, a test) is accepted by. */
 export async function acceptingRobot(models: Models, robot: RobotDoc): Promise<AcceptingRobot> {
   const reading = await robotBodyReading(models, robot);
-  return { id: robot._id, name: robot.name, state: robot.state, ...reading, stepsVersion: robot.stepsVersion ?? 0 };
+  return {
+    id: robot._id,
+    workspaceId: robot.workspaceId,
+    name: robot.name,
+    state: robot.state,
+    ...reading,
+    stepsVersion: robot.stepsVersion ?? 0,
+  };
 }
 
 /** What is known of a delivery when it is accepted. */
@@ -52,6 +60,7 @@ export async function deliveryInput(
   return {
     deliveryId: d.deliveryId,
     robotId: d.robot.id,
+    workspaceId: d.robot.workspaceId,
     triggerIdentifier: d.triggerIdentifier,
     receivedAt: d.receivedAt.toISOString(),
     dedupKey: d.dedupKey,

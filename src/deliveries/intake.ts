@@ -36,6 +36,8 @@ import type { TokenHashes } from '../robots/trigger-tokens';
 /** A robot's webhook trigger as the receiver takes its deliveries (read through src/receiver/trigger-cache.ts). */
 export interface WebhookTrigger {
   robotId: string;
+  /** The robot's workspace: on its deliveries, their log lines and search attributes, and its quota. */
+  workspaceId: string;
   /** The custom app whose sender it takes (where a secret learned in a handshake is kept), or null. */
   appId: string | null;
   /** For the workflow's summary in the Temporal Web UI. */
@@ -79,7 +81,7 @@ interface TakeDeliveryDeps {
 type ReceiverIds = { deliveryId: string; headers: Record<string, string> };
 
 /** The ids every log line about the delivery carries. */
-type DeliveryIds = { deliveryId: string; robotId: string; workflowId?: string };
+type DeliveryIds = { deliveryId: string; robotId: string; workspaceId: string; workflowId?: string };
 
 export type Taken =
   | { outcome: 'empty' }
@@ -124,7 +126,7 @@ export class DeliveryTaker {
     const request = sender && senderRequest(req);
     const unsigned = sender && request && senderHandshake(sender, request, false);
     if (unsigned) {
-      identified({ deliveryId, robotId: trigger.robotId });
+      identified({ deliveryId, robotId: trigger.robotId, workspaceId: trigger.workspaceId });
       return this.handshake(trigger, req, ids, unsigned, null);
     }
     if (req.method !== 'POST' && req.method !== 'PUT') return { outcome: 'not-a-handshake' };
@@ -132,12 +134,12 @@ export class DeliveryTaker {
     // Checked before anything parses the body: a forgery is keyed by its digest.
     const forged = await this.rejectForgery(trigger, req, ids, request);
     if (forged) {
-      identified({ deliveryId, robotId: trigger.robotId });
+      identified({ deliveryId, robotId: trigger.robotId, workspaceId: trigger.workspaceId });
       return { outcome: 'rejected', reason: forged, status: sender ? SENDERS[sender.scheme].refusalStatus : 400 };
     }
     const signed = sender && request && senderHandshake(sender, request, true);
     if (signed) {
-      identified({ deliveryId, robotId: trigger.robotId });
+      identified({ deliveryId, robotId: trigger.robotId, workspaceId: trigger.workspaceId });
       return this.handshake(trigger, req, ids, signed, true);
     }
     const senderId = sender && request ? senderDeliveryId(sender, request) : undefined;
@@ -151,12 +153,13 @@ export class DeliveryTaker {
     };
     const { key, windowMs } = dedupOf(source, this.digestKey, deliveryId);
     const workflowId = deliveryWorkflowId(trigger.identifier, key);
-    identified({ deliveryId, robotId: trigger.robotId, workflowId });
+    identified({ deliveryId, robotId: trigger.robotId, workspaceId: trigger.workspaceId, workflowId });
     const verified = verification ? true : trigger.kind === 'stripe' ? false : null;
     const input = await deliveryInput(this.deps.models, this.deps.config.inlineBodyBytes, {
       deliveryId,
       robot: {
         id: trigger.robotId,
+        workspaceId: trigger.workspaceId,
         name: trigger.robotName,
         state: trigger.state,
         format: trigger.format,

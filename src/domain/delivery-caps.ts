@@ -10,6 +10,7 @@ import {
   DEFAULT_CSV_MAX_COLUMNS,
   DEFAULT_CSV_MAX_ROWS,
   DEFAULT_FANOUT_ROWS_PER_HOUR,
+  DEFAULT_FANOUT_ROWS_PER_HOUR_PER_WORKSPACE,
   DEFAULT_MAX_TRIGGER_BYTES,
   DEFAULT_RULE_MATCH_CHARS_PER_DELIVERY,
 } from './limits';
@@ -25,6 +26,8 @@ export interface DeliveryCaps {
   RULE_MATCH_CHARS_PER_DELIVERY: number;
   /** Rows a URL's CSV deliveries may make into runs in an hour (src/deliveries/fanout-quota.ts). */
   FANOUT_ROWS_PER_HOUR: number;
+  /** Rows every URL of a workspace together may make into runs in an hour (the same module). */
+  FANOUT_ROWS_PER_HOUR_PER_WORKSPACE: number;
 }
 
 export const DEFAULT_DELIVERY_CAPS: DeliveryCaps = {
@@ -35,6 +38,7 @@ export const DEFAULT_DELIVERY_CAPS: DeliveryCaps = {
   MAX_TRIGGER_BYTES: DEFAULT_MAX_TRIGGER_BYTES,
   RULE_MATCH_CHARS_PER_DELIVERY: DEFAULT_RULE_MATCH_CHARS_PER_DELIVERY,
   FANOUT_ROWS_PER_HOUR: DEFAULT_FANOUT_ROWS_PER_HOUR,
+  FANOUT_ROWS_PER_HOUR_PER_WORKSPACE: DEFAULT_FANOUT_ROWS_PER_HOUR_PER_WORKSPACE,
 };
 
 /** No cap: reading again a CSV whose delivery was already checked against them. */
@@ -46,6 +50,7 @@ export const UNCAPPED: DeliveryCaps = {
   MAX_TRIGGER_BYTES: Infinity,
   RULE_MATCH_CHARS_PER_DELIVERY: Infinity,
   FANOUT_ROWS_PER_HOUR: Infinity,
+  FANOUT_ROWS_PER_HOUR_PER_WORKSPACE: Infinity,
 };
 
 /**

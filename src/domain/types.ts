@@ -100,6 +100,8 @@ export type DeliveryBody =
 export interface DeliveryInput {
   deliveryId: string;
   robotId: string;
+  /** Since 0.10: the robot's workspace (src/domain/workspaces.ts); absent before, which is `default`. */
+  workspaceId?: string;
   triggerIdentifier: string;
   /** ISO time at which the receiver got the request. */
   receivedAt: string;

@@ -25,6 +25,7 @@
  */
 import { appVerification, connectionSecret } from '../apps/apps';
 import type { BodyFormat } from '../domain/types';
+import { DEFAULT_WORKSPACE } from '../domain/workspaces';
 import type { Models } from '../storage/models';
 import { rawCollection } from '../storage/writes';
 import { randomUUID } from 'node:crypto';
@@ -192,6 +193,8 @@ export class TriggerCache {
     }
     return {
       robotId: robot._id,
+      // Robots read before the workspace migration ran (it runs at connect) have none.
+      workspaceId: robot.workspaceId ?? DEFAULT_WORKSPACE,
       appId: robot.trigger.kind === 'custom' ? (robot.trigger.appId ?? null) : null,
       robotName: robot.name,
       identifier,

@@ -42,7 +42,7 @@ export const WEBHOOK_OPERATIONS: readonly Operation[] = (['post', 'put'] as cons
     'The token in the path is the only credential. Every answer has an empty body but one: a handshake of ' +
     "the app's sender (docs/api.md#senders) gets the answer that sender expects (text/plain or JSON, or 204 " +
     "for Discord's webhook events' PING). A refusal is 400, or the sender's own status (Discord 401).",
-  admin: false,
+  access: 'open',
   body: 'raw',
   answers: {
     // One 2xx as every operation declares; a Discord app's webhook-events PING is answered 204 (its handshake).
@@ -64,7 +64,7 @@ export const HANDSHAKE_OPERATION: Operation = {
   summary:
     "A sender's check of the URL by GET (Meta's hub.challenge, Dropbox's challenge, Okta's verification " +
     'header): answered as that sender expects for an app of that sender, else 405.',
-  admin: false,
+  access: 'open',
   answers: { 200: 'empty', 400: 'empty', 403: 'empty', 404: 'empty', 405: 'empty', 429: 'empty', 503: 'empty' },
 };
 

@@ -8,7 +8,8 @@ import { conflict, invalidField } from '../core/http-errors';
 import { newId } from '../domain/secrets';
 import type { StepDefinition } from '../domain/types';
 import type { CreateRobotBody, StepBody, updateRobotBody } from '../contract/requests';
-import type { RobotDoc } from '../storage/documents';
+import { byId } from '../storage/by-id';
+import type { AppDoc, ConnectionDoc, RobotDoc } from '../storage/documents';
 import type { Models } from '../storage/models';
 import { editSteps, StepsEditConflict } from './steps-versions';
 
@@ -16,26 +17,33 @@ const stepDefinitions = (steps: StepBody[]): StepDefinition[] =>
   steps.map((s) => ({ name: s.name, type: s.type, templateJson: JSON.stringify(s.template) }));
 
 /** The trigger a new robot's body asks for, its app or connection checked (400 naming the field otherwise). */
-async function validTrigger(models: Models, trigger: CreateRobotBody['trigger']): Promise<RobotDoc['trigger']> {
+async function validTrigger(
+  models: Models,
+  workspaceId: string,
+  trigger: CreateRobotBody['trigger'],
+): Promise<RobotDoc['trigger']> {
   if (trigger.appId) {
-    const app = await models.App.findById(trigger.appId).lean();
-    if (!app) throw invalidField('trigger.appId', 'no such app');
+    const app = await byId<AppDoc>(models.App, trigger.appId);
+    // Another workspace's app is no app of this one.
+    if (!app || app.workspaceId !== workspaceId) throw invalidField('trigger.appId', 'no such app');
     if (!app.supportsInboundTrigger) throw invalidField('trigger.appId', 'the app does not support inbound triggers');
     return { kind: 'custom', appId: app._id, connectionId: null, identifier: null };
   }
-  if (!(await models.Connection.exists({ _id: trigger.connectionId }))) {
+  const connection = await byId<ConnectionDoc>(models.Connection, trigger.connectionId!);
+  if (!connection || connection.workspaceId !== workspaceId) {
     throw invalidField('trigger.connectionId', 'no such connection');
   }
   return { kind: 'stripe', appId: null, connectionId: trigger.connectionId!, events: trigger.events, identifier: null };
 }
 
 /** A new robot, a draft: not yet at work, so with no URL. */
-export async function createRobot(models: Models, body: CreateRobotBody): Promise<RobotDoc> {
+export async function createRobot(models: Models, workspaceId: string, body: CreateRobotBody): Promise<RobotDoc> {
   const robot = await models.Robot.create({
     _id: newId(),
+    workspaceId,
     name: body.name,
     state: 'draft',
-    trigger: await validTrigger(models, body.trigger),
+    trigger: await validTrigger(models, workspaceId, body.trigger),
     steps: stepDefinitions(body.steps),
     stepsVersion: 0,
     rulesJson: body.rules ? JSON.stringify(body.rules) : null,

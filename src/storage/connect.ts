@@ -1,9 +1,11 @@
 /**
  * The database connection every process opens: a driver client whose pool looks at itself every
- * POOL_CHECK_MS, handed to mongoose, then every collection and index of models.ts made.
+ * POOL_CHECK_MS, handed to mongoose, then every collection and index of models.ts made, and what
+ * was stored before workspaces moved to `default` (./workspace-migration.ts).
  */
 import mongoose, { type Connection } from 'mongoose';
 import { createModels, type Models } from './models';
+import { migrateToWorkspaces } from './workspace-migration';
 
 const TRANSIENT = /SQLITE_BUSY|database is locked|ECONNREFUSED|server selection|topology/i;
 
@@ -56,5 +58,6 @@ export async function connectDatabase(uri: string): Promise<{ db: Connection; mo
       }
     }
   }
+  await migrateToWorkspaces(models);
   return { db, models };
 }

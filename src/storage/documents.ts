@@ -6,6 +6,7 @@
  */
 import type { SenderName } from '../domain/senders/catalog';
 import type { DedupChoice } from '../domain/dedup';
+import type { Role } from '../domain/workspaces';
 import {
   type BodyFormat,
   type DeliveryRecord,
@@ -21,6 +22,8 @@ export type StoredJson = { json: string } | { chunks: number };
 
 export interface AppDoc {
   _id: string;
+  /** Its workspace (src/domain/workspaces.ts); since 0.10, older ones moved to `default` at start. */
+  workspaceId: string;
   name: string;
   supportsInboundTrigger: boolean;
   bodyFormat: BodyFormat;
@@ -41,6 +44,8 @@ export interface AppDoc {
 
 export interface ConnectionDoc {
   _id: string;
+  /** Its workspace (src/domain/workspaces.ts); since 0.10, older ones moved to `default` at start. */
+  workspaceId: string;
   provider: 'stripe';
   name: string;
   signingSecretSealed: string | null;
@@ -49,6 +54,8 @@ export interface ConnectionDoc {
 
 export interface RobotDoc {
   _id: string;
+  /** Its workspace (src/domain/workspaces.ts); since 0.10, older ones moved to `default` at start. */
+  workspaceId: string;
   name: string;
   state: RobotState;
   trigger: {
@@ -177,5 +184,55 @@ export interface UnconfirmedBodyDoc {
   _id: string;
   workflowId: string;
   chunks: number;
+  at: Date;
+}
+
+/** A workspace (src/domain/workspaces.ts); `default` holds what was made before workspaces. */
+export interface WorkspaceDoc {
+  _id: string;
+  name: string;
+  createdAt: Date;
+}
+
+/** A key of a workspace (src/workspaces/keys.ts); `_id` is the key's id, the secret only as its SHA-256. */
+export interface ApiKeyDoc {
+  _id: string;
+  workspaceId: string;
+  name: string;
+  role: Role;
+  /** SHA-256 (hex) of the key's secret. */
+  secretHash: string;
+  createdAt: Date;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+  lastUsedAt: Date | null;
+}
+
+/**
+ * One entry of a workspace's audit log, `<workspace>:<n>` (n from 1, claimed by insert;
+ * src/workspaces/audit.ts): who did what to which resource, when, from where. Never a secret or a body.
+ */
+export interface AuditEntryDoc {
+  _id: string;
+  at: Date;
+  actor: string;
+  action: string;
+  resource: string;
+  address: string;
+}
+
+/**
+ * Where a workspace's audit log stands, `_id` the workspace: the first entry kept (older ones
+ * were swept) and an entry known to exist (the last is found from there by `_id`).
+ */
+export interface AuditHeadDoc {
+  _id: string;
+  from: number;
+  last: number;
+}
+
+/** A one-time change of what is stored (src/workspaces/migration.ts), by its name, once done. */
+export interface MigrationDoc {
+  _id: string;
   at: Date;
 }

@@ -12,7 +12,13 @@ import { DEDUP_KEYS } from '../domain/dedup';
 import { Schema, type Connection } from 'mongoose';
 import { historySchemas } from './history-documents';
 import { BODY_FORMATS, DELIVERY_OUTCOMES, ROBOT_STATES, type StepDefinition } from '../domain/types';
+import { ROLES } from '../domain/workspaces';
 import type {
+  ApiKeyDoc,
+  AuditEntryDoc,
+  AuditHeadDoc,
+  MigrationDoc,
+  WorkspaceDoc,
   AppDoc,
   BlobChunkDoc,
   ConnectionDoc,
@@ -33,6 +39,7 @@ const opts = { versionKey: false as const, _id: false as const };
 const appSchema = new Schema<AppDoc>(
   {
     _id: { type: String, required: true },
+    workspaceId: { type: String, required: true },
     name: { type: String, required: true },
     supportsInboundTrigger: { type: Boolean, required: true },
     bodyFormat: { type: String, enum: BODY_FORMATS, required: true },
@@ -59,6 +66,7 @@ const appSchema = new Schema<AppDoc>(
 const connectionSchema = new Schema<ConnectionDoc>(
   {
     _id: { type: String, required: true },
+    workspaceId: { type: String, required: true },
     provider: { type: String, enum: ['stripe'], required: true },
     name: { type: String, required: true },
     /** AES-256-GCM sealed with SECRETS_KEY; never returned by any route. */
@@ -80,6 +88,7 @@ const stepDefinitionSchema = new Schema<StepDefinition>(
 const robotSchema = new Schema<RobotDoc>(
   {
     _id: { type: String, required: true },
+    workspaceId: { type: String, required: true },
     name: { type: String, required: true },
     state: { type: String, enum: ROBOT_STATES, required: true },
     trigger: {
@@ -251,6 +260,56 @@ const triggerChangeSchema = new Schema<TriggerChangeDoc>(
   { ...opts, collection: 'trigger_changes' },
 );
 
+const workspaceSchema = new Schema<WorkspaceDoc>(
+  {
+    _id: { type: String, required: true },
+    name: { type: String, required: true },
+    createdAt: { type: Date, required: true },
+  },
+  { ...opts, collection: 'workspaces' },
+);
+
+const apiKeySchema = new Schema<ApiKeyDoc>(
+  {
+    _id: { type: String, required: true },
+    workspaceId: { type: String, required: true },
+    name: { type: String, required: true },
+    role: { type: String, enum: ROLES, required: true },
+    secretHash: { type: String, required: true },
+    createdAt: { type: Date, required: true },
+    expiresAt: { type: Date, default: null },
+    revokedAt: { type: Date, default: null },
+    lastUsedAt: { type: Date, default: null },
+  },
+  { ...opts, collection: 'api_keys' },
+);
+
+const auditEntrySchema = new Schema<AuditEntryDoc>(
+  {
+    _id: { type: String, required: true },
+    at: { type: Date, required: true },
+    actor: { type: String, required: true },
+    action: { type: String, required: true },
+    resource: { type: String, required: true },
+    address: { type: String, required: true },
+  },
+  { ...opts, collection: 'audit_entries' },
+);
+
+const auditHeadSchema = new Schema<AuditHeadDoc>(
+  {
+    _id: { type: String, required: true },
+    from: { type: Number, required: true },
+    last: { type: Number, required: true },
+  },
+  { ...opts, collection: 'audit_heads' },
+);
+
+const migrationSchema = new Schema<MigrationDoc>(
+  { _id: { type: String, required: true }, at: { type: Date, required: true } },
+  { ...opts, collection: 'migrations' },
+);
+
 export function createModels(db: Connection) {
   return {
     App: db.model<AppDoc>('App', appSchema),
@@ -274,6 +333,11 @@ export function createModels(db: Connection) {
     Lease: db.model('Lease', historySchemas.lease),
     HistoryMark: db.model('HistoryMark', historySchemas.mark),
     TriggerChange: db.model<TriggerChangeDoc>('TriggerChange', triggerChangeSchema),
+    Workspace: db.model<WorkspaceDoc>('Workspace', workspaceSchema),
+    ApiKey: db.model<ApiKeyDoc>('ApiKey', apiKeySchema),
+    AuditEntry: db.model<AuditEntryDoc>('AuditEntry', auditEntrySchema),
+    AuditHead: db.model<AuditHeadDoc>('AuditHead', auditHeadSchema),
+    Migration: db.model<MigrationDoc>('Migration', migrationSchema),
   };
 }
 export type Models = ReturnType<typeof createModels>;

@@ -19,6 +19,7 @@ const LAYERS: Array<{ name: string; paths: string[] }> = [
   { name: 'API client', paths: ['src/client/'] },
   { name: 'Temporal plumbing', paths: ['src/temporal/'] },
   { name: 'storage', paths: ['src/storage/'] },
+  { name: 'workspaces', paths: ['src/workspaces/'] },
   { name: 'history', paths: ['src/history/'] },
   { name: 'apps', paths: ['src/apps/'] },
   { name: 'robots', paths: ['src/robots/'] },

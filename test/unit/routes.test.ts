@@ -1,7 +1,8 @@
 /**
  * Routes declared once (src/contract/route.ts): every declaration is well formed, and a declared route,
- * mounted, checks the admin token, reads and checks its body and query, and answers with its one
- * 2xx status. That the service serves exactly the declared routes is test/openapi.test.ts's.
+ * mounted, asks who its caller is first, reads and checks its body and query, answers with its one
+ * 2xx status, and records a write in the audit log. That the service serves exactly the declared
+ * routes is test/openapi.test.ts's.
  */
 import Router from '@koa/router';
 import Koa from 'koa';
@@ -12,7 +13,7 @@ import { MANAGEMENT_ROUTES } from '../../src/api/routes';
 import { mountRoutes, routesFor, successStatus, type RouteGuard } from '../../src/contract/route';
 import { MANAGEMENT } from '../../src/contract/management';
 import { ROBOT_TRANSITIONS, type RobotTransition } from '../../src/domain/robot-lifecycle';
-import { errorHandler } from '../../src/core/http-errors';
+import { errorHandler, requireAdminToken } from '../../src/core/http-errors';
 import { silentLogger } from '../../src/core/log';
 import { Throttle } from '../../src/core/throttle';
 
@@ -22,9 +23,9 @@ it('declares each method and path once, each with exactly one 2xx answer', () =>
   for (const op of OPERATIONS) expect(() => successStatus(op)).not.toThrow();
 });
 
-it('puts every management route behind the admin token, and nothing but the webhook URL and codec key outside', () => {
-  expect(MANAGEMENT_ROUTES.every((r) => r.admin && r.path.startsWith('/api/'))).toBe(true);
-  const open = OPERATIONS.filter((op) => !op.admin).map((op) => `${op.method} ${op.path}`);
+it('puts every management route behind a credential, and nothing but the webhook URL and codec key outside', () => {
+  expect(MANAGEMENT_ROUTES.every((r) => r.access !== 'open' && r.path.startsWith('/api/'))).toBe(true);
+  const open = OPERATIONS.filter((op) => op.access === 'open').map((op) => `${op.method} ${op.path}`);
   expect(open.sort()).toEqual([
     'get /api/webhooks/:identifier/:token',
     'post /api/webhooks/:identifier/:token',
@@ -32,6 +33,18 @@ it('puts every management route behind the admin token, and nothing but the webh
     'post /codec/:key/encode',
     'put /api/webhooks/:identifier/:token',
   ]);
+});
+
+it('lets viewers read only, and names the action of every write for the audit log', () => {
+  for (const r of MANAGEMENT_ROUTES) {
+    const write = r.method !== 'get';
+    expect({ route: `${r.method} ${r.path}`, write, audited: r.audit !== undefined }).toEqual({
+      route: `${r.method} ${r.path}`,
+      write,
+      audited: write,
+    });
+    if (write) expect(r.access).not.toBe('viewer');
+  }
 });
 
 it('declares 409 on exactly the lifecycle transitions whose state table can refuse them', () => {
@@ -48,7 +61,8 @@ const thing = {
   method: 'post',
   path: '/api/things/:id/rotate',
   summary: 'test',
-  admin: true,
+  access: 'editor',
+  audit: 'thing.rotate',
   body: 'RotateToken',
   query: 'Page',
   answers: { 202: 'Replayed', 400: 'Error' },
@@ -67,9 +81,19 @@ describe('a mounted route', () => {
   let server: http.Server;
   let base: string;
   const heard: unknown[] = [];
+  const recorded: unknown[] = [];
 
   beforeAll(async () => {
-    const deps: RouteGuard = { config: { adminToken: ADMIN }, authFailures: new Throttle('wrong tokens', 1000) };
+    const deps: RouteGuard = {
+      identify: (ctx) => {
+        requireAdminToken(ctx, ADMIN, new Throttle('wrong tokens', 1000));
+        return Promise.resolve({ actor: { kind: 'admin' }, workspaceId: 'w1', role: 'operator', address: ctx.ip });
+      },
+      recordWrite: (_, action, resource, workspaceId) => {
+        recorded.push({ action, resource, workspaceId });
+        return Promise.resolve();
+      },
+    };
     const router = new Router();
     mountRoutes(
       router,
@@ -103,6 +127,7 @@ describe('a mounted route', () => {
     expect(res.status).toBe(202);
     expect(await res.json()).toEqual({ deliveryId: 't1 24 3' });
     expect(heard.at(-1)).toEqual({ params: { id: 't1' }, body: { graceHours: 24 }, query: { limit: 3 } });
+    expect(recorded.at(-1)).toEqual({ action: 'thing.rotate', resource: 'thing:t1', workspaceId: 'w1' });
   });
 
   it('refuses a wrong admin token (401) before the handler runs', async () => {
@@ -110,6 +135,7 @@ describe('a mounted route', () => {
     const res = await post('/api/things/t1/rotate', {}, 'wrong');
     expect(res.status).toBe(401);
     expect(heard.length).toBe(before);
+    expect(recorded.length).toBe(before);
   });
 
   it('refuses a body its schema refuses (400, naming the field) before the handler runs', async () => {

@@ -38,6 +38,14 @@ export const DEFAULT_MAX_TRIGGER_BYTES = 512 * MiB;
  * setting and makes no run. Set it to what the stack runs in an hour to keep any URL within it.
  */
 export const DEFAULT_FANOUT_ROWS_PER_HOUR = DEFAULT_CSV_MAX_ROWS;
+/**
+ * Rows every URL of a workspace together may make into runs in an hour (default of the setting
+ * FANOUT_ROWS_PER_HOUR_PER_WORKSPACE, counted as the URL's): twice one URL's, so a workspace may
+ * have two URLs at their full hour, and a customer opening many URLs still cannot queue more than
+ * that ahead of the others' runs. Set it to what the stack runs in an hour divided by the
+ * workspaces that must be able to use it at once.
+ */
+export const DEFAULT_FANOUT_ROWS_PER_HOUR_PER_WORKSPACE = 2 * DEFAULT_FANOUT_ROWS_PER_HOUR;
 
 // ---- Parsing ------------------------------------------------------------------------------------
 

@@ -4,8 +4,26 @@
 
 // ---- Management API ------------------------------------------------------------------------------
 
-/** Robots `GET /api/robots` lists (newest first), each with its counts. */
-export const ROBOTS_LISTED = 1000;
+/**
+ * Robots a page of `GET /api/robots` shows (newest first), each with its counts, unless `limit`
+ * says otherwise: a screen's worth. Each shown robot costs reads by `_id` (its tally); the list and
+ * the search by name are answered from the workspace's directory (src/workspaces/robot-directory.ts).
+ */
+export const ROBOTS_PAGE = 50;
+/** The most a page of robots may show: each robot's counts are read for it. */
+export const ROBOTS_PAGE_MAX = 200;
+
+// ---- Workspaces, keys and the audit log (docs/workspaces.md) -------------------------------------
+
+/** Audit entries a page of `GET /api/audit` shows unless `limit` says otherwise. */
+export const AUDIT_PAGE = 50;
+/** The most a page of the audit log may show: each entry is a read by `_id`. */
+export const AUDIT_PAGE_MAX = 200;
+/**
+ * How seldom a key's `lastUsedAt` is written: at most once a minute per key and process, so a
+ * script calling the API in a loop costs a read per request, not a write.
+ */
+export const KEY_LAST_USED_EVERY_MS = 60_000;
 
 // ---- Replay and pause (docs/api.md) -----------------------------------------------------------------
 

@@ -1,0 +1,69 @@
+/**
+ * Workspaces and who acts in them (issue 45). Every app, connection and robot belongs to exactly one
+ * workspace, and so does everything of a robot (its runs, deliveries, fields, rules, replays and
+ * test deliveries). A request to the management API acts in one workspace, as one caller:
+ *
+ * - **the operator**, with the admin token: in the workspace named by `X-Workspace-Id` (or
+ *   `default`), with every right, and the only one who creates workspaces or reads the Web UI's
+ *   codec endpoint;
+ * - **a key** (`Authorization: Bearer whk_…`): in its own workspace only, with its role:
+ *   `viewer` reads, `editor` does everything in its workspace but keys, `owner` manages its keys too.
+ *
+ * Anything of another workspace is answered 404, as what does not exist (no existence leak); a
+ * write the caller's role does not allow is answered 403. The webhook URL stays the only
+ * credential of senders: nothing here touches the receiver.
+ *
+ * A key is `whk_<key id>_<secret>`: its id (a UUID, how it is found, shown in lists and the audit
+ * log) and 32 random bytes (base64url). Only the secret's SHA-256 is stored. Imports nothing.
+ */
+
+/** Where data made before workspaces existed goes, and where the admin token acts unless told otherwise. */
+export const DEFAULT_WORKSPACE = 'default';
+/** The name `default` is shown with. */
+export const DEFAULT_WORKSPACE_NAME = 'Default';
+
+export const ROLES = ['viewer', 'editor', 'owner'] as const;
+/** A key's role in its workspace. */
+export type Role = (typeof ROLES)[number];
+
+/**
+ * What an operation needs: `open` (no bearer credential: the webhook URL, the Web UI's codec
+ * routes with their own key), a role at least, or `operator` (the admin token).
+ */
+export type Access = 'open' | Role | 'operator';
+
+const RANK: Record<Role | 'operator', number> = { viewer: 1, editor: 2, owner: 3, operator: 4 };
+
+/** Whether a caller of this standing may do what needs `needed`. */
+export function allows(held: Role | 'operator', needed: Access): boolean {
+  return needed === 'open' || RANK[held] >= RANK[needed];
+}
+
+/** Who made a request: the operator (admin token) or a key, by id and name. */
+export type Actor = { kind: 'admin' } | { kind: 'key'; keyId: string; name: string };
+
+/** The caller of a management request: who, in which workspace, with what standing, from where. */
+export interface Caller {
+  actor: Actor;
+  workspaceId: string;
+  role: Role | 'operator';
+  /** The client's address (src/core/client-address.ts). */
+  address: string;
+}
+
+/** A key as the audit log and its answers name its author: "admin", or the key's name and id. */
+export function actorName(actor: Actor): string {
+  return actor.kind === 'admin' ? 'admin' : `${actor.name} (key ${actor.keyId})`;
+}
+
+export const KEY_PREFIX = 'whk_';
+const KEY_SHAPE = /^whk_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})_([A-Za-z0-9_-]{43})$/;
+
+/** A presented key's id and secret, or null for what is not a key's shape. */
+export function parseKey(presented: string): { keyId: string; secret: string } | null {
+  const m = KEY_SHAPE.exec(presented);
+  return m ? { keyId: m[1], secret: m[2] } : null;
+}
+
+/** The text of a key from its id and secret. */
+export const keyText = (keyId: string, secret: string) => `${KEY_PREFIX}${keyId}_${secret}`;

@@ -45,6 +45,7 @@ it('logs a body that does not parse as one info line with its ids, and no stack 
       name: 'worker',
       deliveryId: delivery.id,
       robotId: robot.robotId,
+      workspaceId: 'default',
       workflowId: delivery.workflowId,
       reason: 'invalid JSON',
       time: expect.any(String),
@@ -83,6 +84,7 @@ it('logs a rejected signature as one info line with the delivery and robot, and 
       status: 400,
       route: '/api/webhooks/:identifier/:token',
       robotId: robot.body.id,
+      workspaceId: 'default',
     }),
   ]);
   const all = JSON.stringify(lines);

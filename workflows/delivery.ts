@@ -17,6 +17,7 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { runsInDeliveryWorkflow, runWorkflowId } from '../src/domain/ids';
+import { DEFAULT_WORKSPACE } from '../src/domain/workspaces';
 import { BODY_FORMAT, DELIVERY_OUTCOME, runAttributes } from '../src/domain/search-attributes';
 import {
   UNPARSABLE_BODY,
@@ -192,7 +193,8 @@ export async function deliveryWorkflow(delivery: DeliveryInput, fanOut?: FanOut)
 
 /** What every log line about a delivery carries (the SDK adds the workflow's id). */
 function idsOf(delivery: DeliveryInput) {
-  return { deliveryId: delivery.deliveryId, robotId: delivery.robotId, triggerIdentifier: delivery.triggerIdentifier };
+  const { deliveryId, robotId, workspaceId = DEFAULT_WORKSPACE, triggerIdentifier } = delivery;
+  return { deliveryId, robotId, workspaceId, triggerIdentifier };
 }
 
 /** A stored body is discarded once it is no longer needed, unless it is kept for replay (KEEP_BODIES, since 0.4). */

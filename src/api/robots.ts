@@ -34,7 +34,7 @@ const transition = (name: RobotTransition): ManagementRoute =>
 export const ROBOT_ROUTES: ManagementRoute[] = [
   route(MANAGEMENT.createRobot, async ({ body, caller }, deps) => {
     const robot = await createRobot(deps.models, caller.workspaceId, body);
-    await deps.directory.changed();
+    await deps.directory.list(robot);
     return robotView(robot, deps.config);
   }),
   route(
@@ -78,8 +78,9 @@ export const ROBOT_ROUTES: ManagementRoute[] = [
     /** New steps apply to deliveries accepted from then on (src/robots/steps-versions.ts). */
     async ({ params, body, caller }, deps) => {
       await editRobot(deps.models, await robotById(deps, params.id, caller), body, (id) => deps.triggers.forget(id));
-      if (body.name) await deps.directory.changed();
-      return robotView(await robotById(deps, params.id, caller), deps.config);
+      const robot = await robotById(deps, params.id, caller);
+      if (body.name) await deps.directory.list(robot);
+      return robotView(robot, deps.config);
     },
   ),
   transition('start'),

@@ -69,11 +69,18 @@ function operation(op: Operation) {
       $refStrategy: 'none',
     }),
   }));
+  // With the admin token: the workspace it acts in (a key's is its own; src/domain/workspaces.ts).
+  const workspace =
+    op.access !== 'open' && !op.workspaceFromPath
+      ? [{ name: 'X-Workspace-Id', in: 'header', required: false, schema: { type: 'string' } }]
+      : [];
   const answers: Record<string, unknown> = Object.fromEntries(
     Object.entries(op.answers).map(([status, kind]) => [status, answer(kind)]),
   );
   const signedIn = op.access !== 'open';
   if (signedIn) answers[401] = answer('Error');
+  // The workspace X-Workspace-Id names does not exist (src/workspaces/callers.ts).
+  if (signedIn && !op.workspaceFromPath) answers[404] ??= answer('Error');
   // A credential whose role falls short of the operation's (src/domain/workspaces.ts).
   if (signedIn && op.access !== 'viewer') answers[403] = answer('Error');
   // Wrong credentials are throttled per client address (src/core/throttle.ts).
@@ -81,8 +88,10 @@ function operation(op: Operation) {
   return {
     summary: op.summary,
     ...(signedIn ? { security: [{ bearer: [] }] } : {}),
-    ...(params.length + query.length > 0
-      ? { parameters: [...params, ...query].map(({ schema, ...p }) => ({ ...p, schema: bare(schema) })) }
+    ...(params.length + query.length + workspace.length > 0
+      ? {
+          parameters: [...params, ...query, ...workspace].map(({ schema, ...p }) => ({ ...p, schema: bare(schema) })),
+        }
       : {}),
     ...(op.body === 'raw'
       ? { requestBody: { content: { '*/*': { schema: { type: 'string', format: 'binary' } } } } }

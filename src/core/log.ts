@@ -3,7 +3,8 @@
  *
  * Contract:
  * - Every line has `level`, `time`, `name` (receiver, worker, embedded…) and `msg`; lines about a
- *   delivery or run carry `deliveryId`, `workflowId` and `robotId` where known (`child` binds them).
+ *   delivery or run carry `deliveryId`, `workflowId`, `robotId` and `workspaceId` where known (`child`
+ *   binds them).
  * - An expected outcome (an unparsable body, a rejected signature, a refused request) is one line
  *   at `info`, never a stack trace. Stacks are for what is not expected.
  * - No line holds a webhook token, a signing secret, the admin token or a body: callers never pass

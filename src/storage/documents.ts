@@ -231,6 +231,25 @@ export interface AuditHeadDoc {
   last: number;
 }
 
+/**
+ * An entry of a workspace's robots directory, `<workspace>:<n>` (a chain, src/storage/chains.ts): a
+ * robot as it was made or renamed (src/workspaces/robot-directory.ts). The last entry of a robot wins.
+ */
+export interface RobotListingDoc {
+  _id: string;
+  robotId: string;
+  name: string;
+  /** When the robot was made (its place in the list). */
+  createdAt: Date;
+}
+
+/** A workspace's directory up to an entry (`_id` the workspace): its robots read at once. */
+export interface RobotListingSnapshotDoc {
+  _id: string;
+  upTo: number;
+  robots: { id: string; name: string; createdAt: Date }[];
+}
+
 /** A one-time change of what is stored (src/workspaces/migration.ts), by its name, once done. */
 export interface MigrationDoc {
   _id: string;

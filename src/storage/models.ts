@@ -18,6 +18,8 @@ import type {
   AuditEntryDoc,
   AuditHeadDoc,
   MigrationDoc,
+  RobotListingDoc,
+  RobotListingSnapshotDoc,
   WorkspaceDoc,
   AppDoc,
   BlobChunkDoc,
@@ -305,6 +307,28 @@ const auditHeadSchema = new Schema<AuditHeadDoc>(
   { ...opts, collection: 'audit_heads' },
 );
 
+const robotListingSchema = new Schema<RobotListingDoc>(
+  {
+    _id: { type: String, required: true },
+    robotId: { type: String, required: true },
+    name: { type: String, required: true },
+    createdAt: { type: Date, required: true },
+  },
+  { ...opts, collection: 'robot_listings' },
+);
+
+const robotListingSnapshotSchema = new Schema<RobotListingSnapshotDoc>(
+  {
+    _id: { type: String, required: true },
+    upTo: { type: Number, required: true },
+    robots: {
+      type: [new Schema({ id: String, name: String, createdAt: Date }, opts)],
+      required: true,
+    },
+  },
+  { ...opts, collection: 'robot_listing_snapshots' },
+);
+
 const migrationSchema = new Schema<MigrationDoc>(
   { _id: { type: String, required: true }, at: { type: Date, required: true } },
   { ...opts, collection: 'migrations' },
@@ -338,6 +362,8 @@ export function createModels(db: Connection) {
     AuditEntry: db.model<AuditEntryDoc>('AuditEntry', auditEntrySchema),
     AuditHead: db.model<AuditHeadDoc>('AuditHead', auditHeadSchema),
     Migration: db.model<MigrationDoc>('Migration', migrationSchema),
+    RobotListing: db.model<RobotListingDoc>('RobotListing', robotListingSchema),
+    RobotListingSnapshot: db.model<RobotListingSnapshotDoc>('RobotListingSnapshot', robotListingSnapshotSchema),
   };
 }
 export type Models = ReturnType<typeof createModels>;

@@ -1,6 +1,7 @@
 /**
  * The migration to workspaces (0.10, issue 45): every app, connection and robot stored before it
- * goes to the `default` workspace, which is made. It runs when a process connects (./connect.ts),
+ * goes to the `default` workspace, which is made, and every robot is listed in its workspace's
+ * directory. It runs when a process connects (./connect.ts),
  * before anything is served; it is idempotent (it sets only what has no workspace, and two
  * processes starting at once do the same), and once done it is marked (`migrations/workspaces`),
  * so later starts cost one read by `_id`. The scan it makes once is the only one.
@@ -25,5 +26,44 @@ export async function migrateToWorkspaces(models: Models): Promise<void> {
   for (const collection of owned as unknown as mongo.Collection<{ _id: string; workspaceId?: string }>[]) {
     await collection.updateMany({ workspaceId: { $exists: false } }, { $set: { workspaceId: DEFAULT_WORKSPACE } });
   }
+  await listRobots(models);
   await claimById(models.Migration, { _id: MIGRATION, at: new Date() });
+}
+
+/**
+ * Every robot in its workspace's directory (src/workspaces/robot-directory.ts), oldest first, and a
+ * snapshot of each workspace's. The entries' numbers follow from the robots, so a second run, or
+ * one beside another process's, claims the same ones and writes nothing new.
+ */
+async function listRobots(models: Models): Promise<void> {
+  const robots = await rawCollection(models.Robot)
+    .find({}, { projection: { _id: 1, workspaceId: 1, name: 1, createdAt: 1 } })
+    .toArray();
+  robots.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a._id.localeCompare(b._id));
+  const byWorkspace = new Map<string, typeof robots>();
+  for (const r of robots) {
+    const list = byWorkspace.get(r.workspaceId);
+    if (list) list.push(r);
+    else byWorkspace.set(r.workspaceId, [r]);
+  }
+  for (const [workspaceId, listed] of byWorkspace) {
+    for (const [i, r] of listed.entries()) {
+      await claimById(models.RobotListing, {
+        _id: `${workspaceId}:${i + 1}`,
+        robotId: r._id,
+        name: r.name,
+        createdAt: r.createdAt,
+      });
+    }
+    await rawCollection(models.RobotListingSnapshot).updateOne(
+      { _id: workspaceId },
+      {
+        $setOnInsert: {
+          upTo: listed.length,
+          robots: listed.map((r) => ({ id: r._id, name: r.name, createdAt: r.createdAt })),
+        },
+      },
+      { upsert: true },
+    );
+  }
 }

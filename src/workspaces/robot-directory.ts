@@ -1,19 +1,32 @@
 /**
  * The robots page's directory: each workspace's robots by name and age, for `GET /api/robots`'s pages
- * and its search by name. A process keeps every robot's id, workspace, name and creation time in
- * memory (about 150 bytes a robot), read in one pass over the robots and read again only when a
- * robot was made or renamed, by any process: each does so through `changed`, which moves a shared
- * stamp (`trigger_changes/robots`) that a page reads by `_id` first. So a page costs one read
- * and a sort of the workspace's robots between changes, and one pass over the robots after one
- * (measured at 10,000 robots, docs/workspaces.md). Robots are never deleted.
+ * and its search by name, at a cost that does not grow with the robots of other workspaces nor, but
+ * for the sort, with the workspace's own.
+ *
+ * A workspace's directory is a chain (src/storage/chains.ts) of entries `<workspace>:<n>`, one
+ * appended by insert each time a robot is made or renamed (the last entry of a robot wins), and a
+ * snapshot of it up to some entry (`robot_listing_snapshots/<workspace>`). A process keeps each
+ * workspace it has read in memory (about 150 bytes a robot) with the number of the last entry it
+ * applied; a page first looks for entries after it (one read by `_id` when there are none, so a
+ * robot made through another process is listed by the next page), applies them and sorts again
+ * only then. A process that has not read a workspace starts from its snapshot; one that applied
+ * SNAPSHOT_EVERY entries past the snapshot writes a new one. Measured at 10,000 robots:
+ * docs/workspaces.md. Robots are never deleted.
  */
-import { randomUUID } from 'node:crypto';
+import { ROBOTS_KEPT } from '../domain/limits';
 import { byId } from '../storage/by-id';
+import { Chains } from '../storage/chains';
+import type { RobotDoc, RobotListingDoc, RobotListingSnapshotDoc } from '../storage/documents';
 import type { Models } from '../storage/models';
 import { rawCollection } from '../storage/writes';
 
-/** The `_id` of the stamp that a robot was made or renamed. */
-const STAMP_ID = 'robots';
+/**
+ * Entries applied past a workspace's snapshot before a process writes a new one: a process that
+ * starts reads the snapshot and at most about this many entries, by `_id`, 100 at a time.
+ */
+export const SNAPSHOT_EVERY = 500;
+/** Entries of a chain read at once. */
+const READ_AT_ONCE = 100;
 
 interface Listed {
   id: string;
@@ -21,6 +34,15 @@ interface Listed {
   /** The name in lower case, for the search. */
   folded: string;
   createdAt: number;
+}
+
+/** A workspace's directory as this process knows it. */
+interface Known {
+  upTo: number;
+  snapshotUpTo: number;
+  robots: Map<string, Listed>;
+  /** Newest first; remade when an entry is applied. */
+  sorted: Listed[] | null;
 }
 
 /** A page of ids, newest first, and where the next begins (null: none left). */
@@ -35,25 +57,33 @@ export class BadRobotsCursor extends Error {}
 /** Newest first; robots made in the same millisecond by id. */
 const newestFirst = (a: Listed, b: Listed) => b.createdAt - a.createdAt || a.id.localeCompare(b.id);
 const cursorOf = (r: Listed) => `${r.createdAt}.${r.id}`;
+const listed = (id: string, name: string, createdAt: Date): Listed => ({
+  id,
+  name,
+  folded: name.toLowerCase(),
+  createdAt: createdAt.getTime(),
+});
 
 export class RobotDirectory {
-  private byWorkspace = new Map<string, Listed[]>();
-  private stamp: string | null | undefined = undefined;
-  private reading: Promise<void> | undefined;
+  private readonly chains: Chains<RobotListingDoc>;
+  private readonly known = new Map<string, Known>();
+  private readonly reading = new Map<string, Promise<Known>>();
 
-  constructor(private readonly models: Models) {}
+  constructor(private readonly models: Models) {
+    this.chains = new Chains(models.RobotListing, ROBOTS_KEPT);
+  }
 
   /** A page of the workspace's robots whose name holds `search` (any case), newest first. */
   async page(workspaceId: string, limit: number, search?: string, cursor?: string): Promise<DirectoryPage> {
-    await this.fresh();
+    const known = await this.current(workspaceId);
+    known.sorted ??= [...known.robots.values()].sort(newestFirst);
     const folded = search?.trim().toLowerCase();
-    let robots = this.byWorkspace.get(workspaceId) ?? [];
-    if (folded) robots = robots.filter((r) => r.folded.includes(folded));
+    const robots = folded ? known.sorted.filter((r) => r.folded.includes(folded)) : known.sorted;
     let start = 0;
     if (cursor !== undefined) {
       const m = /^(\d{1,15})\.(.{1,100})$/.exec(cursor);
       if (!m) throw new BadRobotsCursor('not a cursor of this list');
-      const after: Listed = { id: m[2], name: '', folded: '', createdAt: Number(m[1]) };
+      const after = listed(m[2], '', new Date(Number(m[1])));
       start = robots.findIndex((r) => newestFirst(r, after) > 0);
       if (start < 0) start = robots.length;
     }
@@ -62,36 +92,60 @@ export class RobotDirectory {
     return { ids: shown.map((r) => r.id), nextCursor: more ? cursorOf(shown[shown.length - 1]) : null };
   }
 
-  /** A robot was made or renamed through this process: every process reads the robots again. */
-  async changed(): Promise<void> {
-    await rawCollection(this.models.TriggerChange).updateOne(
-      { _id: STAMP_ID },
-      { $set: { stamp: randomUUID() } },
+  /** Lists a robot as it is now (made, or renamed): every process sees it from its next page on. */
+  async list(robot: Pick<RobotDoc, '_id' | 'workspaceId' | 'name' | 'createdAt'>): Promise<void> {
+    const entry = { robotId: robot._id, name: robot.name, createdAt: robot.createdAt };
+    await this.chains.append(robot.workspaceId, entry, this.known.get(robot.workspaceId)?.upTo ?? 0);
+  }
+
+  /** The workspace's directory with every entry there is applied (one read at a time per workspace). */
+  private async current(workspaceId: string): Promise<Known> {
+    let reading = this.reading.get(workspaceId);
+    if (!reading) {
+      reading = this.catchUp(workspaceId).finally(() => this.reading.delete(workspaceId));
+      this.reading.set(workspaceId, reading);
+    }
+    return reading;
+  }
+
+  private async catchUp(workspaceId: string): Promise<Known> {
+    const known = this.known.get(workspaceId) ?? (await this.fromSnapshot(workspaceId));
+    const last = await this.chains.last(workspaceId, known.upTo);
+    for (let from = known.upTo + 1; from <= last; from += READ_AT_ONCE) {
+      const numbers = Array.from({ length: Math.min(READ_AT_ONCE, last - from + 1) }, (_, i) => from + i);
+      const entries = await Promise.all(numbers.map((n) => this.chains.entry(workspaceId, n)));
+      // An entry a writer claimed but has not written yet cannot be: an insert is the claim.
+      for (const e of entries) if (e) known.robots.set(e.robotId, listed(e.robotId, e.name, e.createdAt));
+      known.sorted = null;
+    }
+    known.upTo = Math.max(known.upTo, last);
+    this.known.set(workspaceId, known);
+    if (known.upTo - known.snapshotUpTo >= SNAPSHOT_EVERY) await this.snapshot(workspaceId, known);
+    return known;
+  }
+
+  private async fromSnapshot(workspaceId: string): Promise<Known> {
+    const snapshot = await byId<RobotListingSnapshotDoc>(this.models.RobotListingSnapshot, workspaceId);
+    const robots = new Map((snapshot?.robots ?? []).map((r) => [r.id, listed(r.id, r.name, r.createdAt)]));
+    const upTo = snapshot?.upTo ?? 0;
+    return { upTo, snapshotUpTo: upTo, robots, sorted: null };
+  }
+
+  /**
+   * Writes the workspace's snapshot as this process knows it. Two processes writing at once each
+   * write a true snapshot (of the entries up to its `upTo`): the one kept is read with its tail.
+   */
+  private async snapshot(workspaceId: string, known: Known): Promise<void> {
+    const robots = [...known.robots.values()].map((r) => ({
+      id: r.id,
+      name: r.name,
+      createdAt: new Date(r.createdAt),
+    }));
+    await rawCollection(this.models.RobotListingSnapshot).replaceOne(
+      { _id: workspaceId },
+      { upTo: known.upTo, robots },
       { upsert: true },
     );
-  }
-
-  /** Reads the robots again when the stamp moved since they were read (or they never were). */
-  private async fresh(): Promise<void> {
-    const stamp = (await byId<{ _id: string; stamp: string }>(this.models.TriggerChange, STAMP_ID))?.stamp ?? null;
-    if (stamp === this.stamp) return;
-    this.reading ??= this.read(stamp).finally(() => (this.reading = undefined));
-    await this.reading;
-  }
-
-  private async read(stamp: string | null): Promise<void> {
-    const robots = await rawCollection(this.models.Robot)
-      .find({}, { projection: { _id: 1, workspaceId: 1, name: 1, createdAt: 1 } })
-      .toArray();
-    const byWorkspace = new Map<string, Listed[]>();
-    for (const r of robots) {
-      const listed = { id: r._id, name: r.name, folded: r.name.toLowerCase(), createdAt: r.createdAt.getTime() };
-      const list = byWorkspace.get(r.workspaceId);
-      if (list) list.push(listed);
-      else byWorkspace.set(r.workspaceId, [listed]);
-    }
-    for (const list of byWorkspace.values()) list.sort(newestFirst);
-    this.byWorkspace = byWorkspace;
-    this.stamp = stamp;
+    known.snapshotUpTo = known.upTo;
   }
 }

@@ -56,18 +56,19 @@ const rowsBecome = (name: string, count: number) =>
 
 it('signs in with the admin token only, and refuses a wrong one', async () => {
   await page.goto(stack.baseUrl + '/');
-  await page.getByLabel('Admin token').fill('not-the-token');
+  await page.getByLabel('Key or admin token').fill('not-the-token');
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('alert').filter({ hasText: 'That admin token is not right.' }).waitFor();
+  await page.getByRole('alert').filter({ hasText: 'That key or admin token is not right' }).waitFor();
   await shot('sign-in');
 
-  await page.getByLabel('Admin token').fill(stack.config.adminToken);
+  await page.getByLabel('Key or admin token').fill(stack.config.adminToken);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { name: 'Robots' }).waitFor();
   expect(page.url()).toBe(stack.baseUrl + '/');
 });
 
 it('creates an app and a robot, showing the API validation error next to the steps', async () => {
+  await page.getByRole('button', { name: 'New robot' }).click();
   await page.getByLabel('App name').fill('Shop export');
   await page.getByLabel('Body format').selectOption('csv');
   await page.getByRole('button', { name: 'Create app' }).click();
@@ -113,7 +114,7 @@ it('over plain HTTP, where a browser has no clipboard API, "Copy URL" selects th
   const context = await browser.newContext();
   try {
     await context.addInitScript(
-      `sessionStorage.setItem('admin-token', ${JSON.stringify(stack.config.adminToken)});` +
+      `sessionStorage.setItem('credential', ${JSON.stringify(stack.config.adminToken)});` +
         "Object.defineProperty(Navigator.prototype, 'clipboard', { get: () => undefined });",
     );
     const plain = await context.newPage();
@@ -302,6 +303,7 @@ it("changes the app's dedup on the card, and shows a repeat in the log as a dupl
 
 it("offers the sender catalog: exactly Meta's settings and set-up, a refused one next to its field", async () => {
   await page.goto(stack.baseUrl + '/');
+  await page.getByRole('button', { name: 'New robot' }).click();
   const form = page.getByRole('form', { name: 'New app' });
   await form.getByLabel('App name').fill('WhatsApp orders');
   await form.getByLabel('Body format').selectOption('csv');
@@ -349,6 +351,7 @@ it("offers the sender catalog: exactly Meta's settings and set-up, a refused one
 
 it("shows Notion's verification token on the card to paste back, once Notion's first request gave it", async () => {
   await page.goto(stack.baseUrl + '/');
+  await page.getByRole('button', { name: 'New robot' }).click();
   const form = page.getByRole('form', { name: 'New app' });
   await form.getByLabel('App name').fill('Notion pages');
   await form.getByLabel(/^Sender/).selectOption({ label: 'Notion' });
@@ -388,9 +391,9 @@ it("shows Notion's verification token on the card to paste back, once Notion's f
 });
 
 it('returns to sign-in when the API refuses the token', async () => {
-  await page.evaluate("sessionStorage.setItem('admin-token', 'revoked')");
+  await page.evaluate("sessionStorage.setItem('credential', 'revoked')");
   await page.goto(stack.baseUrl + '/');
-  await page.getByLabel('Admin token').waitFor();
+  await page.getByLabel('Key or admin token').waitFor();
 });
 
 it('serves its pages but never answers for the API or a webhook', async () => {

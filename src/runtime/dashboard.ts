@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Middleware } from 'koa';
 
-const PAGES = [/^\/$/, /^\/robots\/[^/]+$/, /^\/runs\/[^/]+$/];
+const PAGES = [/^\/$/, /^\/robots\/[^/]+$/, /^\/runs\/[^/]+$/, /^\/keys$/, /^\/audit$/];
 const ASSET = /^\/assets\/([A-Za-z0-9_.-]+)$/;
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',

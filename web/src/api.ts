@@ -1,7 +1,9 @@
 /**
  * The dashboard's only way to the service: the public management API (docs/api.md), with the
- * admin token a person pasted at sign-in, kept for the browser session only (sessionStorage),
- * never in a URL. A 401 forgets it, and the dashboard returns to sign-in.
+ * credential a person pasted at sign-in (a workspace's key or the admin token), kept for the
+ * browser session only (sessionStorage), never in a URL. The admin token acts in the workspace
+ * the person chose (`X-Workspace-Id`, kept beside it); a key acts in its own. A 401 forgets both,
+ * and the dashboard returns to sign-in.
  */
 
 import { MANAGEMENT, type ManagementOperation } from '../../src/contract/management';
@@ -9,12 +11,31 @@ import type { AnswerOut, CallArgs, Operation, SuccessAnswer } from '../../src/co
 
 type Ops = typeof MANAGEMENT;
 
-const TOKEN_KEY = 'admin-token';
+const TOKEN_KEY = 'credential';
+const CALLER_KEY = 'caller';
+const WORKSPACE_KEY = 'workspace-id';
 
+/**
+ * This browser tab's session: what a person signed in with, who the API says that is (`GET
+ * /api/me`: what the dashboard shows and which controls it offers, ./rights.ts) and, for the
+ * admin, the workspace chosen.
+ */
 export const session = {
   token: (): string | null => sessionStorage.getItem(TOKEN_KEY),
-  signIn: (token: string) => sessionStorage.setItem(TOKEN_KEY, token),
-  signOut: () => sessionStorage.removeItem(TOKEN_KEY),
+  signIn: (token: string) => {
+    session.signOut();
+    sessionStorage.setItem(TOKEN_KEY, token);
+  },
+  signOut: () => [TOKEN_KEY, CALLER_KEY, WORKSPACE_KEY].forEach((k) => sessionStorage.removeItem(k)),
+  /** Who the credential is, as last asked (null: not asked yet in this tab). */
+  caller: (): Caller | null => {
+    const kept = sessionStorage.getItem(CALLER_KEY);
+    return kept === null ? null : (JSON.parse(kept) as Caller);
+  },
+  remember: (caller: Caller) => sessionStorage.setItem(CALLER_KEY, JSON.stringify(caller)),
+  /** The workspace the admin token acts in (null: `default`); only the admin chooses one. */
+  workspaceId: (): string | null => sessionStorage.getItem(WORKSPACE_KEY),
+  chooseWorkspace: (id: string) => sessionStorage.setItem(WORKSPACE_KEY, id),
 };
 
 /** The API refused the request: its message, and the request field at fault when it names one. */
@@ -28,7 +49,7 @@ export class ApiError extends Error {
   }
 }
 
-/** Hears that the token was refused (the app then shows sign-in). */
+/** Hears that the credential was refused (the app then shows sign-in). */
 let onSignedOut: () => void = () => undefined;
 export const whenSignedOut = (listener: () => void) => (onSignedOut = listener);
 
@@ -55,10 +76,12 @@ export async function call<K extends ManagementOperation>(
   const search = new URLSearchParams(
     Object.entries(query).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])),
   ).toString();
+  const workspaceId = session.workspaceId();
   const res = await fetch(search ? `${path}?${search}` : path, {
     method: op.method.toUpperCase(),
     headers: {
       authorization: `Bearer ${session.token() ?? ''}`,
+      ...(workspaceId === null ? {} : { 'x-workspace-id': workspaceId }),
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
     },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -66,7 +89,7 @@ export async function call<K extends ManagementOperation>(
   if (res.status === 401) {
     session.signOut();
     onSignedOut();
-    throw new ApiError(401, 'The admin token was refused');
+    throw new ApiError(401, 'The key or admin token was refused (wrong, revoked or expired)');
   }
   const answer = (await res.json().catch(() => ({}))) as { error?: string; field?: string };
   if (!res.ok) throw new ApiError(res.status, answer.error ?? res.statusText, answer.field);
@@ -79,12 +102,16 @@ export async function call<K extends ManagementOperation>(
 
 import type {
   AppAnswer,
+  AuditEntryAnswer,
+  CallerAnswer,
   ConnectionAnswer,
   DeliveryAnswer,
+  KeyAnswer,
   RobotAnswer,
   RobotFieldsAnswer,
   RunAnswer,
   RunSummaryAnswer,
+  WorkspaceAnswer,
 } from '../../src/contract/answers';
 import type { CreateRobotBody } from '../../src/contract/requests';
 
@@ -98,3 +125,8 @@ export type Delivery = DeliveryAnswer;
 export type BodyFormat = App['bodyFormat'];
 export type Outcome = Delivery['outcome'];
 export type Steps = CreateRobotBody['steps'];
+export type Caller = CallerAnswer;
+export type Role = Caller['role'];
+export type Workspace = WorkspaceAnswer;
+export type Key = KeyAnswer;
+export type AuditEntry = AuditEntryAnswer;

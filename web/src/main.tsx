@@ -1,12 +1,17 @@
 /**
- * The dashboard: sign-in, robots (`/`), a robot with its trigger step's card, run history and
- * deliveries log (`/robots/:id`), and a run (`/runs/:id`). Pages are chosen by the path; links
- * move through the browser's history without reloading.
+ * The dashboard: sign-in (a key or the admin token), robots (`/`), a robot with its trigger step's
+ * card, run history and deliveries log (`/robots/:id`), a run (`/runs/:id`), the workspace's audit
+ * log (`/audit`) and keys (`/keys`). Pages are chosen by the path; links move through the browser's
+ * history without reloading. Everything shown is of one workspace: the key's, or the one the admin
+ * chose in the header, whose change shows its robots afresh.
  */
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { session, whenSignedOut } from './api';
-import { link } from './nav';
+import { call, session, whenSignedOut, type Caller } from './api';
+import { Header } from './header';
+import { navigate } from './nav';
+import { AuditPage } from './pages/audit';
+import { KeysPage } from './pages/keys';
 import { RobotsPage } from './pages/robots';
 import { RobotPage } from './pages/robot';
 import { RunPage } from './pages/run';
@@ -16,43 +21,64 @@ import './style.css';
 function App() {
   const [path, setPath] = useState(location.pathname);
   const [signedIn, setSignedIn] = useState(session.token() !== null);
+  const [caller, setCaller] = useState<Caller | null>(session.caller());
   useEffect(() => {
     const moved = () => setPath(location.pathname);
     addEventListener('popstate', moved);
     whenSignedOut(() => setSignedIn(false));
     return () => removeEventListener('popstate', moved);
   }, []);
+  /** A session given its credential only (another tab's, say) asks who it is first. */
+  useEffect(() => {
+    if (signedIn && !caller) void whoAmI().then(setCaller);
+  }, [signedIn, caller]);
 
-  if (!signedIn) return <SignIn onSignedIn={() => setSignedIn(true)} />;
-  const robot = /^\/robots\/([^/]+)$/.exec(path);
-  const run = /^\/runs\/([^/]+)$/.exec(path);
+  if (!signedIn)
+    return (
+      <SignIn
+        onSignedIn={(c) => {
+          setCaller(c);
+          setSignedIn(true);
+        }}
+      />
+    );
+  if (!caller) return <p>Loading…</p>;
+  const switchTo = async (workspaceId: string) => {
+    session.chooseWorkspace(workspaceId);
+    const now = await whoAmI();
+    navigate('/');
+    setCaller(now);
+  };
+  const signOut = () => {
+    session.signOut();
+    setCaller(null);
+    setSignedIn(false);
+  };
   return (
     <>
-      <header>
-        <a href="/" onClick={link('/')}>
-          Robots
-        </a>
-        <button
-          type="button"
-          onClick={() => {
-            session.signOut();
-            setSignedIn(false);
-          }}
-        >
-          Sign out
-        </button>
-      </header>
-      <main>
-        {robot ? (
-          <RobotPage key={robot[1]} id={decodeURIComponent(robot[1])} />
-        ) : run ? (
-          <RunPage key={run[1]} id={decodeURIComponent(run[1])} />
-        ) : (
-          <RobotsPage />
-        )}
+      <Header caller={caller} onSwitch={(id) => void switchTo(id)} onSignOut={signOut} />
+      <main key={caller.workspace.id}>
+        <Page path={path} caller={caller} />
       </main>
     </>
   );
+}
+
+/** Who the credential is, kept for the session. */
+async function whoAmI(): Promise<Caller> {
+  const caller = await call('caller');
+  session.remember(caller);
+  return caller;
+}
+
+function Page({ path, caller }: { path: string; caller: Caller }) {
+  const robot = /^\/robots\/([^/]+)$/.exec(path);
+  const run = /^\/runs\/([^/]+)$/.exec(path);
+  if (robot) return <RobotPage key={robot[1]} id={decodeURIComponent(robot[1])} />;
+  if (run) return <RunPage key={run[1]} id={decodeURIComponent(run[1])} />;
+  if (path === '/audit') return <AuditPage />;
+  if (path === '/keys') return <KeysPage workspace={caller.workspace} />;
+  return <RobotsPage />;
 }
 
 render(<App />, document.getElementById('app')!);

@@ -5,6 +5,7 @@
 import { useState } from 'preact/hooks';
 import { call, type App } from '../api';
 import { FieldError, SaveOrCancel, useRefusal } from './components';
+import { canWrite } from '../rights';
 
 export type Dedup = App['dedup'];
 
@@ -95,9 +96,11 @@ export function DedupOfApp({ app, onChange }: { app: App; onChange: (a: App) => 
     return (
       <p>
         {describeDedup(app.dedup)}{' '}
-        <button type="button" onClick={() => setEditing(app.dedup)}>
-          Change
-        </button>
+        {canWrite() && (
+          <button type="button" onClick={() => setEditing(app.dedup)}>
+            Change
+          </button>
+        )}
       </p>
     );
   const save = (e: Event) => {

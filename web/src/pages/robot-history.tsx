@@ -6,6 +6,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { call, type Delivery, type Outcome, type RunSummary } from '../api';
 import { link } from '../nav';
 import { FieldError, FOLLOW_MS, formatTime, useRefusal } from './components';
+import { canWrite } from '../rights';
 
 /** A page of a history list, following its first page while it is shown. */
 function usePage<T>(robotId: string, list: 'listRuns' | 'listDeliveries') {
@@ -123,7 +124,7 @@ export function Deliveries({ robotId }: { robotId: string }) {
             <th>Size</th>
             <th>Content type</th>
             <th>Details</th>
-            <th aria-label="Replay" />
+            {canWrite() && <th aria-label="Replay" />}
           </tr>
         </thead>
         <tbody>
@@ -141,13 +142,15 @@ export function Deliveries({ robotId }: { robotId: string }) {
                 {d.replayOf && <span> (replay)</span>}
                 {d.test && <span class="tag"> (test delivery)</span>}
               </td>
-              <td>
-                {d.replayable && (
-                  <button type="button" aria-label={`Replay delivery ${d.id}`} onClick={() => replay(d)}>
-                    Replay
-                  </button>
-                )}
-              </td>
+              {canWrite() && (
+                <td>
+                  {d.replayable && (
+                    <button type="button" aria-label={`Replay delivery ${d.id}`} onClick={() => replay(d)}>
+                      Replay
+                    </button>
+                  )}
+                </td>
+              )}
             </tr>
           ))}
         </tbody>

@@ -28,6 +28,7 @@ import {
   useRefusal,
 } from './components';
 import { Deliveries, Runs } from './robot-history';
+import { canWrite } from '../rights';
 
 export function RobotPage({ id }: { id: string }) {
   const [robot, setRobot] = useState<Robot | null>(null);
@@ -73,13 +74,13 @@ export function RobotPage({ id }: { id: string }) {
     <>
       <section>
         <h1>{robot.name}</h1>
-        <Rename robot={robot} onChange={setRobot} />
+        {canWrite() && <Rename robot={robot} onChange={setRobot} />}
         <p>
           State: <span class="state">{stateName(robot.state)}</span>
           {robot.runCounts &&
             ` · ${robot.runCounts.total} runs (${robot.runCounts.running} running, ${robot.runCounts.succeeded} succeeded, ${robot.runCounts.failed} failed)`}
         </p>
-        <Actions robot={robot} onChange={setRobot} />
+        {canWrite() && <Actions robot={robot} onChange={setRobot} />}
       </section>
       <Card robot={robot} app={app} onAppChange={setApp} />
       <FieldsSeen fields={fields} onPick={pick} />
@@ -259,15 +260,17 @@ function EditSteps({
       {!open ? (
         <>
           <pre>{json(robot.steps)}</pre>
-          <button
-            type="button"
-            onClick={() => {
-              setSteps(json(robot.steps));
-              setOpen(true);
-            }}
-          >
-            Edit steps
-          </button>
+          {canWrite() && (
+            <button
+              type="button"
+              onClick={() => {
+                setSteps(json(robot.steps));
+                setOpen(true);
+              }}
+            >
+              Edit steps
+            </button>
+          )}
         </>
       ) : (
         <form onSubmit={save} aria-label="Edit steps">

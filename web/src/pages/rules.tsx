@@ -8,6 +8,7 @@
 import { useState } from 'preact/hooks';
 import { call, type Robot, type RobotFields } from '../api';
 import { FieldError, SaveOrCancel, useRefusal } from './components';
+import { canWrite } from '../rights';
 
 type Rules = NonNullable<Robot['rules']>;
 type Condition = Rules['conditions'][number];
@@ -117,9 +118,11 @@ export function TriggerRules({
               </ul>
             </>
           )}
-          <button type="button" onClick={open}>
-            Edit rules
-          </button>
+          {canWrite() && (
+            <button type="button" onClick={open}>
+              Edit rules
+            </button>
+          )}
         </>
       ) : (
         <form onSubmit={save} aria-label="Edit trigger rules">

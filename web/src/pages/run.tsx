@@ -3,26 +3,33 @@
  * its workflow in the Temporal Web UI.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { call, type Delivery, type Run } from '../api';
+import { call, ApiError, type Delivery, type Run } from '../api';
 import { link } from '../nav';
 import { FOLLOW_MS, formatTime, json } from './components';
 
 export function RunPage({ id }: { id: string }) {
   const [run, setRun] = useState<Run | null>(null);
   const [delivery, setDelivery] = useState<Delivery | null>(null);
-  const running = !run || run.status === 'running';
+  const [missing, setMissing] = useState(false);
+  const running = !missing && (!run || run.status === 'running');
   useEffect(() => {
     if (!running) return undefined;
     // A running run is read again every FOLLOW_MS until it has finished.
     const load = async () => {
-      const r = await call('getRun', { params: { id } });
-      setRun(r);
-      setDelivery(await call('getDelivery', { params: { id: r.deliveryId } }));
+      try {
+        const r = await call('getRun', { params: { id } });
+        setRun(r);
+        setDelivery(await call('getDelivery', { params: { id: r.deliveryId } }));
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 404) setMissing(true);
+        else throw err;
+      }
     };
     void load();
     const timer = setInterval(() => void load(), FOLLOW_MS);
     return () => clearInterval(timer);
   }, [id, running]);
+  if (missing) return <p>No such run.</p>;
   if (!run) return <p>Loading…</p>;
   return (
     <>

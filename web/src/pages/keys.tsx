@@ -1,0 +1,159 @@
+/**
+ * Keys (`/keys`, for an owner of the workspace or the admin): the workspace's keys (name, role,
+ * when made, when they expire, when last used, whether revoked; never their values), a new key,
+ * whose value is shown once, as it is made, and revoking a key (asked twice): it is refused from
+ * then on.
+ */
+import { useEffect, useState } from 'preact/hooks';
+import { call, type Key, type Workspace } from '../api';
+import { ROLES, type Role } from '../../../src/domain/workspaces';
+import { canManageKeys } from '../rights';
+import { copyShown, FieldError, formatTime, TextField, useRefusal } from './components';
+
+export function KeysPage({ workspace }: { workspace: Workspace }) {
+  const [keys, setKeys] = useState<Key[] | null>(null);
+  const load = async () => setKeys((await call('listKeys', { params: { id: workspace.id } })).keys);
+  useEffect(() => {
+    if (canManageKeys()) void load();
+  }, [workspace.id]);
+  if (!canManageKeys()) return <p>Only an owner of the workspace, or the admin, manages its keys.</p>;
+  return (
+    <>
+      <section>
+        <h1>Keys of {workspace.name}</h1>
+        {!keys ? <p>Loading…</p> : <KeysTable keys={keys} onRevoked={() => void load()} />}
+      </section>
+      <NewKey workspaceId={workspace.id} onCreated={() => void load()} />
+    </>
+  );
+}
+
+function KeysTable({ keys, onRevoked }: { keys: Key[]; onRevoked: () => void }) {
+  const [asking, setAsking] = useState<string | null>(null);
+  const { refusal, attempt } = useRefusal();
+  const revoke = (k: Key) =>
+    void attempt(async () => {
+      await call('revokeKey', { params: { id: k.id } });
+      setAsking(null);
+      onRevoked();
+    });
+  if (keys.length === 0) return <p>No key yet.</p>;
+  return (
+    <>
+      <FieldError refusal={refusal} />
+      <table aria-label="Keys">
+        <thead>
+          <tr>
+            <th>Name</th>
+            <th>Role</th>
+            <th>Created</th>
+            <th>Expires</th>
+            <th>Last used</th>
+            <th>Revoked</th>
+            <th aria-label="Revoke" />
+          </tr>
+        </thead>
+        <tbody>
+          {keys.map((k) => (
+            <tr key={k.id}>
+              <td>{k.name}</td>
+              <td>{k.role}</td>
+              <td>{formatTime(k.createdAt)}</td>
+              <td>{k.expiresAt ? formatTime(k.expiresAt) : 'never'}</td>
+              <td>{k.lastUsedAt ? formatTime(k.lastUsedAt) : 'never'}</td>
+              <td>{k.revokedAt ? formatTime(k.revokedAt) : 'no'}</td>
+              <td>
+                {k.revokedAt ? null : asking !== k.id ? (
+                  <button type="button" aria-label={`Revoke key ${k.name}`} onClick={() => setAsking(k.id)}>
+                    Revoke
+                  </button>
+                ) : (
+                  <span role="group" aria-label={`Revoke key ${k.name}?`}>
+                    Refused from now on, by everything that uses it.{' '}
+                    <button type="button" onClick={() => revoke(k)}>
+                      Yes, revoke
+                    </button>{' '}
+                    <button type="button" onClick={() => setAsking(null)}>
+                      Cancel
+                    </button>
+                  </span>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
+  );
+}
+
+/** The end of the day chosen, in the browser's time zone, as the API's time. */
+const endOfDay = (date: string) => new Date(`${date}T23:59:59.999`).toISOString();
+
+function NewKey({ workspaceId, onCreated }: { workspaceId: string; onCreated: () => void }) {
+  const [name, setName] = useState('');
+  const [role, setRole] = useState<Role>('viewer');
+  const [expires, setExpires] = useState('');
+  const [made, setMade] = useState<{ name: string; key: string } | null>(null);
+  const [copied, setCopied] = useState<boolean | null>(null);
+  const { refusal, attempt } = useRefusal();
+  const submit = (e: Event) => {
+    e.preventDefault();
+    void attempt(async () => {
+      const body = { name, role, ...(expires ? { expiresAt: endOfDay(expires) } : {}) };
+      const created = await call('createKey', { params: { id: workspaceId }, body });
+      setMade({ name: created.name, key: created.key });
+      setCopied(null);
+      setName('');
+      setExpires('');
+      onCreated();
+    });
+  };
+  return (
+    <section>
+      <h2>New key</h2>
+      {made && (
+        <div role="region" aria-label="Key made">
+          <p class="warning">
+            The key {made.name}: <strong>copy it now, it is not shown again.</strong>
+          </p>
+          <pre aria-label="Key value">{made.key}</pre>
+          <div class="actions">
+            <button type="button" onClick={() => void copyShown(made.key, 'Key value').then(setCopied)}>
+              Copy key
+            </button>
+            <button type="button" onClick={() => setMade(null)}>
+              I have copied it
+            </button>
+            {copied !== null && <span role="status">{copied ? 'Copied' : 'Selected: press Ctrl+C to copy'}</span>}
+          </div>
+        </div>
+      )}
+      <form onSubmit={submit} aria-label="New key">
+        <TextField label="Key name" value={name} onInput={setName} refusal={refusal} field="name" />
+        <label>
+          Role
+          <select value={role} onChange={(e) => setRole(e.currentTarget.value as Role)}>
+            {ROLES.map((r) => (
+              <option key={r} value={r}>
+                {ROLE_HINTS[r]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Expires on (optional: at the end of that day)
+          <input type="date" value={expires} onInput={(e) => setExpires(e.currentTarget.value)} />
+        </label>
+        <button type="submit">Create key</button>
+        <FieldError refusal={refusal} />
+      </form>
+    </section>
+  );
+}
+
+const ROLE_HINTS: Record<Role, string> = {
+  viewer: 'viewer (reads only)',
+  editor: 'editor (everything but keys)',
+  owner: 'owner (keys too)',
+};

@@ -39,6 +39,7 @@ import { clusterLevels } from './phases/cluster';
 import { fanOutBaseline } from './phases/fan-out-baseline';
 import { historyBench } from './phases/history';
 import { hostileLoad } from './phases/hostile';
+import { workspacesBench } from './phases/workspaces';
 import { idleRobots } from './phases/idle-robots';
 import { ablation } from './phases/ablation';
 import { fieldsPrice } from './phases/fields';
@@ -67,6 +68,7 @@ async function main(): Promise<number> {
     csvPageOpen: null,
     csvNoKeeper: null,
     history: null,
+    workspaces: null,
     cluster: null,
     hostile: null,
     ablation: null,
@@ -102,7 +104,8 @@ async function main(): Promise<number> {
     // The worst CSV the caps allow is the hostile phase's: the stack's row cap is set to it, and so is
     // a URL's quota an hour (every CSV phase has a robot of its own), which the hostile CSV takes whole.
     const rows = String(Math.max(s.hostileCsvRows, s.csvRows, s.csvWarmup, 1));
-    const env = { CSV_MAX_ROWS: rows, FANOUT_ROWS_PER_HOUR: rows };
+    // Every phase's robots are of one workspace: its quota is out of the way.
+    const env = { CSV_MAX_ROWS: rows, FANOUT_ROWS_PER_HOUR: rows, FANOUT_ROWS_PER_HOUR_PER_WORKSPACE: '1000000000' };
     const stack = await launchStack({ logLevel: s.logLevel, startTimeoutS: 180, env });
     // Its data folder and logs are kept on a failure (not on an interruption).
     const failed = () => results.error !== null && !results.error.startsWith('interrupted');
@@ -131,6 +134,10 @@ async function main(): Promise<number> {
         dashboard: { baseUrl: api.baseUrl, adminToken: stack.adminToken },
         newRobot: async (name) => (await benchRobot(api, stack.origin, name, 'json', { n: '{{trigger.n}}' })).robotId,
       });
+    }
+    if (s.workspaceRobots > 0) {
+      const scale = { robots: s.workspaceRobots, entries: s.workspaceAudit, samples: s.historySamples };
+      results.workspaces = await workspacesBench(api, models, scale);
     }
     log('warming up (10 deliveries through the whole path)');
     await warmUp(clients, koa.port);

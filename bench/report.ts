@@ -1,10 +1,12 @@
 /** The bench's report: the tables printed at the end, and the results file in bench-results/. */
+import type { WorkspacesResult } from './phases/workspaces';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
   ablationReport,
   clusterReport,
   historyReport,
+  workspacesReport,
   hostileReport,
   idleRobotsReport,
   n8nReport,
@@ -41,6 +43,8 @@ export interface Results {
   /** The same CSV on a stack with no history keeper: what the runs cost without the run history. */
   csvNoKeeper: CsvResult | null;
   history: HistoryResult | null;
+  /** The robots page and the audit log at scale (bench/phases/workspaces.ts). */
+  workspaces: WorkspacesResult | null;
   /** The same levels on the cluster (bench/phases/cluster.ts). */
   cluster: LevelResult[] | null;
   /** Ordinary senders under the worst allowed CSV and ten slow uploads (bench/phases/hostile.ts). */
@@ -202,6 +206,7 @@ export function report(r: Results): string {
     );
   }
   if (r.history) out.push('', historyReport(r.history));
+  if (r.workspaces) out.push('', workspacesReport(r.workspaces));
   if (r.ablation) out.push('', ablationReport(r.ablation));
   if (r.receiverAb) out.push('', receiverAbReport(r.receiverAb));
   if (r.fields)

@@ -51,6 +51,9 @@
  *   BENCH_PROFILE          json deliveries (one after another), then CSV rows, profiled on the quiet stack
  *                          before any load: each process's CPU, the Temporal server's requests and one
  *                          history, per delivery and per row (bench/phases/profile.ts; default 200, 0 skips)
+ *   BENCH_WORKSPACE_ROBOTS robots of one workspace (and as many of another) at which the robots page is
+ *                          timed against a workspace of 60, 0 to skip (bench/phases/workspaces.ts; default 10000)
+ *   BENCH_WORKSPACE_AUDIT  audit entries of that workspace at which its log's pages are timed (default 100000)
  *   BENCH_KEEP_DATA=1      keep the stack's data folder and logs (kept anyway on failure)
  */
 import os from 'node:os';
@@ -95,6 +98,8 @@ export interface Settings {
   logLevel: string;
   keepData: boolean;
   historyLevels: number[];
+  workspaceRobots: number;
+  workspaceAudit: number;
   historySamples: number;
   csvWatched: boolean;
   csvPageOpen: boolean;
@@ -168,6 +173,8 @@ export function readSettings(): Settings {
     keepData: process.env.BENCH_KEEP_DATA === '1',
     historyLevels,
     historySamples: intSetting('BENCH_HISTORY_SAMPLES', 200),
+    workspaceRobots: intSetting('BENCH_WORKSPACE_ROBOTS', 10_000),
+    workspaceAudit: intSetting('BENCH_WORKSPACE_AUDIT', 100_000),
     csvWatched: process.env.BENCH_CSV_WATCHED !== '0',
     csvPageOpen: process.env.BENCH_CSV_PAGE !== '0' && Boolean(process.env.CHROMIUM_BIN),
     csvNoKeeper: process.env.BENCH_CSV_NO_KEEPER !== '0',

@@ -243,11 +243,21 @@ export interface RobotListingDoc {
   createdAt: Date;
 }
 
-/** A workspace's directory up to an entry (`_id` the workspace): its robots read at once. */
+/** A robot as a directory's snapshot holds it: id, name, and when it was made (ms). */
+export interface SnapshotRobot {
+  id: string;
+  name: string;
+  createdAt: number;
+}
+
+/**
+ * A workspace's directory up to an entry (`_id` the workspace): its robots read at once, as JSON
+ * text (SnapshotRobot[]): FerretDB reads one string of 1 MB much faster than 10,000 subdocuments.
+ */
 export interface RobotListingSnapshotDoc {
   _id: string;
   upTo: number;
-  robots: { id: string; name: string; createdAt: Date }[];
+  robotsJson: string;
 }
 
 /** A one-time change of what is stored (src/workspaces/migration.ts), by its name, once done. */

@@ -321,10 +321,7 @@ const robotListingSnapshotSchema = new Schema<RobotListingSnapshotDoc>(
   {
     _id: { type: String, required: true },
     upTo: { type: Number, required: true },
-    robots: {
-      type: [new Schema({ id: String, name: String, createdAt: Date }, opts)],
-      required: true,
-    },
+    robotsJson: { type: String, required: true },
   },
   { ...opts, collection: 'robot_listing_snapshots' },
 );

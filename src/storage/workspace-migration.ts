@@ -9,7 +9,7 @@
 import type { mongo } from 'mongoose';
 import { DEFAULT_WORKSPACE, DEFAULT_WORKSPACE_NAME } from '../domain/workspaces';
 import { byId } from './by-id';
-import type { MigrationDoc } from './documents';
+import type { MigrationDoc, SnapshotRobot } from './documents';
 import type { Models } from './models';
 import { claimById, rawCollection } from './writes';
 
@@ -60,7 +60,9 @@ async function listRobots(models: Models): Promise<void> {
       {
         $setOnInsert: {
           upTo: listed.length,
-          robots: listed.map((r) => ({ id: r._id, name: r.name, createdAt: r.createdAt })),
+          robotsJson: JSON.stringify(
+            listed.map((r): SnapshotRobot => ({ id: r._id, name: r.name, createdAt: r.createdAt.getTime() })),
+          ),
         },
       },
       { upsert: true },

@@ -11,20 +11,16 @@
  * log (measured at 100,000 entries, docs/workspaces.md).
  *
  * Kept for AUDIT_RETENTION (a year by default): entries older are not shown, and are deleted, from
- * the oldest on, by the writes of their workspace (a sweep at every AUDIT_SWEEP_EVERY-th entry).
+ * the oldest on, by the writes of their workspace (a sweep at every AUDIT_SWEEP_EVERY-th entry,
+ * src/domain/limits/management.ts).
  */
 import { actorName, type Caller } from '../domain/workspaces';
-import { ROBOTS_KEPT } from '../domain/limits';
+import { AUDIT_SWEEP_EVERY, AUDIT_SWEPT_AT_ONCE, ROBOTS_KEPT } from '../domain/limits';
 import { byId, deleteById } from '../storage/by-id';
 import { Chains } from '../storage/chains';
 import type { AuditEntryDoc, AuditHeadDoc } from '../storage/documents';
 import type { Models } from '../storage/models';
 import { rawCollection } from '../storage/writes';
-
-/** How often a workspace's writes sweep its log: one entry in this many sweeps what is past retention. */
-export const AUDIT_SWEEP_EVERY = 100;
-/** The most entries one sweep deletes: a write never waits on a long one. */
-const SWEPT_AT_ONCE = 1000;
 
 /** A page of the log: its entries, newest first, and where the next page begins (null: none left). */
 export interface AuditPage {
@@ -84,7 +80,7 @@ export class AuditLog {
     const head = await this.head(workspaceId);
     const cutoff = this.cutoff();
     let n = head.from;
-    for (; n <= head.last && n - head.from < SWEPT_AT_ONCE; n++) {
+    for (; n <= head.last && n - head.from < AUDIT_SWEPT_AT_ONCE; n++) {
       const entry = await this.chains.entry(workspaceId, n);
       if (entry && entry.at.getTime() >= cutoff) break;
       await deleteById(this.models.AuditEntry, `${workspaceId}:${n}`);

@@ -10,23 +10,15 @@
  * applied; a page first looks for entries after it (one read by `_id` when there are none, so a
  * robot made through another process is listed by the next page), applies them and sorts again
  * only then. A process that has not read a workspace starts from its snapshot; one that applied
- * SNAPSHOT_EVERY entries past the snapshot writes a new one. Measured at 10,000 robots:
+ * DIRECTORY_SNAPSHOT_EVERY entries past the snapshot writes a new one. Measured at 10,000 robots:
  * docs/workspaces.md. Robots are never deleted.
  */
-import { ROBOTS_KEPT } from '../domain/limits';
+import { CHAIN_READS_AT_ONCE, DIRECTORIES_KEPT, DIRECTORY_SNAPSHOT_EVERY, ROBOTS_KEPT } from '../domain/limits';
 import { byId } from '../storage/by-id';
 import { Chains } from '../storage/chains';
-import type { RobotDoc, RobotListingDoc, RobotListingSnapshotDoc } from '../storage/documents';
+import type { RobotDoc, RobotListingDoc, RobotListingSnapshotDoc, SnapshotRobot } from '../storage/documents';
 import type { Models } from '../storage/models';
 import { rawCollection } from '../storage/writes';
-
-/**
- * Entries applied past a workspace's snapshot before a process writes a new one: a process that
- * starts reads the snapshot and at most about this many entries, by `_id`, 100 at a time.
- */
-export const SNAPSHOT_EVERY = 500;
-/** Entries of a chain read at once. */
-const READ_AT_ONCE = 100;
 
 interface Listed {
   id: string;
@@ -111,22 +103,25 @@ export class RobotDirectory {
   private async catchUp(workspaceId: string): Promise<Known> {
     const known = this.known.get(workspaceId) ?? (await this.fromSnapshot(workspaceId));
     const last = await this.chains.last(workspaceId, known.upTo);
-    for (let from = known.upTo + 1; from <= last; from += READ_AT_ONCE) {
-      const numbers = Array.from({ length: Math.min(READ_AT_ONCE, last - from + 1) }, (_, i) => from + i);
+    for (let from = known.upTo + 1; from <= last; from += CHAIN_READS_AT_ONCE) {
+      const numbers = Array.from({ length: Math.min(CHAIN_READS_AT_ONCE, last - from + 1) }, (_, i) => from + i);
       const entries = await Promise.all(numbers.map((n) => this.chains.entry(workspaceId, n)));
       // An entry a writer claimed but has not written yet cannot be: an insert is the claim.
       for (const e of entries) if (e) known.robots.set(e.robotId, listed(e.robotId, e.name, e.createdAt));
       known.sorted = null;
     }
     known.upTo = Math.max(known.upTo, last);
+    this.known.delete(workspaceId);
+    if (this.known.size >= DIRECTORIES_KEPT) this.known.delete(this.known.keys().next().value!);
     this.known.set(workspaceId, known);
-    if (known.upTo - known.snapshotUpTo >= SNAPSHOT_EVERY) await this.snapshot(workspaceId, known);
+    if (known.upTo - known.snapshotUpTo >= DIRECTORY_SNAPSHOT_EVERY) await this.snapshot(workspaceId, known);
     return known;
   }
 
   private async fromSnapshot(workspaceId: string): Promise<Known> {
     const snapshot = await byId<RobotListingSnapshotDoc>(this.models.RobotListingSnapshot, workspaceId);
-    const robots = new Map((snapshot?.robots ?? []).map((r) => [r.id, listed(r.id, r.name, r.createdAt)]));
+    const kept = snapshot ? (JSON.parse(snapshot.robotsJson) as SnapshotRobot[]) : [];
+    const robots = new Map(kept.map((r) => [r.id, listed(r.id, r.name, new Date(r.createdAt))]));
     const upTo = snapshot?.upTo ?? 0;
     return { upTo, snapshotUpTo: upTo, robots, sorted: null };
   }
@@ -136,14 +131,14 @@ export class RobotDirectory {
    * write a true snapshot (of the entries up to its `upTo`): the one kept is read with its tail.
    */
   private async snapshot(workspaceId: string, known: Known): Promise<void> {
-    const robots = [...known.robots.values()].map((r) => ({
-      id: r.id,
-      name: r.name,
-      createdAt: new Date(r.createdAt),
+    const robots: SnapshotRobot[] = [...known.robots.values()].map(({ id, name, createdAt }) => ({
+      id,
+      name,
+      createdAt,
     }));
     await rawCollection(this.models.RobotListingSnapshot).replaceOne(
       { _id: workspaceId },
-      { upTo: known.upTo, robots },
+      { upTo: known.upTo, robotsJson: JSON.stringify(robots) },
       { upsert: true },
     );
     known.snapshotUpTo = known.upTo;

@@ -24,6 +24,21 @@ export const AUDIT_PAGE_MAX = 200;
  * script calling the API in a loop costs a read per request, not a write.
  */
 export const KEY_LAST_USED_EVERY_MS = 60_000;
+/**
+ * How often a workspace's writes sweep its audit log (src/workspaces/audit.ts): every this-many-th
+ * entry deletes what is past AUDIT_RETENTION, so the sweep costs each write a hundredth of one.
+ */
+export const AUDIT_SWEEP_EVERY = 100;
+/** The most entries one sweep deletes: the write that sweeps never waits on a long one. */
+export const AUDIT_SWEPT_AT_ONCE = 1000;
+/**
+ * Entries of a workspace's robots directory applied past its snapshot before a process writes a
+ * new one (src/workspaces/robot-directory.ts): a process that starts reads the snapshot (about
+ * 1 MB at 10,000 robots) and at most about this many entries by `_id`.
+ */
+export const DIRECTORY_SNAPSHOT_EVERY = 500;
+/** Entries of a chain (a directory's, src/storage/chains.ts) read at once: each is a read by `_id`. */
+export const CHAIN_READS_AT_ONCE = 100;
 
 // ---- Replay and pause (docs/api.md) -----------------------------------------------------------------
 

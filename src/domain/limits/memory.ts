@@ -6,6 +6,15 @@
 
 /** Robots whose settings a worker keeps (src/robots/settings.ts); the oldest goes first. */
 export const ROBOTS_KEPT = 1000;
+
+// ---- Management API memory ---------------------------------------------------------------------
+
+/**
+ * Workspaces whose robots directory a process keeps (src/workspaces/robot-directory.ts), the least
+ * recently read going first: about 150 bytes a robot, so 100 workspaces of 10,000 robots are 150 MB
+ * at most; one read again starts from its snapshot.
+ */
+export const DIRECTORIES_KEPT = 100;
 /** Large trigger data a worker keeps for a run's next steps (src/runs/steps.ts); the oldest goes first. */
 export const STORED_TRIGGERS_KEPT = 16;
 /**

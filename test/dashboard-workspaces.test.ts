@@ -103,62 +103,68 @@ const robotLink = (page: Page, name: string) =>
 /** The whole page as text and markup: what a person could see or find in it. */
 const everything = (page: Page) => page.content();
 
-describe("A's owner", () => {
-  let page: Page;
+/** A person's page, signed in with `credential` for the tests of the describe block that calls it. */
+function signedInPage(credential: () => string): { page: Page } {
+  const person = {} as { page: Page };
   beforeAll(async () => {
-    page = await signedIn(a.owner.key);
+    person.page = await signedIn(credential());
   });
-  afterAll(() => page.context().close());
+  afterAll(() => person.page.context().close());
+  return person;
+}
+
+describe("A's owner", () => {
+  const person = signedInPage(() => a.owner.key);
 
   it("sees who is signed in, A's robots and nothing of B's", async () => {
-    await robotLink(page, 'Invoices of A').waitFor();
-    await robotLink(page, 'Refunds of A').waitFor();
-    expect(await page.getByLabel('Signed in').textContent()).toBe(
+    await robotLink(person.page, 'Invoices of A').waitFor();
+    await robotLink(person.page, 'Refunds of A').waitFor();
+    expect(await person.page.getByLabel('Signed in').textContent()).toBe(
       `Owner of Workspace A (key ${a.owner.id}) (owner) in Workspace A`,
     );
-    expect(await rows(page, 'Robots').count()).toBe(2);
-    const html = await everything(page);
+    expect(await rows(person.page, 'Robots').count()).toBe(2);
+    const html = await everything(person.page);
     expect(html).not.toContain('Payroll of B');
     expect(html).not.toContain(b.robot.robotId);
     // "New robot" is at the top: it opens its form above the list.
-    await page.getByRole('button', { name: 'New robot' }).click();
-    const form = page.getByRole('form', { name: 'New robot' });
+    await person.page.getByRole('button', { name: 'New robot' }).click();
+    const form = person.page.getByRole('form', { name: 'New robot' });
     await form.getByLabel('Robot name').waitFor();
     const top = async (what: typeof form) => (await what.boundingBox())!.y;
-    expect(await top(form)).toBeLessThan(await top(page.getByRole('table', { name: 'Robots' })));
-    expect(await top(page.getByRole('button', { name: 'New robot' }))).toBeLessThan(await top(form));
-    await shot(page, 'robots-new-robot');
+    expect(await top(form)).toBeLessThan(await top(person.page.getByRole('table', { name: 'Robots' })));
+    expect(await top(person.page.getByRole('button', { name: 'New robot' }))).toBeLessThan(await top(form));
+    await shot(person.page, 'robots-new-robot');
     await form.getByRole('button', { name: 'Cancel' }).click();
     await form.waitFor({ state: 'detached' });
     // An owner is offered the keys, and no workspace switcher (the admin's).
-    await page.getByRole('link', { name: 'Keys' }).waitFor();
-    expect(await page.getByLabel('Workspace', { exact: true }).count()).toBe(0);
+    await person.page.getByRole('link', { name: 'Keys' }).waitFor();
+    expect(await person.page.getByLabel('Workspace', { exact: true }).count()).toBe(0);
   });
 
   it("finds robots by name: only those whose name holds what is typed, and all again once it's cleared", async () => {
-    await page.getByLabel('Search by name').fill('refund');
+    await person.page.getByLabel('Search by name').fill('refund');
     await waitFor(
-      () => rows(page, 'Robots').allTextContents(),
+      () => rows(person.page, 'Robots').allTextContents(),
       (texts) => texts.length === 1 && texts[0].startsWith('Refunds of A'),
     );
-    expect(await robotLink(page, 'Invoices of A').count()).toBe(0);
+    expect(await robotLink(person.page, 'Invoices of A').count()).toBe(0);
 
-    await page.getByLabel('Search by name').fill('nothing like it');
-    await page.getByText("No robot's name holds “nothing like it”.").waitFor();
-    expect(await rows(page, 'Robots').count()).toBe(0);
+    await person.page.getByLabel('Search by name').fill('nothing like it');
+    await person.page.getByText("No robot's name holds “nothing like it”.").waitFor();
+    expect(await rows(person.page, 'Robots').count()).toBe(0);
 
-    await page.getByLabel('Search by name').fill('');
-    await robotLink(page, 'Invoices of A').waitFor();
-    expect(await rows(page, 'Robots').count()).toBe(2);
+    await person.page.getByLabel('Search by name').fill('');
+    await robotLink(person.page, 'Invoices of A').waitFor();
+    expect(await rows(person.page, 'Robots').count()).toBe(2);
   });
 
   it("opens A's robot: its URL, its run, and the controls an owner has", async () => {
-    await robotLink(page, 'Invoices of A').click();
-    await page.getByRole('heading', { name: 'Invoices of A' }).waitFor();
-    const card = page.getByRole('region', { name: 'Trigger step' });
+    await robotLink(person.page, 'Invoices of A').click();
+    await person.page.getByRole('heading', { name: 'Invoices of A' }).waitFor();
+    const card = person.page.getByRole('region', { name: 'Trigger step' });
     expect(await card.getByLabel('Webhook URL').textContent()).toBe(a.robot.webhookUrl);
-    await rows(page, 'Run history').getByRole('link', { name: 'succeeded' }).waitFor();
-    await rows(page, 'Deliveries')
+    await rows(person.page, 'Run history').getByRole('link', { name: 'succeeded' }).waitFor();
+    await rows(person.page, 'Deliveries')
       .getByRole('button', { name: /^Replay delivery/ })
       .waitFor();
     await card.getByText(/^A repeat is told apart/).waitFor();
@@ -172,44 +178,44 @@ describe("A's owner", () => {
       'Edit rules',
       'Change',
     ];
-    for (const name of writes) expect(await page.getByRole('button', { name, exact: true }).count()).toBe(1);
+    for (const name of writes) expect(await person.page.getByRole('button', { name, exact: true }).count()).toBe(1);
   });
 
   it("finds B's robot and run not found, with nothing of theirs shown", async () => {
-    await page.goto(`${stack.baseUrl}/robots/${b.robot.robotId}`);
-    await page.getByText('No such robot.').waitFor();
-    const html = await everything(page);
+    await person.page.goto(`${stack.baseUrl}/robots/${b.robot.robotId}`);
+    await person.page.getByText('No such robot.').waitFor();
+    const html = await everything(person.page);
     expect(html).not.toContain('Payroll of B');
     expect(html).not.toContain(b.robot.webhookUrl);
-    expect(await page.getByLabel('Webhook URL').count()).toBe(0);
+    expect(await person.page.getByLabel('Webhook URL').count()).toBe(0);
   });
 
   it('makes a key, shown once, that works until it is revoked', async () => {
-    await page.getByRole('link', { name: 'Keys' }).click();
-    await page.getByRole('heading', { name: 'Keys of Workspace A' }).waitFor();
-    await rows(page, 'Keys').filter({ hasText: 'Viewer of A' }).waitFor();
-    expect(await rows(page, 'Keys').filter({ hasText: 'Owner of Workspace A' }).count()).toBe(1);
-    expect(await rows(page, 'Keys').filter({ hasText: 'Owner of Workspace B' }).count()).toBe(0);
+    await person.page.getByRole('link', { name: 'Keys' }).click();
+    await person.page.getByRole('heading', { name: 'Keys of Workspace A' }).waitFor();
+    await rows(person.page, 'Keys').filter({ hasText: 'Viewer of A' }).waitFor();
+    expect(await rows(person.page, 'Keys').filter({ hasText: 'Owner of Workspace A' }).count()).toBe(1);
+    expect(await rows(person.page, 'Keys').filter({ hasText: 'Owner of Workspace B' }).count()).toBe(0);
 
-    const form = page.getByRole('form', { name: 'New key' });
+    const form = person.page.getByRole('form', { name: 'New key' });
     await form.getByLabel('Key name').fill('Deploys');
     await form.getByLabel('Role').selectOption('editor');
     await form.getByRole('button', { name: 'Create key' }).click();
-    const made = page.getByRole('region', { name: 'Key made' });
+    const made = person.page.getByRole('region', { name: 'Key made' });
     await made.getByText('copy it now, it is not shown again.').waitFor();
     const value = (await made.getByLabel('Key value').textContent())!;
     expect(value).toMatch(/^whk_[0-9a-f-]{36}_[A-Za-z0-9_-]{43}$/);
     await made.getByRole('button', { name: 'Copy key' }).click();
     await made.getByRole('status').filter({ hasText: 'Copied' }).waitFor();
-    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(value);
-    await shot(page, 'keys-made');
+    expect(await person.page.evaluate('navigator.clipboard.readText()')).toBe(value);
+    await shot(person.page, 'keys-made');
     const deploys = apiClient(stack.baseUrl, value);
     expect((await deploys.request('GET', '/api/me')).body).toMatchObject({ role: 'editor', workspace: { id: a.id } });
 
-    // Once dismissed, the value is nowhere on the page; the list shows the key, never its value.
+    // Once dismissed, the value is nowhere on the person.page; the list shows the key, never its value.
     await made.getByRole('button', { name: 'I have copied it' }).click();
     await made.waitFor({ state: 'detached' });
-    const row = rows(page, 'Keys').filter({ hasText: 'Deploys' });
+    const row = rows(person.page, 'Keys').filter({ hasText: 'Deploys' });
     expect(await row.locator('td').allTextContents()).toEqual([
       'Deploys',
       'editor',
@@ -219,7 +225,7 @@ describe("A's owner", () => {
       'no',
       'Revoke',
     ]);
-    expect(await everything(page)).not.toContain(value);
+    expect(await everything(person.page)).not.toContain(value);
 
     await row.getByRole('button', { name: 'Revoke key Deploys' }).click();
     await row.getByRole('button', { name: 'Yes, revoke' }).click();
@@ -232,8 +238,8 @@ describe("A's owner", () => {
   });
 
   it('reads the audit log of A: the key made and revoked, by whom, newest first; nothing of B', async () => {
-    await page.getByRole('link', { name: 'Audit log' }).click();
-    const log = rows(page, 'Audit log');
+    await person.page.getByRole('link', { name: 'Audit log' }).click();
+    const log = rows(person.page, 'Audit log');
     await log.filter({ hasText: 'key.revoke' }).waitFor();
     const entries = await Promise.all(
       Array.from({ length: await log.count() }, (_, i) => log.nth(i).locator('td').allTextContents()),
@@ -244,70 +250,62 @@ describe("A's owner", () => {
     expect(entries[1]).toEqual([expect.any(String), owner, 'key.create', expect.stringMatching(/^key/), from]);
     expect(entries.map((e) => e[2])).toEqual(expect.arrayContaining(['robot.create', 'robot.start', 'app.create']));
     expect(entries.some((e) => e[3].includes(refundsOfA))).toBe(true);
-    expect(await everything(page)).not.toContain(b.robot.robotId);
-    await shot(page, 'audit-log');
+    expect(await everything(person.page)).not.toContain(b.robot.robotId);
+    await shot(person.page, 'audit-log');
   });
 });
 
 describe("B's owner", () => {
-  let page: Page;
-  beforeAll(async () => {
-    page = await signedIn(b.owner.key);
-  });
-  afterAll(() => page.context().close());
+  const person = signedInPage(() => b.owner.key);
 
   it("sees B's robot only: not A's names, run or URL", async () => {
-    await robotLink(page, 'Payroll of B').waitFor();
-    expect(await rows(page, 'Robots').count()).toBe(1);
-    let html = await everything(page);
+    await robotLink(person.page, 'Payroll of B').waitFor();
+    expect(await rows(person.page, 'Robots').count()).toBe(1);
+    let html = await everything(person.page);
     for (const text of ['Invoices of A', 'Refunds of A', a.robot.robotId]) expect(html).not.toContain(text);
 
-    await robotLink(page, 'Payroll of B').click();
-    await page.getByRole('heading', { name: 'Payroll of B' }).waitFor();
-    expect(await page.getByLabel('Webhook URL').textContent()).toBe(b.robot.webhookUrl);
-    await page.getByText('No runs yet.').waitFor();
-    html = await everything(page);
+    await robotLink(person.page, 'Payroll of B').click();
+    await person.page.getByRole('heading', { name: 'Payroll of B' }).waitFor();
+    expect(await person.page.getByLabel('Webhook URL').textContent()).toBe(b.robot.webhookUrl);
+    await person.page.getByText('No runs yet.').waitFor();
+    html = await everything(person.page);
     expect(html).not.toContain(a.robot.webhookUrl);
     expect(html).not.toContain(runOfA);
   });
 
   it("finds A's robot and run not found", async () => {
-    await page.goto(`${stack.baseUrl}/robots/${a.robot.robotId}`);
-    await page.getByText('No such robot.').waitFor();
-    expect(await everything(page)).not.toContain('Invoices of A');
-    await page.goto(`${stack.baseUrl}/runs/${runOfA}`);
-    await page.getByText('No such run.').waitFor();
-    const html = await everything(page);
+    await person.page.goto(`${stack.baseUrl}/robots/${a.robot.robotId}`);
+    await person.page.getByText('No such robot.').waitFor();
+    expect(await everything(person.page)).not.toContain('Invoices of A');
+    await person.page.goto(`${stack.baseUrl}/runs/${runOfA}`);
+    await person.page.getByText('No such run.').waitFor();
+    const html = await everything(person.page);
     expect(html).not.toContain('"Ann"');
     expect(html).not.toContain(a.robot.robotId);
   });
 });
 
 describe("A's viewer", () => {
-  let page: Page;
-  beforeAll(async () => {
-    page = await signedIn(viewerOfA);
-  });
-  afterAll(() => page.context().close());
+  const person = signedInPage(() => viewerOfA);
 
   it("sees A's robots, but neither New robot, nor the forms that create, nor Keys", async () => {
-    await robotLink(page, 'Invoices of A').waitFor();
-    await page.getByRole('link', { name: 'Audit log' }).waitFor();
-    expect(await page.getByRole('button', { name: 'New robot' }).count()).toBe(0);
+    await robotLink(person.page, 'Invoices of A').waitFor();
+    await person.page.getByRole('link', { name: 'Audit log' }).waitFor();
+    expect(await person.page.getByRole('button', { name: 'New robot' }).count()).toBe(0);
     for (const form of ['New robot', 'New app', 'New payment connection'])
-      expect(await page.getByRole('form', { name: form }).count()).toBe(0);
-    expect(await page.getByRole('link', { name: 'Keys' }).count()).toBe(0);
-    expect(await page.getByLabel('Signed in').textContent()).toContain('(viewer) in Workspace A');
+      expect(await person.page.getByRole('form', { name: form }).count()).toBe(0);
+    expect(await person.page.getByRole('link', { name: 'Keys' }).count()).toBe(0);
+    expect(await person.page.getByLabel('Signed in').textContent()).toContain('(viewer) in Workspace A');
   });
 
   it("reads A's robot, its URL and run, with no button that would change anything", async () => {
-    await robotLink(page, 'Invoices of A').click();
-    await page.getByRole('heading', { name: 'Invoices of A' }).waitFor();
-    expect(await page.getByLabel('Webhook URL').textContent()).toBe(a.robot.webhookUrl);
-    await rows(page, 'Run history').getByRole('link', { name: 'succeeded' }).waitFor();
-    await rows(page, 'Deliveries').filter({ hasText: 'processed' }).waitFor();
-    await page.getByRole('heading', { name: 'Trigger rules' }).waitFor();
-    await page
+    await robotLink(person.page, 'Invoices of A').click();
+    await person.page.getByRole('heading', { name: 'Invoices of A' }).waitFor();
+    expect(await person.page.getByLabel('Webhook URL').textContent()).toBe(a.robot.webhookUrl);
+    await rows(person.page, 'Run history').getByRole('link', { name: 'succeeded' }).waitFor();
+    await rows(person.page, 'Deliveries').filter({ hasText: 'processed' }).waitFor();
+    await person.page.getByRole('heading', { name: 'Trigger rules' }).waitFor();
+    await person.page
       .getByRole('region', { name: 'Trigger step' })
       .getByText(/^A repeat is told apart/)
       .waitFor();
@@ -323,71 +321,67 @@ describe("A's viewer", () => {
       'Edit rules',
       'Change',
     ];
-    for (const name of writes) expect(await page.getByRole('button', { name, exact: true }).count()).toBe(0);
-    expect(await page.getByRole('button', { name: /^Replay/ }).count()).toBe(0);
+    for (const name of writes) expect(await person.page.getByRole('button', { name, exact: true }).count()).toBe(0);
+    expect(await person.page.getByRole('button', { name: /^Replay/ }).count()).toBe(0);
     // What reads stays: copying the URL.
-    await page.getByRole('button', { name: 'Copy URL' }).waitFor();
-    await shot(page, 'robot-viewer');
+    await person.page.getByRole('button', { name: 'Copy URL' }).waitFor();
+    await shot(person.page, 'robot-viewer');
   });
 
   it('is told the keys are not for a viewer, and listed none', async () => {
-    // As a link to the page, kept from elsewhere, opens it (no Keys link is offered to a viewer).
-    await page.evaluate("history.pushState(null, '', '/keys'); dispatchEvent(new PopStateEvent('popstate'))");
-    await page.getByText('Only an owner of the workspace, or the admin, manages its keys.').waitFor();
-    expect(await page.getByRole('table', { name: 'Keys' }).count()).toBe(0);
+    // As a link to the person.page, kept from elsewhere, opens it (no Keys link is offered to a viewer).
+    await person.page.evaluate("history.pushState(null, '', '/keys'); dispatchEvent(new PopStateEvent('popstate'))");
+    await person.page.getByText('Only an owner of the workspace, or the admin, manages its keys.').waitFor();
+    expect(await person.page.getByRole('table', { name: 'Keys' }).count()).toBe(0);
   });
 });
 
 describe('the admin', () => {
-  let page: Page;
-  beforeAll(async () => {
-    page = await signedIn(stack.config.adminToken);
-  });
-  afterAll(() => page.context().close());
+  const person = signedInPage(() => stack.config.adminToken);
 
-  const switcher = () => page.getByLabel('Workspace', { exact: true });
+  const switcher = () => person.page.getByLabel('Workspace', { exact: true });
 
   it('switches workspace: B shows B’s robot only, A shows A’s', async () => {
-    await page.getByText('No robot yet: create an app (below), then a robot on it.').waitFor();
-    expect(await page.getByLabel('Signed in').textContent()).toBe('admin (admin) in Default');
+    await person.page.getByText('No robot yet: create an app (below), then a robot on it.').waitFor();
+    expect(await person.page.getByLabel('Signed in').textContent()).toBe('admin (admin) in Default');
     await switcher().locator('option', { hasText: 'Workspace B' }).waitFor({ state: 'attached' });
     expect(await switcher().locator('option').allTextContents()).toEqual(['Default', 'Workspace A', 'Workspace B']);
 
     await switcher().selectOption({ label: 'Workspace B' });
-    await robotLink(page, 'Payroll of B').waitFor();
-    expect(await page.getByLabel('Signed in').textContent()).toBe('admin (admin) in Workspace B');
-    expect(await rows(page, 'Robots').count()).toBe(1);
-    expect(await everything(page)).not.toContain('Invoices of A');
-    await shot(page, 'robots-admin-workspace-b');
+    await robotLink(person.page, 'Payroll of B').waitFor();
+    expect(await person.page.getByLabel('Signed in').textContent()).toBe('admin (admin) in Workspace B');
+    expect(await rows(person.page, 'Robots').count()).toBe(1);
+    expect(await everything(person.page)).not.toContain('Invoices of A');
+    await shot(person.page, 'robots-admin-workspace-b');
 
     await switcher().selectOption({ label: 'Workspace A' });
-    await robotLink(page, 'Invoices of A').waitFor();
-    expect(await rows(page, 'Robots').count()).toBe(2);
-    expect(await everything(page)).not.toContain('Payroll of B');
+    await robotLink(person.page, 'Invoices of A').waitFor();
+    expect(await rows(person.page, 'Robots').count()).toBe(2);
+    expect(await everything(person.page)).not.toContain('Payroll of B');
   });
 
-  it("switching from a robot's page goes to the robots of the workspace chosen", async () => {
-    await robotLink(page, 'Invoices of A').click();
-    await page.getByRole('heading', { name: 'Invoices of A' }).waitFor();
+  it("switching from a robot's person.page goes to the robots of the workspace chosen", async () => {
+    await robotLink(person.page, 'Invoices of A').click();
+    await person.page.getByRole('heading', { name: 'Invoices of A' }).waitFor();
     await switcher().selectOption({ label: 'Workspace B' });
-    await robotLink(page, 'Payroll of B').waitFor();
-    expect(page.url()).toBe(stack.baseUrl + '/');
-    expect(await everything(page)).not.toContain('Invoices of A');
+    await robotLink(person.page, 'Payroll of B').waitFor();
+    expect(person.page.url()).toBe(stack.baseUrl + '/');
+    expect(await everything(person.page)).not.toContain('Invoices of A');
   });
 
   it("manages any workspace's keys: B's are listed in B", async () => {
-    await page.getByRole('link', { name: 'Keys' }).click();
-    await page.getByRole('heading', { name: 'Keys of Workspace B' }).waitFor();
-    await rows(page, 'Keys').filter({ hasText: 'Owner of Workspace B' }).waitFor();
-    expect(await rows(page, 'Keys').count()).toBe(1);
+    await person.page.getByRole('link', { name: 'Keys' }).click();
+    await person.page.getByRole('heading', { name: 'Keys of Workspace B' }).waitFor();
+    await rows(person.page, 'Keys').filter({ hasText: 'Owner of Workspace B' }).waitFor();
+    expect(await rows(person.page, 'Keys').count()).toBe(1);
   });
 
   it('makes a workspace, which is then the one shown, and pages its robots', async () => {
-    await page.getByRole('button', { name: 'New workspace' }).click();
-    await page.getByRole('form', { name: 'New workspace' }).getByLabel('Workspace name').fill('Workspace C');
-    await page.getByRole('button', { name: 'Create workspace' }).click();
-    await page.getByText('No robot yet: create an app (below), then a robot on it.').waitFor();
-    expect(await page.getByLabel('Signed in').textContent()).toBe('admin (admin) in Workspace C');
+    await person.page.getByRole('button', { name: 'New workspace' }).click();
+    await person.page.getByRole('form', { name: 'New workspace' }).getByLabel('Workspace name').fill('Workspace C');
+    await person.page.getByRole('button', { name: 'Create workspace' }).click();
+    await person.page.getByText('No robot yet: create an app (below), then a robot on it.').waitFor();
+    expect(await person.page.getByLabel('Signed in').textContent()).toBe('admin (admin) in Workspace C');
     await switcher().locator('option:checked', { hasText: 'Workspace C' }).waitFor({ state: 'attached' });
 
     // 21 robots in C, made by the admin acting in C: two pages.
@@ -405,14 +399,14 @@ describe('the admin', () => {
       expect(made.status).toBe(201);
     }
     // The tab's session keeps the workspace chosen across a reload.
-    await page.reload();
-    const linkNames = () => page.getByRole('table', { name: 'Robots' }).getByRole('link').allTextContents();
+    await person.page.reload();
+    const linkNames = () => person.page.getByRole('table', { name: 'Robots' }).getByRole('link').allTextContents();
     const first = await waitFor(linkNames, (n) => n.length === 20);
-    await page.getByRole('button', { name: 'Next page' }).click();
+    await person.page.getByRole('button', { name: 'Next page' }).click();
     const second = await waitFor(linkNames, (n) => n.length === 1);
     expect([...first, ...second].sort()).toEqual(names);
-    expect(await page.getByRole('button', { name: 'Next page' }).isDisabled()).toBe(true);
-    await page.getByRole('button', { name: 'First page' }).click();
+    expect(await person.page.getByRole('button', { name: 'Next page' }).isDisabled()).toBe(true);
+    await person.page.getByRole('button', { name: 'First page' }).click();
     expect(await waitFor(linkNames, (n) => n.length === 20)).toEqual(first);
   });
 });

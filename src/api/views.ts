@@ -21,7 +21,8 @@ import type { AnswerIn } from '../contract/operation';
 
 /** An app as the API shows it: its verification's settings without the secret. */
 export function appView(app: AppDoc, secretsKeys: readonly Buffer[]): AnswerIn<'App'> {
-  const { _id, verificationSealed: _sealed, sender: _sender, dedup, ...rest } = app;
+  // Its workspace is the caller's: not part of the answer.
+  const { _id, workspaceId: _workspace, verificationSealed: _sealed, sender: _sender, dedup, ...rest } = app;
   const unsealed = appVerification(secretsKeys, app);
   return { id: _id, ...rest, verification: unsealed && verificationView(unsealed), dedup: dedup ?? AUTO_DEDUP };
 }

@@ -76,7 +76,7 @@ export function bearerOf(ctx: Context): string {
   return header.startsWith('Bearer ') ? header.slice(7) : '';
 }
 
-/** The admin token's check, for every route that needs it: `Authorization: Bearer <admin token>`. */
+/** The admin token's check (the codec endpoints): `Authorization: Bearer <admin token>`. */
 export function requireAdminToken(ctx: Context, adminToken: string, failures: Throttle): void {
   requireCredential(ctx, bearerOf(ctx), adminToken, failures, () => unauthorized('missing or wrong admin token'));
 }

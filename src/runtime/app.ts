@@ -2,7 +2,7 @@
  * The HTTP service, and the receiver process's two ports:
  *
  * - **the service's port** (PORT): the webhook receiver, the management API (its OpenAPI document
- *   too, behind the admin token), Temporal's codec endpoints and the dashboard's files, behind one
+ *   too, behind the admin token or a key), Temporal's codec endpoints and the dashboard's files, behind one
  *   error path, with the browser-facing safety headers on every answer;
  * - **the metrics port** (RECEIVER_METRICS_PORT): `GET /metrics` (Prometheus) and `GET /healthz`,
  *   for the operator's network only (as the worker's metrics port), never the senders'.

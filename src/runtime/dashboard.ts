@@ -4,7 +4,7 @@
  * `/runs/:id`) answer its index.html; `/assets/<file>` its scripts and styles, kept by browsers
  * for a year (their names change with their content). Everything else goes on to the routers,
  * so the dashboard never answers for the API, the webhooks or the health routes. It needs no
- * credential to load: what it shows comes from the API, with the admin token a person enters.
+ * credential to load: what it shows comes from the API, with the key or admin token a person enters.
  */
 import fs from 'node:fs';
 import path from 'node:path';

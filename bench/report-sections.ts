@@ -8,7 +8,6 @@ import type { AblationResult, SideTotal, Turns } from './phases/ablation';
 import type { CsvResult } from './phases/csv';
 import { HISTORY_READS, type HistoryResult } from './phases/history';
 import type { HostileResult } from './phases/hostile';
-import { WORKSPACE_READS, type WorkspacesResult } from './phases/workspaces';
 import type { IdleRobotsLevel, IdleRobotsResult } from './phases/idle-robots';
 import type { LevelResult } from './phases/levels';
 import type { N8nLevel } from './phases/n8n';
@@ -198,23 +197,6 @@ export function n8nReport(ours: LevelResult[], n8n: N8nLevel[]): string {
       }),
     ),
     "  n8n latency: p50 / p95 / p99 ms; drain: from the end of the load until n8n had finished the level's executions.",
-  ].join('\n');
-}
-
-/** The robots page and the audit log of a large workspace, against a workspace of 60 (a page and more). */
-export function workspacesReport(w: WorkspacesResult): string {
-  const rows = WORKSPACE_READS.map((k) => [
-    k,
-    pct(w.baselineMs[k]),
-    pct(w.scaledMs[k]),
-    (w.scaledMs[k].p95 / w.baselineMs[k].p95).toFixed(2),
-  ]);
-  return [
-    `Workspaces: ${w.robots} robots (and as many in another workspace) and ${w.entries} audit entries, ` +
-      `against 60 of each (more than a page); ms p50 / p95 / p99 (${w.samples} requests each through the API; robotsCold: 20 ` +
-      "first pages of a new process's directory, without HTTP; robotsAfterRename: 50 first pages after a " +
-      `rename); seeded in ${w.seedSeconds} s`,
-    table(['read', '60 (baseline)', `${w.robots} robots / ${w.entries} entries`, 'p95 ÷ baseline p95'], rows),
   ].join('\n');
 }
 

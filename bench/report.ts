@@ -1,12 +1,12 @@
 /** The bench's report: the tables printed at the end, and the results file in bench-results/. */
 import type { WorkspacesResult } from './phases/workspaces';
+import { workspacesReport } from './report-workspaces';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
   ablationReport,
   clusterReport,
   historyReport,
-  workspacesReport,
   hostileReport,
   idleRobotsReport,
   n8nReport,

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { startStack, type Stack } from './support/stack';
 import { waitFor } from '../src/launch/os/wait';
 import { STAMP_POLL_MS, TriggerCache } from '../src/receiver/trigger-cache';
-import { triggerTakesDeliveries } from '../src/deliveries/intake';
+import { triggerTakesDeliveries } from '../src/deliveries/webhook-trigger';
 
 let stack: Stack;
 beforeAll(async () => {

@@ -11,7 +11,8 @@
 import { randomUUID } from 'node:crypto';
 import { apiClient, type ApiClient } from '../../src/client/api-client';
 import type { Models } from '../../src/storage/models';
-import type { AuditEntryDoc, AuditHeadDoc, RobotDoc } from '../../src/storage/documents';
+import type { RobotDoc } from '../../src/storage/documents';
+import type { AuditEntryDoc, AuditHeadDoc } from '../../src/storage/workspace-documents';
 import { byId } from '../../src/storage/by-id';
 import { rawCollection } from '../../src/storage/writes';
 import { RobotDirectory } from '../../src/workspaces/robot-directory';

@@ -4,7 +4,7 @@
  */
 import { conflict, invalidField, notFound } from '../core/http-errors';
 import { DeliveryRefused } from '../deliveries/start';
-import { BadCursor } from '../history/reads';
+import { BadCursor } from '../domain/cursors';
 import type { Caller } from '../domain/workspaces';
 
 /** The document, or 404 naming what was not found. */
@@ -28,7 +28,7 @@ export async function ours<T extends { workspaceId: string }>(
   return value;
 }
 
-/** A page of the history; a cursor this service did not make is the caller's error. */
+/** A page (of the history, the robots, the audit log); a cursor this service did not make is the caller's error. */
 export async function pageOf<T>(read: Promise<T>): Promise<T> {
   try {
     return await read;

@@ -7,12 +7,10 @@ import { robotHistory } from '../history/reads';
 import { robotFields } from '../history/fields';
 import { sendTestDelivery } from '../deliveries/test-delivery';
 import type { RobotTransition } from '../domain/robot-lifecycle';
-import { asked, ours } from './lookups';
+import { asked, ours, pageOf } from './lookups';
 import { byId } from '../storage/by-id';
 import type { RobotDoc } from '../storage/documents';
 import type { Caller } from '../domain/workspaces';
-import { invalidField } from '../core/http-errors';
-import { BadRobotsCursor } from '../workspaces/robot-directory';
 import { route, type ManagementDeps, type ManagementRoute } from './deps';
 import { MANAGEMENT } from '../contract/management';
 import { robotView } from './views';
@@ -44,13 +42,7 @@ export const ROBOT_ROUTES: ManagementRoute[] = [
      * robot and its tally by `_id`; without their cards: a webhook URL is read one robot at a time.
      */
     async ({ query: { limit, cursor, search }, caller }, { models, config, directory }) => {
-      let page;
-      try {
-        page = await directory.page(caller.workspaceId, limit, search, cursor);
-      } catch (err) {
-        if (err instanceof BadRobotsCursor) throw invalidField('cursor', err.message);
-        throw err;
-      }
+      const page = await pageOf(directory.page(caller.workspaceId, limit, search, cursor));
       const robots = (await Promise.all(page.ids.map((id) => byId<RobotDoc>(models.Robot, id)))).filter(
         (r): r is RobotDoc => r !== null,
       );

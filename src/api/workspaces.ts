@@ -5,11 +5,9 @@
  */
 import { MANAGEMENT } from '../contract/management';
 import { actorName } from '../domain/workspaces';
-import type { ApiKeyDoc, AuditEntryDoc, WorkspaceDoc } from '../storage/documents';
-import { BadAuditCursor } from '../workspaces/audit';
-import { found, ours } from './lookups';
+import type { ApiKeyDoc, AuditEntryDoc, WorkspaceDoc } from '../storage/workspace-documents';
+import { found, ours, pageOf } from './lookups';
 import { route, type ManagementRoute } from './deps';
-import { invalidField } from '../core/http-errors';
 
 const workspaceView = (w: WorkspaceDoc) => ({ id: w._id, name: w.name, createdAt: w.createdAt });
 
@@ -59,12 +57,7 @@ export const WORKSPACE_ROUTES: ManagementRoute[] = [
     return keyView(await keys.revoke(await ours('key', keys.get(params.id), caller)));
   }),
   route(MANAGEMENT.auditLog, async ({ query: { limit, cursor }, caller }, { audit }) => {
-    try {
-      const page = await audit.page(caller.workspaceId, limit, cursor);
-      return { entries: page.entries.map(entryView), nextCursor: page.nextCursor };
-    } catch (err) {
-      if (err instanceof BadAuditCursor) throw invalidField('cursor', err.message);
-      throw err;
-    }
+    const page = await pageOf(audit.page(caller.workspaceId, limit, cursor));
+    return { entries: page.entries.map(entryView), nextCursor: page.nextCursor };
   }),
 ];

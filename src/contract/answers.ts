@@ -10,12 +10,8 @@ import { FIELD_TYPES } from '../domain/fields';
 import { RULE_OPS } from '../domain/trigger-rules';
 import { DEDUP_KEYS } from '../domain/dedup';
 import { deliveryOutcome, jsonValue } from './requests';
-import { ROLES } from '../domain/workspaces';
-/** An answer has exactly the fields described: a field the document does not name is a bug (test/openapi.test.ts). */
-export const answer = <T extends z.ZodRawShape>(shape: T) => z.object(shape).strict();
-
-/** Times are ISO 8601 in UTC. */
-const time = z.string().datetime();
+import { answer, time } from './answer-shape';
+import { WORKSPACE_ANSWERS } from './workspace-answers';
 
 export const errorAnswer = answer({
   error: z.string(),
@@ -217,42 +213,6 @@ const connectionsAnswer = answer({ connections: z.array(connectionAnswer) });
 /** A page of robots; `nextCursor` continues with older ones (null: none left). */
 const robotsAnswer = answer({ robots: z.array(robotAnswer), nextCursor: z.string().nullable() });
 
-const workspaceAnswer = answer({ id: z.string(), name: z.string(), createdAt: time });
-const workspacesAnswer = answer({ workspaces: z.array(workspaceAnswer) });
-
-/** A key as lists show it: never its value. */
-const keyAnswer = answer({
-  id: z.string(),
-  workspaceId: z.string(),
-  name: z.string(),
-  role: z.enum(ROLES),
-  createdAt: time,
-  expiresAt: time.nullable(),
-  revokedAt: time.nullable(),
-  /** When it was last accepted, to the minute (null: never). */
-  lastUsedAt: time.nullable(),
-});
-/** A key as it is made: the only answer that holds its value (`key`), shown once. */
-const createdKeyAnswer = answer({ id: z.string(), key: z.string(), name: z.string(), role: z.enum(ROLES) });
-const keysAnswer = answer({ keys: z.array(keyAnswer) });
-
-/** Who the request's credential is: what the dashboard shows and which buttons it offers. */
-const callerAnswer = answer({
-  /** "admin", or the key's name and id. */
-  actor: z.string(),
-  role: z.enum([...ROLES, 'operator']),
-  workspace: workspaceAnswer,
-});
-
-/** One management write: who, what, on which resource, when, from where (never a secret or a body). */
-const auditEntryAnswer = answer({
-  at: time,
-  actor: z.string(),
-  action: z.string(),
-  resource: z.string(),
-  address: z.string(),
-});
-const auditPageAnswer = answer({ entries: z.array(auditEntryAnswer), nextCursor: z.string().nullable() });
 /** Replayed deliveries' new ids; `nextCursor` continues with the deliveries this request did not reach. */
 const bulkReplayAnswer = answer({ deliveryIds: z.array(z.string()), nextCursor: z.string().nullable() });
 
@@ -285,13 +245,7 @@ export const ANSWERS = {
   ReplayedMany: bulkReplayAnswer,
   Payloads: payloadsAnswer,
   Codec: codecAnswer,
-  Workspace: workspaceAnswer,
-  Workspaces: workspacesAnswer,
-  Key: keyAnswer,
-  CreatedKey: createdKeyAnswer,
-  Keys: keysAnswer,
-  Caller: callerAnswer,
-  AuditPage: auditPageAnswer,
+  ...WORKSPACE_ANSWERS,
 } satisfies Record<string, z.ZodTypeAny>;
 
 /** What the API answers, as the dashboard (web/src/api.ts) and other TypeScript clients read it. */
@@ -302,7 +256,4 @@ export type RunSummaryAnswer = z.output<typeof runSummaryAnswer>;
 export type RunAnswer = z.output<typeof runAnswer>;
 export type DeliveryAnswer = z.output<typeof deliveryAnswer>;
 export type RobotFieldsAnswer = z.output<typeof robotFieldsAnswer>;
-export type KeyAnswer = z.output<typeof keyAnswer>;
-export type WorkspaceAnswer = z.output<typeof workspaceAnswer>;
-export type AuditEntryAnswer = z.output<typeof auditEntryAnswer>;
-export type CallerAnswer = z.output<typeof callerAnswer>;
+export type { AuditEntryAnswer, CallerAnswer, KeyAnswer, WorkspaceAnswer } from './workspace-answers';

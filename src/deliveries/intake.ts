@@ -15,13 +15,13 @@
  */
 import type { Client } from '@temporalio/client';
 import type { Config } from '../core/config';
-import { bodyKey, dedupOf, deliveryWorkflowId, SIGNED_REPLAY_WINDOW_MS, type DedupChoice } from '../domain/dedup';
+import { bodyKey, dedupOf, deliveryWorkflowId, SIGNED_REPLAY_WINDOW_MS } from '../domain/dedup';
 import { DUPLICATES_LOGGED_PER_MINUTE, THROTTLE_ENTRIES } from '../domain/limits';
 import { deliveryRecord, isEmptyBody, keptHeaders, type ReceivedDelivery } from '../domain/deliveries';
 import { derivedKey, newId } from '../domain/secrets';
 import { credentialHeaders, headersRead, senderDeliveryId, senderHandshake } from '../domain/senders/checks';
 import type { Handshake, HandshakeAnswer, SenderRequest } from '../domain/senders/check';
-import { handshakeBytes, senderRequest, verifyRequest, type DeliveryRequest, type SenderVerification } from './request';
+import { handshakeBytes, senderRequest, verifyRequest, type DeliveryRequest } from './request';
 import { readsFormEnvelope, SENDERS, type CustomVerification } from '../domain/senders/catalog';
 import { deliveryInput } from './input';
 import { startDelivery } from './start';
@@ -29,40 +29,7 @@ import type { DeliveryRecorder } from '../history/slots';
 import type { Logger } from '../core/log';
 import type { Models } from '../storage/models';
 import { Throttle } from '../core/throttle';
-import { takesDeliveries } from '../domain/robot-lifecycle';
-import type { BodyFormat, RobotState, TriggerKind } from '../domain/types';
-import type { TokenHashes } from '../robots/trigger-tokens';
-
-/** A robot's webhook trigger as the receiver takes its deliveries (read through src/receiver/trigger-cache.ts). */
-export interface WebhookTrigger {
-  robotId: string;
-  /** The robot's workspace: on its deliveries, their log lines and search attributes, and its quota. */
-  workspaceId: string;
-  /** The custom app whose sender it takes (where a secret learned in a handshake is kept), or null. */
-  appId: string | null;
-  /** For the workflow's summary in the Temporal Web UI. */
-  robotName: string;
-  identifier: string;
-  kind: TriggerKind;
-  /** Hashes of the tokens its URL accepts (src/robots/trigger-tokens.ts). */
-  tokens: TokenHashes;
-  state: RobotState;
-  /** How its senders sign, when they must: the payment provider's signing secret, or the custom app's scheme. */
-  verification: SenderVerification | null;
-  /** The app's body format (json for the payment provider), noted in each delivery. */
-  format: BodyFormat;
-  /** The robot's steps version, noted in each delivery (src/robots/steps-versions.ts). */
-  stepsVersion: number;
-  /** Headers its trigger rules read, kept with each delivery (src/domain/trigger-rules.ts). */
-  ruleHeaders: string[];
-  /** What its deliveries are told apart by, and for how long (src/domain/dedup.ts). */
-  dedup: DedupChoice;
-}
-
-/** Whether the trigger's URL takes deliveries: at work, or paused (they wait for the robot to be resumed). */
-export function triggerTakesDeliveries(trigger: WebhookTrigger): boolean {
-  return takesDeliveries(trigger.state);
-}
+import type { WebhookTrigger } from './webhook-trigger';
 
 interface TakeDeliveryDeps {
   config: Config;
@@ -119,6 +86,8 @@ export class DeliveryTaker {
     const sender = verification && verification.scheme !== 'stripe' ? verification : null;
     const signedWith = verification?.scheme ?? null;
     const deliveryId = newId();
+    // What the log lines about it carry (src/core/log.ts), its workflow once known.
+    const known = { deliveryId, robotId: trigger.robotId, workspaceId: trigger.workspaceId };
     // Those its app's sender and its robot's trigger rules read are kept too.
     const read = [...(sender ? headersRead(sender) : []), ...trigger.ruleHeaders];
     const headers = keptHeaders(req.headers, read, sender ? credentialHeaders(sender) : []);
@@ -126,7 +95,7 @@ export class DeliveryTaker {
     const request = sender && senderRequest(req);
     const unsigned = sender && request && senderHandshake(sender, request, false);
     if (unsigned) {
-      identified({ deliveryId, robotId: trigger.robotId, workspaceId: trigger.workspaceId });
+      identified(known);
       return this.handshake(trigger, req, ids, unsigned, null);
     }
     if (req.method !== 'POST' && req.method !== 'PUT') return { outcome: 'not-a-handshake' };
@@ -134,12 +103,12 @@ export class DeliveryTaker {
     // Checked before anything parses the body: a forgery is keyed by its digest.
     const forged = await this.rejectForgery(trigger, req, ids, request);
     if (forged) {
-      identified({ deliveryId, robotId: trigger.robotId, workspaceId: trigger.workspaceId });
+      identified(known);
       return { outcome: 'rejected', reason: forged, status: sender ? SENDERS[sender.scheme].refusalStatus : 400 };
     }
     const signed = sender && request && senderHandshake(sender, request, true);
     if (signed) {
-      identified({ deliveryId, robotId: trigger.robotId, workspaceId: trigger.workspaceId });
+      identified(known);
       return this.handshake(trigger, req, ids, signed, true);
     }
     const senderId = sender && request ? senderDeliveryId(sender, request) : undefined;
@@ -153,7 +122,7 @@ export class DeliveryTaker {
     };
     const { key, windowMs } = dedupOf(source, this.digestKey, deliveryId);
     const workflowId = deliveryWorkflowId(trigger.identifier, key);
-    identified({ deliveryId, robotId: trigger.robotId, workspaceId: trigger.workspaceId, workflowId });
+    identified({ ...known, workflowId });
     const verified = verification ? true : trigger.kind === 'stripe' ? false : null;
     const input = await deliveryInput(this.deps.models, this.deps.config.inlineBodyBytes, {
       deliveryId,

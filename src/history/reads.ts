@@ -11,14 +11,7 @@ import type { DeliveryEntry } from './live-tally';
 import { blockId, readBlocks, readTally, type BlockKind } from './store';
 import { blockOf, deliveryCounts, runCountsOf, type RunCounts, type RunSummary, type TallyState } from './tally';
 import { BLOCK_SIZE } from '../domain/limits';
-
-/** A page's cursor that this service did not make (the API answers 400 naming `cursor`). */
-export class BadCursor extends Error {
-  constructor() {
-    super('not a cursor returned by this API');
-    this.name = 'BadCursor';
-  }
-}
+import { BadCursor } from '../domain/cursors';
 
 export function encodeCursor(next: number): string {
   return Buffer.from(JSON.stringify({ before: next })).toString('base64url');

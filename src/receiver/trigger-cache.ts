@@ -35,7 +35,7 @@ import { isTriggerIdentifier } from '../domain/ids';
 import { ruleHeaders } from '../domain/trigger-rules';
 import { AUTO_DEDUP, type DedupChoice } from '../domain/dedup';
 import { currentVersion } from '../robots/steps-versions';
-import type { WebhookTrigger } from '../deliveries/intake';
+import type { WebhookTrigger } from '../deliveries/webhook-trigger';
 import type { SenderVerification } from '../deliveries/request';
 
 /** The `_id` of the one stamp document. */

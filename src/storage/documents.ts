@@ -6,7 +6,6 @@
  */
 import type { SenderName } from '../domain/senders/catalog';
 import type { DedupChoice } from '../domain/dedup';
-import type { Role } from '../domain/workspaces';
 import {
   type BodyFormat,
   type DeliveryRecord,
@@ -184,84 +183,5 @@ export interface UnconfirmedBodyDoc {
   _id: string;
   workflowId: string;
   chunks: number;
-  at: Date;
-}
-
-/** A workspace (src/domain/workspaces.ts); `default` holds what was made before workspaces. */
-export interface WorkspaceDoc {
-  _id: string;
-  name: string;
-  createdAt: Date;
-}
-
-/** A key of a workspace (src/workspaces/keys.ts); `_id` is the key's id, the secret only as its SHA-256. */
-export interface ApiKeyDoc {
-  _id: string;
-  workspaceId: string;
-  name: string;
-  role: Role;
-  /** SHA-256 (hex) of the key's secret. */
-  secretHash: string;
-  createdAt: Date;
-  expiresAt: Date | null;
-  revokedAt: Date | null;
-  lastUsedAt: Date | null;
-}
-
-/**
- * One entry of a workspace's audit log, `<workspace>:<n>` (n from 1, claimed by insert;
- * src/workspaces/audit.ts): who did what to which resource, when, from where. Never a secret or a body.
- */
-export interface AuditEntryDoc {
-  _id: string;
-  at: Date;
-  actor: string;
-  action: string;
-  resource: string;
-  address: string;
-}
-
-/**
- * Where a workspace's audit log stands, `_id` the workspace: the first entry kept (older ones
- * were swept) and an entry known to exist (the last is found from there by `_id`).
- */
-export interface AuditHeadDoc {
-  _id: string;
-  from: number;
-  last: number;
-}
-
-/**
- * An entry of a workspace's robots directory, `<workspace>:<n>` (a chain, src/storage/chains.ts): a
- * robot as it was made or renamed (src/workspaces/robot-directory.ts). The last entry of a robot wins.
- */
-export interface RobotListingDoc {
-  _id: string;
-  robotId: string;
-  name: string;
-  /** When the robot was made (its place in the list). */
-  createdAt: Date;
-}
-
-/** A robot as a directory's snapshot holds it: id, name, and when it was made (ms). */
-export interface SnapshotRobot {
-  id: string;
-  name: string;
-  createdAt: number;
-}
-
-/**
- * A workspace's directory up to an entry (`_id` the workspace): its robots read at once, as JSON
- * text (SnapshotRobot[]): FerretDB reads one string of 1 MB much faster than 10,000 subdocuments.
- */
-export interface RobotListingSnapshotDoc {
-  _id: string;
-  upTo: number;
-  robotsJson: string;
-}
-
-/** A one-time change of what is stored (src/workspaces/migration.ts), by its name, once done. */
-export interface MigrationDoc {
-  _id: string;
   at: Date;
 }

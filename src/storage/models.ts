@@ -1,6 +1,6 @@
 /**
- * Stored documents (MongoDB through mongoose): the schemas of documents.ts and
- * history-documents.ts, in the shape both real MongoDB and FerretDB v1 store (documents.ts).
+ * Stored documents (MongoDB through mongoose): the schemas of documents.ts, history-documents.ts
+ * and workspace-documents.ts, in the shape both real MongoDB and FerretDB v1 store (documents.ts).
  *
  * What a run writes is insert-only, with ids computed from what it is (the FerretDB rule,
  * by-id.ts): an insert costs the same however large the collection is. So a run is its stored
@@ -11,16 +11,9 @@
 import { DEDUP_KEYS } from '../domain/dedup';
 import { Schema, type Connection } from 'mongoose';
 import { historySchemas } from './history-documents';
+import { workspaceSchemas } from './workspace-documents';
 import { BODY_FORMATS, DELIVERY_OUTCOMES, ROBOT_STATES, type StepDefinition } from '../domain/types';
-import { ROLES } from '../domain/workspaces';
 import type {
-  ApiKeyDoc,
-  AuditEntryDoc,
-  AuditHeadDoc,
-  MigrationDoc,
-  RobotListingDoc,
-  RobotListingSnapshotDoc,
-  WorkspaceDoc,
   AppDoc,
   BlobChunkDoc,
   ConnectionDoc,
@@ -262,75 +255,6 @@ const triggerChangeSchema = new Schema<TriggerChangeDoc>(
   { ...opts, collection: 'trigger_changes' },
 );
 
-const workspaceSchema = new Schema<WorkspaceDoc>(
-  {
-    _id: { type: String, required: true },
-    name: { type: String, required: true },
-    createdAt: { type: Date, required: true },
-  },
-  { ...opts, collection: 'workspaces' },
-);
-
-const apiKeySchema = new Schema<ApiKeyDoc>(
-  {
-    _id: { type: String, required: true },
-    workspaceId: { type: String, required: true },
-    name: { type: String, required: true },
-    role: { type: String, enum: ROLES, required: true },
-    secretHash: { type: String, required: true },
-    createdAt: { type: Date, required: true },
-    expiresAt: { type: Date, default: null },
-    revokedAt: { type: Date, default: null },
-    lastUsedAt: { type: Date, default: null },
-  },
-  { ...opts, collection: 'api_keys' },
-);
-
-const auditEntrySchema = new Schema<AuditEntryDoc>(
-  {
-    _id: { type: String, required: true },
-    at: { type: Date, required: true },
-    actor: { type: String, required: true },
-    action: { type: String, required: true },
-    resource: { type: String, required: true },
-    address: { type: String, required: true },
-  },
-  { ...opts, collection: 'audit_entries' },
-);
-
-const auditHeadSchema = new Schema<AuditHeadDoc>(
-  {
-    _id: { type: String, required: true },
-    from: { type: Number, required: true },
-    last: { type: Number, required: true },
-  },
-  { ...opts, collection: 'audit_heads' },
-);
-
-const robotListingSchema = new Schema<RobotListingDoc>(
-  {
-    _id: { type: String, required: true },
-    robotId: { type: String, required: true },
-    name: { type: String, required: true },
-    createdAt: { type: Date, required: true },
-  },
-  { ...opts, collection: 'robot_listings' },
-);
-
-const robotListingSnapshotSchema = new Schema<RobotListingSnapshotDoc>(
-  {
-    _id: { type: String, required: true },
-    upTo: { type: Number, required: true },
-    robotsJson: { type: String, required: true },
-  },
-  { ...opts, collection: 'robot_listing_snapshots' },
-);
-
-const migrationSchema = new Schema<MigrationDoc>(
-  { _id: { type: String, required: true }, at: { type: Date, required: true } },
-  { ...opts, collection: 'migrations' },
-);
-
 export function createModels(db: Connection) {
   return {
     App: db.model<AppDoc>('App', appSchema),
@@ -354,13 +278,13 @@ export function createModels(db: Connection) {
     Lease: db.model('Lease', historySchemas.lease),
     HistoryMark: db.model('HistoryMark', historySchemas.mark),
     TriggerChange: db.model<TriggerChangeDoc>('TriggerChange', triggerChangeSchema),
-    Workspace: db.model<WorkspaceDoc>('Workspace', workspaceSchema),
-    ApiKey: db.model<ApiKeyDoc>('ApiKey', apiKeySchema),
-    AuditEntry: db.model<AuditEntryDoc>('AuditEntry', auditEntrySchema),
-    AuditHead: db.model<AuditHeadDoc>('AuditHead', auditHeadSchema),
-    Migration: db.model<MigrationDoc>('Migration', migrationSchema),
-    RobotListing: db.model<RobotListingDoc>('RobotListing', robotListingSchema),
-    RobotListingSnapshot: db.model<RobotListingSnapshotDoc>('RobotListingSnapshot', robotListingSnapshotSchema),
+    Workspace: db.model('Workspace', workspaceSchemas.workspace),
+    ApiKey: db.model('ApiKey', workspaceSchemas.apiKey),
+    AuditEntry: db.model('AuditEntry', workspaceSchemas.auditEntry),
+    AuditHead: db.model('AuditHead', workspaceSchemas.auditHead),
+    Migration: db.model('Migration', workspaceSchemas.migration),
+    RobotListing: db.model('RobotListing', workspaceSchemas.robotListing),
+    RobotListingSnapshot: db.model('RobotListingSnapshot', workspaceSchemas.robotListingSnapshot),
   };
 }
 export type Models = ReturnType<typeof createModels>;

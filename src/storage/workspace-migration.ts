@@ -9,7 +9,7 @@
 import type { mongo } from 'mongoose';
 import { DEFAULT_WORKSPACE, DEFAULT_WORKSPACE_NAME } from '../domain/workspaces';
 import { byId } from './by-id';
-import type { MigrationDoc, SnapshotRobot } from './documents';
+import type { MigrationDoc, SnapshotRobot } from './workspace-documents';
 import type { Models } from './models';
 import { claimById, rawCollection } from './writes';
 

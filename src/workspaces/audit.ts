@@ -14,11 +14,12 @@
  * the oldest on, by the writes of their workspace (a sweep at every AUDIT_SWEEP_EVERY-th entry,
  * src/domain/limits/management.ts).
  */
+import { BadCursor } from '../domain/cursors';
 import { actorName, type Caller } from '../domain/workspaces';
 import { AUDIT_SWEEP_EVERY, AUDIT_SWEPT_AT_ONCE, ROBOTS_KEPT } from '../domain/limits';
 import { byId, deleteById } from '../storage/by-id';
 import { Chains } from '../storage/chains';
-import type { AuditEntryDoc, AuditHeadDoc } from '../storage/documents';
+import type { AuditEntryDoc, AuditHeadDoc } from '../storage/workspace-documents';
 import type { Models } from '../storage/models';
 import { rawCollection } from '../storage/writes';
 
@@ -27,9 +28,6 @@ export interface AuditPage {
   entries: AuditEntryDoc[];
   nextCursor: string | null;
 }
-
-/** A cursor this service did not make. */
-export class BadAuditCursor extends Error {}
 
 export class AuditLog {
   private readonly chains: Chains<AuditEntryDoc>;
@@ -61,7 +59,7 @@ export class AuditLog {
     let top: number;
     if (cursor === undefined) top = await this.chains.last(workspaceId, Math.max(head.last, head.from - 1));
     else {
-      if (!/^[1-9]\d{0,15}$/.test(cursor)) throw new BadAuditCursor('not a cursor of this log');
+      if (!/^[1-9]\d{0,15}$/.test(cursor)) throw new BadCursor();
       top = Number(cursor) - 1;
     }
     const bottom = Math.max(head.from, top - limit + 1);

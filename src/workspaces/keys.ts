@@ -9,7 +9,7 @@ import { newId, newToken } from '../domain/secrets';
 import { keyText, parseKey, type Role } from '../domain/workspaces';
 import { KEY_LAST_USED_EVERY_MS } from '../domain/limits';
 import { byId } from '../storage/by-id';
-import type { ApiKeyDoc } from '../storage/documents';
+import type { ApiKeyDoc } from '../storage/workspace-documents';
 import type { Models } from '../storage/models';
 import { rawCollection } from '../storage/writes';
 

@@ -14,9 +14,11 @@
  * docs/workspaces.md. Robots are never deleted.
  */
 import { CHAIN_READS_AT_ONCE, DIRECTORIES_KEPT, DIRECTORY_SNAPSHOT_EVERY, ROBOTS_KEPT } from '../domain/limits';
+import { BadCursor } from '../domain/cursors';
 import { byId } from '../storage/by-id';
 import { Chains } from '../storage/chains';
-import type { RobotDoc, RobotListingDoc, RobotListingSnapshotDoc, SnapshotRobot } from '../storage/documents';
+import type { RobotDoc } from '../storage/documents';
+import type { RobotListingDoc, RobotListingSnapshotDoc, SnapshotRobot } from '../storage/workspace-documents';
 import type { Models } from '../storage/models';
 import { rawCollection } from '../storage/writes';
 
@@ -42,9 +44,6 @@ export interface DirectoryPage {
   ids: string[];
   nextCursor: string | null;
 }
-
-/** A cursor this service did not make. */
-export class BadRobotsCursor extends Error {}
 
 /** Newest first; robots made in the same millisecond by id. */
 const newestFirst = (a: Listed, b: Listed) => b.createdAt - a.createdAt || a.id.localeCompare(b.id);
@@ -74,7 +73,7 @@ export class RobotDirectory {
     let start = 0;
     if (cursor !== undefined) {
       const m = /^(\d{1,15})\.(.{1,100})$/.exec(cursor);
-      if (!m) throw new BadRobotsCursor('not a cursor of this list');
+      if (!m) throw new BadCursor();
       const after = listed(m[2], '', new Date(Number(m[1])));
       start = robots.findIndex((r) => newestFirst(r, after) > 0);
       if (start < 0) start = robots.length;

@@ -1,12 +1,13 @@
 /**
  * Workspaces (src/domain/workspaces.ts): made by the operator, never deleted. Few (one per team or
  * customer of the platform), so the operator's list reads them all; everything else finds one by
- * `_id`, and a process remembers the ids it has seen exist.
+ * `_id`, and a process remembers the ids it has seen exist (`default` is made by the migration at
+ * connect, src/storage/workspace-migration.ts).
  */
-import { DEFAULT_WORKSPACE, DEFAULT_WORKSPACE_NAME } from '../domain/workspaces';
+import { DEFAULT_WORKSPACE } from '../domain/workspaces';
 import { newId } from '../domain/secrets';
 import { byId } from '../storage/by-id';
-import type { WorkspaceDoc } from '../storage/documents';
+import type { WorkspaceDoc } from '../storage/workspace-documents';
 import type { Models } from '../storage/models';
 
 export class Workspaces {
@@ -32,7 +33,7 @@ export class Workspaces {
   async get(id: string): Promise<WorkspaceDoc | null> {
     const doc = await byId<WorkspaceDoc>(this.models.Workspace, id);
     if (doc) this.known.add(id);
-    return doc ?? (id === DEFAULT_WORKSPACE ? defaultWorkspace() : null);
+    return doc;
   }
 
   /** Whether a workspace of this id exists (one read by `_id` the first time). */
@@ -40,10 +41,3 @@ export class Workspaces {
     return this.known.has(id) || (await this.get(id)) !== null;
   }
 }
-
-/** `default` as it is before the migration stored it (src/storage/workspace-migration.ts). */
-const defaultWorkspace = (): WorkspaceDoc => ({
-  _id: DEFAULT_WORKSPACE,
-  name: DEFAULT_WORKSPACE_NAME,
-  createdAt: new Date(0),
-});

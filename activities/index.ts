@@ -12,6 +12,8 @@ import { CsvRunSeeds } from '../src/deliveries/csv-runs';
 import { DeliveryRules } from '../src/deliveries/rules';
 import { FanOutQuota } from '../src/deliveries/fanout-quota';
 import { DeliveryPreparer } from '../src/deliveries/prepare';
+import { PreparationLane, preparationAttempts } from '../src/deliveries/preparation-lane';
+import { DEFAULT_PREPARATION_LIMITS, type PreparationLimits } from '../src/domain/limits';
 import type { Progress } from '../src/deliveries/progress';
 import {
   BODY_NOT_KEPT,
@@ -43,6 +45,8 @@ interface ActivityDeps {
   features?: RunFeatures;
   /** Outcomes of runs ended here, for this process's history keeper (src/history/heard-outcomes.ts). */
   heard?: HeardOutcomes;
+  /** What the worker prepares at once (PREPARING_BODY_BYTES and the rest); the defaults when not given. */
+  preparation?: PreparationLimits;
 }
 
 const ALL_FEATURES: RunFeatures = { runSearchAttributes: true, runSummaries: true, keepBodies: true, fieldsSeen: true };
@@ -64,6 +68,7 @@ export function createActivities({
   caps = DEFAULT_DELIVERY_CAPS,
   features = ALL_FEATURES,
   heard,
+  preparation = DEFAULT_PREPARATION_LIMITS,
 }: ActivityDeps) {
   // Concurrent activities share their writes: one insertMany per collection at a time.
   const writes = {
@@ -78,6 +83,8 @@ export function createActivities({
   const deliveries = new DeliveryRecorder(models, { insertDelivery: groupInserts(models.Delivery) });
   const rules = new DeliveryRules(versions);
   const quota = new FanOutQuota(models, caps);
+  // One lane per worker: every stored body this worker prepares shares its budget.
+  const lane = new PreparationLane(preparation, preparationAttempts(models));
   const preparer = new DeliveryPreparer(writes, robots, versions, deliveries, metrics, caps, features, rules, quota);
   const csvRuns = new CsvRunSeeds(models, rules);
   const steps = new StepExecutor(writes, robots, versions, metrics, heard);
@@ -87,7 +94,10 @@ export function createActivities({
     async prepareDelivery(input: DeliveryInput): Promise<PreparedDelivery> {
       const { info } = Context.current();
       const workflowId = info.workflowExecution?.workflowId ?? null;
-      return preparer.prepare(input, { progress: progressOfActivity(), workflowId, retry: info.attempt > 1 });
+      // A stored body waits its turn in the worker's lane, or until this attempt is cancelled.
+      const inLane = lane.cancelledWith(Context.current().cancellationSignal);
+      const at = { progress: progressOfActivity(), workflowId, retry: info.attempt > 1, lane: inLane };
+      return preparer.prepare(input, at);
     },
 
     /** The seeds of runs `from` up to `to` of a csv delivery (src/deliveries/csv-runs.ts). */

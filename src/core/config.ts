@@ -6,6 +6,7 @@
 import path from 'node:path';
 import type { LogFormat, LogLevel } from './log';
 import type { DeliveryCaps } from '../domain/delivery-caps';
+import type { PreparationLimits } from '../domain/limits';
 import type { RunFeatures } from '../domain/types';
 import { ConfigError, keptSecrets } from './config-secrets';
 import { envSchema } from './config-env';
@@ -95,6 +96,8 @@ export interface Config {
    * Temporal at a time, and so how long a delivery's start may queue behind runs there.
    */
   workerWorkflowTasks: number;
+  /** What a worker prepares at once (PREPARING_BODY_BYTES and the rest, src/deliveries/preparation-lane.ts). */
+  preparation: PreparationLimits;
   /** The worker's metrics port (0: none), and the loopback port of the Temporal SDK's exporter behind it. */
   workerMetricsPort: number;
   sdkMetricsPort: number;
@@ -190,6 +193,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       CSV_MAX_CELL_BYTES: e.CSV_MAX_CELL_BYTES,
       CSV_MAX_HEADER_CELL_BYTES: e.CSV_MAX_HEADER_CELL_BYTES,
       MAX_TRIGGER_BYTES: e.MAX_TRIGGER_BYTES,
+      MAX_TRIGGER_ITEMS: e.MAX_TRIGGER_ITEMS,
       RULE_MATCH_CHARS_PER_DELIVERY: e.RULE_MATCH_CHARS_PER_DELIVERY,
       FANOUT_ROWS_PER_HOUR: e.FANOUT_ROWS_PER_HOUR,
       FANOUT_ROWS_PER_HOUR_PER_WORKSPACE: e.FANOUT_ROWS_PER_HOUR_PER_WORKSPACE,
@@ -218,6 +222,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     acceptUnsealed: e.ACCEPT_UNSEALED_PAYLOADS === '1',
     workerNice: e.WORKER_NICE,
     workerWorkflowTasks: e.WORKER_WORKFLOW_TASKS,
+    preparation: {
+      bodyBytes: e.PREPARING_BODY_BYTES,
+      largeBodies: e.LARGE_BODY_PREPARATIONS,
+      attempts: e.PREPARATION_ATTEMPTS,
+    },
     workerMetricsPort: e.WORKER_METRICS_PORT,
     sdkMetricsPort: e.SDK_METRICS_PORT,
     temporalUiUrl: e.TEMPORAL_UI_URL?.replace(/\/+$/, '') ?? null,

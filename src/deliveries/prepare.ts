@@ -30,6 +30,7 @@ import type { RobotSettings, RobotSettingsCache } from '../robots/settings';
 import type { StepsVersions } from '../robots/steps-versions';
 import { bodyBytes, keepBody } from './body';
 import type { FanOutQuota } from './fanout-quota';
+import { PreparationGaveUp, type PreparationLane } from './preparation-lane';
 import type { Progress } from './progress';
 import { storeRuns, storedSoFar, type RunWrites, type StoredRuns } from './store-runs';
 
@@ -38,6 +39,8 @@ interface PreparationContext {
   progress: Progress;
   workflowId: string | null;
   retry: boolean;
+  /** The worker's lane for stored bodies (PREPARING_BODY_BYTES and the rest); none: prepared at once. */
+  lane?: Pick<PreparationLane, 'prepare'>;
 }
 
 export class DeliveryPreparer {
@@ -74,14 +77,17 @@ export class DeliveryPreparer {
     const failed = (failure: DeliveryFailure, err: Error): Decided => ({
       verdict: { outcome: 'failed', format, stepCount: steps.length, error: err.message, failure },
     });
-    let body: Buffer | null = null;
+    let body = null as Buffer | null;
     let decided: Decided;
-    try {
+    const read = async (): Promise<Decided> => {
       body = await bodyBytes(input, this.writes.models, at.progress);
-      decided = await this.decide(input, settings, body, at.progress);
+      return this.decide(input, settings, body, at.progress);
+    };
+    try {
+      decided = at.lane ? await at.lane.prepare(input, at.progress, read) : await read();
     } catch (err) {
       if (err instanceof BodyParseError) decided = failed(UNPARSABLE_BODY, err);
-      else if (err instanceof DeliveryOverCap) decided = failed(OVER_CAP, err);
+      else if (err instanceof DeliveryOverCap || err instanceof PreparationGaveUp) decided = failed(OVER_CAP, err);
       else if (err instanceof BlobMissing)
         decided = failed(BODY_NOT_KEPT, new Error("the delivery's body is no longer kept"));
       else throw err;
@@ -143,7 +149,8 @@ export class DeliveryPreparer {
         return { verdict: { outcome: 'filtered', format, stepCount, reason, filteredRows: stopped.count, ...seen() } };
       }
     } else {
-      const data = await parseBody(format, body, { contentType: input.contentType, formEnvelope });
+      const reading = { contentType: input.contentType, formEnvelope, maxItems: caps.MAX_TRIGGER_ITEMS };
+      const data = await parseBody(format, body, reading);
       new TriggerBytes(caps.MAX_TRIGGER_BYTES).add(Buffer.byteLength(JSON.stringify(data)));
       fields?.add(data);
       if (rules) new MatchChars(caps.RULE_MATCH_CHARS_PER_DELIVERY).add(rules.matchChars({ trigger: data, headers }));

@@ -12,6 +12,7 @@ import {
   DEFAULT_FANOUT_ROWS_PER_HOUR,
   DEFAULT_FANOUT_ROWS_PER_HOUR_PER_WORKSPACE,
   DEFAULT_MAX_TRIGGER_BYTES,
+  DEFAULT_MAX_TRIGGER_ITEMS,
   DEFAULT_RULE_MATCH_CHARS_PER_DELIVERY,
 } from './limits';
 
@@ -22,6 +23,8 @@ export interface DeliveryCaps {
   CSV_MAX_CELL_BYTES: number;
   CSV_MAX_HEADER_CELL_BYTES: number;
   MAX_TRIGGER_BYTES: number;
+  /** Items of one json or xml trigger data value, counted before it is parsed (./trigger-items.ts). */
+  MAX_TRIGGER_ITEMS: number;
   /** Characters the trigger rules' patterns may test in one delivery (./trigger-rules.ts). */
   RULE_MATCH_CHARS_PER_DELIVERY: number;
   /** Rows a URL's CSV deliveries may make into runs in an hour (src/deliveries/fanout-quota.ts). */
@@ -36,6 +39,7 @@ export const DEFAULT_DELIVERY_CAPS: DeliveryCaps = {
   CSV_MAX_CELL_BYTES: DEFAULT_CSV_MAX_CELL_BYTES,
   CSV_MAX_HEADER_CELL_BYTES: DEFAULT_CSV_MAX_HEADER_CELL_BYTES,
   MAX_TRIGGER_BYTES: DEFAULT_MAX_TRIGGER_BYTES,
+  MAX_TRIGGER_ITEMS: DEFAULT_MAX_TRIGGER_ITEMS,
   RULE_MATCH_CHARS_PER_DELIVERY: DEFAULT_RULE_MATCH_CHARS_PER_DELIVERY,
   FANOUT_ROWS_PER_HOUR: DEFAULT_FANOUT_ROWS_PER_HOUR,
   FANOUT_ROWS_PER_HOUR_PER_WORKSPACE: DEFAULT_FANOUT_ROWS_PER_HOUR_PER_WORKSPACE,
@@ -48,6 +52,7 @@ export const UNCAPPED: DeliveryCaps = {
   CSV_MAX_CELL_BYTES: Infinity,
   CSV_MAX_HEADER_CELL_BYTES: Infinity,
   MAX_TRIGGER_BYTES: Infinity,
+  MAX_TRIGGER_ITEMS: Infinity,
   RULE_MATCH_CHARS_PER_DELIVERY: Infinity,
   FANOUT_ROWS_PER_HOUR: Infinity,
   FANOUT_ROWS_PER_HOUR_PER_WORKSPACE: Infinity,

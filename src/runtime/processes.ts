@@ -110,6 +110,7 @@ export async function startWorker(
     metrics: opts.metrics,
     caps: config.deliveryCaps,
     features: config.runFeatures,
+    preparation: config.preparation,
     // The workflows refuse a payload nobody sealed (src/domain/unsealed.ts).
     dataConverter: dataConverter(config, { sealedOnly: true }),
     workflowTasks: config.workerWorkflowTasks,

@@ -7,6 +7,7 @@ import { createActivities } from '../../activities';
 import type { Models } from '../storage/models';
 import { workerMetrics, type WorkerMetrics } from '../core/metrics';
 import type { DeliveryCaps } from '../domain/delivery-caps';
+import type { PreparationLimits } from '../domain/limits';
 import type { RunFeatures } from '../domain/types';
 import type { HeardOutcomes } from '../history/heard-outcomes';
 import { FAILURE_CONVERTER_PATH } from '../temporal/client';
@@ -39,6 +40,8 @@ interface WorkerDeps {
   caps?: DeliveryCaps;
   /** What deliveries' workflows do beyond running runs (config.runFeatures); all on when not given. */
   features?: RunFeatures;
+  /** What it prepares at once (config.preparation: PREPARING_BODY_BYTES and the rest); the defaults when not given. */
+  preparation?: PreparationLimits;
   /** Outcomes of runs ended here, for this process's history keeper. */
   heard?: HeardOutcomes;
   /**
@@ -60,7 +63,14 @@ export async function createWorker(deps: WorkerDeps): Promise<Worker> {
     namespace,
     taskQueue,
     ...workflowCode(workflowBundlePath),
-    activities: createActivities({ models, metrics, caps: deps.caps, features: deps.features, heard: deps.heard }),
+    activities: createActivities({
+      models,
+      metrics,
+      caps: deps.caps,
+      features: deps.features,
+      heard: deps.heard,
+      preparation: deps.preparation,
+    }),
     dataConverter: deps.dataConverter,
     maxCachedWorkflows: 2000,
     maxConcurrentWorkflowTaskExecutions: deps.workflowTasks,

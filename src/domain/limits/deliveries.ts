@@ -5,7 +5,7 @@
 import { DEFAULT_MAX_BODY_BYTES } from './requests';
 import { KiB, MiB } from './units';
 
-// ---- Work per delivery (defaults of CSV_MAX_ROWS, CSV_MAX_COLUMNS, CSV_MAX_CELL_BYTES, MAX_TRIGGER_BYTES) ----
+// ---- Work per delivery (defaults of CSV_MAX_ROWS, CSV_MAX_COLUMNS, CSV_MAX_CELL_BYTES, MAX_TRIGGER_BYTES and -ITEMS)
 // One delivery is one sender's request; what it may make is capped so that no sender can queue days
 // of runs for every other robot (a 32 MiB body of `a\n` lines would make 16.7 million runs) or
 // turn a small body into gigabytes of trigger data. A delivery past a cap is recorded `failed`
@@ -29,6 +29,15 @@ export const DEFAULT_CSV_MAX_HEADER_CELL_BYTES = 256;
  * rows (80 KB sent, 834 MB of trigger data when rows were padded to the header) is refused.
  */
 export const DEFAULT_MAX_TRIGGER_BYTES = 512 * MiB;
+/**
+ * Items (objects, arrays, strings, numbers, booleans, nulls) of one trigger data value parsed from
+ * a json or xml body (default of MAX_TRIGGER_ITEMS), counted in a pass over the bytes before the
+ * parser builds anything: the heap a parse takes grows with its items, about 100 bytes each (a 32
+ * MiB body of small objects, some 5 million items, took +541 MiB), so a million (about 100 MB) is
+ * what one large body may cost. Webhook events have hundreds; a form has at most FORM_MAX_FIELDS
+ * fields of MAX_NESTING_DEPTH levels (512,000), counted too; a CSV row has CSV_MAX_COLUMNS.
+ */
+export const DEFAULT_MAX_TRIGGER_ITEMS = 1_000_000;
 
 /**
  * Rows a URL's CSV deliveries may make into runs in an hour (default of the setting

@@ -2,6 +2,7 @@
  * Every size and batch limit of the service, each with why it has its value, one file per concept:
  * what the engines refuse (./engines.ts, the hard limits the rest are sized against), what a
  * request may be (./requests.ts), what a delivery may make and how it is worked (./deliveries.ts),
+ * what a worker prepares at once (./preparation.ts),
  * the run history (./history.ts), trigger rules (./rules.ts), the management API (./management.ts),
  * and what processes keep in memory (./memory.ts). Timing constants (pauses, ticks, time-outs) stay
  * at the top of the module that waits. Imports nothing outside this folder: the workflow bundle, the
@@ -10,6 +11,7 @@
 export * from './engines';
 export * from './requests';
 export * from './deliveries';
+export * from './preparation';
 export * from './history';
 export * from './rules';
 export * from './management';

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { BODY_FORMATS, DELIVERY_OUTCOMES, type JsonValue } from '../domain/types';
 import { isStandardWebhooksSecret } from '../domain/senders/standard-webhooks';
+import { ed25519PublicKeyProblem } from '../domain/senders/ed25519-keys';
 import {
   SENDER_NAMES,
   SENDERS,
@@ -46,7 +47,7 @@ const secret = z
 /**
  * One setting of a sender (src/domain/senders/catalog.ts): a secret at least MIN_SIGNING_SECRET_LENGTH
  * characters unless the sender's own format decides (Dropbox's 15-character app secret), a header
- * name as a header name, a choice among its values.
+ * name as a header name, a choice among its values, an Ed25519 public key one of a sender's own.
  */
 function settingSchema(s: SenderSetting): z.ZodTypeAny {
   let schema: z.ZodTypeAny;
@@ -56,10 +57,16 @@ function settingSchema(s: SenderSetting): z.ZodTypeAny {
     const min = s.minLength ?? (s.secret ? MIN_SIGNING_SECRET_LENGTH : s.optional ? 0 : 1);
     let text = z.string().min(min, `must be at least ${min} characters`).max(500);
     if (s.pattern) text = text.regex(new RegExp(s.pattern.source), s.pattern.message);
-    schema = text;
+    schema = s.ed25519PublicKey ? text.superRefine(refuseWeakEd25519Key) : text;
   }
   if (s.default !== undefined) return schema.default(s.default);
   return s.optional ? schema.optional() : schema;
+}
+
+/** A public key with which nobody but its holder signs: small-order and non-canonical ones are refused. */
+function refuseWeakEd25519Key(hex: string, ctx: z.RefinementCtx): void {
+  const problem = ed25519PublicKeyProblem(hex);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
 }
 
 /** A sender's verification: its scheme and exactly the settings its catalog entry names. */

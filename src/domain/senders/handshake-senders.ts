@@ -170,6 +170,7 @@ export const HANDSHAKE_SENDERS: { readonly [name in HandshakeSenderName]: Sender
         label: 'Public Key',
         secret: false,
         pattern: { source: '^[0-9a-fA-F]{64}$', message: '64 hex characters' },
+        ed25519PublicKey: true,
       },
     ],
     setup:

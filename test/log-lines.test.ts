@@ -135,3 +135,64 @@ it('refuses a delivery workflow started by hand with an input it did not seal: n
   expect(await stack.deliveries(robot.robotId)).toEqual([]);
   expect(await stack.runs(robot.robotId)).toEqual([]);
 });
+
+/**
+ * Review N6 (a): a delivery's sealed input, copied from its history into a start under another ID
+ * (or a run's into a start no delivery made), with the same raw payload the receiver sealed.
+ */
+describe('a sealed input copied into a start it was not sealed for', () => {
+  async function copyInto(raw: Client, fromId: string, workflowId: string, type: string): Promise<void> {
+    const history = await raw.workflow.getHandle(fromId).fetchHistory();
+    const input = history.events![0].workflowExecutionStartedEventAttributes!.input!;
+    await raw.workflowService.startWorkflowExecution({
+      namespace: stack.config.temporal.namespace,
+      workflowId,
+      workflowType: { name: type },
+      taskQueue: { name: stack.config.temporal.taskQueue },
+      input,
+      requestId: randomUUID(),
+    });
+  }
+
+  async function refused(raw: Client, workflowId: string, workflow: string): Promise<void> {
+    const handle = raw.workflow.getHandle(workflowId);
+    await expect(handle.result()).rejects.toThrow();
+    expect((await handle.describe()).status.name).toBe('FAILED');
+    const warned = await waitFor(
+      () => lines.filter((l) => l.workflowId === workflowId && l.level === 'warn'),
+      (found) => found.length > 0,
+    );
+    expect(warned).toEqual([
+      expect.objectContaining({
+        msg: `refused a ${workflow} workflow whose sealed input was made for another workflow: a copy`,
+      }),
+    ]);
+  }
+
+  it('is refused for a delivery and for a run, and makes no run', async () => {
+    const robot = await stack.robotAtWork({ bodyFormat: 'csv', template: { n: '{{trigger.n}}' } });
+    expect((await stack.send('POST', robot.webhookUrl, 'n\n1\n2\n')).status).toBe(200);
+    const runs = await waitFor(
+      () => stack.runs(robot.robotId),
+      (r) => r.length === 2 && r.every((x) => x.status === 'succeeded'),
+    );
+    const [delivery] = await stack.deliveries(robot.robotId);
+    const raw = new Client({ connection: await Connection.connect({ address: stack.config.temporal.address! }) });
+    try {
+      const copy = `${delivery.workflowId}-copy`;
+      await copyInto(raw, delivery.workflowId!, copy, 'deliveryWorkflow');
+      await refused(raw, copy, 'delivery');
+      // A run's own ID, once its run has closed, but started by nobody's fan-out.
+      const runId = `run:${runs[0].id}`;
+      await waitFor(
+        () => raw.workflow.getHandle(runId).describe(),
+        (d) => d.status.name === 'COMPLETED',
+      );
+      await copyInto(raw, runId, runId, 'runWorkflow');
+      await refused(raw, runId, 'run');
+    } finally {
+      await raw.connection.close();
+    }
+    expect(await stack.runs(robot.robotId)).toHaveLength(2);
+  });
+});

@@ -17,6 +17,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { startStack, type Stack } from './support/stack';
 import { waitFor } from '../src/launch/os/wait';
+import { deliveryWorkflowId, runWorkflowId } from '../src/domain/ids';
 
 const DIR = path.join(__dirname, 'replay');
 const VERSION = (JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version: string })
@@ -109,7 +110,34 @@ it('has recorded histories to replay', () => {
   expect(files.length).toBeGreaterThanOrEqual(KINDS.length);
 });
 
+/** A recorded history, as far as its workflow's ID is read from it. */
+interface Recorded {
+  events: Array<{
+    workflowExecutionStartedEventAttributes?: {
+      workflowType: { name: string };
+      input: { payloads: Array<{ data: string }> };
+    };
+  }>;
+}
+
+/**
+ * The ID the workflow ran under, which each workflow checks against its input (workflows/refuse-unsealed.ts):
+ * derived from the input (recorded in clear) as the receiver and the fan-out derive it.
+ */
+function workflowIdOf(history: Recorded): string {
+  const started = history.events[0].workflowExecutionStartedEventAttributes!;
+  const input = JSON.parse(Buffer.from(started.input.payloads[0].data, 'base64').toString('utf8')) as {
+    triggerIdentifier: string;
+    dedupKey: string;
+    runId: string;
+  };
+  return started.workflowType.name === 'runWorkflow'
+    ? runWorkflowId(input.runId)
+    : deliveryWorkflowId(input.triggerIdentifier, input.dedupKey);
+}
+
 it.each(files)('replays %s on the current workflow code', async (file) => {
-  const history: unknown = JSON.parse(fs.readFileSync(path.join(DIR, file), 'utf8'));
-  await Worker.runReplayHistory({ workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE! } }, history, file);
+  const history = JSON.parse(fs.readFileSync(path.join(DIR, file), 'utf8')) as Recorded;
+  const bundle = { workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE! } };
+  await Worker.runReplayHistory(bundle, history, workflowIdOf(history));
 });

@@ -5,7 +5,8 @@
 import { startStack, type Stack } from './support/stack';
 import { robotAtWork, type RobotAtWork } from '../src/client/api-client';
 import { waitFor } from '../src/launch/os/wait';
-import { dedupKey, deliveryWorkflowId } from '../src/domain/dedup';
+import { dedupKey } from '../src/domain/dedup';
+import { deliveryWorkflowId } from '../src/domain/ids';
 import { derivedKey } from '../src/domain/secrets';
 import { bodyBlobId, discardBlob } from '../src/storage/blobs';
 import { releaseBody } from '../src/storage/body-refs';

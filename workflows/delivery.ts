@@ -16,7 +16,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { runsInDeliveryWorkflow, runWorkflowId } from '../src/domain/ids';
+import { deliveryWorkflowId, runsInDeliveryWorkflow, runWorkflowId } from '../src/domain/ids';
 import { DEFAULT_WORKSPACE } from '../src/domain/workspaces';
 import { BODY_FORMAT, DELIVERY_OUTCOME, runAttributes } from '../src/domain/search-attributes';
 import {
@@ -30,7 +30,7 @@ import {
   type RunInput,
   type RunSeed,
 } from '../src/domain/types';
-import { refuseUnsealed } from './refuse-unsealed';
+import { refuseCopied, refuseUnsealed } from './refuse-unsealed';
 import { runWorkflow } from './run';
 import { CONTINUATION_BYTES, RUN_START_BATCH, RUNS_PER_CONTINUATION } from '../src/domain/limits';
 
@@ -120,6 +120,10 @@ interface FanOut {
  */
 export async function deliveryWorkflow(delivery: DeliveryInput, fanOut?: FanOut): Promise<DeliveryResult> {
   refuseUnsealed('delivery', delivery, fanOut);
+  refuseCopied('delivery', {
+    workflowId: deliveryWorkflowId(delivery.triggerIdentifier, delivery.dedupKey),
+    parent: false,
+  });
   let released = false;
   setHandler(releaseSignal, () => void (released = true));
   let seeds: RunSeed[] = [];

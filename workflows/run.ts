@@ -1,7 +1,8 @@
-import { proxyLocalActivities } from '@temporalio/workflow';
+import { proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
+import { runWorkflowId } from '../src/domain/ids';
 import type { Activities } from '../activities';
 import type { RunInput, RunOutcomeStatus } from '../src/domain/types';
-import { refuseUnsealed } from './refuse-unsealed';
+import { refuseCopied, refuseUnsealed } from './refuse-unsealed';
 
 const { executeStep, finishRun } = proxyLocalActivities<Activities>({
   startToCloseTimeout: '1 minute',
@@ -16,6 +17,9 @@ const { executeStep, finishRun } = proxyLocalActivities<Activities>({
  */
 export async function runWorkflow(run: RunInput): Promise<RunOutcomeStatus> {
   refuseUnsealed('run', run);
+  // As a child of a fan-out (a single run is called by its delivery workflow, whose ID that checked).
+  if (workflowInfo().workflowType === 'runWorkflow')
+    refuseCopied('run', { workflowId: runWorkflowId(run.runId), parent: true });
   const { runId, robotId, trigger, stepCount, stepsVersion } = run;
   for (let stepIndex = 0; stepIndex < stepCount; stepIndex++) {
     const endsRun = stepIndex === stepCount - 1;

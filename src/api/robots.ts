@@ -9,11 +9,17 @@ import { sendTestDelivery } from '../deliveries/test-delivery';
 import type { RobotTransition } from '../domain/robot-lifecycle';
 import { asked, ours, pageOf } from './lookups';
 import { byId } from '../storage/by-id';
-import type { RobotDoc } from '../storage/documents';
 import type { Caller } from '../domain/workspaces';
 import { route, type ManagementDeps, type ManagementRoute } from './deps';
 import { MANAGEMENT } from '../contract/management';
 import { robotView } from './views';
+import { allows } from '../domain/workspaces';
+import { Throttle } from '../core/throttle';
+import { THROTTLE_ENTRIES, URL_READ_RECORDED_EVERY_MS } from '../domain/limits';
+import type { RobotHistory } from '../history/reads';
+import { confirmHandshakeSecret } from '../robots/handshake-secrets';
+import { SENDERS } from '../domain/senders/catalog';
+import type { AppDoc, RobotDoc } from '../storage/documents';
 import { createRobot, editRobot } from '../robots/edit';
 
 /** The robot the path names, in the caller's workspace (404 otherwise). */
@@ -26,14 +32,32 @@ const robotById = ({ models }: ManagementDeps, id: string, caller: Caller) =>
  */
 const transition = (name: RobotTransition): ManagementRoute =>
   route(MANAGEMENT[name], async ({ params, caller }, deps) =>
-    robotView(await deps.lifecycle[name](await robotById(deps, params.id, caller)), deps.config),
+    robotShown(deps, caller, await deps.lifecycle[name](await robotById(deps, params.id, caller))),
   );
+
+/** Live URLs read, by reader and robot, recorded in the audit log at most once per URL_READ_RECORDED_EVERY_MS. */
+const urlReads = new Throttle('webhook URL reads recorded', 1, THROTTLE_ENTRIES, URL_READ_RECORDED_EVERY_MS);
+
+/**
+ * One robot with its card, as its caller may see it: the live URL and the handshake secrets'
+ * origins for editors and up (a viewer reads no credential: the masked URL), each reader's read
+ * of a live URL recorded in the audit log (`robot.read-url`), so it says whose URLs to rotate when a
+ * person leaves (docs/workspaces.md).
+ */
+async function robotShown(deps: ManagementDeps, caller: Caller, robot: RobotDoc, history?: RobotHistory) {
+  const credentials = allows(caller.role, 'editor');
+  const view = robotView(robot, deps.config, history, { card: true, credentials });
+  const reader = caller.actor.kind === 'key' ? caller.actor.keyId : caller.actor.kind;
+  if (credentials && robot.trigger.identifier && urlReads.take(`${reader}:${robot._id}`))
+    await deps.audit.record(caller, 'robot.read-url', `robot:${robot._id}`);
+  return view;
+}
 
 export const ROBOT_ROUTES: ManagementRoute[] = [
   route(MANAGEMENT.createRobot, async ({ body, caller }, deps) => {
     const robot = await createRobot(deps.models, caller.workspaceId, body);
     await deps.directory.list(robot);
-    return robotView(robot, deps.config);
+    return robotShown(deps, caller, robot);
   }),
   route(
     MANAGEMENT.listRobots,
@@ -48,14 +72,14 @@ export const ROBOT_ROUTES: ManagementRoute[] = [
       );
       const histories = await Promise.all(robots.map((r) => robotHistory(models, r._id)));
       return {
-        robots: robots.map((r, i) => robotView(r, config, histories[i], { card: false })),
+        robots: robots.map((r, i) => robotView(r, config, histories[i], { card: false, credentials: false })),
         nextCursor: page.nextCursor,
       };
     },
   ),
   route(MANAGEMENT.getRobot, async ({ params, caller }, deps) => {
     const robot = await robotById(deps, params.id, caller);
-    return robotView(robot, deps.config, await robotHistory(deps.models, robot._id));
+    return robotShown(deps, caller, robot, await robotHistory(deps.models, robot._id));
   }),
   route(MANAGEMENT.robotFields, async ({ params, caller }, deps) => {
     const robot = await robotById(deps, params.id, caller);
@@ -72,7 +96,7 @@ export const ROBOT_ROUTES: ManagementRoute[] = [
       await editRobot(deps.models, await robotById(deps, params.id, caller), body, (id) => deps.triggers.forget(id));
       const robot = await robotById(deps, params.id, caller);
       if (body.name) await deps.directory.list(robot);
-      return robotView(robot, deps.config);
+      return robotShown(deps, caller, robot);
     },
   ),
   transition('start'),
@@ -81,6 +105,28 @@ export const ROBOT_ROUTES: ManagementRoute[] = [
   transition('resume'),
   route(MANAGEMENT.rotateToken, async ({ params, body, caller }, deps) => {
     const robot = await robotById(deps, params.id, caller);
-    return robotView(await deps.lifecycle.rotate(robot, body.graceHours), deps.config);
+    return robotShown(deps, caller, await deps.lifecycle.rotate(robot, body.graceHours));
   }),
+  route(
+    MANAGEMENT.confirmHandshakeSecret,
+    /** A pending secret made the URL's (src/robots/handshake-secrets.ts); the receivers read the trigger again. */
+    async ({ params, body, caller }, deps) => {
+      const { config, models } = deps;
+      const found = await robotById(deps, params.id, caller);
+      const keys = { models, secretsKey: config.secretsKey, secretsKeys: config.secretsKeys };
+      const { robot, secret } = await confirmHandshakeSecret(keys, found, body.fingerprint);
+      await deps.triggers.forget(robot.trigger.identifier);
+      const label = robot.trigger.appId ? await pasteBackLabel(deps, robot.trigger.appId) : undefined;
+      return {
+        robot: await robotShown(deps, caller, robot),
+        pasteBack: label ? { label, value: secret } : null,
+      };
+    },
+  ),
 ];
+
+/** Under which label the person pastes a handshake's secret back into its sender (Notion's token), if it must. */
+async function pasteBackLabel({ models }: ManagementDeps, appId: string): Promise<string | undefined> {
+  const sender = (await byId<AppDoc>(models.App, appId))?.sender;
+  return sender ? SENDERS[sender].secretFromHandshake?.pasteBack : undefined;
+}

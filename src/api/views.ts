@@ -17,6 +17,7 @@ import { webhookUrl } from '../domain/ids';
 import { appVerification } from '../apps/apps';
 import { SENDERS, type CustomVerification } from '../domain/senders/catalog';
 import { cardToken } from '../robots/trigger-tokens';
+import { handshakeSecretView } from '../robots/handshake-secrets';
 import type { AnswerIn } from '../contract/operation';
 
 /** An app as the API shows it: its verification's settings without the secret. */
@@ -27,7 +28,7 @@ export function appView(app: AppDoc, secretsKeys: readonly Buffer[]): AnswerIn<'
   return { id: _id, ...rest, verification: unsealed && verificationView(unsealed), dedup: dedup ?? AUTO_DEDUP };
 }
 
-/** A verification without its secrets (the settings its sender marks secret), but one to paste back. */
+/** A verification without its secrets (the settings its sender marks secret). */
 function verificationView(v: CustomVerification): NonNullable<AnswerIn<'App'>['verification']> {
   const sender = SENDERS[v.scheme];
   const secrets = new Set<string>(sender.settings.filter((s) => s.secret).map((s) => s.name));
@@ -36,10 +37,8 @@ function verificationView(v: CustomVerification): NonNullable<AnswerIn<'App'>['v
     CustomVerification,
     'secret' | 'verifyToken'
   >;
-  const learned = sender.secretFromHandshake;
-  if (!learned) return shown;
-  const pasteBack = learned.pasteBack && v.secret ? { pasteBack: { label: learned.pasteBack, value: v.secret } } : {};
-  return { ...shown, secretFromHandshake: v.secret ? 'kept' : 'waiting', ...pasteBack };
+  if (!sender.secretFromHandshake) return shown;
+  return { ...shown, secretFromHandshake: v.secret ? 'kept' : 'waiting' };
 }
 
 export function connectionView(c: ConnectionDoc): AnswerIn<'Connection'> {
@@ -65,17 +64,49 @@ export function workflowUrl(ui: WebUi, workflowId: string | null): string | null
 }
 
 /**
- * A robot as the API shows it. Its card (with the webhook URL, whose token is the URL's credential)
- * is there for one robot; the list of robots leaves it out (`card: false`), so a page that polls
- * the list never carries every robot's live URL.
+ * What a robot's answer carries: its card or not (the list of robots leaves it out, so a page that
+ * polls the list never carries every robot's URL), and the URL's credentials (the live URL, the
+ * handshake secrets' addresses) or not: a viewer reads no credential (review R2).
  */
+export interface RobotShown {
+  card: boolean;
+  credentials: boolean;
+}
+
+/** The card's URL with its token masked: enough to recognise it, not to send to it. */
+function maskedUrl(baseUrl: string, identifier: string | null, token: string | null): string | null {
+  return webhookUrl(baseUrl, identifier, token && `…${token.slice(-4)}`);
+}
+
+/** The trigger step's card (./answers.ts `card`), with the URL's credentials only where `credentials` says. */
+function cardView(robot: RobotDoc, config: { baseUrl: string; secretsKeys: readonly Buffer[] }, credentials: boolean) {
+  const { identifier, previousTokenExpiresAt, handshakeSecret, pendingHandshakeSecrets } = robot.trigger;
+  const token = cardToken(config.secretsKeys, robot.trigger);
+  const secrets = handshakeSecret || pendingHandshakeSecrets?.length;
+  return {
+    ...(credentials ? { webhookUrl: webhookUrl(config.baseUrl, identifier, token) } : {}),
+    maskedUrl: maskedUrl(config.baseUrl, identifier, token),
+    previousTokenExpiresAt:
+      previousTokenExpiresAt && previousTokenExpiresAt > new Date() ? previousTokenExpiresAt : null,
+    ...(credentials && secrets
+      ? {
+          handshakeSecrets: {
+            confirmed: handshakeSecret ? handshakeSecretView(handshakeSecret) : null,
+            pending: (pendingHandshakeSecrets ?? []).map(handshakeSecretView),
+          },
+        }
+      : {}),
+  };
+}
+
+/** A robot as the API shows it to a caller (see RobotShown). */
 export function robotView(
   robot: RobotDoc,
   config: { baseUrl: string; secretsKeys: readonly Buffer[] },
-  history?: RobotHistory,
-  { card = true }: { card?: boolean } = {},
+  history: RobotHistory | undefined,
+  { card, credentials }: RobotShown,
 ): AnswerIn<'Robot'> {
-  const { kind, appId, connectionId, events, identifier, previousTokenExpiresAt } = robot.trigger;
+  const { kind, appId, connectionId, events, identifier } = robot.trigger;
   return {
     id: robot._id,
     name: robot.name,
@@ -83,15 +114,7 @@ export function robotView(
     trigger: {
       ...(kind === 'custom' ? { kind, appId: appId! } : { kind, connectionId: connectionId!, events: events ?? null }),
       identifier,
-      ...(card
-        ? {
-            card: {
-              webhookUrl: webhookUrl(config.baseUrl, identifier, cardToken(config.secretsKeys, robot.trigger)),
-              previousTokenExpiresAt:
-                previousTokenExpiresAt && previousTokenExpiresAt > new Date() ? previousTokenExpiresAt : null,
-            },
-          }
-        : {}),
+      ...(card ? { card: cardView(robot, config, credentials) } : {}),
     },
     steps: robot.steps.map((s) => ({ name: s.name, type: s.type, template: JSON.parse(s.templateJson) as JsonValue })),
     stepsVersion: robot.stepsVersion ?? 0,

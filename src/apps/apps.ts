@@ -7,9 +7,8 @@
 import type { z } from 'zod';
 import { dedupProblem, type DedupChoice } from '../domain/dedup';
 import { decryptSecret, encryptSecret, newId } from '../domain/secrets';
-import { sameText } from '../domain/senders/check';
 import type { BodyFormat } from '../domain/types';
-import type { CustomVerification, SenderName } from '../domain/senders/catalog';
+import type { CustomVerification } from '../domain/senders/catalog';
 import { invalidField } from '../core/http-errors';
 import type { createAppBody, createConnectionBody, updateAppBody } from '../contract/requests';
 import type { AppDoc, ConnectionDoc } from '../storage/documents';
@@ -42,30 +41,6 @@ const sealed = (key: Buffer, v: CustomVerification | null): Pick<AppDoc, 'verifi
   verificationSealed: v ? encryptSecret(key, JSON.stringify(v)) : null,
   sender: v?.scheme ?? null,
 });
-
-/**
- * Keeps a secret the app's sender gave in its handshake (Asana's X-Hook-Secret, Notion's
- * verification token) as the app's, sealed, if the app still names that sender and has no secret
- * yet; whether it was kept. Two handshakes at once: the write is conditional on the sealed
- * verification read, so one keeps its secret and the other is refused.
- */
-export async function learnSenderSecret(
-  { models, secretsKey, secretsKeys }: AppsDeps,
-  appId: string,
-  scheme: SenderName,
-  secret: string,
-): Promise<boolean> {
-  const app = await models.App.findById(appId).lean();
-  const v = app && appVerification(secretsKeys, app);
-  if (!app || !v || v.scheme !== scheme) return false;
-  // The same secret again (a sender retrying its handshake): kept already.
-  if (v.secret !== undefined) return sameText(v.secret, secret);
-  const changed = await models.App.updateOne(
-    { _id: appId, verificationSealed: app.verificationSealed },
-    { $set: sealed(secretsKey, { ...v, secret }) },
-  );
-  return changed.modifiedCount === 1;
-}
 
 /** Refuses a dedup choice that does not suit the app as it will be (src/domain/dedup.ts, `dedupProblem`). */
 function checkDedup(dedup: DedupChoice | null | undefined, app: { signedWith: string | null; bodyFormat: BodyFormat }) {

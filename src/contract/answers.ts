@@ -26,9 +26,9 @@ export const appAnswer = answer({
   bodyFormat: z.enum(BODY_FORMATS),
   /**
    * Its sender (src/domain/senders/catalog.ts) and the settings that are no secret; a secret is
-   * never returned, but for one the person must paste back into the sender (Notion's verification
-   * token, `pasteBack`). `secretFromHandshake`: for a sender that gives its secret in its handshake,
-   * whether it came.
+   * never returned. `secretFromHandshake`: for a sender that gives its secret in its handshake,
+   * whether the app kept one before 0.11 (`kept`); since then each robot's URL has its own,
+   * confirmed on its card (`handshakeSecrets`).
    */
   verification: answer({
     scheme: z.enum(SENDER_NAMES),
@@ -39,7 +39,6 @@ export const appAnswer = answer({
     encoding: z.enum(SIGNATURE_ENCODINGS).optional(),
     prefix: z.string().optional(),
     secretFromHandshake: z.enum(['waiting', 'kept']).optional(),
-    pasteBack: answer({ label: z.string(), value: z.string() }).optional(),
   }).nullable(),
   /** What its deliveries are told apart by; `windowSeconds` absent: the key's default (72 h, 1 h for a body digest). */
   dedup: answer({
@@ -60,12 +59,30 @@ export const connectionAnswer = answer({
   createdAt: time,
 });
 
+/** A secret a sender gave in a handshake, as editors see it: never the secret (src/robots/handshake-secrets.ts). */
+const handshakeSecret = answer({
+  fingerprint: z.string(),
+  receivedAt: time,
+  /** The client address the handshake came from. */
+  address: z.string(),
+  confirmedAt: time.optional(),
+});
+
 /**
  * The trigger step's card: the webhook URL once the robot has been put to work (spec 1.8), else
- * null; after a rotation, until when the previous URL keeps working. Left out of the list of robots
- * (the URL's token is its credential): read one robot for it.
+ * null; after a rotation, until when the previous URL keeps working. The URL's token is the
+ * senders' credential, so `webhookUrl` is shown to editors, owners and the admin only (each read
+ * recorded in the audit log, at most hourly per reader), and everyone sees `maskedUrl` (its token's
+ * last 4 characters). Left out of the list of robots: read one robot for it. `handshakeSecrets`
+ * (editors and up, senders that give their secret in a handshake): the confirmed one and those
+ * waiting for an editor's confirmation.
  */
-const card = answer({ webhookUrl: z.string().url().nullable(), previousTokenExpiresAt: time.nullable() });
+const card = answer({
+  webhookUrl: z.string().url().nullable().optional(),
+  maskedUrl: z.string().nullable(),
+  previousTokenExpiresAt: time.nullable(),
+  handshakeSecrets: answer({ confirmed: handshakeSecret.nullable(), pending: z.array(handshakeSecret) }).optional(),
+});
 
 const runCounts = answer({
   total: z.number().int(),
@@ -226,12 +243,22 @@ const payloadsAnswer = answer({
 /** Where the Temporal Web UI's codec endpoint is: its key is derived from the admin token. */
 const codecAnswer = answer({ webUiEndpoint: z.string().url() });
 
+/**
+ * A confirmed handshake secret: the robot as it is now, and for a sender whose person pastes the
+ * secret back (Notion's verification token) that secret, shown this once.
+ */
+const confirmedSecretAnswer = answer({
+  robot: robotAnswer,
+  pasteBack: answer({ label: z.string(), value: z.string() }).nullable(),
+});
+
 /** Answers' schemas, by the name they have in the OpenAPI document. */
 export const ANSWERS = {
   Error: errorAnswer,
   App: appAnswer,
   Connection: connectionAnswer,
   Robot: robotAnswer,
+  ConfirmedSecret: confirmedSecretAnswer,
   Run: runAnswer,
   RunsPage: runsPageAnswer,
   Delivery: deliveryAnswer,

@@ -175,6 +175,17 @@ export const MANAGEMENT = {
     body: 'RotateToken',
     answers: { 200: 'Robot', 400: 'Error', 404: 'Error', 409: 'Error' },
   },
+  confirmHandshakeSecret: {
+    method: 'post',
+    path: '/api/robots/:id/trigger/handshake-secrets/confirm',
+    summary:
+      "Makes a secret the sender gave in a handshake (pending, named by its fingerprint) the URL's: events signed " +
+      "with it run from then on; Notion's token is answered this once, to paste back",
+    access: 'editor',
+    audit: 'robot.confirm-handshake-secret',
+    body: 'ConfirmHandshakeSecret',
+    answers: { 200: 'ConfirmedSecret', 400: 'Error', 404: 'Error', 409: 'Error' },
+  },
   listRuns: {
     method: 'get',
     path: '/api/robots/:id/runs',
@@ -255,12 +266,12 @@ export const MANAGEMENT = {
   createKey: {
     method: 'post',
     path: '/api/workspaces/:id/keys',
-    summary: "Create a key of the workspace: its value is in this answer only (the admin token, or an owner's key)",
+    summary: "Create a key (its value in this answer only): the admin token's, or an owner key's, bound to it",
     access: 'owner',
     workspaceFromPath: true,
     audit: 'key.create',
     body: 'CreateKey',
-    answers: { 201: 'CreatedKey', 400: 'Error', 404: 'Error' },
+    answers: { 201: 'CreatedKey', 400: 'Error', 404: 'Error', 409: 'Error' },
   },
   listKeys: {
     method: 'get',
@@ -273,7 +284,7 @@ export const MANAGEMENT = {
   revokeKey: {
     method: 'delete',
     path: '/api/keys/:id',
-    summary: 'Revoke a key of the workspace: it is refused from then on, by every receiver',
+    summary: 'Revoke a key of the workspace, and every key it made: they are refused from then on, by every receiver',
     access: 'owner',
     audit: 'key.revoke',
     answers: { 200: 'Key', 404: 'Error' },
@@ -281,7 +292,7 @@ export const MANAGEMENT = {
   auditLog: {
     method: 'get',
     path: '/api/audit',
-    summary: "The workspace's audit log: every management write, newest first",
+    summary: "The workspace's audit log: every management write, done or refused, newest first",
     access: 'viewer',
     query: 'AuditPage',
     answers: { 200: 'AuditPage', 400: 'Error' },

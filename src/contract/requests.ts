@@ -209,6 +209,9 @@ const rotateTokenBody = z
   .object({ graceHours: z.number().int().min(0).max(MAX_GRACE_HOURS).default(DEFAULT_GRACE_HOURS) })
   .strict();
 
+/** The pending handshake secret to confirm, by its fingerprint (src/robots/handshake-secrets.ts). */
+const confirmHandshakeSecretBody = z.object({ fingerprint: z.string().regex(/^sha256:[0-9a-f]{16}$/) }).strict();
+
 export const deliveryOutcome = z.enum(DELIVERY_OUTCOMES);
 
 /** Which deliveries to replay: those of an outcome, received since a time, from a cursor on (newest first). */
@@ -295,6 +298,7 @@ export const BODIES = {
   UpdateApp: updateAppBody,
   UpdateRobot: updateRobotBody,
   RotateToken: rotateTokenBody,
+  ConfirmHandshakeSecret: confirmHandshakeSecretBody,
   ReplayMany: bulkReplayBody,
   TestDelivery: testDeliveryBody,
   PayloadsToCode: payloadsBody,

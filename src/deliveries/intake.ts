@@ -2,11 +2,11 @@
  * Taking a request that was read whole (the rules: src/domain/deliveries.ts), in this order:
  * 1. a handshake its app's sender does not sign (a GET challenge, Microsoft Graph's validation,
  *    Asana's and Notion's secrets: src/domain/senders/) is answered and recorded as such, or
- *    refused; a secret it gives is kept sealed as the app's before the answer. Any other GET is
- *    not taken (405);
+ *    refused; a secret it gives is kept sealed and pending on the URL before the answer, until an
+ *    editor confirms it (src/robots/handshake-secrets.ts). Any other GET is not taken (405);
  * 2. an empty body is dropped;
  * 3. a delivery whose signature does not verify (payment provider with a signing secret, custom
- *    app with a sender) is recorded as rejected;
+ *    app with a sender) is recorded as rejected, naming the pending secret it was signed with if any;
  * 4. a verified handshake of the app's sender is recorded as such and answered, with no workflow;
  * 5. anything else starts the delivery workflow, whose ID comes from the dedup key, so the engine
  *    refuses a repeat. A robot that is paused gets its deliveries held.
@@ -15,14 +15,16 @@
  */
 import type { Client } from '@temporalio/client';
 import type { Config } from '../core/config';
-import { bodyKey, dedupOf, deliveryWorkflowId, SIGNED_REPLAY_WINDOW_MS } from '../domain/dedup';
+import { bodyKey, dedupOf, SIGNED_REPLAY_WINDOW_MS } from '../domain/dedup';
+import { deliveryWorkflowId } from '../domain/ids';
 import { DUPLICATES_LOGGED_PER_MINUTE, THROTTLE_ENTRIES } from '../domain/limits';
 import { deliveryRecord, isEmptyBody, keptHeaders, type ReceivedDelivery } from '../domain/deliveries';
 import { derivedKey, newId } from '../domain/secrets';
 import { credentialHeaders, headersRead, senderDeliveryId, senderHandshake } from '../domain/senders/checks';
 import type { Handshake, HandshakeAnswer, SenderRequest } from '../domain/senders/check';
 import { handshakeBytes, senderRequest, verifyRequest, type DeliveryRequest } from './request';
-import { readsFormEnvelope, SENDERS, type CustomVerification } from '../domain/senders/catalog';
+import { readsFormEnvelope, SENDERS } from '../domain/senders/catalog';
+import { secretFingerprint, type Offered } from '../robots/handshake-secrets';
 import { deliveryInput } from './input';
 import { startDelivery } from './start';
 import type { DeliveryRecorder } from '../history/slots';
@@ -38,10 +40,10 @@ interface TakeDeliveryDeps {
   deliveries: DeliveryRecorder;
   log: Logger;
   /**
-   * Keeps a secret the app's sender gave in its handshake (sealed, as the app's), unless the app
-   * has one already; whether it was kept. The answer waits for it: the sender signs with it next.
+   * Keeps a secret the sender gave in a handshake, sealed and pending on the trigger's URL, and
+   * records a new one in the audit log; what it became. The answer waits for it.
    */
-  learnSecret(appId: string, scheme: CustomVerification['scheme'], secret: string): Promise<boolean>;
+  offerSecret(trigger: WebhookTrigger, secret: string, from: { address: string; at: Date }): Promise<Offered | null>;
 }
 
 /** A delivery the receiver answers itself is known by its id and the headers kept with it. */
@@ -173,11 +175,21 @@ export class DeliveryTaker {
     ids: ReceiverIds,
     request: SenderRequest | null,
   ): Promise<string | null> {
-    if (!trigger.verification) return null;
-    const verdict = verifyRequest(trigger.verification, req, request);
+    const v = trigger.verification;
+    if (!v) return null;
+    const verdict = verifyRequest(v, req, request);
     if (verdict.ok) return null;
-    await this.recordRefusal(trigger, req, ids, verdict.reason);
-    return verdict.reason;
+    const pending =
+      v.scheme === 'stripe'
+        ? undefined
+        : trigger.pendingSecrets.find((secret) => verifyRequest({ ...v, secret }, req, request).ok);
+    const reason =
+      pending === undefined
+        ? verdict.reason
+        : `signed with the secret ${secretFingerprint(pending)} a handshake gave, which no editor has confirmed: ` +
+          "confirm it on the robot's card";
+    await this.recordRefusal(trigger, req, ids, reason);
+    return reason;
   }
 
   /**
@@ -210,19 +222,17 @@ export class DeliveryTaker {
     }
     // Throttled before anything is kept: a handshake answered 429 has changed nothing.
     this.rejections.check(trigger.identifier);
-    if (h.learnedSecret !== undefined && trigger.verification && trigger.verification.scheme !== 'stripe') {
-      const kept =
-        trigger.appId && (await this.deps.learnSecret(trigger.appId, trigger.verification.scheme, h.learnedSecret));
-      if (!kept) {
-        const reason =
-          'the app has a secret already (another handshake gave one): save the verification again to take a new one';
-        await this.recordRefusal(trigger, req, ids, reason);
-        return refused(reason, 400);
-      }
-      this.deps.log.info("a sender gave its secret in a handshake: kept sealed as its app's", {
-        robotId,
-        deliveryId: ids.deliveryId,
+    if (h.learnedSecret !== undefined) {
+      const offered = await this.deps.offerSecret(trigger, h.learnedSecret, {
+        address: req.address,
+        at: req.receivedAt,
       });
+      if (offered === 'pending')
+        this.deps.log.info('a sender gave a secret in a handshake: pending until an editor confirms it', {
+          robotId,
+          deliveryId: ids.deliveryId,
+          fingerprint: secretFingerprint(h.learnedSecret),
+        });
     }
     if (h.note) this.deps.log.warn(h.note, { deliveryId: ids.deliveryId, robotId });
     await this.recordHandshake(trigger, req, ids, verified);

@@ -8,6 +8,7 @@
 import { eventTypeStop, deliveryRecord, type DeliveryVerdict } from '../domain/deliveries';
 import { BodyParseError, csvRows } from '../domain/body-formats';
 import { parseBody } from '../domain/body-reading';
+import { senderTriggerData } from '../domain/senders/checks';
 import { DeliveryOverCap, MatchChars, TriggerBytes, UNCAPPED, type DeliveryCaps } from '../domain/delivery-caps';
 import { HEARTBEAT_ROWS } from '../domain/limits';
 import { FieldCollector } from '../domain/fields';
@@ -112,7 +113,7 @@ export class DeliveryPreparer {
    */
   private async decide(
     input: DeliveryInput,
-    { robot, format, formEnvelope, steps }: RobotSettings,
+    { robot, format, formEnvelope, sender, steps }: RobotSettings,
     body: Buffer,
     progress: Progress,
   ): Promise<Decided> {
@@ -150,7 +151,8 @@ export class DeliveryPreparer {
       }
     } else {
       const reading = { contentType: input.contentType, formEnvelope, maxItems: caps.MAX_TRIGGER_ITEMS };
-      const data = await parseBody(format, body, reading);
+      const parsed = await parseBody(format, body, reading);
+      const data = senderTriggerData(sender, parsed);
       new TriggerBytes(caps.MAX_TRIGGER_BYTES).add(Buffer.byteLength(JSON.stringify(data)));
       fields?.add(data);
       if (rules) new MatchChars(caps.RULE_MATCH_CHARS_PER_DELIVERY).add(rules.matchChars({ trigger: data, headers }));

@@ -15,7 +15,8 @@
  * - Many at once (`replayMany`): the robot's deliveries of one outcome, newest first, that are
  *   not replays themselves, REPLAY_BATCH started at a time, at most REPLAYS_PER_REQUEST per request.
  */
-import { deliveryWorkflowId, replayKey } from '../domain/dedup';
+import { replayKey } from '../domain/dedup';
+import { deliveryWorkflowId } from '../domain/ids';
 import { REPLAY_BATCH, REPLAYS_PER_REQUEST } from '../domain/limits';
 import { newId } from '../domain/secrets';
 import type { DeliveryOutcome } from '../domain/types';

@@ -20,6 +20,8 @@ export interface DeliveryRequest {
   contentType: string | null;
   body: Buffer;
   receivedAt: Date;
+  /** The client's address (src/core/client-address.ts): where a handshake's secret came from. */
+  address: string;
 }
 
 /** The request as a sender's check reads it. */

@@ -13,7 +13,8 @@
  * - Headers may be given (trigger rules read them); they are kept with it as a sender's would be.
  * - A robot stopped or never put to work refuses it (409), as a replay.
  */
-import { deliveryWorkflowId, testDeliveryKey } from '../domain/dedup';
+import { testDeliveryKey } from '../domain/dedup';
+import { deliveryWorkflowId } from '../domain/ids';
 import { newId } from '../domain/secrets';
 import { appSample, samplePaymentEvent, type SampleBody } from '../domain/samples';
 import type { RobotDoc } from '../storage/documents';

@@ -13,8 +13,6 @@ export interface WebhookTrigger {
   robotId: string;
   /** The robot's workspace: on its deliveries, their log lines and search attributes, and its quota. */
   workspaceId: string;
-  /** The custom app whose sender it takes (where a secret learned in a handshake is kept), or null. */
-  appId: string | null;
   /** For the workflow's summary in the Temporal Web UI. */
   robotName: string;
   identifier: string;
@@ -24,6 +22,11 @@ export interface WebhookTrigger {
   state: RobotState;
   /** How its senders sign, when they must: the payment provider's signing secret, or the custom app's scheme. */
   verification: SenderVerification | null;
+  /**
+   * Secrets its sender gave in handshakes that no editor has confirmed yet (src/robots/handshake-secrets.ts):
+   * an event signed with one is refused, naming it.
+   */
+  pendingSecrets: string[];
   /** The app's body format (json for the payment provider), noted in each delivery. */
   format: BodyFormat;
   /** The robot's steps version, noted in each delivery (src/robots/steps-versions.ts). */

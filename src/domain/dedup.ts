@@ -46,22 +46,18 @@ import { headerValue, type RequestHeaders } from './headers';
 import { parseJsonWithin } from './body-formats';
 import { DEDUP_PARSE_BYTES, DEDUP_PARSE_BYTES_SIGNED, TEMPORAL_MAX_ID_BYTES } from './limits';
 import { keyedDigest } from './secrets';
+import { DELIVERY_WORKFLOW_ID_PREFIX } from './ids';
 import type { BodyFormat, TriggerKind } from './types';
 import { isExpression, lookup, parsePath } from './placeholders';
 import { SENDERS, type SenderName } from './senders/catalog';
 import { SIGNATURE_TOLERANCE_SECONDS } from './stripe-signature';
 
 /** The workflow ID's prefix before the trigger identifier. */
-const WORKFLOW_ID_PREFIX = 'delivery:';
 /** The longest trigger identifier: `custom:` or `stripe:` and a UUID (src/domain/ids.ts). */
 const IDENTIFIER_MAX_BYTES = 'custom:'.length + 36;
 /** The longest key: what is left of TEMPORAL_MAX_ID_BYTES in `delivery:<identifier>:<key>`. */
-export const DEDUP_KEY_MAX_BYTES = TEMPORAL_MAX_ID_BYTES - WORKFLOW_ID_PREFIX.length - IDENTIFIER_MAX_BYTES - 1;
-
-/** The delivery workflow's ID: one per trigger and key, so the engine refuses a repeat. */
-export function deliveryWorkflowId(triggerIdentifier: string, key: string): string {
-  return `${WORKFLOW_ID_PREFIX}${triggerIdentifier}:${key}`;
-}
+export const DEDUP_KEY_MAX_BYTES =
+  TEMPORAL_MAX_ID_BYTES - DELIVERY_WORKFLOW_ID_PREFIX.length - IDENTIFIER_MAX_BYTES - 1;
 
 /**
  * The start's ID reuse policy: a delivery whose body did not parse failed its workflow, and a

@@ -27,6 +27,16 @@ export function webhookUrl(baseUrl: string, identifier: string | null, token: st
   return identifier && token ? `${baseUrl}/api/webhooks/${identifier}/${token}` : null;
 }
 
+export const DELIVERY_WORKFLOW_ID_PREFIX = 'delivery:';
+
+/**
+ * The delivery workflow's ID: one per trigger and dedup key (./dedup), so the engine refuses a
+ * repeat. The workflow checks it is running under it (workflows/refuse-unsealed.ts).
+ */
+export function deliveryWorkflowId(triggerIdentifier: string, key: string): string {
+  return `${DELIVERY_WORKFLOW_ID_PREFIX}${triggerIdentifier}:${key}`;
+}
+
 export function runWorkflowId(runId: string): string {
   return `run:${runId}`;
 }

@@ -20,3 +20,11 @@ export const UNSEALED_STAND_IN = { [UNSEALED_KEY]: 'a payload not sealed by this
 export function isUnsealed(value: unknown): boolean {
   return typeof value === 'object' && value !== null && UNSEALED_KEY in value;
 }
+
+/**
+ * The failure type of a workflow whose sealed input was sealed for another workflow: a copy of a
+ * delivery's input (read from its history) in a start under another ID, or of a run's input in a
+ * start that no delivery made. The seal proves who made the input, not where it belongs, so each
+ * workflow checks its own ID against its input (workflows/refuse-unsealed.ts).
+ */
+export const COPIED_INPUT = 'CopiedInput';

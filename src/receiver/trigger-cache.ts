@@ -24,6 +24,7 @@
  *   as they are between reads, and the stamp is asked again in the background.
  */
 import { appVerification, connectionSecret } from '../apps/apps';
+import { triggerSecrets } from '../robots/handshake-secrets';
 import type { BodyFormat } from '../domain/types';
 import { DEFAULT_WORKSPACE } from '../domain/workspaces';
 import type { Models } from '../storage/models';
@@ -191,17 +192,21 @@ export class TriggerCache {
       dedup = app?.dedup ?? AUTO_DEDUP;
       if (app) verification = appVerification(this.secretsKeys, app);
     }
+    // A secret its sender gave in a handshake is the URL's, once an editor confirmed it (an app's, before 0.11).
+    const secrets = triggerSecrets(this.secretsKeys, robot.trigger);
+    if (verification && verification.scheme !== 'stripe' && secrets.confirmed !== undefined)
+      verification = { ...verification, secret: secrets.confirmed };
     return {
       robotId: robot._id,
       // Robots read before the workspace migration ran (it runs at connect) have none.
       workspaceId: robot.workspaceId ?? DEFAULT_WORKSPACE,
-      appId: robot.trigger.kind === 'custom' ? (robot.trigger.appId ?? null) : null,
       robotName: robot.name,
       identifier,
       kind: robot.trigger.kind,
       tokens,
       state: robot.state,
       verification,
+      pendingSecrets: secrets.pending,
       format,
       stepsVersion: robot.stepsVersion ?? 0,
       ruleHeaders: ruleHeaders(currentVersion(robot).rules),

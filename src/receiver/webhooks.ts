@@ -23,7 +23,8 @@ import { tokenAccepted } from '../robots/trigger-tokens';
 import type { TriggerCache } from './trigger-cache';
 import type { HandshakeAnswer } from '../domain/senders/check';
 import { answersGet } from '../domain/senders/checks';
-import { learnSenderSecret } from '../apps/apps';
+import { offerHandshakeSecret } from '../robots/handshake-secrets';
+import { recordSenderEvent } from '../workspaces/audit';
 
 interface ReceiverDeps {
   config: Config;
@@ -69,6 +70,9 @@ export const HANDSHAKE_OPERATION: Operation = {
   answers: { 200: 'empty', 400: 'empty', 403: 'empty', 404: 'empty', 405: 'empty', 429: 'empty', 503: 'empty' },
 };
 
+/** The audit log's action for a secret a handshake gave (kept pending on the URL). */
+const SECRET_FROM_HANDSHAKE = 'robot.secret-from-handshake';
+
 /** 200 with an empty body: the answer to every delivery taken. */
 const acknowledge = (ctx: Context) => answerEmpty(ctx, 200);
 
@@ -83,25 +87,25 @@ function answerHandshake(ctx: Context, answer: HandshakeAnswer): void {
 }
 
 export function webhookRouter(deps: ReceiverDeps): Router {
-  const { config, triggers, models } = deps;
+  const { config, triggers, models, log } = deps;
   const secretsKeys = config.secretsKeys;
   const taker = new DeliveryTaker({
     ...deps,
-    async learnSecret(appId, scheme, secret) {
-      const kept = await learnSenderSecret(
-        { models, secretsKey: config.secretsKey, secretsKeys },
-        appId,
-        scheme,
-        secret,
-      );
+    async offerSecret(trigger, secret, from) {
+      const deps = { models, secretsKey: config.secretsKey, secretsKeys };
+      const { robotId, workspaceId } = trigger;
+      // In the URL's workspace's audit log before it is kept (src/workspaces/audit.ts): never kept unrecorded.
+      const event = { workspaceId, address: from.address, action: SECRET_FROM_HANDSHAKE, resource: `robot:${robotId}` };
+      const recorded = () => recordSenderEvent(models, config.auditRetentionMs, event);
+      const offered = await offerHandshakeSecret(deps, robotId, secret, from, recorded);
+      if (offered !== 'pending') return offered;
       // Kept: the answer goes out whatever happens here; other receivers take it within the stamp's poll.
-      if (kept)
-        await triggers
-          .forgetAll()
-          .catch((err: Error) =>
-            deps.log.warn('a learned secret was kept, but the trigger cache could not be told', { err: err.message }),
-          );
-      return kept;
+      await triggers
+        .forget(trigger.identifier)
+        .catch((err: Error) =>
+          log.warn('a pending secret was kept, but the trigger cache could not be told', { err: err.message }),
+        );
+      return offered;
     },
   });
 
@@ -148,6 +152,7 @@ export function webhookRouter(deps: ReceiverDeps): Router {
       contentType: ctx.get('content-type') || null,
       body,
       receivedAt,
+      address: ctx.ip,
     };
     const taken = await taker.take(trigger, request, (ids) => (ctx.state.ids = ids));
     // An expected refusal: one info line with the delivery's ids (src/core/http-errors.ts), and an empty body.

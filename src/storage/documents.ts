@@ -51,6 +51,19 @@ export interface ConnectionDoc {
   createdAt: Date;
 }
 
+/** A secret a sender gave in a handshake (src/robots/handshake-secrets.ts): sealed, never shown. */
+export interface HandshakeSecretDoc {
+  /** Sealed with SECRETS_KEY. */
+  sealed: string;
+  /** `sha256:` and 16 hex digits: how people tell secrets apart. */
+  fingerprint: string;
+  receivedAt: Date;
+  /** The client address the handshake came from. */
+  address: string;
+  /** When an editor confirmed it (the URL's confirmed secret only). */
+  confirmedAt?: Date;
+}
+
 export interface RobotDoc {
   _id: string;
   /** Its workspace (src/domain/workspaces.ts); since 0.10, older ones moved to `default` at start. */
@@ -72,6 +85,10 @@ export interface RobotDoc {
     /** The token before the last rotation, still accepted until `previousTokenExpiresAt`. */
     previousTokenHash?: string | null;
     previousTokenExpiresAt?: Date | null;
+    /** The secret its sender gave in a handshake, confirmed by an editor (src/robots/handshake-secrets.ts). */
+    handshakeSecret?: HandshakeSecretDoc | null;
+    /** Secrets given in handshakes waiting for an editor's confirmation, oldest first. */
+    pendingHandshakeSecrets?: HandshakeSecretDoc[];
   };
   steps: StepDefinition[];
   /** Version of `steps` and `rulesJson`: 0 until first edited; each edit stores the versions (RobotStepsDoc). */

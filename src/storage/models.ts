@@ -20,6 +20,7 @@ import type {
   DeliveryDoc,
   ReplayClaimDoc,
   FanOutQuotaDoc,
+  HandshakeSecretDoc,
   BodyRefDoc,
   RobotDoc,
   RobotStepsDoc,
@@ -80,6 +81,11 @@ const stepDefinitionSchema = new Schema<StepDefinition>(
   opts,
 );
 
+const handshakeSecretSchema = new Schema<HandshakeSecretDoc>(
+  { sealed: String, fingerprint: String, receivedAt: Date, address: String, confirmedAt: Date },
+  opts,
+);
+
 const robotSchema = new Schema<RobotDoc>(
   {
     _id: { type: String, required: true },
@@ -98,6 +104,8 @@ const robotSchema = new Schema<RobotDoc>(
       tokenSealed: { type: String, default: null },
       previousTokenHash: { type: String, default: null },
       previousTokenExpiresAt: { type: Date, default: null },
+      handshakeSecret: { type: handshakeSecretSchema, default: undefined },
+      pendingHandshakeSecrets: { type: [handshakeSecretSchema], default: undefined },
     },
     steps: { type: [stepDefinitionSchema], required: true },
     stepsVersion: { type: Number, default: 0 },

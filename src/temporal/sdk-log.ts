@@ -11,11 +11,11 @@
  */
 import type { LogLevel as SdkLevel, LogMetadata, Logger as SdkLogger } from '@temporalio/common';
 import { DELIVERY_FAILURES } from '../domain/types';
-import { UNSEALED_INPUT } from '../domain/unsealed';
+import { COPIED_INPUT, UNSEALED_INPUT } from '../domain/unsealed';
 import type { Logger } from '../core/log';
 import { EXPECTED_FAILURES_REMEMBERED } from '../domain/limits';
 
-const EXPECTED_FAILURE_TYPES: readonly string[] = [...DELIVERY_FAILURES, UNSEALED_INPUT];
+const EXPECTED_FAILURE_TYPES: readonly string[] = [...DELIVERY_FAILURES, UNSEALED_INPUT, COPIED_INPUT];
 
 function failureType(error: unknown): string | undefined {
   for (let e = error as { type?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {

@@ -7,11 +7,11 @@ import {
   dedupKey,
   dedupOf,
   dedupProblem,
-  deliveryWorkflowId,
   SIGNED_REPLAY_WINDOW_MS,
   type DedupChoice,
   type DedupSource,
 } from '../../src/domain/dedup';
+import { deliveryWorkflowId } from '../../src/domain/ids';
 import { jsonNestsWithin } from '../../src/domain/body-formats';
 import { DEDUP_PARSE_BYTES, TEMPORAL_MAX_ID_BYTES } from '../../src/domain/limits';
 

@@ -23,14 +23,12 @@ it('declares each method and path once, each with exactly one 2xx answer', () =>
   for (const op of OPERATIONS) expect(() => successStatus(op)).not.toThrow();
 });
 
-it('puts every management route behind a credential, and nothing but the webhook URL and codec key outside', () => {
+it('puts every management route behind a credential, and nothing but the webhook URL outside', () => {
   expect(MANAGEMENT_ROUTES.every((r) => r.access !== 'open' && r.path.startsWith('/api/'))).toBe(true);
   const open = OPERATIONS.filter((op) => op.access === 'open').map((op) => `${op.method} ${op.path}`);
   expect(open.sort()).toEqual([
     'get /api/webhooks/:identifier/:token',
     'post /api/webhooks/:identifier/:token',
-    'post /codec/:key/decode',
-    'post /codec/:key/encode',
     'put /api/webhooks/:identifier/:token',
   ]);
 });

@@ -32,6 +32,13 @@ export const AUDIT_SWEEP_EVERY = 100;
 /** The most entries one sweep deletes: the write that sweeps never waits on a long one. */
 export const AUDIT_SWEPT_AT_ONCE = 1000;
 /**
+ * How a write's audit entry is tried again when the database did not take it (src/contract/route.ts):
+ * four tries over 0.7 s, within which a FerretDB busy moment or a primary's election passes. The
+ * write has stood by then: its answer waits for these tries only, and an entry still not taken is
+ * logged in full (docs/workspaces.md).
+ */
+export const AUDIT_RECORD_RETRY = { attempts: 4, firstDelayMs: 100 } as const;
+/**
  * Entries of a workspace's robots directory applied past its snapshot before a process writes a
  * new one (src/workspaces/robot-directory.ts): a process that starts reads the snapshot (about
  * 1 MB at 10,000 robots) and at most about this many entries by `_id`.
@@ -55,3 +62,20 @@ export const RELEASE_PAGE = 100;
 export const MAX_GRACE_HOURS = 168;
 /** The grace when the rotation names none: a day, time to update the sender. */
 export const DEFAULT_GRACE_HOURS = 24;
+
+// ---- Secrets senders give in handshakes (src/robots/handshake-secrets.ts) -------------------------
+
+/**
+ * Secrets a robot's URL keeps waiting for an editor's confirmation (Asana's `X-Hook-Secret`,
+ * Notion's verification token), newest kept: the real sender's handshake and a few a stranger
+ * sent before it fit, and an editor picks the one its sender signs with (the deliveries log names
+ * the pending secret an event was signed with). A stranger sending more only pushes out the oldest,
+ * and is throttled with the URL's refusals (REJECTED_PER_MINUTE).
+ */
+export const PENDING_HANDSHAKE_SECRETS = 5;
+/**
+ * How seldom reading a robot's live webhook URL is recorded in the audit log per caller, robot and
+ * process: the dashboard reads a robot's page again after every action, and one entry an hour
+ * says who has seen the URL (docs/workspaces.md, rotate what a departing person has seen).
+ */
+export const URL_READ_RECORDED_EVERY_MS = 60 * 60_000;

@@ -4,10 +4,11 @@
  * is refused. No time is signed: deliveries are told apart by the body's digest.
  *
  * Handshake (unsigned, looked at before `verify`): when a webhook is made, Asana POSTs (no body)
- * with an `X-Hook-Secret` header and expects `200` or `204` with the same `X-Hook-Secret`. The first
- * one is answered `200` with it and its secret kept (sealed) as the app's; once the app has one,
- * another is refused `400` and not echoed (so Asana does not take a webhook whose secret is not
- * ours), until the verification is saved again. `X-Hook-Secret` is never kept with a delivery.
+ * with an `X-Hook-Secret` header and expects `200` or `204` with the same `X-Hook-Secret`. Every
+ * one is answered `200` with it; a secret other than the URL's confirmed one is handed on as
+ * learned, which keeps it pending until an editor confirms it (src/robots/handshake-secrets.ts):
+ * anyone with the URL can send a handshake, so none makes a secret active by itself.
+ * `X-Hook-Secret` is never kept with a delivery.
  */
 import { headerValue } from '../headers';
 import { digestHeader, echoable, fail, hmac, sameText, type SenderCheck } from './check';
@@ -25,13 +26,10 @@ export const asana: SenderCheck = {
     of(v, { method, headers }) {
       const given = echoable(headerValue(headers, 'x-hook-secret'));
       if (method !== 'POST' || !given || !HEADER_TOKEN.test(given)) return null;
-      // The one kept, again (Asana retrying its handshake): answered as the first was.
-      if (v.secret !== undefined && sameText(given, v.secret))
-        return { answer: { status: 200, headers: { 'X-Hook-Secret': given } } };
-      if (v.secret !== undefined) {
-        return { refused: 'Asana sent a new X-Hook-Secret; save the verification again to take it', status: 400 };
-      }
-      return { answer: { status: 200, headers: { 'X-Hook-Secret': given } }, learnedSecret: given };
+      const answer = { status: 200 as const, headers: { 'X-Hook-Secret': given } };
+      // The confirmed one again (Asana retrying its handshake): answered as the first was.
+      if (v.secret !== undefined && sameText(given, v.secret)) return { answer };
+      return { answer, learnedSecret: given };
     },
   },
   headersRead: () => ['x-hook-signature'],

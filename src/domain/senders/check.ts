@@ -14,8 +14,9 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { headerValue, type RequestHeaders } from '../headers';
 import type { CustomVerification } from './catalog';
+import type { JsonValue } from '../types';
 import { parseJsonWithin } from '../body-formats';
-import { DEDUP_PARSE_BYTES_SIGNED } from '../limits';
+import { DEDUP_PARSE_BYTES, DEDUP_PARSE_BYTES_SIGNED } from '../limits';
 
 /** A request to a webhook URL as the receiver read it. */
 export interface SenderRequest {
@@ -46,7 +47,7 @@ export interface HandshakeAnswer {
 }
 
 export type Handshake =
-  /** Answered; `learnedSecret` is a secret the sender gave, to be kept sealed as the app's (Asana, Notion). */
+  /** Answered; `learnedSecret` is a secret the sender gave, kept pending on the URL until an editor confirms it. */
   | { answer: HandshakeAnswer; learnedSecret?: string; note?: string }
   /** A handshake refused: answered `status`, recorded as rejected with the reason. */
   | { refused: string; status: 400 | 403 };
@@ -67,6 +68,11 @@ export interface SenderCheck {
    * for them (a trigger rule, the headers every delivery keeps).
    */
   credentialHeaders?(v: CustomVerification): string[];
+  /**
+   * The delivery's trigger data without the credential the sender carries inside its body
+   * (Microsoft Graph's `clientState`): runs, the run history and later steps keep no credential.
+   */
+  triggerData?(data: JsonValue): JsonValue;
 }
 
 /** A sender's signed time is compared with the moment the request arrived, within its tolerance. */
@@ -161,6 +167,24 @@ export function jsonObject(body: Buffer): Record<string, unknown> | undefined {
   return object;
 }
 const parsedBodies = new WeakMap<Buffer, Record<string, unknown> | undefined>();
+
+/**
+ * A body read before its credential is checked (src/domain/limits/unsigned-parsing.ts): the
+ * refusal of a body past DEDUP_PARSE_BYTES, undefined for one within it. The check that carries
+ * its credential inside the body returns it before it parses anything.
+ */
+export function pastUnsignedParse(body: Buffer): Verdict | undefined {
+  if (body.length <= DEDUP_PARSE_BYTES) return undefined;
+  return fail(`a body of more than ${DEDUP_PARSE_BYTES} bytes, whose credential is inside it: not read`);
+}
+
+/**
+ * jsonObject for a body read before anything is checked (an unsigned handshake's): undefined,
+ * unparsed, past DEDUP_PARSE_BYTES.
+ */
+export function unsignedJsonObject(body: Buffer): Record<string, unknown> | undefined {
+  return body.length <= DEDUP_PARSE_BYTES ? jsonObject(body) : undefined;
+}
 
 /** Whether the header carries the credential as it is (constant time): for a credential that is a static token. */
 export function headerEquals(headers: RequestHeaders, name: string, expected: string, what: string): Verdict {

@@ -4,6 +4,7 @@
  */
 import { SENDERS, type CustomVerification, type SenderName } from './catalog';
 import type { Handshake, SenderCheck, SenderRequest, Verdict } from './check';
+import type { JsonValue } from '../types';
 import { asana } from './asana';
 import { basic } from './basic';
 import { calendly } from './calendly';
@@ -74,6 +75,12 @@ export const answersGet = (v: CustomVerification) => SENDERS[v.scheme].handshake
 /** The sender's own id of a verified delivery (src/domain/dedup.ts keys on it), or undefined. */
 export const senderDeliveryId = (v: CustomVerification, req: SenderRequest): string | undefined =>
   CHECKS[v.scheme].deliveryId?.(req);
+
+/** A delivery's trigger data as its runs keep it: without a credential its sender carries in the body. */
+export function senderTriggerData(sender: SenderName | null, data: JsonValue): JsonValue {
+  const strip = sender && CHECKS[sender].triggerData;
+  return strip ? strip(data) : data;
+}
 
 /** The request headers kept with each delivery of the app's sender (lower-case). */
 export const headersRead = (v: CustomVerification): string[] => CHECKS[v.scheme].headersRead(v);

@@ -128,8 +128,9 @@ export interface SenderDescription {
   formEnvelope?: true;
   /**
    * It gives its secret in its handshake (Asana, Notion): nothing to fill in; the secret is kept
-   * sealed when it comes. `pasteBack`: the person must paste it back into the sender, so the app
-   * shows it under this label.
+   * sealed and pending on the robot's URL when it comes, until an editor confirms it on the card
+   * (src/robots/handshake-secrets.ts). `pasteBack`: the person must paste it back into the sender,
+   * so the confirmation shows it once under this label.
    */
   secretFromHandshake?: { pasteBack?: string };
   /** What a refused request is answered (400 unless the sender requires another). */

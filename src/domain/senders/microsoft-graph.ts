@@ -7,12 +7,17 @@
  * the same way and run as deliveries, so a robot can renew or recreate its subscription. Its
  * handshake, unsigned, is a POST with a `validationToken` query parameter (when a subscription is
  * created or renewed), answered with the token as text. Notifications have no id: the same body is
- * one delivery within the catalog's body window.
+ * one delivery within the catalog's body window. The clientState is left out of the trigger data.
+ * The clientState is read from a body of at most DEDUP_PARSE_BYTES (src/domain/limits/
+ * unsigned-parsing.ts): a larger one is refused unparsed.
  */
-import { echoable, fail, jsonObject, OK, sameText, setting, type SenderCheck } from './check';
+import { echoable, fail, jsonObject, OK, pastUnsignedParse, sameText, setting, type SenderCheck } from './check';
+import type { JsonValue } from '../types';
 
 export const microsoftGraph: SenderCheck = {
   verify(v, { body }) {
+    const tooLarge = pastUnsignedParse(body);
+    if (tooLarge) return tooLarge;
     const notifications = jsonObject(body)?.value;
     if (!Array.isArray(notifications)) return fail('body is not a JSON object with a value array of notifications');
     if (notifications.length === 0) return fail('the value array has no notifications');
@@ -36,4 +41,14 @@ export const microsoftGraph: SenderCheck = {
     },
   },
   headersRead: () => [],
+  triggerData(data) {
+    const notifications = data && typeof data === 'object' && !Array.isArray(data) ? data.value : undefined;
+    if (!Array.isArray(notifications)) return data;
+    const value = notifications.map((n) => {
+      if (!n || typeof n !== 'object' || Array.isArray(n)) return n;
+      const { clientState: _credential, ...rest } = n;
+      return rest;
+    });
+    return { ...(data as Record<string, JsonValue>), value };
+  },
 };

@@ -6,9 +6,9 @@
  *
  * Handshake (unsigned, looked at before `verify`): when a subscription is made, Notion POSTs a body
  * whose only field is `verification_token` and expects `200`; the person then pastes the token back
- * into Notion's Verify (the card shows it). The first one is answered `200` and its token kept
- * (sealed) as the app's secret; the same token again is answered `200`; another one is refused
- * `400` until the verification is saved again.
+ * into Notion's Verify. Every one is answered `200`; a token other than the URL's confirmed one is
+ * handed on as learned, which keeps it pending until an editor confirms it (src/robots/
+ * handshake-secrets.ts), and the confirmation shows it once, to paste back.
  */
 import { digestHeader, echoable, fail, hmac, jsonObject, sameText, type SenderCheck } from './check';
 
@@ -23,12 +23,8 @@ export const notion: SenderCheck = {
       const message = jsonObject(body);
       const token = echoable(message?.verification_token);
       if (!message || !token || Object.keys(message).length !== 1) return null;
-      if (v.secret === undefined) return { answer: { status: 200 }, learnedSecret: token };
-      if (sameText(token, v.secret)) return { answer: { status: 200 } };
-      return {
-        refused: 'Notion sent another verification_token; save the verification again to take it',
-        status: 400,
-      };
+      if (v.secret !== undefined && sameText(token, v.secret)) return { answer: { status: 200 } };
+      return { answer: { status: 200 }, learnedSecret: token };
     },
   },
   deliveryId({ body }) {

@@ -67,11 +67,11 @@ describe('asana', () => {
       expect(() => asanaSender.handshake!.accepts(asAnswer(h.answer))).not.toThrow();
     });
 
-    test('once the app has a secret, another one is refused 400 and not echoed', () => {
-      const another = handshakeOf(asanaHandshake(madeSecret('asana-second-secret', 64)), learned);
-      expect(another).toEqual({
-        refused: 'Asana sent a new X-Hook-Secret; save the verification again to take it',
-        status: 400,
+    test('another secret, once the URL has a confirmed one, is echoed and handed on as pending (R1)', () => {
+      const second = madeSecret('asana-second-secret', 64);
+      expect(handshakeOf(asanaHandshake(second), learned)).toEqual({
+        answer: { status: 200, headers: { 'X-Hook-Secret': second } },
+        learnedSecret: second,
       });
     });
 

@@ -5,6 +5,7 @@
 import { SENDERS, type CustomVerification } from '../../../src/domain/senders/catalog';
 import { HANDSHAKE_CHALLENGE_MAX_CHARS, type HandshakeAnswer, type Verdict } from '../../../src/domain/senders/check';
 import { microsoftGraph as check } from '../../../src/domain/senders/microsoft-graph';
+import { senderTriggerData } from '../../../src/domain/senders/checks';
 import { asReceived, type Answer, type SentRequest } from '../../support/senders/fixture';
 import { graphLifecycle, graphValidationToken, microsoftGraphSender } from '../../support/senders/microsoft-graph';
 
@@ -106,4 +107,12 @@ it('names no delivery id (the same body is one delivery within the body window) 
   expect(check.deliveryId).toBeUndefined();
   expect(SENDERS['microsoft-graph'].bodyWindowSeconds).toBe(60);
   expect(check.headersRead(v)).toEqual([]);
+});
+
+it("leaves the clientState (the app's secret) out of each notification's trigger data (review R2)", () => {
+  const notification = { subscriptionId: 's-1', clientState, changeType: 'created', resource: 'me/messages/1' };
+  const data = senderTriggerData('microsoft-graph', { value: [notification, 'odd'] });
+  expect(data).toEqual({ value: [{ subscriptionId: 's-1', changeType: 'created', resource: 'me/messages/1' }, 'odd'] });
+  expect(JSON.stringify(data)).not.toContain(clientState);
+  expect(senderTriggerData('github', { clientState })).toEqual({ clientState });
 });

@@ -128,14 +128,14 @@ export const HANDSHAKE_SENDERS: { readonly [name in HandshakeSenderName]: Sender
     settings: [],
     setup:
       'Create the webhook (POST /webhooks) with the URL as target. Nothing to fill in: Asana gives its secret in ' +
-      'its first request, which is kept sealed; to take a new one, save the verification again.',
+      "its first request; confirm it on this robot's card (its events are refused until then; Asana retries them).",
     checks: '`X-Hook-Signature: <hex HMAC-SHA256 of the body>` under the secret of the handshake',
     dedup: "the body's digest",
     handshake: {
       method: 'POST',
       request: '`X-Hook-Secret` header',
       answer:
-        '`200` with the same `X-Hook-Secret`, the first time only (later ones `400`, until the verification is saved again)',
+        "`200` with the same `X-Hook-Secret`; a new secret is kept pending on the robot's URL until an editor confirms it",
     },
     toleranceSeconds: null,
     bodyFormat: 'json',
@@ -148,13 +148,13 @@ export const HANDSHAKE_SENDERS: { readonly [name in HandshakeSenderName]: Sender
     settings: [],
     setup:
       'notion.so/profile/integrations → your integration → Webhooks → Create a subscription: paste the URL. ' +
-      'The verification token appears on this robot\'s card: paste it back into Notion\'s "Verify".',
+      'Confirm the token it sent on this robot\'s card, which then shows it once: paste it into Notion\'s "Verify".',
     checks: '`X-Notion-Signature: sha256=<hex HMAC-SHA256 of the body>` under the verification token',
     dedup: "the event `id` (signed; Notion's retries change `attempt_number`)",
     handshake: {
       method: 'POST',
       request: '`{"verification_token":"…"}`',
-      answer: '`200`; the token is kept sealed and shown on the card, to be pasted back',
+      answer: "`200`; the token is kept pending on the robot's URL until an editor confirms it (shown then once)",
     },
     toleranceSeconds: null,
     bodyFormat: 'json',

@@ -121,11 +121,12 @@ it('starts everything, serves a delivery end to end, stops on Ctrl-C without orp
   expect(printed).toContain(`Metrics and health:         ${metrics}/metrics, /healthz (receiver)`);
 
   expect((await fetch(`${metrics}/healthz`)).status).toBe(200);
-  // The Web UI decodes payloads through the receiver's codec endpoint, under the Web UI's own key,
-  // which its operator gives it in their browser: printed here, never in the Web UI's served
-  // settings (which anyone who loads it reads), nor in any process's arguments (review N6).
+  // The Web UI decodes payloads through the receiver's codec endpoint on its metrics port (the
+  // operator's side), under the Web UI's own key, which its operator gives it in their browser:
+  // printed here, never in the Web UI's served settings (which anyone who loads it reads), nor in
+  // any process's arguments (review N6).
   const uiKey = fs.readFileSync(path.join(dataDir, 'web-ui-key'), 'utf8').trim();
-  const endpoint = `${base}/codec/${uiKey}`;
+  const endpoint = `${metrics}/codec/${uiKey}`;
   expect(printed).toContain(`Web UI codec endpoint:      ${endpoint}`);
   const ui = `http://localhost:${env.EMBEDDED_TEMPORAL_UI_PORT}`;
   const settings = JSON.stringify(await (await fetch(`${ui}/api/v1/settings`)).json());

@@ -1,7 +1,8 @@
 /**
  * Bodies are encrypted in Temporal (src/temporal/payload-codec.ts): a delivery's workflow input, as Temporal
  * stores it, holds ciphertext; an operator reads it through the receiver's codec endpoints
- * (src/codec/routes.ts), from the Temporal CLI with the admin token or from the Web UI with its key.
+ * (src/codec/routes.ts), from the Temporal CLI with the admin token or from the Web UI with its key
+ * (decode only, on the receiver's metrics port).
  */
 import { Client, Connection } from '@temporalio/client';
 import { execFile } from 'node:child_process';
@@ -9,6 +10,7 @@ import { promisify } from 'node:util';
 import { ENCRYPTED_ENCODING } from '../src/temporal/payload-codec';
 import { startStack, type Stack } from './support/stack';
 import { waitFor } from '../src/launch/os/wait';
+import { freePort } from '../src/launch/os/ports';
 
 const UI = 'http://localhost:8233';
 const SECRET_BODY = JSON.stringify({ card: 'card-number-4242-4242', email: 'ann@example.com' });
@@ -17,7 +19,7 @@ let raw: Client;
 let workflowId: string;
 
 beforeAll(async () => {
-  stack = await startStack({ TEMPORAL_UI_URL: UI });
+  stack = await startStack({ TEMPORAL_UI_URL: UI, RECEIVER_METRICS_PORT: String(await freePort()) });
   // A client without the codec: it sees what Temporal stores.
   raw = new Client({ connection: await Connection.connect({ address: stack.config.temporal.address! }) });
   const robot = await stack.robotAtWork({ template: { to: '{{trigger.email}}' } });
@@ -83,25 +85,25 @@ it("keeps a parser's error and a key a sender chose out of Temporal in clear (re
   }
 });
 
+const post = (url: string, body: string, headers: Record<string, string> = {}) =>
+  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+
 it('decodes the input for whoever has the admin token, and refuses anyone else', async () => {
   const body = JSON.stringify(asJson(await inputOf()));
-  const post = (path: string, authorization?: string) =>
-    fetch(`${stack.baseUrl}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) },
-      body,
-    });
-  const decoded = await post('/codec/decode', `Bearer ${stack.config.adminToken}`);
+  const admin = { authorization: `Bearer ${stack.config.adminToken}` };
+  const decoded = await post(`${stack.baseUrl}/codec/decode`, body, admin);
   expect(decoded.status).toBe(200);
   expect(await bodyIn(decoded)).toBe(SECRET_BODY);
-  expect((await post('/codec/decode')).status).toBe(401);
-  expect((await post('/codec/decode', 'Bearer wrong-token-wrong-token')).status).toBe(401);
-  expect((await post('/codec/not-the-key/decode')).status).toBe(401);
+  expect((await post(`${stack.baseUrl}/codec/decode`, body)).status).toBe(401);
+  expect(
+    (await post(`${stack.baseUrl}/codec/decode`, body, { authorization: 'Bearer wrong-token-wrong' })).status,
+  ).toBe(401);
 });
 
-it("serves the Web UI's endpoint under its key, with CORS for the Web UI's origin only", async () => {
+it("serves the Web UI's endpoint on the metrics port under its key, with CORS for the Web UI's origin only", async () => {
   const { webUiEndpoint } = await stack.client.json('GET', '/api/codec');
-  expect(webUiEndpoint).toBe(`${stack.baseUrl}/codec/${stack.config.webUiKey}`);
+  expect(webUiEndpoint).toBe(`http://localhost:${stack.config.receiverMetricsPort}/codec/${stack.config.webUiKey}`);
+  expect(stack.metricsUrl).toBe(`http://127.0.0.1:${stack.config.receiverMetricsPort}`);
   const preflight = (origin: string) =>
     fetch(`${webUiEndpoint}/decode`, {
       method: 'OPTIONS',
@@ -112,14 +114,33 @@ it("serves the Web UI's endpoint under its key, with CORS for the Web UI's origi
   expect(fromUi.headers.get('access-control-allow-origin')).toBe(UI);
   expect(fromUi.headers.get('access-control-allow-headers')).toContain('x-namespace');
   expect((await preflight('https://evil.example')).headers.get('access-control-allow-origin')).toBeNull();
-  const decoded = await fetch(`${webUiEndpoint}/decode`, {
-    method: 'POST',
-    headers: { origin: UI, 'content-type': 'application/json', 'x-namespace': 'default' },
-    body: JSON.stringify(asJson(await inputOf())),
-  });
+  const body = JSON.stringify(asJson(await inputOf()));
+  const decoded = await post(`${webUiEndpoint}/decode`, body, { origin: UI, 'x-namespace': 'default' });
   expect(decoded.status).toBe(200);
   expect(decoded.headers.get('access-control-allow-origin')).toBe(UI);
   expect(await bodyIn(decoded)).toBe(SECRET_BODY);
+  expect((await post(`${stack.metricsUrl}/codec/not-the-key-not-the-key/decode`, body)).status).toBe(401);
+});
+
+it("seals only with the admin token: the Web UI key opens decode alone, and nothing on the senders' port (review N6)", async () => {
+  const plain = JSON.stringify({
+    payloads: [{ metadata: { encoding: Buffer.from('json/plain').toString('base64') }, data: 'e30=' }],
+  });
+  const key = stack.config.webUiKey;
+  // Under the Web UI's key, encode is refused wherever it is asked: a sealed payload is what workers trust.
+  expect((await post(`${stack.metricsUrl}/codec/${key}/encode`, plain, { origin: UI })).status).toBe(404);
+  expect((await post(`${stack.baseUrl}/codec/${key}/encode`, plain)).status).toBe(404);
+  // Nor does the senders' port decode under it.
+  expect((await post(`${stack.baseUrl}/codec/${key}/decode`, JSON.stringify(asJson(await inputOf())))).status).toBe(
+    404,
+  );
+  // The admin token seals, on the service's port.
+  const admin = { authorization: `Bearer ${stack.config.adminToken}` };
+  const sealed = await post(`${stack.baseUrl}/codec/encode`, plain, admin);
+  expect(sealed.status).toBe(200);
+  const [payload] = ((await sealed.json()) as { payloads: Array<{ metadata: Record<string, string> }> }).payloads;
+  expect(Buffer.from(payload.metadata.encoding, 'base64').toString()).toBe(ENCRYPTED_ENCODING);
+  expect((await post(`${stack.baseUrl}/codec/encode`, plain)).status).toBe(401);
 });
 
 it('shows the delivery decoded in `temporal workflow show` given the codec endpoint, and ciphertext without', async () => {

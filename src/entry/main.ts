@@ -1,6 +1,6 @@
 /** What every entry point shares: a clear message on bad config, and no orphans. */
 import path from 'node:path';
-import { webUiCodecEndpoint } from '../codec/routes';
+import { webUiCodecBase, webUiCodecEndpoint } from '../codec/routes';
 import { ConfigError, type Config } from '../core/config';
 
 /**
@@ -56,11 +56,16 @@ export function adminTokenLines(config: Pick<Config, 'adminToken' | 'adminTokenF
 }
 
 /**
- * The launchers' lines about the Web UI's codec endpoint, to paste into the Web UI's Codec Server
- * setting once per browser; like the admin token, its key is printed only when the launcher made it.
+ * The launchers' lines about the Web UI's codec endpoint (decode only, on the receiver's metrics
+ * port: src/codec/routes.ts), to paste into the Web UI's Codec Server setting once per browser;
+ * like the admin token, its key is printed only when the launcher made it.
  */
-export function webUiKeyLines(config: Pick<Config, 'baseUrl' | 'webUiKey' | 'webUiKeyFromEnv' | 'dataDir'>): string[] {
-  const endpoint = config.webUiKeyFromEnv ? `${config.baseUrl}/codec/<WEB_UI_KEY>` : webUiCodecEndpoint(config);
+export function webUiKeyLines(
+  config: Pick<Config, 'receiverMetricsPort' | 'metricsHost' | 'webUiKey' | 'webUiKeyFromEnv' | 'dataDir'>,
+): string[] {
+  if (!config.receiverMetricsPort)
+    return ['  Web UI codec endpoint:      none (RECEIVER_METRICS_PORT is 0: the Web UI shows ciphertext)'];
+  const endpoint = config.webUiKeyFromEnv ? `${webUiCodecBase(config)}/<WEB_UI_KEY>` : webUiCodecEndpoint(config);
   return [
     `  Web UI codec endpoint:      ${endpoint}`,
     `                              (Web UI → Codec Server, once per browser; key in ${

@@ -4,8 +4,9 @@
  * - **the service's port** (PORT): the webhook receiver, the management API (its OpenAPI document
  *   too, behind the admin token or a key), Temporal's codec endpoints and the dashboard's files, behind one
  *   error path, with the browser-facing safety headers on every answer;
- * - **the metrics port** (RECEIVER_METRICS_PORT): `GET /metrics` (Prometheus) and `GET /healthz`,
- *   for the operator's network only (as the worker's metrics port), never the senders'.
+ * - **the metrics port** (RECEIVER_METRICS_PORT): `GET /metrics` (Prometheus), `GET /healthz` and
+ *   the Temporal Web UI's codec endpoint (decode only, under the Web UI's key: src/codec/routes.ts),
+ *   for the operator's network only (loopback by default: METRICS_HOST), never the senders'.
  *
  * `listenReceiver` runs both with the limits against slow senders (src/domain/limits/requests.ts): the same
  * function serves production and the tests.
@@ -20,7 +21,7 @@ import { openApiDocument } from '../contract/openapi';
 import { OPERATIONS } from './operations';
 import { managementRouter } from '../api/routes';
 import { BackgroundWork } from '../core/background';
-import { codecRouter } from '../codec/routes';
+import { codecRouter, webUiCodecRouter } from '../codec/routes';
 import type { Config } from '../core/config';
 import { clientAddresses, TrustedProxies } from '../core/client-address';
 import { errorHandler } from '../core/http-errors';
@@ -117,8 +118,11 @@ async function mongodbAnswers(db: Connection): Promise<boolean> {
   }
 }
 
-/** The metrics port: `GET /metrics` and `GET /healthz` (its answer reused for HEALTH_CACHE_MS, one read at a time). */
-function createMetricsApp(deps: Pick<AppDeps, 'db' | 'temporal'>, metrics: ReceiverMetrics): Koa {
+/**
+ * The metrics port: `GET /metrics`, `GET /healthz` (its answer reused for HEALTH_CACHE_MS, one read at
+ * a time) and the Web UI's codec endpoint (wrong keys counted per client address, as on the service's port).
+ */
+function createMetricsApp(deps: Pick<AppDeps, 'db' | 'temporal' | 'config' | 'log'>, metrics: ReceiverMetrics): Koa {
   let health: { at: number; answer: Promise<{ temporal: boolean; mongodb: boolean }> } | null = null;
   const check = () => {
     if (!health || Date.now() - health.at > HEALTH_CACHE_MS) {
@@ -140,9 +144,14 @@ function createMetricsApp(deps: Pick<AppDeps, 'db' | 'temporal'>, metrics: Recei
     ctx.type = metrics.registry.contentType;
     ctx.body = await metrics.registry.metrics();
   });
+  const { config } = deps;
+  const authFailures = new Throttle('requests with a wrong codec key', config.throttles.authFailuresPerMinute);
+  const webUi = webUiCodecRouter({ config, codec: payloadEncryption(config), authFailures });
   const app = new Koa();
   app.silent = true;
+  app.use(errorHandler(deps.log));
   app.use(router.routes());
+  app.use(webUi.routes());
   return app;
 }
 
@@ -197,7 +206,7 @@ export async function listenReceiver(
     exempt: (address) => proxies.trusts(address),
     refused: () => metrics.connectionsRefused.inc(),
   });
-  const port = await listen(server, opts.port ?? config.port, opts.host);
+  const port = await listen(server, opts.port ?? config.port, opts.host ?? config.host);
   let metricsServer: http.Server | null = null;
   let metricsPort: number | null = null;
   const wanted = opts.metricsPort !== undefined ? opts.metricsPort : config.receiverMetricsPort || null;

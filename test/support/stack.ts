@@ -107,10 +107,11 @@ export async function startStack(
   const log = createLogger('receiver', config.logLevel, { format: 'json', destination: logDestination });
   const { db, models } = await connectDatabase(config.mongodbUri!);
   const metrics = { receiver: receiverMetrics(), worker: workerMetrics(), sdkUrl: sdkMetrics };
-  // The receiver production runs (src/runtime/processes.ts), on loopback; its metrics port on any free port.
+  // The receiver production runs (src/runtime/processes.ts), on loopback; its metrics port on any free
+  // port, unless the test names one (the Web UI's codec endpoint, served there, names its port).
   const receiver = await startReceiver(config, { db, models }, log, {
     metrics: metrics.receiver,
-    listen: { host: '127.0.0.1', metricsPort: 0 },
+    listen: { host: '127.0.0.1', metricsPort: env.RECEIVER_METRICS_PORT ? config.receiverMetricsPort : 0 },
   });
   const { temporal, listening } = receiver;
   const extra: Array<{ close(): Promise<void> }> = [];

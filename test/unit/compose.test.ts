@@ -77,11 +77,14 @@ it('runs the Web UI read-only, and serves it no codec key (review N6)', () => {
   expect(services['temporal-ui'].environment).not.toHaveProperty('TEMPORAL_CODEC_ENDPOINT');
 });
 
-it('is closed by default: only the entry is published, the Web UI on loopback, nothing else', () => {
+it('is closed by default: only the entry is published, the Web UI and its codec endpoint on loopback', () => {
   const published = Object.entries(services).filter(([, s]) => s.ports?.length);
-  expect(published.map(([name]) => name).sort()).toEqual(['entry', 'temporal-ui']);
+  expect(published.map(([name]) => name).sort()).toEqual(['entry', 'receiver', 'temporal-ui']);
   expect(services.entry.ports).toEqual(['3000:3000']);
-  expect(services['temporal-ui'].ports!.every((p) => p.startsWith('127.0.0.1:'))).toBe(true);
+  for (const name of ['temporal-ui', 'receiver'])
+    expect(services[name].ports!.every((p) => p.startsWith('127.0.0.1:'))).toBe(true);
+  // The receivers' metrics port (the Web UI's codec endpoint), never their service port: that is the entry's.
+  expect(services.receiver.ports!.every((p) => p.endsWith(':9463'))).toBe(true);
 });
 
 it("needs a password for Temporal's database, and has none of its own", () => {

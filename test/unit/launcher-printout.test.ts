@@ -16,17 +16,32 @@ it('never prints a token given in ADMIN_TOKEN', () => {
 });
 
 describe('the Web UI codec endpoint', () => {
-  const config = { baseUrl: 'http://host:3000', webUiKey: 'ui-key-' + 'y'.repeat(30), dataDir: '/data' };
+  const config = {
+    receiverMetricsPort: 9463,
+    metricsHost: '127.0.0.1',
+    webUiKey: 'ui-key-' + 'y'.repeat(30),
+    dataDir: '/data',
+  };
 
-  it('prints the endpoint with a key the launcher made, and the file it is kept in', () => {
+  it('prints the endpoint on the metrics port (not the service), with a key the launcher made and its file', () => {
     const lines = webUiKeyLines({ ...config, webUiKeyFromEnv: false }).join('\n');
-    expect(lines).toContain(`http://host:3000/codec/${config.webUiKey}`);
+    expect(lines).toContain(`http://localhost:9463/codec/${config.webUiKey}`);
     expect(lines).toContain('/data/web-ui-key');
   });
 
   it('never prints a key given in WEB_UI_KEY', () => {
     const lines = webUiKeyLines({ ...config, webUiKeyFromEnv: true }).join('\n');
     expect(lines).not.toContain(config.webUiKey);
-    expect(lines).toContain('http://host:3000/codec/<WEB_UI_KEY>');
+    expect(lines).toContain('http://localhost:9463/codec/<WEB_UI_KEY>');
+  });
+
+  it('names a METRICS_HOST that is not this machine, and says there is none without a metrics port', () => {
+    const at = (metricsHost: string) => webUiKeyLines({ ...config, metricsHost, webUiKeyFromEnv: false }).join('\n');
+    expect(at('0.0.0.0')).toContain(`http://localhost:9463/codec/${config.webUiKey}`);
+    expect(at('10.0.0.5')).toContain(`http://10.0.0.5:9463/codec/${config.webUiKey}`);
+    expect(at('fd00::5')).toContain(`http://[fd00::5]:9463/codec/${config.webUiKey}`);
+    const none = webUiKeyLines({ ...config, receiverMetricsPort: 0, webUiKeyFromEnv: false }).join('\n');
+    expect(none).toContain('none (RECEIVER_METRICS_PORT is 0');
+    expect(none).not.toContain(config.webUiKey);
   });
 });

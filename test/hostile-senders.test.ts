@@ -10,6 +10,17 @@ import net from 'node:net';
 import { robotAtWork } from '../src/client/api-client';
 import { startStack, type Stack } from './support/stack';
 import { waitFor } from '../src/launch/os/wait';
+import { KiB, MiB } from '../src/domain/limits/units';
+import { SENDERS } from '../src/domain/senders/catalog';
+import { microsoftGraphSender } from './support/senders/microsoft-graph';
+import { twilioSender } from './support/senders/twilio';
+import type { SentRequest } from './support/senders/fixture';
+
+/** The JSON object sent padded with spaces to `bytes`: the same object, its credential as it was. */
+function padded(sent: SentRequest, bytes: number): SentRequest {
+  const json = sent.body.toString();
+  return { ...sent, body: json.slice(0, -1) + ' '.repeat(bytes - json.length) + '}' };
+}
 
 /** The caps of this file's stack: small enough that the worst allowed CSV runs in about a minute. */
 const CAPS = {
@@ -215,6 +226,43 @@ describe('slow senders, floods and forgers', () => {
       );
     } finally {
       sockets.forEach((s) => s.destroy());
+    }
+  });
+
+  it('parses nothing past the unsigned budget: a 2 MiB Twilio form and a 100 KiB Graph batch are refused (review R5)', async () => {
+    // Each carries its real credential: refused for its size alone, so it was never decoded.
+    const cases = [
+      {
+        sender: twilioSender,
+        sent: (url: string) => twilioSender.signed(`From=%2B15550001111&Body=${'a'.repeat(2 * MiB)}`, url, new Date()),
+        reason: /^a form of more than 1048576 bytes/,
+      },
+      {
+        sender: microsoftGraphSender,
+        sent: (url: string) =>
+          padded(microsoftGraphSender.signed(microsoftGraphSender.body, url, new Date()), 100 * KiB),
+        reason: /^a body of more than 65536 bytes/,
+      },
+    ];
+    for (const { sender, sent, reason } of cases) {
+      const robot = await robotAtWork(stack.client, {
+        template: { ok: true },
+        bodyFormat: SENDERS[sender.name].bodyFormat,
+        verification: sender.verification,
+      });
+      const large = sent(robot.webhookUrl);
+      const res = await stack.send(large.method, robot.webhookUrl + large.query, large.body, large.headers);
+      expect(res.status).toBe(SENDERS[sender.name].refusalStatus);
+      const delivery = await onlyDelivery(robot.robotId);
+      expect({ outcome: delivery.outcome, reason: delivery.reason }).toEqual({
+        outcome: 'rejected',
+        reason: expect.stringMatching(reason),
+      });
+      // Within the bound, the same credential runs.
+      const small = sender.signed(sender.body, robot.webhookUrl, new Date());
+      expect((await stack.send(small.method, robot.webhookUrl + small.query, small.body, small.headers)).status).toBe(
+        200,
+      );
     }
   });
 

@@ -92,7 +92,8 @@ export const HEARTBEAT_ROWS = 1000;
  * secret can make it parse (the key is read after the signature verified), a payment event of any
  * size Stripe sends (1 MiB: about 40 ms of parsing here); where anyone with the URL can, 64 KiB
  * (a few ms), plenty for an id. A larger body, or one nested deeper than MAX_NESTING_DEPTH, is keyed
- * by its digest instead.
+ * by its digest instead. A sender whose credential is inside its body is read no further before
+ * the credential is checked (./unsigned-parsing.ts).
  */
 export const DEDUP_PARSE_BYTES_SIGNED = 1 * MiB;
 export const DEDUP_PARSE_BYTES = 64 * KiB;

@@ -3,7 +3,8 @@
  * itself: `signature` is the hex HMAC-SHA256 of timestamp + token under the HTTP webhook signing
  * key, the timestamp (unix seconds) within 5 minutes of arrival. The body's `event-data` is not
  * signed; a captured body sent again with other event data is the same delivery: deliveries are
- * told apart by the signature's `token`.
+ * told apart by the signature's `token`. The signature is read from a body of at most
+ * DEDUP_PARSE_BYTES (src/domain/limits/unsigned-parsing.ts): a larger one is refused unparsed.
  */
 import { SENDERS } from './catalog';
 import {
@@ -12,6 +13,7 @@ import {
   hmac,
   jsonObject,
   outside,
+  pastUnsignedParse,
   setting,
   unixSeconds,
   withinTolerance,
@@ -41,6 +43,8 @@ function signatureOf(body: Buffer): MailgunSignature | 'missing' | 'malformed' {
 
 export const mailgun: SenderCheck = {
   verify(v, { body, receivedAtMs }) {
+    const tooLarge = pastUnsignedParse(body);
+    if (tooLarge) return tooLarge;
     const given = signatureOf(body);
     if (given === 'missing') {
       return fail('missing signature object in the JSON body: expected {"signature": {timestamp, token, signature}}');

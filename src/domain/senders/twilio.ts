@@ -9,13 +9,14 @@
  * URL parser writes it, with and without the port. A request that a Webhooks Rule signs with a
  * SharedKey says so in `X-Twilio-Webhooks-Signature-Settings` (`algorithm=HMAC_SHA256`): its
  * digest is HMAC-SHA256 of the same string, under the secret here. No handshake. A form body of
- * more than FORM_MAX_FIELDS fields is refused before it is read (the form format reads no more). A
+ * more than SIGNED_FORM_MAX_BYTES or FORM_MAX_FIELDS fields is refused before it is decoded
+ * (src/domain/limits/unsigned-parsing.ts; the form format reads no more fields). A
  * delivery is told apart by the digest of its signed parameters, not its bytes: the same parameters
  * in another order, or spelled `+` for `%20`, verify alike and are the same delivery.
  */
 import { timingSafeEqual } from 'node:crypto';
 import { headerValue } from '../headers';
-import { FORM_MAX_FIELDS } from '../limits';
+import { FORM_MAX_FIELDS, SIGNED_FORM_MAX_BYTES } from '../limits';
 import { decodeDigest, digestMatches, fail, hmac, MISMATCH, OK, setting, sha256Hex, type SenderCheck } from './check';
 
 const SIGNATURE = 'X-Twilio-Signature';
@@ -91,6 +92,9 @@ export const twilio: SenderCheck = {
     const digest = decodeDigest(given, 'base64', algorithm.bytes);
     if (!digest) return fail(`malformed ${SIGNATURE} header: expected base64 digest of ${algorithm.bytes} bytes`);
     const bodyHash = query.get('bodySHA256');
+    if (bodyHash === null && body.length > SIGNED_FORM_MAX_BYTES) {
+      return fail(`a form of more than ${SIGNED_FORM_MAX_BYTES} bytes: not read`);
+    }
     if (bodyHash === null && tooManyFields(body)) return fail(`a form of more than ${FORM_MAX_FIELDS} fields`);
     // A JSON body: the URL (with its bodySHA256) is signed alone; a form body: the URL and its parameters.
     const params = bodyHash === null ? signedParams(body) : '';

@@ -31,6 +31,8 @@ export interface FaultStack {
   start(part: Part): Promise<void>;
   /** SIGTERM (a clean stop) or SIGKILL. */
   stop(part: Part, signal?: StopSignal): Promise<void>;
+  /** How the receiver's or the worker's process (as last started) exited: null while it runs. */
+  exitOf(part: 'receiver' | 'worker'): { code: number | null; signal: string | null } | null;
   /** Counts of a robot's deliveries, runs and finished runs, read through the API. */
   counts(
     robotId: string,
@@ -40,7 +42,8 @@ export interface FaultStack {
   close(): Promise<void>;
 }
 
-export async function startFaultStack(): Promise<FaultStack> {
+/** Settings of the worker's process only (its heap's size, what it prepares at once). */
+export async function startFaultStack({ workerEnv = {} }: { workerEnv?: NodeJS.ProcessEnv } = {}): Promise<FaultStack> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'webhooks-faults-'));
   const ports = { http: await freePort(), metrics: await freePort(), workerMetrics: await freePort() };
   // The servers as the embedded launcher starts them (src/launch/back-ends.ts), each on its own.
@@ -73,7 +76,7 @@ export async function startFaultStack(): Promise<FaultStack> {
 
   async function start(part: Part): Promise<void> {
     if (part === 'temporal' || part === 'mongodb') return servers[part].start();
-    const child = startProcess(part, env, log(part));
+    const child = startProcess(part, part === 'worker' ? { ...env, ...workerEnv } : env, log(part));
     running[part] = child;
     await waitForPort(readyPort[part], { name: part, child });
   }
@@ -118,6 +121,11 @@ export async function startFaultStack(): Promise<FaultStack> {
         .join('\n'),
     start,
     stop,
+    exitOf(part) {
+      const child = running[part];
+      if (!child || (child.exitCode === null && child.signalCode === null)) return null;
+      return { code: child.exitCode, signal: child.signalCode };
+    },
     close,
   };
 }

@@ -80,6 +80,7 @@ const BODY: Partial<Record<keyof typeof BODIES, unknown>> = {
   UpdateApp: { name: 'renamed' },
   UpdateRobot: { name: 'renamed' },
   RotateToken: {},
+  ConfirmHandshakeSecret: { fingerprint: 'sha256:0123456789abcdef' },
   ReplayMany: { outcome: 'processed' },
   TestDelivery: {},
   CreateKey: { name: 'k', role: 'owner' },
@@ -286,13 +287,14 @@ describe('two workspaces', () => {
     );
     expect(rotated.status).toBe(200);
     const { entries } = await a.owner.json<{ entries: Record<string, string>[] }>('GET', '/api/audit?limit=4');
-    const ada = `Ada (key ${editor.id})`;
+    const ada = { kind: 'key', keyId: editor.id, name: 'Ada' };
+    const admin = { kind: 'admin', keyId: null, name: null };
     const robot = `robot:${ofA.robot.robotId}`;
     expect(entries.map(({ actor, action, resource }) => ({ actor, action, resource }))).toEqual([
-      { actor: 'admin', action: 'robot.rotate-token', resource: robot },
+      { actor: admin, action: 'robot.rotate-token', resource: robot },
       { actor: ada, action: 'robot.resume', resource: robot },
       { actor: ada, action: 'robot.pause', resource: robot },
-      { actor: 'admin', action: 'key.create', resource: `key:${editor.id}` },
+      { actor: admin, action: 'key.create', resource: `key:${editor.id}` },
     ]);
     expect(entries[0].address).toMatch(/127\.0\.0\.1/);
     expect(Date.parse(entries[0].at)).toBeGreaterThan(Date.now() - 60_000);

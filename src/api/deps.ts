@@ -3,6 +3,7 @@ import type { Client } from '@temporalio/client';
 import type { BackgroundWork } from '../core/background';
 import type { Config } from '../core/config';
 import type { Logger } from '../core/log';
+import type { ReceiverMetrics } from '../core/metrics';
 import type { Throttle } from '../core/throttle';
 import type { TriggerCache } from '../receiver/trigger-cache';
 import type { RobotLifecycle } from '../robots/lifecycle';
@@ -27,6 +28,8 @@ export interface ManagementInput {
   authFailures: Throttle;
   /** The OpenAPI document (src/contract/openapi.ts), served at GET /api/openapi.json. */
   document: Record<string, unknown>;
+  /** The receiver's metrics (refused credentials, audit entries never recorded); none when not given. */
+  metrics?: Pick<ReceiverMetrics, 'credentialsRefused' | 'auditUnrecorded'>;
 }
 
 /** What every route's handler is given: the process's parts, and those the routes share. */

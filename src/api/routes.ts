@@ -16,6 +16,7 @@ import { mountRoutes } from '../contract/route';
 import { MANAGEMENT } from '../contract/management';
 import { ROBOT_ROUTES } from './robots';
 import type { RobotLifecycle } from '../robots/lifecycle';
+import { auditActor } from '../domain/workspaces';
 import { AuditLog } from '../workspaces/audit';
 import { identifyCaller } from '../workspaces/callers';
 import { Keys } from '../workspaces/keys';
@@ -40,7 +41,7 @@ export const MANAGEMENT_ROUTES: readonly ManagementRoute[] = [
 
 /** The management API's router; `lifecycle` is the robot's, as the process runs it (src/runtime/robot-lifecycle.ts). */
 export function managementRouter(input: ManagementInput, lifecycle: RobotLifecycle): Router {
-  const { models, config, authFailures } = input;
+  const { models, config, authFailures, log, metrics } = input;
   const workspaces = new Workspaces(models);
   const keys = new Keys(models);
   const audit = new AuditLog(models, config.auditRetentionMs);
@@ -52,8 +53,29 @@ export function managementRouter(input: ManagementInput, lifecycle: RobotLifecyc
     keys,
     audit,
     directory: new RobotDirectory(models),
-    identify: (ctx, op) => identifyCaller(ctx, op, { adminToken: config.adminToken, authFailures, keys, workspaces }),
-    recordWrite: (caller, action, resource, workspaceId) => audit.record(caller, action, resource, workspaceId),
+    identify: (ctx, op) =>
+      identifyCaller(ctx, op, {
+        adminToken: config.adminToken,
+        authFailures,
+        keys,
+        workspaces,
+        refused: (reason) => metrics?.credentialsRefused.inc({ reason }),
+      }),
+    recordWrite: ({ caller, action, resource, workspaceId, outcome }) =>
+      audit.record(caller, action, resource, workspaceId, outcome),
+    // The log line is the entry's last record: everything the entry would have held.
+    unrecorded: ({ caller, action, resource, workspaceId, outcome }, err) => {
+      metrics?.auditUnrecorded.inc();
+      log.error('an audit entry was not recorded', {
+        workspaceId,
+        actor: auditActor(caller.actor),
+        action,
+        outcome,
+        resource,
+        address: caller.address,
+        err: String(err),
+      });
+    },
   };
   const router = new Router();
   mountRoutes(router, MANAGEMENT_ROUTES, deps);

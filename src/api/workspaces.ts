@@ -1,11 +1,14 @@
 /**
  * Workspaces, their keys and the audit log (src/domain/workspaces.ts): the operator makes
- * workspaces and keys; an owner makes and revokes its workspace's keys; everyone reads the log of
- * their own workspace, and learns who they are (`GET /api/me`, what the dashboard shows).
+ * workspaces and keys; an owner makes and revokes its workspace's keys (a key made by a key is
+ * bound to it: src/workspaces/keys.ts); everyone reads the log of their own workspace, the client
+ * addresses in it only owners and the operator, and learns who they are (`GET /api/me`, what the
+ * dashboard shows).
  */
 import { MANAGEMENT } from '../contract/management';
-import { actorName } from '../domain/workspaces';
-import type { ApiKeyDoc, AuditEntryDoc, WorkspaceDoc } from '../storage/workspace-documents';
+import { actorName, allows, type Caller } from '../domain/workspaces';
+import type { AuditEntry } from '../workspaces/audit';
+import type { ApiKeyDoc, WorkspaceDoc } from '../storage/workspace-documents';
 import { found, ours, pageOf } from './lookups';
 import { route, type ManagementRoute } from './deps';
 
@@ -20,15 +23,21 @@ const keyView = (k: ApiKeyDoc) => ({
   expiresAt: k.expiresAt,
   revokedAt: k.revokedAt,
   lastUsedAt: k.lastUsedAt,
+  createdBy: k.createdBy ?? null,
 });
 
-const entryView = ({ at, actor, action, resource, address }: AuditEntryDoc) => ({
-  at,
-  actor,
-  action,
-  resource,
-  address,
-});
+/** An entry as `caller` reads it: the client's address for owners and the operator only. */
+const entryView = (caller: Caller) => {
+  const addresses = allows(caller.role, 'owner');
+  return ({ at, actor, action, outcome, resource, address }: AuditEntry) => ({
+    at,
+    actor,
+    action,
+    outcome,
+    resource,
+    ...(addresses ? { address } : {}),
+  });
+};
 
 export const WORKSPACE_ROUTES: ManagementRoute[] = [
   route(MANAGEMENT.caller, async ({ caller }, { workspaces }) => ({
@@ -46,8 +55,9 @@ export const WORKSPACE_ROUTES: ManagementRoute[] = [
     MANAGEMENT.createKey,
     /** The path's workspace is the caller's (src/workspaces/callers.ts). */
     async ({ body, caller }, { keys }) => {
-      const { doc, key } = await keys.create(caller.workspaceId, body);
-      return { id: doc._id, key, name: doc.name, role: doc.role };
+      const maker = caller.actor.kind === 'key' ? await found('key', keys.get(caller.actor.keyId)) : null;
+      const { doc, key } = await keys.create(caller.workspaceId, body, maker);
+      return { ...keyView(doc), key };
     },
   ),
   route(MANAGEMENT.listKeys, async ({ caller }, { keys }) => ({
@@ -58,6 +68,6 @@ export const WORKSPACE_ROUTES: ManagementRoute[] = [
   }),
   route(MANAGEMENT.auditLog, async ({ query: { limit, cursor }, caller }, { audit }) => {
     const page = await pageOf(audit.page(caller.workspaceId, limit, cursor));
-    return { entries: page.entries.map(entryView), nextCursor: page.nextCursor };
+    return { entries: page.entries.map(entryView(caller)), nextCursor: page.nextCursor };
   }),
 ];

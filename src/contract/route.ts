@@ -10,29 +10,69 @@
  */
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { readJson } from '../core/http-errors';
-import type { Caller } from '../domain/workspaces';
+import { forbidden, readJson } from '../core/http-errors';
+import { retried } from '../core/retry';
+import { AUDIT_RECORD_RETRY } from '../domain/limits';
+import { allows, type AuditOutcome, type Caller } from '../domain/workspaces';
 import type { AnswerIn, FileAnswer, Operation, RouteRequest, SuccessAnswer } from './operation';
 import { BODIES, QUERIES } from './requests';
 
+/** A write as the audit log records it (src/workspaces/audit.ts): done, or refused (403). */
+export interface AuditedWrite {
+  caller: Caller;
+  action: string;
+  resource: string;
+  workspaceId: string;
+  outcome: AuditOutcome;
+}
+
 /** What mounting a route needs of the process: who its caller is, and the audit log of writes. */
 export interface RouteGuard {
-  /** The caller of a route that needs a credential; throws its refusal (401, 403, 404). */
+  /**
+   * The caller of a route that needs a credential, whatever its role; throws its refusal (401: no
+   * known caller; 404: a workspace it may not name). Whether its role allows the route is the mount's.
+   */
   identify(ctx: Context, op: Operation): Promise<Caller>;
-  /** Records a write that succeeded (src/workspaces/audit.ts), in `workspaceId`. */
-  recordWrite(caller: Caller, action: string, resource: string, workspaceId: string): Promise<void>;
+  /** Records a write (src/workspaces/audit.ts) once; throws when the database did not take it. */
+  recordWrite(write: AuditedWrite): Promise<void>;
+  /** A write whose entry the database never took, after every try: logged in full and counted. */
+  unrecorded(write: AuditedWrite, err: unknown): void;
 }
 
 /**
  * What a write is recorded on: `<kind>:<id>`, the kind the action's (`robot.pause`: `robot`), the id
- * the answer's (what it made) or else the path's. A workspace's own writes (its making) are recorded
- * in it; every other in the caller's.
+ * the answer's (what it made) or else the path's, unless the path's names the workspace (a refused
+ * key's making: `key:`). A workspace's own writes (its making) are recorded in it; every other, and
+ * every refused one, in the caller's.
  */
-function audited(action: string, params: Record<string, string>, answer: unknown, caller: Caller) {
+function audited(
+  op: Operation,
+  params: Record<string, string>,
+  answer: unknown,
+  caller: Caller,
+  outcome: AuditOutcome,
+): AuditedWrite | null {
+  const action = op.audit;
+  if (!action) return null;
   const kind = action.split('.')[0];
   const made = (answer as { id?: unknown } | undefined)?.id;
-  const id = typeof made === 'string' ? made : (params.id ?? '');
-  return { resource: `${kind}:${id}`, workspaceId: kind === 'workspace' ? id : caller.workspaceId };
+  const id = typeof made === 'string' ? made : op.workspaceFromPath ? '' : (params.id ?? '');
+  const workspaceId = kind === 'workspace' && outcome === 'done' ? id : caller.workspaceId;
+  return { caller, action, resource: `${kind}:${id}`, workspaceId, outcome };
+}
+
+/**
+ * Records a write's entry, tried again while the database does not take it (AUDIT_RECORD_RETRY).
+ * The write has stood by then, so it is answered as it went whatever happens here: an entry never
+ * taken is handed to `unrecorded` (logged in full), never a 500 over a write that was done.
+ */
+async function record(deps: RouteGuard, write: AuditedWrite | null): Promise<void> {
+  if (!write) return;
+  try {
+    await retried(() => deps.recordWrite(write), AUDIT_RECORD_RETRY);
+  } catch (err) {
+    deps.unrecorded(write, err);
+  }
 }
 
 /**
@@ -78,23 +118,27 @@ function sendFile(ctx: Context, { file }: FileAnswer): void {
 }
 
 /**
- * Puts the routes on the router: the caller known and allowed, the body and query read, the
- * answer set, and a write recorded in the audit log before it is answered.
+ * Puts the routes on the router: the caller known and allowed (a write its role is short of is
+ * recorded as `refused`, then answered 403), the body and query read, the answer set, and a write
+ * recorded in the audit log before it is answered.
  */
 export function mountRoutes<D extends RouteGuard>(router: Router, routes: readonly ApiRoute<D>[], deps: D): void {
   for (const r of routes) {
     const status = successStatus(r);
     router[r.method](r.path, async (ctx: Context) => {
+      const params = ctx.params as Record<string, string>;
       const caller = await deps.identify(ctx, r);
+      if (!allows(caller.role, r.access)) {
+        await record(deps, audited(r, params, undefined, caller, 'refused'));
+        throw forbidden(
+          r.access === 'operator' ? 'only the admin token may do this' : `a ${caller.role}'s key may not do this`,
+        );
+      }
       const body: unknown = r.body && r.body !== 'raw' ? await readJson(ctx, BODIES[r.body]) : undefined;
       const query: unknown = r.query ? QUERIES[r.query].parse(ctx.query) : undefined;
-      const params = ctx.params as Record<string, string>;
       const request = { params, body, query, caller } as RouteRequest<Operation>;
       const answer = await r.handle(request, deps);
-      if (r.audit) {
-        const { resource, workspaceId } = audited(r.audit, params, answer, caller);
-        await deps.recordWrite(caller, r.audit, resource, workspaceId);
-      }
+      await record(deps, audited(r, params, answer, caller, 'done'));
       ctx.status = status;
       if (r.answers[status] === 'file') return sendFile(ctx, answer as FileAnswer);
       ctx.body = answer;

@@ -9,20 +9,27 @@ import { answer, time } from './answer-shape';
 const workspaceAnswer = answer({ id: z.string(), name: z.string(), createdAt: time });
 const workspacesAnswer = answer({ workspaces: z.array(workspaceAnswer) });
 
-/** A key as lists show it: never its value. */
-const keyAnswer = answer({
+/** Who made a key: the admin, or a key of the workspace (revoking it revokes this one). */
+const keyMakerAnswer = answer({ kind: z.enum(['admin', 'key']), keyId: z.string().nullable() });
+
+const keyShape = {
   id: z.string(),
   workspaceId: z.string(),
   name: z.string(),
   role: z.enum(ROLES),
   createdAt: time,
+  /** Never later than its maker's, when a key made it. */
   expiresAt: time.nullable(),
   revokedAt: time.nullable(),
   /** When it was last accepted, to the minute (null: never). */
   lastUsedAt: time.nullable(),
-});
+  /** Null for a key made before makers were recorded (0.11). */
+  createdBy: keyMakerAnswer.nullable(),
+};
+/** A key as lists show it: never its value. */
+const keyAnswer = answer(keyShape);
 /** A key as it is made: the only answer that holds its value (`key`), shown once. */
-const createdKeyAnswer = answer({ id: z.string(), key: z.string(), name: z.string(), role: z.enum(ROLES) });
+const createdKeyAnswer = answer({ ...keyShape, key: z.string() });
 const keysAnswer = answer({ keys: z.array(keyAnswer) });
 
 /** Who the request's credential is: what the dashboard shows and which buttons it offers. */
@@ -33,13 +40,27 @@ const callerAnswer = answer({
   workspace: workspaceAnswer,
 });
 
-/** One management write: who, what, on which resource, when, from where (never a secret or a body). */
+/**
+ * Who acted, as fields (never one text: a key named "admin" is not the admin): the operator, a key
+ * (its id and its name then), or a sender on a webhook URL (known by the entry's address).
+ */
+const auditActorAnswer = answer({
+  kind: z.enum(['admin', 'key', 'sender']),
+  keyId: z.string().nullable(),
+  name: z.string().nullable(),
+});
+
+/**
+ * One management write, done or refused (403), or what a sender did: who, what, on which resource,
+ * when, and (to owners and the operator only) from which address; never a secret or a body.
+ */
 const auditEntryAnswer = answer({
   at: time,
-  actor: z.string(),
+  actor: auditActorAnswer,
   action: z.string(),
+  outcome: z.enum(['done', 'refused']),
   resource: z.string(),
-  address: z.string(),
+  address: z.string().optional(),
 });
 const auditPageAnswer = answer({ entries: z.array(auditEntryAnswer), nextCursor: z.string().nullable() });
 

@@ -46,7 +46,14 @@ export interface ReceiverMetrics {
   apiResponses: Counter<'status'>;
   /** Connections closed at once because MAX_CONNECTIONS were open. */
   connectionsRefused: Counter;
+  /** Management requests refused for their credential (401), by why (src/workspaces/keys.ts). */
+  credentialsRefused: Counter<'reason'>;
+  /** Audit entries the database never took after every try (src/contract/route.ts): each is logged in full. */
+  auditUnrecorded: Counter;
 }
+
+/** Why a management request's credential was refused: never which key or workspace (no caller is known). */
+const CREDENTIAL_REFUSALS = ['missing', 'wrong', 'revoked', 'expired'] as const;
 
 /**
  * How often the event loop's delay is sampled for `nodejs_eventloop_lag_*`: each sample is a timer
@@ -76,6 +83,13 @@ export function receiverMetrics(): ReceiverMetrics {
     registers: [registry],
   });
   for (const outcome of RECEIVER_OUTCOMES) deliveries.inc({ outcome }, 0); // every series exists from the start
+  const credentialsRefused = new Counter({
+    name: 'api_credentials_refused_total',
+    help: 'Management API requests refused for their credential (401), by reason',
+    labelNames: ['reason'],
+    registers: [registry],
+  });
+  for (const reason of CREDENTIAL_REFUSALS) credentialsRefused.inc({ reason }, 0);
   return {
     registry,
     deliveries,
@@ -100,6 +114,12 @@ export function receiverMetrics(): ReceiverMetrics {
     connectionsRefused: new Counter({
       name: 'receiver_connections_refused_total',
       help: 'Connections closed at once because MAX_CONNECTIONS were open',
+      registers: [registry],
+    }),
+    credentialsRefused,
+    auditUnrecorded: new Counter({
+      name: 'audit_entries_unrecorded_total',
+      help: 'Audit entries of management writes the database did not take after every try (each logged in full)',
       registers: [registry],
     }),
   };

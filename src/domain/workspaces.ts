@@ -51,10 +51,41 @@ export interface Caller {
   address: string;
 }
 
-/** A key as the audit log and its answers name its author: "admin", or the key's name and id. */
+/** How `GET /api/me` names its caller: "admin", or the key's name and id. */
 export function actorName(actor: Actor): string {
   return actor.kind === 'admin' ? 'admin' : `${actor.name} (key ${actor.keyId})`;
 }
+
+/**
+ * Who an audit entry says acted (review R7): the operator (`admin`), a key (its id, and its name
+ * as it was then), or a sender (a request on a webhook URL, known by its address only). A field
+ * each, never one text: a key named "admin" is `{ kind: 'key', name: 'admin' }`, not the admin.
+ */
+export interface AuditActor {
+  kind: 'admin' | 'key' | 'sender';
+  /** The key's id; null unless `kind` is `key`. */
+  keyId: string | null;
+  /** The key's name; null unless `kind` is `key`. */
+  name: string | null;
+}
+
+export const auditActor = (actor: Actor): AuditActor =>
+  actor.kind === 'admin'
+    ? { kind: 'admin', keyId: null, name: null }
+    : { kind: 'key', keyId: actor.keyId, name: actor.name };
+
+/** Who made a key (review R4): the operator, or a key of the workspace (by id). */
+export interface KeyMaker {
+  kind: 'admin' | 'key';
+  /** The maker's id; null for the admin. */
+  keyId: string | null;
+}
+
+/** A sender, as the audit log names it (its address is the entry's). */
+export const SENDER_ACTOR: AuditActor = { kind: 'sender', keyId: null, name: null };
+
+/** How an audited write ended: done, or `refused` (403: the caller's role is short of it). */
+export type AuditOutcome = 'done' | 'refused';
 
 export const KEY_PREFIX = 'whk_';
 const KEY_SHAPE = /^whk_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})_([A-Za-z0-9_-]{43})$/;

@@ -5,7 +5,7 @@
  * are chains of inserts (./chains.ts).
  */
 import { Schema } from 'mongoose';
-import { ROLES, type Role } from '../domain/workspaces';
+import { ROLES, type AuditActor, type AuditOutcome, type KeyMaker, type Role } from '../domain/workspaces';
 
 /** A workspace (src/domain/workspaces.ts); `default` holds what was made before workspaces. */
 export interface WorkspaceDoc {
@@ -26,6 +26,8 @@ export interface ApiKeyDoc {
   expiresAt: Date | null;
   revokedAt: Date | null;
   lastUsedAt: Date | null;
+  /** Who made it; absent on keys made before 0.11 (src/workspaces/keys.ts). */
+  createdBy?: KeyMaker;
 }
 
 /**
@@ -35,8 +37,11 @@ export interface ApiKeyDoc {
 export interface AuditEntryDoc {
   _id: string;
   at: Date;
-  actor: string;
+  /** Who; the text "<name> (key <id>)" or "admin" before 0.11 (src/workspaces/audit.ts reads both). */
+  actor: AuditActor | string;
   action: string;
+  /** Absent before 0.11, when only writes that were done were recorded. */
+  outcome?: AuditOutcome;
   resource: string;
   address: string;
 }
@@ -108,6 +113,7 @@ export const workspaceSchemas = {
       expiresAt: { type: Date, default: null },
       revokedAt: { type: Date, default: null },
       lastUsedAt: { type: Date, default: null },
+      createdBy: { type: Schema.Types.Mixed },
     },
     { ...opts, collection: 'api_keys' },
   ),
@@ -115,8 +121,9 @@ export const workspaceSchemas = {
     {
       _id: { type: String, required: true },
       at: { type: Date, required: true },
-      actor: { type: String, required: true },
+      actor: { type: Schema.Types.Mixed, required: true },
       action: { type: String, required: true },
+      outcome: { type: String },
       resource: { type: String, required: true },
       address: { type: String, required: true },
     },

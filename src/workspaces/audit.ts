@@ -1,9 +1,12 @@
 /**
  * The audit log: every management write (create, edit, put to work, pause, resume, stop, rotate,
  * replay, test delivery, key made or revoked, workspace made) recorded in its workspace with who
- * made it (the key's name and id, or "admin"), the action (`robot.pause`), the resource
+ * made it (`{ kind, keyId, name }`: the admin, or a key by id and name), the action (`robot.pause`),
+ * its outcome (`done`, or `refused`: a key whose role is short of it, 403), the resource
  * (`robot:<id>`), when and from which address; never a secret or a body. Recorded by the route
- * itself once the write succeeded (src/contract/route.ts), so a new route is never left out.
+ * itself (src/contract/route.ts), so a new route is never left out. What a sender does on a
+ * webhook URL that changes what the URL accepts (a secret given in a handshake) is recorded too,
+ * by `recordSenderEvent`, with the sender's address (review R7).
  *
  * Each workspace's log is a chain (src/storage/chains.ts) of entries `<workspace>:<n>`, claimed by
  * insert, with a head (`audit_heads/<workspace>`) that says the first entry kept and one known to
@@ -14,20 +17,61 @@
  * the oldest on, by the writes of their workspace (a sweep at every AUDIT_SWEEP_EVERY-th entry,
  * src/domain/limits/management.ts).
  */
+import { retried } from '../core/retry';
 import { BadCursor } from '../domain/cursors';
-import { actorName, type Caller } from '../domain/workspaces';
-import { AUDIT_SWEEP_EVERY, AUDIT_SWEPT_AT_ONCE, ROBOTS_KEPT } from '../domain/limits';
+import { auditActor, SENDER_ACTOR, type AuditActor, type AuditOutcome, type Caller } from '../domain/workspaces';
+import { AUDIT_RECORD_RETRY, AUDIT_SWEEP_EVERY, AUDIT_SWEPT_AT_ONCE, ROBOTS_KEPT } from '../domain/limits';
 import { byId, deleteById } from '../storage/by-id';
 import { Chains } from '../storage/chains';
 import type { AuditEntryDoc, AuditHeadDoc } from '../storage/workspace-documents';
 import type { Models } from '../storage/models';
 import { rawCollection } from '../storage/writes';
 
+/** An entry as it is read: entries written before 0.11 (actor as text, no outcome) read as today's. */
+export interface AuditEntry {
+  at: Date;
+  actor: AuditActor;
+  action: string;
+  outcome: AuditOutcome;
+  resource: string;
+  address: string;
+}
+
 /** A page of the log: its entries, newest first, and where the next page begins (null: none left). */
 export interface AuditPage {
-  entries: AuditEntryDoc[];
+  entries: AuditEntry[];
   nextCursor: string | null;
 }
+
+/** What a sender did on a webhook URL, to be recorded in the URL's workspace (`recordSenderEvent`). */
+export interface SenderEvent {
+  workspaceId: string;
+  /** The sender's client address (src/core/client-address.ts). */
+  address: string;
+  /** What it did: `trigger.secret-from-handshake`. */
+  action: string;
+  /** What it did it to: `robot:<id>`. */
+  resource: string;
+}
+
+/** How entries before 0.11 named a key: "<name> (key <id>)"; the only other text was "admin". */
+const KEY_AS_TEXT = /^(.*) \(key ([0-9a-f-]{36})\)$/s;
+
+/** The actor of a stored entry, whether written as fields (0.11 on) or as text (before). */
+export function storedActor(stored: AuditActor | string): AuditActor {
+  if (typeof stored !== 'string') return stored;
+  const key = KEY_AS_TEXT.exec(stored);
+  return key ? { kind: 'key', keyId: key[2], name: key[1] } : { kind: 'admin', keyId: null, name: null };
+}
+
+const entryOf = ({ at, actor, action, outcome, resource, address }: AuditEntryDoc): AuditEntry => ({
+  at,
+  actor: storedActor(actor),
+  action,
+  outcome: outcome ?? 'done',
+  resource,
+  address,
+});
 
 export class AuditLog {
   private readonly chains: Chains<AuditEntryDoc>;
@@ -40,17 +84,42 @@ export class AuditLog {
     this.chains = new Chains(models.AuditEntry, ROBOTS_KEPT);
   }
 
-  /** Records a write the caller made in its workspace. */
-  async record(caller: Caller, action: string, resource: string, workspaceId = caller.workspaceId): Promise<void> {
+  /** Records a write the caller made in its workspace (or tried: `outcome` `refused`). */
+  async record(
+    caller: Caller,
+    action: string,
+    resource: string,
+    workspaceId = caller.workspaceId,
+    outcome: AuditOutcome = 'done',
+  ): Promise<void> {
+    const actor = auditActor(caller.actor);
+    await this.append(workspaceId, { at: new Date(), actor, action, outcome, resource, address: caller.address });
+  }
+
+  /** Records what a sender did on a webhook URL, in the URL's workspace. */
+  async recordSender(event: SenderEvent): Promise<void> {
+    const { workspaceId, address, action, resource } = event;
+    await this.append(workspaceId, { at: new Date(), actor: SENDER_ACTOR, action, outcome: 'done', resource, address });
+  }
+
+  /**
+   * Stores the entry: only its insert can fail the record, so a record tried again after a failure
+   * never stores an entry twice (unless the insert's answer was lost after it was taken). The head
+   * and the sweep are kept up by any later write: a head behind costs the next append a few reads.
+   */
+  private async append(workspaceId: string, entry: Omit<AuditEntryDoc, '_id'>): Promise<void> {
     const head = await this.head(workspaceId);
-    const entry = { at: new Date(), actor: actorName(caller.actor), action, resource, address: caller.address };
     const n = await this.chains.append(workspaceId, entry, head.last);
-    await rawCollection(this.models.AuditHead).updateOne(
-      { _id: workspaceId },
-      { $max: { last: n }, $setOnInsert: { from: 1 } },
-      { upsert: true },
-    );
-    if (n % AUDIT_SWEEP_EVERY === 0) await this.sweep(workspaceId);
+    try {
+      await rawCollection(this.models.AuditHead).updateOne(
+        { _id: workspaceId },
+        { $max: { last: n }, $setOnInsert: { from: 1 } },
+        { upsert: true },
+      );
+      if (n % AUDIT_SWEEP_EVERY === 0) await this.sweep(workspaceId);
+    } catch {
+      // The entry is stored; what failed is bookkeeping a later write does again.
+    }
   }
 
   /** A page of the workspace's log, newest first, from `cursor` (a page's `nextCursor`) on. */
@@ -66,7 +135,7 @@ export class AuditLog {
     const numbers = Array.from({ length: Math.max(0, top - bottom + 1) }, (_, i) => top - i);
     const read = await Promise.all(numbers.map((n) => this.chains.entry(workspaceId, n)));
     const cutoff = this.cutoff();
-    const entries = read.filter((e): e is AuditEntryDoc => e !== null && e.at.getTime() >= cutoff);
+    const entries = read.filter((e): e is AuditEntryDoc => e !== null && e.at.getTime() >= cutoff).map(entryOf);
     // Past retention is the end of the log, even before a sweep deleted it.
     const more = bottom > head.from && !read.some((e) => e !== null && e.at.getTime() < cutoff);
     return { entries, nextCursor: more ? String(bottom) : null };
@@ -95,4 +164,14 @@ export class AuditLog {
   private cutoff(): number {
     return this.retentionMs === 0 ? 0 : Date.now() - this.retentionMs;
   }
+}
+
+/**
+ * Records what a sender did on a webhook URL (`kind: 'sender'`, its address) in the URL's
+ * workspace, tried again as a write's entry is (AUDIT_RECORD_RETRY); throws when the database never
+ * took it. For the receiver: a secret a handshake gave (`trigger.secret-from-handshake`).
+ */
+export async function recordSenderEvent(models: Models, retentionMs: number, event: SenderEvent): Promise<void> {
+  const log = new AuditLog(models, retentionMs);
+  await retried(() => log.recordSender(event), AUDIT_RECORD_RETRY);
 }

@@ -1,17 +1,18 @@
 /**
  * Who a management request's caller is (src/domain/workspaces.ts): the admin token, acting in the
  * workspace `X-Workspace-Id` names (or `default`; the path's for the keys of a workspace), or a key,
- * in its own. A missing or wrong credential (a revoked or expired key too) is 401 and counts against
- * its client address (src/core/throttle.ts); a role short of the operation's is 403; a key asking
- * for another workspace's keys is 404, as is a workspace that does not exist.
+ * in its own. A missing or wrong credential (a revoked or expired key too) is 401, counts against
+ * its client address (src/core/throttle.ts) and in `api_credentials_refused_total{reason}`; a key
+ * asking for another workspace's keys is 404, as is a workspace that does not exist. A role short
+ * of the operation's is 403, answered (and recorded) by the route (src/contract/route.ts).
  */
 import type { Context } from 'koa';
 import type { Operation } from '../contract/operation';
-import { bearerOf, forbidden, notFound, refuseCredential, unauthorized } from '../core/http-errors';
+import { bearerOf, notFound, refuseCredential, unauthorized } from '../core/http-errors';
 import type { Throttle } from '../core/throttle';
 import { secretsEqual } from '../domain/secrets';
-import { allows, DEFAULT_WORKSPACE, type Caller } from '../domain/workspaces';
-import type { Keys } from './keys';
+import { DEFAULT_WORKSPACE, type Caller } from '../domain/workspaces';
+import type { CredentialRefusal, Keys } from './keys';
 import type { Workspaces } from './workspaces';
 
 export interface CallersDeps {
@@ -20,9 +21,11 @@ export interface CallersDeps {
   authFailures: Throttle;
   keys: Keys;
   workspaces: Workspaces;
+  /** Counts a request refused for its credential (no caller known, so no workspace to record it in). */
+  refused(reason: CredentialRefusal): void;
 }
 
-/** Who asks for `op`, with what right, in which workspace; throws the refusal otherwise. */
+/** Who asks for `op`, with what role, in which workspace; throws the refusal (401, 404) otherwise. */
 export async function identifyCaller(ctx: Context, op: Operation, deps: CallersDeps): Promise<Caller> {
   const given = bearerOf(ctx);
   const address = ctx.ip;
@@ -32,17 +35,14 @@ export async function identifyCaller(ctx: Context, op: Operation, deps: CallersD
     if (!(await deps.workspaces.exists(workspaceId))) throw notFound('workspace not found');
     return { actor: { kind: 'admin' }, workspaceId, role: 'operator', address };
   }
-  const key = given ? await deps.keys.accepted(given) : null;
-  if (!key) {
+  const checked = given ? await deps.keys.check(given) : { refused: 'missing' as const };
+  if ('refused' in checked) {
+    deps.refused(checked.refused);
     refuseCredential(ctx, deps.authFailures, () =>
       unauthorized('missing or wrong credential: the admin token or a key that is neither revoked nor expired'),
     );
   }
-  if (!allows(key.role, op.access)) {
-    throw forbidden(
-      op.access === 'operator' ? 'only the admin token may do this' : `a ${key.role}'s key may not do this`,
-    );
-  }
+  const { key } = checked;
   if (pathWorkspace !== undefined && pathWorkspace !== key.workspaceId) throw notFound('workspace not found');
   return {
     actor: { kind: 'key', keyId: key._id, name: key.name },

@@ -1,8 +1,10 @@
 /**
  * Routes declared once (src/contract/route.ts): every declaration is well formed, and a declared route,
  * mounted, asks who its caller is first, reads and checks its body and query, answers with its one
- * 2xx status, and records a write in the audit log. That the service serves exactly the declared
- * routes is test/openapi.test.ts's.
+ * 2xx status, and records a write in the audit log: a write the caller's role is short of as
+ * `refused` (403), and a write that stood is answered as done even when its entry needed tries
+ * again or was never taken (review R7). That the service serves exactly the declared routes is
+ * test/openapi.test.ts's.
  */
 import Router from '@koa/router';
 import Koa from 'koa';
@@ -10,12 +12,13 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { OPERATIONS } from '../../src/runtime/operations';
 import { MANAGEMENT_ROUTES } from '../../src/api/routes';
-import { mountRoutes, routesFor, successStatus, type RouteGuard } from '../../src/contract/route';
+import { mountRoutes, routesFor, successStatus, type AuditedWrite, type RouteGuard } from '../../src/contract/route';
 import { MANAGEMENT } from '../../src/contract/management';
 import { ROBOT_TRANSITIONS, type RobotTransition } from '../../src/domain/robot-lifecycle';
 import { errorHandler, requireAdminToken } from '../../src/core/http-errors';
 import { silentLogger } from '../../src/core/log';
 import { Throttle } from '../../src/core/throttle';
+import { AUDIT_RECORD_RETRY } from '../../src/domain/limits';
 
 it('declares each method and path once, each with exactly one 2xx answer', () => {
   const keys = OPERATIONS.map((op) => `${op.method} ${op.path}`);
@@ -78,19 +81,32 @@ describe('a mounted route', () => {
   const ADMIN = 'admin-token-for-the-route-test';
   let server: http.Server;
   let base: string;
+  const VIEWER = 'a-viewer-key-for-the-route-test';
   const heard: unknown[] = [];
   const recorded: unknown[] = [];
+  const unrecorded: unknown[] = [];
+  /** How many of the next tries to record an entry fail (the database not answering). */
+  let failingTries = 0;
 
   beforeAll(async () => {
     const deps: RouteGuard = {
       identify: (ctx) => {
+        if (ctx.get('authorization') === `Bearer ${VIEWER}`) {
+          const actor = { kind: 'key' as const, keyId: 'k1', name: 'admin' };
+          return Promise.resolve({ actor, workspaceId: 'w1', role: 'viewer', address: ctx.ip });
+        }
         requireAdminToken(ctx, ADMIN, new Throttle('wrong tokens', 1000));
         return Promise.resolve({ actor: { kind: 'admin' }, workspaceId: 'w1', role: 'operator', address: ctx.ip });
       },
-      recordWrite: (_, action, resource, workspaceId) => {
-        recorded.push({ action, resource, workspaceId });
+      recordWrite: ({ caller, action, resource, workspaceId, outcome }: AuditedWrite) => {
+        if (failingTries > 0) {
+          failingTries--;
+          return Promise.reject(new Error('the database did not answer'));
+        }
+        recorded.push({ actor: caller.actor, action, resource, workspaceId, outcome });
         return Promise.resolve();
       },
+      unrecorded: (write, err) => unrecorded.push({ action: write.action, err: String(err) }),
     };
     const router = new Router();
     mountRoutes(
@@ -125,7 +141,47 @@ describe('a mounted route', () => {
     expect(res.status).toBe(202);
     expect(await res.json()).toEqual({ deliveryId: 't1 24 3' });
     expect(heard.at(-1)).toEqual({ params: { id: 't1' }, body: { graceHours: 24 }, query: { limit: 3 } });
-    expect(recorded.at(-1)).toEqual({ action: 'thing.rotate', resource: 'thing:t1', workspaceId: 'w1' });
+    expect(recorded.at(-1)).toEqual({
+      actor: { kind: 'admin' },
+      action: 'thing.rotate',
+      resource: 'thing:t1',
+      workspaceId: 'w1',
+      outcome: 'done',
+    });
+  });
+
+  it("records a write the caller's role is short of as refused, by the key, and answers 403 unrun", async () => {
+    const before = heard.length;
+    const res = await post('/api/things/t2/rotate', {}, VIEWER);
+    expect(res.status).toBe(403);
+    expect(heard.length).toBe(before);
+    expect(recorded.at(-1)).toEqual({
+      actor: { kind: 'key', keyId: 'k1', name: 'admin' },
+      action: 'thing.rotate',
+      resource: 'thing:t2',
+      workspaceId: 'w1',
+      outcome: 'refused',
+    });
+  });
+
+  it('answers a write that stood once its entry is taken on a later try, not 500', async () => {
+    const before = recorded.length;
+    failingTries = 2;
+    const res = await post('/api/things/t3/rotate', {});
+    expect(res.status).toBe(202);
+    expect(recorded.length).toBe(before + 1);
+    expect(recorded.at(-1)).toMatchObject({ action: 'thing.rotate', resource: 'thing:t3', outcome: 'done' });
+    expect(unrecorded).toEqual([]);
+  });
+
+  it('answers a write that stood when its entry is never taken, and hands the entry over to be logged', async () => {
+    const before = recorded.length;
+    failingTries = AUDIT_RECORD_RETRY.attempts;
+    const res = await post('/api/things/t4/rotate', {});
+    expect(res.status).toBe(202);
+    expect(recorded.length).toBe(before);
+    expect(unrecorded).toEqual([{ action: 'thing.rotate', err: 'Error: the database did not answer' }]);
+    expect(failingTries).toBe(0);
   });
 
   it('refuses a wrong admin token (401) before the handler runs', async () => {

@@ -155,7 +155,7 @@ describe('a body that kills its worker, alone, at every attempt', () => {
     const [delivery] = await waitFor(
       async () => {
         workerRunning();
-        return (await allDeliveries(stack, robot.robotId)) as Array<{ outcome: string; error?: string | null }>;
+        return allDeliveries(stack, robot.robotId);
       },
       (deliveries) => deliveries.length === 1,
       5 * 60_000,

@@ -45,6 +45,7 @@ const readableFile = z.string().refine((f) => {
 
 export const envSchema = z.object({
   PORT: port.default(3000),
+  HOST: z.string().min(1).optional(),
   BASE_URL: z.string().url().optional(),
   DATA_DIR: z.string().min(1).default('./.data'),
   TEMPORAL_ADDRESS: z.string().min(1).optional(),

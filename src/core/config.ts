@@ -15,6 +15,11 @@ export { ConfigError };
 
 export interface Config {
   port: number;
+  /**
+   * The address the service's port listens on (HOST): every address unless given; the cluster's
+   * receivers take loopback, behind the entry.
+   */
+  host?: string;
   baseUrl: string;
   dataDir: string;
   temporal: { address?: string; namespace: string; taskQueue: string; startTimeoutMs: number; tls: TemporalTls };
@@ -187,6 +192,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throttles: { authFailuresPerMinute: e.AUTH_FAILURES_PER_MINUTE, rejectedPerMinute: e.REJECTED_PER_MINUTE },
     receiverMetricsPort: e.RECEIVER_METRICS_PORT,
     metricsHost: e.METRICS_HOST,
+    host: e.HOST,
     deliveryCaps: {
       CSV_MAX_ROWS: e.CSV_MAX_ROWS,
       CSV_MAX_COLUMNS: e.CSV_MAX_COLUMNS,

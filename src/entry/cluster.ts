@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { Cluster, type ClusterBinaries } from '../launch/cluster';
+import { Cluster, clusterBaseUrl, type ClusterBinaries } from '../launch/cluster';
 import { CLUSTER_HISTORY_SHARDS, temporalServerPorts } from '../launch/servers/temporal-server-config';
 import { ConfigError, loadConfig } from '../core/config';
 import { createLogger } from '../core/log';
@@ -25,6 +25,8 @@ runMain('cluster', async () => {
       'the cluster runs its own Temporal server and FerretDB: unset TEMPORAL_ADDRESS and MONGODB_URI ' +
         '(to use servers you run, start the receiver and worker themselves: docs/operations.md)',
     );
+  // TLS at the entry, always: a BASE_URL of `http://` is refused before anything starts.
+  const base = clusterBaseUrl(process.env.BASE_URL, config.port, true);
   const log = createLogger('cluster', config.logLevel, { format: config.logFormat });
   // As root, PostgreSQL runs as `postgres`, which passes through the data folder to its own.
   closeDataFolder(config.dataDir, { othersPassThrough: process.getuid?.() === 0 });
@@ -54,7 +56,7 @@ runMain('cluster', async () => {
     temporalPorts: temporalServerPorts(config.embedded.temporalPort),
     namespace: config.temporal.namespace,
     maxBodyBytes: config.maxBodyBytes,
-    // TLS at the entry: the certificate given, else one the cluster's CA signs.
+    // TLS at the entry: the certificate given, else a self-signed one of its own (not the internal CA's).
     edgeTls: config.edgeTls ?? 'made',
     bins,
     // The receivers' and workers' stderr reach the terminal through the launcher: they log as it does.
@@ -68,8 +70,8 @@ runMain('cluster', async () => {
   await cluster.start();
   const { tls } = cluster;
   const passwordFile = path.join(config.dataDir, 'postgres-password');
+  const edge = await cluster.edgeTls();
 
-  const base = process.env.BASE_URL ?? cluster.baseUrl;
   const receiverList = Array.from({ length: receivers }, (_, i) => `localhost:${config.port + 1 + i}`).join(', ');
   process.stdout.write(
     [
@@ -77,7 +79,7 @@ runMain('cluster', async () => {
       `  Service (webhooks and API): ${base}   (nginx, in front of the receivers)`,
       config.edgeTls
         ? `  TLS:                        ${config.edgeTls.certFile}`
-        : `  TLS:                        a certificate of the cluster's CA: curl --cacert ${tls.ca} ${base}/`,
+        : `  TLS:                        a self-signed certificate: curl --cacert ${edge?.certFile} ${base}/`,
       `  Receivers:                  ${receiverList}`,
       `  Workers:                    ${workers}`,
       `  Temporal server:            ${cluster.temporalAddress}   (PostgreSQL, ${CLUSTER_HISTORY_SHARDS} history shards;` +

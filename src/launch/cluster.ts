@@ -14,6 +14,7 @@ import path from 'node:path';
 import { waitForPort, type ManagedProcess } from './os/managed-process';
 import { supervise, type Supervised } from './os/supervisor';
 import type { Logger } from '../core/log';
+import { ConfigError } from '../core/config';
 import { clusterTemporalBackEnd, mongodbBackEnd, type ClusterTemporalBackEnd, type MongodbBackEnd } from './back-ends';
 import { startEntry, type EdgeTls } from './servers/nginx';
 import { clientTlsEnv, clusterCertificates, edgeCertificate, type ClusterTls } from './servers/tls';
@@ -51,8 +52,8 @@ interface ClusterOptions {
   /** Each receiver's and worker's output in its own file in logDir, rather than the launcher's stderr. */
   serviceLogFiles?: boolean;
   /**
-   * TLS at the entry: a certificate and key given (TLS_CERT, TLS_KEY), or `made` (signed by the
-   * cluster's CA: edgeCertificate); plain HTTP without (the cluster tests).
+   * TLS at the entry: a certificate and key given (TLS_CERT, TLS_KEY), or `made` (self-signed, in
+   * DATA_DIR/edge-tls: edgeCertificate); plain HTTP without (some cluster tests).
    */
   edgeTls?: EdgeTls | 'made';
   /** The entry's read timeout of management requests (API_READ_TIMEOUT_S unless given). */
@@ -61,8 +62,28 @@ interface ClusterOptions {
   entryPoint?: (kind: 'receiver' | 'worker') => string;
 }
 
+/** The address the receivers listen on behind the entry (HOST): loopback, where nginx reaches them. */
+export const RECEIVER_HOST = '127.0.0.1';
+
 type ClusterServer = 'temporal' | 'mongodb' | 'entry';
 type ClusterService = { kind: 'receiver' | 'worker'; index: number; process: Supervised };
+
+/**
+ * The URL on the cards and in links (BASE_URL, else the entry's own on `localhost`). Its scheme must
+ * be the entry's: with TLS at the entry, a plain `http://` one would put URLs that cannot work on
+ * every card (the entry answers plain HTTP 400), and the other way round. Refused with a message
+ * naming BASE_URL.
+ */
+export function clusterBaseUrl(given: string | undefined, port: number, tls: boolean): string {
+  const scheme = tls ? 'https' : 'http';
+  if (given === undefined || given === '') return `${scheme}://localhost:${port}`;
+  if (!given.toLowerCase().startsWith(`${scheme}://`))
+    throw new ConfigError(
+      `Invalid environment:\n  BASE_URL: must start with ${scheme}://, as the entry serves ` +
+        `${tls ? 'HTTPS only (TLS at the entry)' : 'plain HTTP'}: ${given} would put URLs that cannot work on the cards`,
+    );
+  return given.replace(/\/+$/, '');
+}
 
 /** Reads the password kept in `file`, making it (readable by its owner only) the first time. */
 function persistentPassword(file: string): string {
@@ -87,6 +108,8 @@ export class Cluster {
   private certificates: ClusterTls | undefined;
 
   constructor(private readonly o: ClusterOptions) {
+    // A BASE_URL the entry cannot serve is refused before anything starts.
+    clusterBaseUrl(o.env.BASE_URL, o.port, Boolean(o.edgeTls));
     this.postgresPassword = persistentPassword(path.join(o.dataDir, 'postgres-password'));
     this.temporalBackEnd = clusterTemporalBackEnd({
       server: () => this.temporal,
@@ -106,8 +129,14 @@ export class Cluster {
     return this.certificates;
   }
 
+  /** The entry's certificate and key: those given, or its own self-signed pair (made the first time). */
+  async edgeTls(): Promise<EdgeTls | undefined> {
+    return this.o.edgeTls === 'made' ? edgeCertificate(path.join(this.o.dataDir, 'edge-tls')) : this.o.edgeTls;
+  }
+
+  /** BASE_URL, of the entry's scheme (clusterBaseUrl), else the entry's own address. */
   get baseUrl(): string {
-    return `${this.o.edgeTls ? 'https' : 'http'}://localhost:${this.o.port}`;
+    return clusterBaseUrl(this.o.env.BASE_URL, this.o.port, Boolean(this.o.edgeTls));
   }
   get temporalAddress(): string {
     return `127.0.0.1:${this.o.temporalPorts.frontend}`;
@@ -175,7 +204,7 @@ export class Cluster {
           maxBodyBytes: o.maxBodyBytes,
           apiReadTimeoutSeconds: o.apiReadTimeoutSeconds,
           logFile: path.join(o.logDir, 'entry.log'),
-          tls: o.edgeTls === 'made' ? await edgeCertificate(path.join(o.dataDir, 'tls')) : o.edgeTls,
+          tls: await this.edgeTls(),
         });
     }
   }
@@ -199,7 +228,7 @@ export class Cluster {
       MONGODB_URI: this.mongodbUri,
       DATA_DIR: o.dataDir,
       // The URLs on the cards, and links, are the entry's: senders never see a receiver's own port.
-      BASE_URL: o.env.BASE_URL ?? this.baseUrl,
+      BASE_URL: this.baseUrl,
       // Behind the entry: a client's address is the one nginx saw (refusals are counted by it).
       TRUST_PROXY: '1',
       ...clientTlsEnv(this.tls),
@@ -216,7 +245,12 @@ export class Cluster {
       start('worker', i, { WORKER_METRICS_PORT: String(ports.worker), SDK_METRICS_PORT: String(ports.sdk) }),
     );
     o.receiverPorts.forEach((port, i) =>
-      start('receiver', i, { PORT: String(port), RECEIVER_METRICS_PORT: String(o.receiverMetricsPorts[i]) }),
+      // On loopback only: nobody reaches a receiver but through the entry, its TLS and its limits.
+      start('receiver', i, {
+        PORT: String(port),
+        HOST: RECEIVER_HOST,
+        RECEIVER_METRICS_PORT: String(o.receiverMetricsPorts[i]),
+      }),
     );
   }
 

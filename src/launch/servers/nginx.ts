@@ -84,6 +84,20 @@ export interface EdgeTls {
   keyFile: string;
 }
 
+/**
+ * TLS 1.2's suites the entry takes (review R8): ECDHE key exchange (forward secrecy) with AEAD
+ * ciphers only, none of static-RSA's or CBC's, for an EC or an RSA certificate; its own order wins
+ * over the client's. TLS 1.3's suites are all of that kind already.
+ */
+export const EDGE_TLS12_CIPHERS = [
+  'ECDHE-ECDSA-AES128-GCM-SHA256',
+  'ECDHE-RSA-AES128-GCM-SHA256',
+  'ECDHE-ECDSA-AES256-GCM-SHA384',
+  'ECDHE-RSA-AES256-GCM-SHA384',
+  'ECDHE-ECDSA-CHACHA20-POLY1305',
+  'ECDHE-RSA-CHACHA20-POLY1305',
+];
+
 /** HSTS's max-age once TLS is on: a year, as browsers' preload lists ask. */
 const HSTS_MAX_AGE_S = 31_536_000;
 
@@ -93,7 +107,8 @@ export const COMPOSE_ENTRY: Omit<EntryConfig, 'maxBodyBytes'> = {
   receivers: ['receiver:3000'],
   dir: '/tmp/nginx',
   errorLog: 'stderr',
-  // docker/make-tls.sh makes them in the `tls` volume, or takes TLS_CERT and TLS_KEY.
+  // The `tls-edge` volume, the entry's alone: docker/make-tls.sh makes a self-signed pair there, or
+  // copies the one given in docker/edge-tls/.
   tls: { certFile: '/tls/edge.pem', keyFile: '/tls/edge-key.pem' },
 };
 
@@ -147,6 +162,8 @@ export function entryConfig(o: EntryConfig): string {
           `    ssl_certificate ${o.tls.certFile};`,
           `    ssl_certificate_key ${o.tls.keyFile};`,
           '    ssl_protocols TLSv1.2 TLSv1.3;',
+          `    ssl_ciphers ${EDGE_TLS12_CIPHERS.join(':')};`,
+          '    ssl_prefer_server_ciphers on;',
           `    add_header Strict-Transport-Security "max-age=${HSTS_MAX_AGE_S}" always;`,
         ]
       : [`    listen ${o.listen};`]),

@@ -3,7 +3,12 @@
  * of its own, the frontend's certificate (for `localhost` and 127.0.0.1) and one client
  * certificate, which the receivers, the workers, Temporal's own system worker and an operator's
  * `temporal` CLI present. Made once with openssl in DATA_DIR/tls (keys readable by their owner
- * only), kept across restarts; a client without the client certificate is refused.
+ * only), kept across restarts; a client without the client certificate is refused. The CA's key
+ * is dropped once they are made (nothing signs again), so no process of the cluster can mint a
+ * certificate.
+ *
+ * The entry's certificate is not the internal CA's (review R8): one of its own, self-signed, in
+ * DATA_DIR/edge-tls, so whoever trusts it (`curl --cacert`) trusts nothing else.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -38,54 +43,58 @@ export function clientTlsEnv(tls: ClusterTls): NodeJS.ProcessEnv {
 
 const openssl = (args: string[]) => promisify(execFile)('openssl', args);
 
-/** A key and a certificate signed by the CA, for `name` with the extensions given. */
-async function signed(dir: string, name: string, subject: string, extensions: string[]): Promise<void> {
+/** Who signs a certificate: the cluster's CA, or its own key (self-signed). */
+type Signer = { ca: string; caKey: string } | 'self';
+
+/** A key `<name>-key.pem` and a certificate `<name>.pem` in `dir`, signed as `signer` says. */
+async function signed(dir: string, name: string, subject: string, extensions: string[], signer: Signer) {
   const key = path.join(dir, `${name}-key.pem`);
   const csr = path.join(dir, `${name}.csr`);
   const ext = path.join(dir, `${name}.ext`);
   await openssl(
-    ['req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'].concat([
+    ['req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-subj', subject].concat([
       '-keyout',
       key,
       '-out',
       csr,
-      '-subj',
-      subject,
-    ]),
-  );
-  fs.writeFileSync(ext, `${extensions.join('\n')}\n`);
-  await openssl(
-    ['x509', '-req', '-in', csr, '-CA', path.join(dir, 'ca.pem'), '-CAkey', path.join(dir, 'ca-key.pem')].concat([
-      '-CAcreateserial',
-      '-days',
-      DAYS,
-      '-out',
-      path.join(dir, `${name}.pem`),
-      '-extfile',
-      ext,
     ]),
   );
   fs.chmodSync(key, 0o600);
+  fs.writeFileSync(ext, `${extensions.join('\n')}\n`);
+  const by = signer === 'self' ? ['-signkey', key] : ['-CA', signer.ca, '-CAkey', signer.caKey, '-CAcreateserial'];
+  const out = ['-days', DAYS, '-out', path.join(dir, `${name}.pem`), '-extfile', ext];
+  await openssl(['x509', '-req', '-in', csr].concat(by, out));
   fs.rmSync(csr);
   fs.rmSync(ext);
 }
 
+/** A server certificate's extensions, for `localhost` and 127.0.0.1 (no CA, so it signs nothing). */
+const SERVER_EXTENSIONS = [
+  `subjectAltName=DNS:${CLUSTER_TLS_SERVER_NAME},IP:127.0.0.1`,
+  'extendedKeyUsage=serverAuth',
+  'basicConstraints=critical,CA:FALSE',
+];
+
 /**
- * The entry's certificate, signed by the cluster's CA for `localhost` and 127.0.0.1, made the
- * first time it is asked for (TLS at the edge when TLS_CERT and TLS_KEY give none; a browser or
- * `curl --cacert <dir>/ca.pem` trusts it through the CA).
+ * The entry's certificate, self-signed for `localhost` and 127.0.0.1, made in `dir` the first time
+ * it is asked for (TLS at the edge when TLS_CERT and TLS_KEY give none; a browser or
+ * `curl --cacert <dir>/edge.pem` trusts it, and through it nothing else).
  */
 export async function edgeCertificate(dir: string): Promise<{ certFile: string; keyFile: string }> {
   const edge = { certFile: path.join(dir, 'edge.pem'), keyFile: path.join(dir, 'edge-key.pem') };
   if (fs.existsSync(edge.certFile) && fs.existsSync(edge.keyFile)) return edge;
-  await signed(dir, 'edge', `/CN=${CLUSTER_TLS_SERVER_NAME}`, [
-    `subjectAltName=DNS:${CLUSTER_TLS_SERVER_NAME},IP:127.0.0.1`,
-    'extendedKeyUsage=serverAuth',
-  ]);
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  await signed(dir, 'edge', `/CN=${CLUSTER_TLS_SERVER_NAME}`, SERVER_EXTENSIONS, 'self');
   return edge;
 }
 
-/** The cluster's certificates in `dir`, made the first time. */
+/**
+ * Files an earlier version kept in the certificates' folder: the CA's key, and an entry
+ * certificate the CA signed. Removed at every start.
+ */
+const DROPPED = ['ca-key.pem', 'ca.srl', 'edge.pem', 'edge-key.pem'];
+
+/** The cluster's certificates in `dir`, made the first time (the CA's key dropped once they are). */
 export async function clusterCertificates(dir: string): Promise<ClusterTls> {
   const tls: ClusterTls = {
     ca: path.join(dir, 'ca.pem'),
@@ -96,25 +105,27 @@ export async function clusterCertificates(dir: string): Promise<ClusterTls> {
     serverName: CLUSTER_TLS_SERVER_NAME,
   };
   const complete = path.join(dir, '.complete');
-  if (fs.existsSync(complete)) return tls;
-  fs.rmSync(dir, { recursive: true, force: true });
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  await openssl(
-    ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', DAYS].concat([
-      '-keyout',
-      path.join(dir, 'ca-key.pem'),
-      '-out',
-      tls.ca,
-      '-subj',
-      '/CN=webhook trigger service cluster CA',
-    ]),
-  );
-  fs.chmodSync(path.join(dir, 'ca-key.pem'), 0o600);
-  await signed(dir, 'frontend', `/CN=${CLUSTER_TLS_SERVER_NAME}`, [
-    `subjectAltName=DNS:${CLUSTER_TLS_SERVER_NAME},IP:127.0.0.1`,
-    'extendedKeyUsage=serverAuth',
-  ]);
-  await signed(dir, 'client', '/CN=webhook trigger service', ['extendedKeyUsage=clientAuth']);
-  fs.writeFileSync(complete, '');
+  if (!fs.existsSync(complete)) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const ca = { ca: tls.ca, caKey: path.join(dir, 'ca-key.pem') };
+    await openssl(
+      ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'].concat([
+        '-days',
+        DAYS,
+        '-keyout',
+        ca.caKey,
+        '-out',
+        tls.ca,
+        '-subj',
+        '/CN=webhook trigger service cluster CA',
+      ]),
+    );
+    fs.chmodSync(ca.caKey, 0o600);
+    await signed(dir, 'frontend', `/CN=${CLUSTER_TLS_SERVER_NAME}`, SERVER_EXTENSIONS, ca);
+    await signed(dir, 'client', '/CN=webhook trigger service', ['extendedKeyUsage=clientAuth'], ca);
+    fs.writeFileSync(complete, '');
+  }
+  for (const file of DROPPED) fs.rmSync(path.join(dir, file), { force: true });
   return tls;
 }

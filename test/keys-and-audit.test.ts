@@ -184,12 +184,12 @@ describe('the audit log', () => {
     await recordSenderEvent(stack.models, stack.config.auditRetentionMs, {
       workspaceId: w.id,
       address: '203.0.113.9',
-      action: 'trigger.secret-from-handshake',
+      action: 'robot.secret-from-handshake',
       resource: 'robot:r1',
     });
     expect((await newest(owner.client))[0]).toMatchObject({
       actor: { kind: 'sender', keyId: null, name: null },
-      action: 'trigger.secret-from-handshake',
+      action: 'robot.secret-from-handshake',
       outcome: 'done',
       resource: 'robot:r1',
       address: '203.0.113.9',

@@ -48,7 +48,7 @@ export interface SenderEvent {
   workspaceId: string;
   /** The sender's client address (src/core/client-address.ts). */
   address: string;
-  /** What it did: `trigger.secret-from-handshake`. */
+  /** What it did: `robot.secret-from-handshake`. */
   action: string;
   /** What it did it to: `robot:<id>`. */
   resource: string;
@@ -169,7 +169,7 @@ export class AuditLog {
 /**
  * Records what a sender did on a webhook URL (`kind: 'sender'`, its address) in the URL's
  * workspace, tried again as a write's entry is (AUDIT_RECORD_RETRY); throws when the database never
- * took it. For the receiver: a secret a handshake gave (`trigger.secret-from-handshake`).
+ * took it. For the receiver: a secret a handshake gave (`robot.secret-from-handshake`).
  */
 export async function recordSenderEvent(models: Models, retentionMs: number, event: SenderEvent): Promise<void> {
   const log = new AuditLog(models, retentionMs);

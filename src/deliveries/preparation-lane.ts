@@ -130,7 +130,9 @@ export class PreparationLane {
         const waiting = { bytes, go };
         this.queue.push(waiting);
         leave = () => {
-          this.queue.splice(this.queue.indexOf(waiting), 1);
+          const at = this.queue.indexOf(waiting);
+          if (at < 0) return; // its turn came first: it goes on
+          this.queue.splice(at, 1);
           fail(signal?.reason instanceof Error ? signal.reason : new Error('cancelled while waiting its turn'));
         };
         signal?.addEventListener('abort', leave, { once: true });

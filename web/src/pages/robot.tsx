@@ -1,24 +1,17 @@
 /**
- * A robot (`/robots/:id`): its trigger step's card (the URL once it is at work, spec §1.8, with
- * "Copy URL" and a curl example for the app's body format; the app's sender, where to paste the
- * URL and, for Notion, the token to paste back), what can be done to it, its run
+ * A robot (`/robots/:id`): its trigger step's card (./card.tsx), what can be done to it, its run
  * history and its deliveries log. Both lists follow new runs and deliveries every 2 seconds.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { call, ApiError, type App, type Robot, type RobotFields } from '../api';
 import { offeredTransitions, takesDeliveries, type RobotTransition } from '../../../src/domain/robot-lifecycle';
 import { FieldsSeen, placeholderInJson, unseenPlaceholders, useRobotFields } from './fields';
-import { appSample } from '../../../src/domain/samples';
 import { TriggerRules } from './rules';
-import { DedupOfApp } from './dedup';
-import { SenderOfApp } from './senders';
-import { SENDERS } from '../../../src/domain/senders/catalog';
+import { Card } from './card';
 import {
-  copyShown,
   copyText,
   FieldError,
   FOLLOW_MS,
-  formatTime,
   json,
   parseSteps,
   SaveOrCancel,
@@ -34,9 +27,17 @@ export function RobotPage({ id }: { id: string }) {
   const [robot, setRobot] = useState<Robot | null>(null);
   const [app, setApp] = useState<App | null>(null);
   const [missing, setMissing] = useState(false);
+  /** Counts the changes made on this page: a read started before the last one answers what it undid. */
+  const changes = useRef(0);
+  const changed = (r: Robot) => {
+    changes.current += 1;
+    setRobot(r);
+  };
   const load = async () => {
+    const at = changes.current;
     try {
-      setRobot(await call('getRobot', { params: { id } }));
+      const read = await call('getRobot', { params: { id } });
+      if (at === changes.current) setRobot(read);
     } catch (err) {
       if (err instanceof ApiError && err.status === 404) setMissing(true);
       else throw err;
@@ -51,13 +52,6 @@ export function RobotPage({ id }: { id: string }) {
   useEffect(() => {
     if (appId) void call('getApp', { params: { id: appId } }).then(setApp);
   }, [appId]);
-  /** A sender that gives its secret in its first request: the app is followed until it came. */
-  const waiting = app?.verification?.secretFromHandshake === 'waiting';
-  useEffect(() => {
-    if (!appId || !waiting) return;
-    const timer = setInterval(() => void call('getApp', { params: { id: appId } }).then(setApp), FOLLOW_MS);
-    return () => clearInterval(timer);
-  }, [appId, waiting]);
   const fields = useRobotFields(robot);
   /** Inserts a placeholder at the cursor of the steps editor while it is open. */
   const insert = useRef<((placeholder: string) => void) | null>(null);
@@ -74,18 +68,18 @@ export function RobotPage({ id }: { id: string }) {
     <>
       <section>
         <h1>{robot.name}</h1>
-        {canWrite() && <Rename robot={robot} onChange={setRobot} />}
+        {canWrite() && <Rename robot={robot} onChange={changed} />}
         <p>
           State: <span class="state">{stateName(robot.state)}</span>
           {robot.runCounts &&
             ` · ${robot.runCounts.total} runs (${robot.runCounts.running} running, ${robot.runCounts.succeeded} succeeded, ${robot.runCounts.failed} failed)`}
         </p>
-        {canWrite() && <Actions robot={robot} onChange={setRobot} />}
+        {canWrite() && <Actions robot={robot} onChange={changed} />}
       </section>
-      <Card robot={robot} app={app} onAppChange={setApp} />
+      <Card robot={robot} app={app} onChange={changed} onAppChange={setApp} />
       <FieldsSeen fields={fields} onPick={pick} />
-      <TriggerRules robot={robot} fields={fields} onChange={setRobot} />
-      <EditSteps robot={robot} onChange={setRobot} fields={fields} insert={insert} />
+      <TriggerRules robot={robot} fields={fields} onChange={changed} />
+      <EditSteps robot={robot} onChange={changed} fields={fields} insert={insert} />
       <Runs robotId={robot.id} />
       <Deliveries robotId={robot.id} />
     </>
@@ -133,58 +127,6 @@ function Actions({ robot, onChange }: { robot: Robot; onChange: (r: Robot) => vo
       )}
       {sent && <span role="status">{sent}</span>}
     </div>
-  );
-}
-
-/**
- * A request a sender could make: the app's sender's sample when it is in the app's body format,
- * else the format's (the test delivery's too).
- */
-function curlExample(url: string, app: App | null): string {
-  const format = app?.bodyFormat ?? 'json';
-  const { contentType: type, body } = appSample(format, app?.verification?.scheme ?? null);
-  const quoted = body.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n');
-  return `curl -X POST '${url}' \\\n  -H 'Content-Type: ${type}' \\\n  --data-binary $'${quoted}'`;
-}
-
-/** The trigger step's card. */
-function Card({ robot, app, onAppChange }: { robot: Robot; app: App | null; onAppChange: (a: App) => void }) {
-  const url = robot.trigger.card?.webhookUrl ?? null;
-  const [copied, setCopied] = useState<boolean | null>(null);
-  const atWork = robot.state === 'at_work' || robot.state === 'paused';
-  return (
-    <section aria-label="Trigger step">
-      <h2>Trigger: {robot.trigger.kind === 'stripe' ? 'payment provider' : `${app?.name ?? 'app'} webhook`}</h2>
-      {!url || !atWork ? (
-        <p>The webhook URL appears here once the robot is put to work.</p>
-      ) : (
-        <>
-          <p>
-            Webhook URL: <code aria-label="Webhook URL">{url}</code>
-          </p>
-          <div class="actions">
-            <button type="button" onClick={() => void copyShown(url, 'Webhook URL').then(setCopied)}>
-              Copy URL
-            </button>
-            {copied !== null && <span role="status">{copied ? 'Copied' : 'Selected: press Ctrl+C to copy'}</span>}
-          </div>
-          {robot.trigger.card?.previousTokenExpiresAt && (
-            <p>The previous URL keeps working until {formatTime(robot.trigger.card.previousTokenExpiresAt)}.</p>
-          )}
-          {robot.state === 'paused' && <p>Paused: deliveries are accepted and wait until the robot is resumed.</p>}
-          <p>Try it:</p>
-          <pre aria-label="curl example">{curlExample(url, app)}</pre>
-          {app?.verification && (
-            <p class="muted">
-              Sent so, unsigned, it is refused: only {SENDERS[app.verification.scheme].label} can sign it. Send test
-              delivery takes the same body as if it had been checked.
-            </p>
-          )}
-        </>
-      )}
-      {app?.verification && <SenderOfApp verification={app.verification} />}
-      {app && <DedupOfApp app={app} onChange={onAppChange} />}
-    </section>
   );
 }
 

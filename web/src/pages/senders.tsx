@@ -1,13 +1,12 @@
 /**
  * Who sends an app's webhooks and how its requests are checked, from the sender catalog
  * (src/domain/senders/catalog.ts, pure data the dashboard bundles): the new-app form's "Sender"
- * with exactly the settings that sender takes, and the trigger card's set-up lines, with the
- * token to paste back for a sender that needs it (Notion).
+ * with exactly the settings that sender takes, and the trigger card's set-up lines (a secret a
+ * sender gives in its handshake is confirmed on the card: ./handshake-secrets.tsx).
  */
-import { useState } from 'preact/hooks';
 import type { ApiError, App, BodyFormat } from '../api';
 import { SENDER_NAMES, SENDERS, type SenderName, type SenderSetting } from '../../../src/domain/senders/catalog';
-import { copyShown, FieldError } from './components';
+import { FieldError } from './components';
 
 /** The form's choice: no sender (unsigned), or one with its settings as typed. */
 export interface SenderChoice {
@@ -89,10 +88,10 @@ export function SenderFields(props: {
           {sender.examples && <p class="muted">For example: {sender.examples}.</p>}
           {sender.settings.length === 0 && (
             <p>
-              Nothing to fill in here: {sender.label} gives its secret in its first request to the URL, which is kept
-              sealed
+              Nothing to fill in here: {sender.label} gives its secret in its first request to the URL, kept sealed and
+              pending until an editor confirms it on the robot's card
               {sender.secretFromHandshake?.pasteBack
-                ? `; the robot's card then shows the ${sender.secretFromHandshake.pasteBack} to paste back.`
+                ? `, which then shows the ${sender.secretFromHandshake.pasteBack} once to paste back.`
                 : '.'}
             </p>
           )}
@@ -153,15 +152,9 @@ function Setting(props: {
   );
 }
 
-/**
- * The card's part: the app's sender and where to paste the URL; for a sender that gives its secret
- * in its first request, whether it came; the token to paste back into the sender, with Copy.
- */
+/** The card's part: the app's sender, its settings that are no secret, and where to paste the URL. */
 export function SenderOfApp({ verification }: { verification: NonNullable<App['verification']> }) {
   const sender = SENDERS[verification.scheme];
-  const [copied, setCopied] = useState<boolean | null>(null);
-  const { pasteBack } = verification;
-  const toPasteBack = sender.secretFromHandshake?.pasteBack;
   /** The settings the API shows (none secret), as the sender's console names them. */
   const shown = sender.settings.flatMap((s) => {
     const value = (verification as Partial<Record<string, unknown>>)[s.name];
@@ -182,26 +175,6 @@ export function SenderOfApp({ verification }: { verification: NonNullable<App['v
         </ul>
       )}
       <p aria-label="Where to paste the URL">{sender.setup}</p>
-      {verification.secretFromHandshake === 'waiting' && (
-        <p class="warning">
-          Waiting for {sender.label}'s first request to the URL: it gives{' '}
-          {toPasteBack ? `the ${toPasteBack}, shown here to paste back` : 'the secret, kept sealed'}. Until then every
-          delivery is refused.
-        </p>
-      )}
-      {pasteBack && (
-        <>
-          <p>
-            {pasteBack.label}: <code aria-label={pasteBack.label}>{pasteBack.value}</code>
-          </p>
-          <div class="actions">
-            <button type="button" onClick={() => void copyShown(pasteBack.value, pasteBack.label).then(setCopied)}>
-              Copy {pasteBack.label}
-            </button>
-            {copied !== null && <span role="status">{copied ? 'Copied' : 'Selected: press Ctrl+C to copy'}</span>}
-          </div>
-        </>
-      )}
     </div>
   );
 }

@@ -177,6 +177,7 @@ describe("A's owner", () => {
     await person.page.getByRole('heading', { name: 'Invoices of A' }).waitFor();
     const card = person.page.getByRole('region', { name: 'Trigger step' });
     expect(await card.getByLabel('Webhook URL').textContent()).toBe(a.robot.webhookUrl);
+    await card.getByRole('button', { name: 'Copy URL' }).waitFor();
     await rows(person.page, 'Run history').getByRole('link', { name: 'succeeded' }).waitFor();
     await rows(person.page, 'Deliveries')
       .getByRole('button', { name: /^Replay delivery/ })
@@ -250,12 +251,14 @@ describe("A's owner", () => {
     const entries = await Promise.all(
       Array.from({ length: await log.count() }, (_, i) => log.nth(i).locator('td').allTextContents()),
     );
-    const owner = `Owner of Workspace A (key ${a.owner.id})`;
+    // A key is shown as a key, its name quoted and its id, never as a bare name that could read "admin".
+    const owner = `Key “Owner of Workspace A” ${a.owner.id}`;
     const from = expect.stringContaining('127.0.0.1');
-    expect(entries[0]).toEqual([expect.any(String), owner, 'key.revoke', expect.stringMatching(/^key/), from]);
-    expect(entries[1]).toEqual([expect.any(String), owner, 'key.create', expect.stringMatching(/^key/), from]);
+    const key = expect.stringMatching(/^key/);
+    expect(entries[0]).toEqual([expect.any(String), owner, 'key.revoke', 'done', key, from]);
+    expect(entries[1]).toEqual([expect.any(String), owner, 'key.create', 'done', key, from]);
     expect(entries.map((e) => e[2])).toEqual(expect.arrayContaining(['robot.create', 'robot.start', 'app.create']));
-    expect(entries.some((e) => e[3].includes(refundsOfA))).toBe(true);
+    expect(entries.some((e) => e[4].includes(refundsOfA))).toBe(true);
     expect(await everything(person.page)).not.toContain(b.robot.robotId);
     await shot(person.page, 'audit-log');
   });
@@ -304,10 +307,16 @@ describe("A's viewer", () => {
     expect(await person.page.getByLabel('Signed in').textContent()).toContain('(viewer) in Workspace A');
   });
 
-  it("reads A's robot, its URL and run, with no button that would change anything", async () => {
+  it("reads A's robot, its masked URL and run, with no button that would change anything", async () => {
     await robotLink(person.page, 'Invoices of A').click();
     await person.page.getByRole('heading', { name: 'Invoices of A' }).waitFor();
-    expect(await person.page.getByLabel('Webhook URL').textContent()).toBe(a.robot.webhookUrl);
+    // The URL's token is the senders' credential: a viewer sees its last 4 characters only, and cannot copy it.
+    const token = a.robot.webhookUrl.split('/').pop()!;
+    const masked = a.robot.webhookUrl.replace(token, `…${token.slice(-4)}`);
+    expect(await person.page.getByLabel('Webhook URL').textContent()).toBe(masked);
+    await person.page.getByText('Its token is masked: editors, owners and the admin see the URL.').waitFor();
+    expect(await person.page.getByRole('button', { name: 'Copy URL' }).count()).toBe(0);
+    expect(await person.page.getByLabel('curl example').count()).toBe(0);
     await rows(person.page, 'Run history').getByRole('link', { name: 'succeeded' }).waitFor();
     await rows(person.page, 'Deliveries').filter({ hasText: 'processed' }).waitFor();
     await person.page.getByRole('heading', { name: 'Trigger rules' }).waitFor();
@@ -318,9 +327,16 @@ describe("A's viewer", () => {
     for (const name of ROBOT_WRITES)
       expect(await person.page.getByRole('button', { name, exact: true }).count()).toBe(0);
     expect(await person.page.getByRole('button', { name: /^Replay/ }).count()).toBe(0);
-    // What reads stays: copying the URL.
-    await person.page.getByRole('button', { name: 'Copy URL' }).waitFor();
+    expect(await everything(person.page)).not.toContain(token);
     await shot(person.page, 'robot-viewer');
+  });
+
+  it("reads A's audit log without the client addresses, which are the owners'", async () => {
+    await person.page.getByRole('link', { name: 'Audit log' }).click();
+    await rows(person.page, 'Audit log').filter({ hasText: 'key.revoke' }).waitFor();
+    const headers = await person.page.getByRole('table', { name: 'Audit log' }).locator('th').allTextContents();
+    expect(headers).toEqual(['When', 'Who', 'Action', 'Outcome', 'Resource']);
+    expect(await everything(person.page)).not.toContain('127.0.0.1');
   });
 
   it('is told the keys are not for a viewer, and listed none', async () => {

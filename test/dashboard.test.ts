@@ -11,6 +11,7 @@ import { waitFor } from '../src/launch/os/wait';
 import { SENDERS } from '../src/domain/senders/catalog';
 import { metaChallenge, metaVerification, metaVerifyToken } from './support/senders/meta';
 import { notionEvent, notionSignature, notionVerificationToken } from './support/senders/notion';
+import { secretFingerprint } from '../src/robots/handshake-secrets';
 
 const SCREENSHOTS = path.resolve(__dirname, '..', '.data', 'screenshots');
 
@@ -349,7 +350,7 @@ it("offers the sender catalog: exactly Meta's settings and set-up, a refused one
   await shot('robot-meta');
 });
 
-it("shows Notion's verification token on the card to paste back, once Notion's first request gave it", async () => {
+it("lists Notion's handshake as pending on the card; Confirm shows its token once to paste back", async () => {
   await page.goto(stack.baseUrl + '/');
   await page.getByRole('button', { name: 'New robot' }).click();
   const form = page.getByRole('form', { name: 'New app' });
@@ -364,30 +365,53 @@ it("shows Notion's verification token on the card to paste back, once Notion's f
 
   const { card, robotId, webhookUrl } = await robotAtWorkOn('File Notion pages', 'Notion pages (json)');
   await card.getByText('Sender: Notion').waitFor();
-  await card.getByText("Waiting for Notion's first request to the URL").waitFor();
-  expect(await card.getByLabel('Notion verification token').count()).toBe(0);
+  const secrets = card.getByRole('region', { name: 'Secrets senders gave in handshakes' });
+  await secrets.getByText("Waiting for Notion's first request to the URL").waitFor();
+  await secrets.getByText('An event signed with a pending secret is refused until an editor confirms').waitFor();
 
-  // Notion's first request, as the subscription is made: the receiver keeps its token.
+  // Notion's first request, as the subscription is made: its token is kept pending, never shown.
   const handshake = JSON.stringify({ verification_token: notionVerificationToken });
   expect((await stack.send('POST', webhookUrl, handshake, { 'Content-Type': 'application/json' })).status).toBe(200);
-  const token = card.getByLabel('Notion verification token');
-  await token.waitFor();
-  expect(await token.textContent()).toBe(notionVerificationToken);
-  expect(await card.getByText("Waiting for Notion's first request").count()).toBe(0);
-  await card.getByRole('button', { name: 'Copy Notion verification token' }).click();
-  await card.getByRole('status').filter({ hasText: 'Copied' }).waitFor();
-  expect(await page.evaluate('navigator.clipboard.readText()')).toBe(notionVerificationToken);
-  await shot('robot-notion');
-
-  // Notion's events are signed with that token: one runs.
+  const fingerprint = secretFingerprint(notionVerificationToken);
+  const pending = rows('Pending secrets').filter({ hasText: fingerprint });
+  await pending.waitFor();
+  expect(await pending.textContent()).toContain('127.0.0.1');
+  expect(await rows('Pending secrets').count()).toBe(1);
+  expect(await secrets.getByText("Waiting for Notion's first request").count()).toBe(0);
+  expect(await page.content()).not.toContain(notionVerificationToken);
+  // Signed with the pending token, an event is refused.
   const event = notionEvent();
   const signed = {
     'Content-Type': 'application/json',
     'X-Notion-Signature': notionSignature(notionVerificationToken, event),
   };
+  expect((await stack.send('POST', webhookUrl, event, signed)).status).toBe(400);
+  await shot('robot-notion-pending');
+
+  // Confirmed: the token is shown this once, to paste into Notion's Verify.
+  await pending.getByRole('button', { name: 'Confirm' }).click();
+  const token = secrets.getByLabel('Notion verification token');
+  await token.waitFor();
+  expect(await token.textContent()).toBe(notionVerificationToken);
+  await secrets.getByText('Shown this once: paste it into Notion\'s "Verify".').waitFor();
+  expect(await secrets.getByLabel('Confirmed secret').textContent()).toBe(fingerprint);
+  expect(await page.getByRole('table', { name: 'Pending secrets' }).count()).toBe(0);
+  await secrets.getByRole('button', { name: 'Copy Notion verification token' }).click();
+  await secrets.getByRole('status').filter({ hasText: 'Copied' }).waitFor();
+  expect(await page.evaluate('navigator.clipboard.readText()')).toBe(notionVerificationToken);
+  await shot('robot-notion');
+
+  // Notion's events are signed with that token: one runs.
   expect((await stack.send('POST', webhookUrl, event, signed)).status).toBe(200);
   await rowsBecome('Run history', 1);
   expect((await stack.runs(robotId)).length).toBe(1);
+
+  // Once: after a reload the card names the confirmed secret, never the token.
+  await page.reload();
+  await secrets.getByLabel('Confirmed secret').waitFor();
+  expect(await secrets.getByLabel('Confirmed secret').textContent()).toBe(fingerprint);
+  expect(await secrets.getByLabel('Notion verification token').count()).toBe(0);
+  expect(await page.content()).not.toContain(notionVerificationToken);
 });
 
 it('returns to sign-in when the API refuses the token', async () => {

@@ -8,10 +8,14 @@ import { randomUUID } from 'node:crypto';
 import { FanOutQuota } from '../src/deliveries/fanout-quota';
 import { DeliveryOverCap } from '../src/domain/delivery-caps';
 import { startStack, type Stack } from './support/stack';
+import { waitFor } from '../src/launch/os/wait';
+
+/** The stack's own URL quota, met by the robot of the trigger-rules test below (the others make their own quota). */
+const STACK_ROWS_PER_HOUR = 10;
 
 let stack: Stack;
 beforeAll(async () => {
-  stack = await startStack({}, { worker: false });
+  stack = await startStack({ FANOUT_ROWS_PER_HOUR: String(STACK_ROWS_PER_HOUR) }, { worker: false });
 });
 afterAll(() => stack.close());
 
@@ -63,4 +67,47 @@ it("holds a workspace's URLs together to its quota, and leaves another workspace
   await expect(refused.catch((e: DeliveryOverCap) => e.cap)).resolves.toBe('FANOUT_ROWS_PER_HOUR_PER_WORKSPACE');
   // The other workspace's URL has its whole hour.
   await quota.charge(delivery(`custom:${randomUUID()}`, now, other), 100);
+});
+
+it('counts a CSV refused by its URL quota in neither hour, and gives a URL its rows back when its workspace refuses', async () => {
+  const caps = { FANOUT_ROWS_PER_HOUR: 100, FANOUT_ROWS_PER_HOUR_PER_WORKSPACE: 150 };
+  const quota = new FanOutQuota(stack.models, caps);
+  const workspace = randomUUID();
+  const now = new Date().toISOString();
+  const [a, b, c] = [`custom:${randomUUID()}`, `custom:${randomUUID()}`, `custom:${randomUUID()}`];
+  await quota.charge(delivery(a, now, workspace), 100);
+  // Refused by its URL's hour: its workspace is not charged (it was, once: then 151 would not fit below).
+  await expect(quota.charge(delivery(a, now, workspace), 1)).rejects.toThrow(/this URL's CSV deliveries made 100/);
+  await quota.charge(delivery(b, now, workspace), 50);
+  // Refused by its workspace's hour (150 made): its URL's count is given back.
+  const refused = quota.charge(delivery(c, now, workspace), 10);
+  await expect(refused).rejects.toThrow(/this workspace's CSV deliveries made 150 rows/);
+  await new FanOutQuota(stack.models, {
+    FANOUT_ROWS_PER_HOUR: 10,
+    FANOUT_ROWS_PER_HOUR_PER_WORKSPACE: Infinity,
+  }).charge(delivery(c, now, randomUUID()), 10);
+});
+
+it('charges only the rows the trigger rules let through: a CSV of mostly stopped rows makes its runs', async () => {
+  await stack.startWorker();
+  const robot = await stack.robotAtWork({ bodyFormat: 'csv', template: { name: '{{trigger.name}}' } });
+  const rules = { match: 'all', conditions: [{ field: 'trigger.keep', op: 'equals', value: 'yes' }] };
+  expect((await stack.api('PATCH', `/api/robots/${robot.robotId}`, { rules })).status).toBe(200);
+  // 200 rows, 3 let through, twice: 6 rows charged of the URL's 10 (every row charged: over at the first).
+  const csv = (n: number) =>
+    ['name,keep', ...Array.from({ length: 200 }, (_, i) => `row${n}-${i},${i % 70 === 0 ? 'yes' : 'no'}`)].join('\n');
+  for (const n of [1, 2]) expect((await stack.send('POST', robot.webhookUrl, csv(n))).status).toBe(200);
+  const deliveries = await waitFor(
+    () => stack.deliveries(robot.robotId),
+    (d) => d.length === 2 && d.every((x) => x.outcome !== 'received'),
+  );
+  expect(deliveries.map((d) => d.outcome)).toEqual(['processed', 'processed']);
+  const runs = await waitFor(
+    () => stack.runs(robot.robotId),
+    (r) => r.length === 6,
+  );
+  expect(runs.map((r) => r.trigger.name).sort()).toEqual(
+    ['row1-0', 'row1-70', 'row1-140', 'row2-0', 'row2-70', 'row2-140'].sort(),
+  );
+  expect(STACK_ROWS_PER_HOUR).toBeLessThan(200);
 });

@@ -19,7 +19,10 @@ const appsDeps = ({ models, config }: ManagementDeps): AppsDeps => ({
 
 export const APP_ROUTES: ManagementRoute[] = [
   route(MANAGEMENT.createApp, async ({ body, caller }, deps) =>
-    appView(await createApp(appsDeps(deps), caller.workspaceId, body), deps.config.secretsKeys),
+    appView(
+      await createApp(appsDeps(deps), caller.workspaceId, body, deps.config.workspaceSizes.maxApps),
+      deps.config.secretsKeys,
+    ),
   ),
   route(MANAGEMENT.listApps, async ({ caller }, deps) => ({
     apps: (await workspaceApps(deps, caller.workspaceId)).map((a) => appView(a, deps.config.secretsKeys)),

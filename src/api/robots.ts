@@ -55,7 +55,7 @@ async function robotShown(deps: ManagementDeps, caller: Caller, robot: RobotDoc,
 
 export const ROBOT_ROUTES: ManagementRoute[] = [
   route(MANAGEMENT.createRobot, async ({ body, caller }, deps) => {
-    const robot = await createRobot(deps.models, caller.workspaceId, body);
+    const robot = await createRobot(deps.models, caller.workspaceId, body, deps.config.workspaceSizes.maxRobots);
     await deps.directory.list(robot);
     return robotShown(deps, caller, robot);
   }),

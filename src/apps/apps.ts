@@ -9,7 +9,7 @@ import { dedupProblem, type DedupChoice } from '../domain/dedup';
 import { decryptSecret, encryptSecret, newId } from '../domain/secrets';
 import type { BodyFormat } from '../domain/types';
 import type { CustomVerification } from '../domain/senders/catalog';
-import { invalidField } from '../core/http-errors';
+import { invalidField, workspaceFull } from '../core/http-errors';
 import type { createAppBody, createConnectionBody, updateAppBody } from '../contract/requests';
 import type { AppDoc, ConnectionDoc } from '../storage/documents';
 import type { Models } from '../storage/models';
@@ -48,11 +48,15 @@ function checkDedup(dedup: DedupChoice | null | undefined, app: { signedWith: st
   if (problem) throw invalidField(problem.field, problem.problem);
 }
 
+/** A new app; refused 409 when its workspace holds `maxApps` already (MAX_APPS_PER_WORKSPACE). */
 export async function createApp(
   { models, secretsKey }: AppsDeps,
   workspaceId: string,
   { verification, ...body }: z.output<typeof createAppBody>,
+  maxApps: number,
 ): Promise<AppDoc> {
+  const apps = await models.App.countDocuments({ workspaceId });
+  if (apps >= maxApps) throw workspaceFull('MAX_APPS_PER_WORKSPACE', apps, 'apps');
   checkDedup(body.dedup, { signedWith: verification?.scheme ?? null, bodyFormat: body.bodyFormat });
   const app = await models.App.create({
     _id: newId(),

@@ -36,7 +36,7 @@ export const MANAGEMENT = {
     access: 'editor',
     audit: 'app.create',
     body: 'CreateApp',
-    answers: { 201: 'App', 400: 'Error' },
+    answers: { 201: 'App', 400: 'Error', 409: 'Error' },
   },
   listApps: {
     method: 'get',
@@ -91,7 +91,7 @@ export const MANAGEMENT = {
     access: 'editor',
     audit: 'robot.create',
     body: 'CreateRobot',
-    answers: { 201: 'Robot', 400: 'Error' },
+    answers: { 201: 'Robot', 400: 'Error', 409: 'Error' },
   },
   listRobots: {
     method: 'get',

@@ -61,6 +61,8 @@ export interface Config {
   edgeTls: { certFile: string; keyFile: string } | null;
   /** Refusals a client address (wrong admin tokens) or a trigger (rejected deliveries) may have a minute. */
   throttles: { authFailuresPerMinute: number; rejectedPerMinute: number };
+  /** What one workspace may hold (src/domain/limits/workspace-sizes.ts): past it a create is refused 409. */
+  workspaceSizes: { maxRobots: number; maxApps: number };
   /** The receiver's metrics and health port (GET /metrics, GET /healthz); 0 for none. */
   receiverMetricsPort: number;
   /**
@@ -190,6 +192,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustedProxies: e.TRUST_PROXY,
     edgeTls: e.TLS_CERT && e.TLS_KEY ? { certFile: e.TLS_CERT, keyFile: e.TLS_KEY } : null,
     throttles: { authFailuresPerMinute: e.AUTH_FAILURES_PER_MINUTE, rejectedPerMinute: e.REJECTED_PER_MINUTE },
+    workspaceSizes: { maxRobots: e.MAX_ROBOTS_PER_WORKSPACE, maxApps: e.MAX_APPS_PER_WORKSPACE },
     receiverMetricsPort: e.RECEIVER_METRICS_PORT,
     metricsHost: e.METRICS_HOST,
     host: e.HOST,

@@ -43,6 +43,11 @@ export const unauthorized = (message: string) =>
 export const forbidden = (why: string) => new HttpError(403, why);
 /** 409: the request is well formed but the thing is not in a state that allows it. */
 export const conflict = (why: string) => new HttpError(409, why);
+/** A create refused because the workspace holds as many as `setting` allows (src/domain/limits/workspace-sizes.ts). */
+export const workspaceFull = (setting: string, held: number, what: string) =>
+  conflict(
+    `over ${setting}: this workspace holds ${held} ${what}, as many as it may (delete one, or raise the setting)`,
+  );
 export const methodNotAllowed = (allow: string) =>
   new HttpError(405, 'Method Not Allowed', { headers: { Allow: allow } });
 

@@ -4,7 +4,8 @@
  * (FANOUT_ROWS_PER_HOUR_PER_WORKSPACE: one customer's flood cannot use up another's share;
  * src/domain/limits/deliveries.ts says why), counted across every worker by the hour the delivery
  * arrived. A CSV whose rows would pass what is left of its hour is failed naming the setting
- * (DeliveryOverCap) and makes no run.
+ * (DeliveryOverCap) and makes no run, and counts in neither hour. Only the rows its trigger rules let
+ * through are counted (src/deliveries/prepare.ts): a row that makes no run costs no share.
  *
  * Counted with inserts only (src/storage/chains.ts): each hour of a URL is a chain of entries
  * `<trigger>:<hour>:<n>`, and of a workspace `workspace:<id>:<hour>:<n>`, each holding the total after
@@ -42,31 +43,47 @@ export class FanOutQuota {
   }
 
   /**
-   * Counts the delivery's rows in its workspace's hour, then its URL's, or throws DeliveryOverCap
-   * when they would pass either quota. The workspace is counted first: a CSV refused by its URL's
-   * quota after that count stays counted in its workspace's hour, which errs on the side of less.
+   * Counts the delivery's rows (those its trigger rules let through) in its URL's hour, then its
+   * workspace's, or throws DeliveryOverCap when they would pass either quota. A delivery refused
+   * counts nowhere: one refused by its workspace's quota gives its URL's count back (a new entry
+   * with the total less its rows), so a refused CSV cannot use up its workspace's hour.
    */
   async charge(
     delivery: { deliveryId: string; triggerIdentifier: string; receivedAt: string; workspaceId?: string },
     rows: number,
   ): Promise<void> {
+    if (rows === 0) return;
     const mark = `counted:${delivery.deliveryId}`;
     if (await byId<FanOutQuotaDoc>(this.models.FanOutQuota, mark)) return;
     const hour = Math.floor(Date.parse(delivery.receivedAt) / HOUR_MS);
     const workspace = delivery.workspaceId ?? DEFAULT_WORKSPACE;
+    const url = `${delivery.triggerIdentifier}:${hour}`;
     await this.count(rows, {
-      chain: `workspace:${workspace}:${hour}`,
-      cap: this.caps.FANOUT_ROWS_PER_HOUR_PER_WORKSPACE,
-      setting: 'FANOUT_ROWS_PER_HOUR_PER_WORKSPACE',
-      whose: "this workspace's",
-    });
-    await this.count(rows, {
-      chain: `${delivery.triggerIdentifier}:${hour}`,
+      chain: url,
       cap: this.caps.FANOUT_ROWS_PER_HOUR,
       setting: 'FANOUT_ROWS_PER_HOUR',
       whose: "this URL's",
     });
+    try {
+      await this.count(rows, {
+        chain: `workspace:${workspace}:${hour}`,
+        cap: this.caps.FANOUT_ROWS_PER_HOUR_PER_WORKSPACE,
+        setting: 'FANOUT_ROWS_PER_HOUR_PER_WORKSPACE',
+        whose: "this workspace's",
+      });
+    } catch (err) {
+      await this.giveBack(url, rows);
+      throw err;
+    }
     await claimById(this.models.FanOutQuota, { _id: mark, rows, at: new Date() });
+  }
+
+  /** Takes rows off the chain's total (a new entry with the total less them, never below 0). */
+  private async giveBack(chain: string, rows: number): Promise<void> {
+    for (let last = await this.chains.last(chain); ; last++) {
+      const counted = last === 0 ? 0 : ((await this.chains.entry(chain, last))?.rows ?? 0);
+      if (await this.chains.claim(chain, last + 1, { rows: Math.max(0, counted - rows), at: new Date() })) return;
+    }
   }
 
   /** Claims the chain's next entry with the new total, or throws when it would pass the cap. */

@@ -13,7 +13,7 @@ import { DeliveryOverCap, MatchChars, TriggerBytes, UNCAPPED, type DeliveryCaps 
 import { HEARTBEAT_ROWS } from '../domain/limits';
 import { FieldCollector } from '../domain/fields';
 import { MatchPacer } from '../domain/trigger-rules';
-import { admitted, StoppedRows, type DeliveryRules } from './rules';
+import { admitted, admittedCount, StoppedRows, type DeliveryRules } from './rules';
 import {
   BODY_NOT_KEPT,
   OVER_CAP,
@@ -137,8 +137,13 @@ export class DeliveryPreparer {
           if (rules) matchChars.add(rules.matchChars({ trigger: row, headers }));
           if (++rows % HEARTBEAT_ROWS === 0) progress.beat(progress.resumed);
         }
-        // Within every cap: its rows count against its URL's hour (FANOUT_ROWS_PER_HOUR), before any run is stored.
-        await this.quota.charge(input, rows);
+        // Within every cap: the rows the rules let through count against its URL's and its workspace's hour
+        // (FANOUT_ROWS_PER_HOUR and its _PER_WORKSPACE), before any run is stored; rows they stop are not charged.
+        const beat = () => progress.beat(progress.resumed);
+        await this.quota.charge(
+          input,
+          rules ? await admittedCount(csvRows(body, caps), { rules, headers, beat }) : rows,
+        );
       }
       // Beats while rows are only read and stopped repeat the last details storing reported.
       const tracked = trackedProgress(progress);

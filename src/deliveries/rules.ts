@@ -68,3 +68,16 @@ export async function* admitted<T>(
     else stopped?.add(reason);
   }
 }
+
+/**
+ * How many of the rows make runs, read as `admitted` reads them (nothing collected): what a CSV is
+ * charged to the fan-out quota before any run is stored (./fanout-quota.ts), rows the rules stop not.
+ */
+export async function admittedCount<T>(
+  items: AsyncIterable<T>,
+  admission: Pick<Admission, 'rules' | 'headers' | 'beat'>,
+): Promise<number> {
+  let count = 0;
+  for await (const _ of admitted(items, admission)) count++;
+  return count;
+}

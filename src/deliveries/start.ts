@@ -19,6 +19,8 @@ import { bodyBlobId, discardBlob } from '../storage/blobs';
 import type { Models } from '../storage/models';
 import type { RobotDoc } from '../storage/documents';
 import { takesDeliveries } from '../domain/robot-lifecycle';
+import { DEFAULT_WORKSPACE } from '../domain/workspaces';
+import { fairShares } from './fair-shares';
 
 /**
  * Starts the delivery's workflow; throws WorkflowExecutionAlreadyStartedError for a repeat. The
@@ -41,9 +43,12 @@ async function startDeliveryWorkflow(
     typedSearchAttributes: deliveryStartAttributes(input),
     staticSummary: `${what} for robot ${JSON.stringify(input.robotName)} (${input.size} bytes)`,
     workflowIdReusePolicy: reuse,
-    // Its URL's tasks take turns with every other URL's (src/launch/servers/dev-servers.ts, FAIR_DISPATCH);
-    // its activities and its runs inherit the key.
-    priority: { fairnessKey: input.triggerIdentifier },
+    // Its URL's tasks take turns with every other URL's, weighed so that each workspace has about one
+    // share however many of its URLs are busy (./fair-shares.ts); its activities and its runs inherit both.
+    priority: {
+      fairnessKey: input.triggerIdentifier,
+      fairnessWeight: fairShares.weightOf(input.workspaceId ?? DEFAULT_WORKSPACE, input.triggerIdentifier),
+    },
   });
 }
 

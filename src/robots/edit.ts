@@ -4,7 +4,7 @@
  * inbound triggers, or a payment provider connection, and is checked to exist.
  */
 import type { z } from 'zod';
-import { conflict, invalidField } from '../core/http-errors';
+import { conflict, invalidField, workspaceFull } from '../core/http-errors';
 import { newId } from '../domain/secrets';
 import type { StepDefinition } from '../domain/types';
 import type { CreateRobotBody, StepBody, updateRobotBody } from '../contract/requests';
@@ -36,8 +36,18 @@ async function validTrigger(
   return { kind: 'stripe', appId: null, connectionId: trigger.connectionId!, events: trigger.events, identifier: null };
 }
 
-/** A new robot, a draft: not yet at work, so with no URL. */
-export async function createRobot(models: Models, workspaceId: string, body: CreateRobotBody): Promise<RobotDoc> {
+/**
+ * A new robot, a draft: not yet at work, so with no URL; refused 409 when its workspace holds
+ * `maxRobots` already (MAX_ROBOTS_PER_WORKSPACE, src/domain/limits/workspace-sizes.ts).
+ */
+export async function createRobot(
+  models: Models,
+  workspaceId: string,
+  body: CreateRobotBody,
+  maxRobots: number,
+): Promise<RobotDoc> {
+  const robots = await models.Robot.countDocuments({ workspaceId });
+  if (robots >= maxRobots) throw workspaceFull('MAX_ROBOTS_PER_WORKSPACE', robots, 'robots');
   const robot = await models.Robot.create({
     _id: newId(),
     workspaceId,

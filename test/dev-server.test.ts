@@ -1,17 +1,24 @@
 /**
  * The embedded Temporal dev server (src/launch/servers/dev-servers.ts) reads search attributes from
  * its caches, not from SQLite at every use: a store made before one of the service's search
- * attributes existed gets it at the next start, usable at once.
+ * attributes existed gets it at the next start, usable at once. And it is closed to other users of
+ * the machine (src/launch/servers/dev-namespace.ts, review #6): in a network namespace of its own,
+ * reached through a socket of the data folder, its Web UI behind the admin token.
  */
 import { Client, Connection } from '@temporalio/client';
+import { NativeConnection } from '@temporalio/worker';
+import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import { promisify } from 'node:util';
 import os from 'node:os';
 import path from 'node:path';
 import { binariesFromEnv } from '../src/launch/back-ends';
 import { freePorts } from '../src/launch/os/ports';
 import { spawnManaged, waitForPort } from '../src/launch/os/managed-process';
 import { waitFor } from '../src/launch/os/wait';
-import { startTemporalDevServer } from '../src/launch/servers/dev-servers';
+import { devServerAddress, startTemporalDevServer } from '../src/launch/servers/dev-servers';
+import { devServerSockets, namespaceSupport } from '../src/launch/servers/dev-namespace';
+import { connectTemporal, nativeConnectionOptions } from '../src/temporal/socket-address';
 import { ROBOT_ID, SEARCH_ATTRIBUTES } from '../src/domain/search-attributes';
 
 const binary = binariesFromEnv('npm test');
@@ -68,3 +75,75 @@ it("creates the service's search attributes a store lacks, and they are usable a
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 });
+
+/** Runs `code` (a Node script printing one line) as the unprivileged user `nobody`, another local user. */
+async function asAnotherUser(code: string): Promise<string> {
+  const child = spawn(process.execPath, ['-e', code], { uid: 65534, gid: 65534, cwd: '/' });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  await new Promise((resolve) => child.once('exit', resolve));
+  return out.trim();
+}
+
+/** What another user gets connecting to a TCP port on loopback and to a unix socket. */
+const reachScript = (target: string) => `
+const net = require('net');
+const s = net.connect(${target});
+s.once('connect', () => { console.log('connected'); s.destroy(); });
+s.once('error', (e) => console.log(e.code));`;
+
+const runsAsRoot = process.getuid?.() === 0;
+
+it('is closed to other local users: gRPC on a socket of the data folder only, the Web UI behind the admin token', async () => {
+  expect(namespaceSupport()).toEqual({ ok: true }); // this machine makes namespaces (scripts/setup.sh installs `ip`)
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dev-server-'));
+  const [port, uiPort] = await freePorts(2);
+  const uiPassword = 'the-admin-token-of-this-test';
+  const options = { dataDir, port, uiPort, namespace: 'default', private: { uiPassword } };
+  const server = await startTemporalDevServer({
+    ...options,
+    bin: binary('TEMPORAL_CLI_BIN'),
+    tuneBin: binary('SQLITE_TUNE_BIN'),
+  });
+  const address = devServerAddress(options);
+  const socket = devServerSockets(dataDir).grpc;
+  try {
+    expect(address).toBe(`unix://${socket}`);
+    // Nothing listens on its port outside its namespace; its socket's folder is this user's alone.
+    expect(await asAnotherUserOrHere(reachScript(`${port}, '127.0.0.1'`))).toBe('ECONNREFUSED');
+    expect(fs.statSync(path.dirname(socket)).mode & 0o777).toBe(0o700);
+    if (runsAsRoot) expect(await asAnotherUser(reachScript(JSON.stringify(socket)))).toBe('EACCES');
+    // The Web UI: 401 without the admin token, served with it (any user name).
+    const ui = `http://127.0.0.1:${uiPort}/api/v1/settings`;
+    const unauthorized = await fetch(ui);
+    expect(unauthorized.status).toBe(401);
+    expect(unauthorized.headers.get('www-authenticate')).toMatch(/^Basic /);
+    const wrong = Buffer.from('operator:not-the-token').toString('base64');
+    expect((await fetch(ui, { headers: { authorization: `Basic ${wrong}` } })).status).toBe(401);
+    const right = Buffer.from(`operator:${uiPassword}`).toString('base64');
+    expect((await fetch(ui, { headers: { authorization: `Basic ${right}` } })).status).toBe(200);
+    // The service's user works through the socket: the client, the worker's connection and the CLI.
+    const connection = await connectTemporal(address);
+    const native = await NativeConnection.connect(nativeConnectionOptions(address));
+    try {
+      expect((await connection.workflowService.getSystemInfo({})).serverVersion).toBeTruthy();
+      expect(await native.workflowService.getSystemInfo({})).toHaveProperty('capabilities');
+    } finally {
+      await native.close();
+      await connection.close();
+    }
+    const { stdout } = await promisify(execFile)(binary('TEMPORAL_CLI_BIN'), [
+      ...['operator', 'namespace', 'describe', '-n', 'default', '--address', address, '-o', 'json'],
+    ]);
+    expect(JSON.parse(stdout)).toHaveProperty('namespaceInfo.name', 'default');
+  } finally {
+    await server.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+/** As `nobody` when this test can switch users, else as this user: a port nothing listens on refuses either. */
+const asAnotherUserOrHere = (code: string) =>
+  runsAsRoot
+    ? asAnotherUser(code)
+    : promisify(execFile)(process.execPath, ['-e', code]).then(({ stdout }) => stdout.trim());

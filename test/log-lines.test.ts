@@ -2,7 +2,8 @@
  * Structured logs (src/core/log.ts, src/temporal/sdk-log.ts): JSON lines with the delivery's ids, an expected
  * outcome (a body that does not parse) as one info line without a stack, and no token or body.
  */
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
+import { connectTemporal } from '../src/temporal/socket-address';
 import { randomUUID } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import { installTestRuntime, startStack, type Stack } from './support/stack';
@@ -96,7 +97,7 @@ it('logs a rejected signature as one info line with the delivery and robot, and 
 it('refuses a delivery workflow started by hand with an input it did not seal: no run, no record, one warning', async () => {
   const robot = await stack.robotAtWork({ template: { n: '{{trigger.n}}' } });
   // Whoever reaches Temporal, without the payload key: the input is plain JSON (review N6).
-  const raw = new Client({ connection: await Connection.connect({ address: stack.config.temporal.address! }) });
+  const raw = new Client({ connection: await connectTemporal(stack.config.temporal.address!) });
   const workflowId = `delivery:forged:${randomUUID()}`;
   try {
     const forged = {
@@ -177,7 +178,7 @@ describe('a sealed input copied into a start it was not sealed for', () => {
       (r) => r.length === 2 && r.every((x) => x.status === 'succeeded'),
     );
     const [delivery] = await stack.deliveries(robot.robotId);
-    const raw = new Client({ connection: await Connection.connect({ address: stack.config.temporal.address! }) });
+    const raw = new Client({ connection: await connectTemporal(stack.config.temporal.address!) });
     try {
       const copy = `${delivery.workflowId}-copy`;
       await copyInto(raw, delivery.workflowId!, copy, 'deliveryWorkflow');

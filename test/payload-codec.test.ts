@@ -4,7 +4,8 @@
  * (src/codec/routes.ts), from the Temporal CLI with the admin token or from the Web UI with its key
  * (decode only, on the receiver's metrics port).
  */
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
+import { connectTemporal } from '../src/temporal/socket-address';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { ENCRYPTED_ENCODING } from '../src/temporal/payload-codec';
@@ -21,7 +22,7 @@ let workflowId: string;
 beforeAll(async () => {
   stack = await startStack({ TEMPORAL_UI_URL: UI, RECEIVER_METRICS_PORT: String(await freePort()) });
   // A client without the codec: it sees what Temporal stores.
-  raw = new Client({ connection: await Connection.connect({ address: stack.config.temporal.address! }) });
+  raw = new Client({ connection: await connectTemporal(stack.config.temporal.address!) });
   const robot = await stack.robotAtWork({ template: { to: '{{trigger.email}}' } });
   expect((await stack.send('POST', robot.webhookUrl, SECRET_BODY)).status).toBe(200);
   const runs = await waitFor(

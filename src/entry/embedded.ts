@@ -67,12 +67,18 @@ async function startAll(config: Config, log: Logger, logDir: string, started: St
       metricsPort: temporalMetricsPort,
       namespace: config.temporal.namespace,
       retention: EMBEDDED_RETENTION,
+      // The embedded Web UI asks for it (src/launch/servers/dev-namespace.ts).
+      uiPassword: config.adminToken,
     },
     mongodb: { uri: config.mongodbUri, binary, dataDir: config.dataDir, logDir },
     log,
   });
   started.backEnds = backEnds;
   const { temporal, mongodb } = backEnds;
+  if (temporal.openToLocalUsers)
+    log.warn('the Temporal dev server is open to every local user: no network namespace could be made here', {
+      why: temporal.openToLocalUsers,
+    });
   const webUiUrl = temporal.webUiUrl;
   const webUi = webUiUrl
     ? `${webUiUrl}/namespaces/${config.temporal.namespace}/workflows`
@@ -100,6 +106,7 @@ async function startAll(config: Config, log: Logger, logDir: string, started: St
       '',
       `  Service (webhooks and API): ${config.baseUrl}`,
       `  Temporal Web UI:            ${webUi}`,
+      ...temporalLines(temporal),
       ...adminTokenLines(config),
       ...webUiKeyLines(config),
       `  Metrics and health:         http://localhost:${config.receiverMetricsPort}/metrics, /healthz (receiver);` +
@@ -109,4 +116,18 @@ async function startAll(config: Config, log: Logger, logDir: string, started: St
       '',
     ].join('\n') + '\n',
   );
+}
+
+/** What the banner says of the embedded dev server: who can reach it (docs/security.md, local users). */
+function temporalLines(temporal: BackEnds['temporal']): string[] {
+  if (!temporal.embedded) return [];
+  if (temporal.openToLocalUsers)
+    return [
+      `  WARNING:                    Temporal is open to every local user (${temporal.openToLocalUsers});`,
+      '                              use TEMPORAL_ADDRESS with TEMPORAL_TLS_* on a shared machine',
+    ];
+  return [
+    `  Temporal (this user only):  ${temporal.address}   (temporal … --address ${temporal.address})`,
+    ...(temporal.webUiUrl ? ['                              Web UI: any user name, the admin token as password'] : []),
+  ];
 }

@@ -5,7 +5,9 @@
  * - an existing one, named by TEMPORAL_ADDRESS or MONGODB_URI: that always wins; the service only
  *   connects to it, and never starts or stops it;
  * - the embedded one, a child process, with its files in the data folder and its output in the log
- *   folder: the Temporal CLI dev server on a loopback port (`temporal.db`, `temporal.log`), or
+ *   folder: the Temporal CLI dev server in a network namespace of its own, reached through a unix
+ *   socket of the data folder, its Web UI behind the admin token (servers/dev-namespace.ts; on a
+ *   loopback port, open to local users, where namespaces cannot be made) (`temporal.db`, `temporal.log`), or
  *   FerretDB on SQLite on a unix socket of the data folder (`ferretdb/`, `ferretdb.log`; it opens
  *   no TCP port: ferretDbSocket), whose start also prepares the store (the
  *   collections made, then the `_id` index: docs/storage.md), so that once started it is the store
@@ -27,7 +29,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ferretDbFile, prepareEmbeddedStore } from './servers/ferretdb-index';
-import { EMBEDDED_DATABASE, ferretDbUri, startFerretDb, startTemporalDevServer } from './servers/dev-servers';
+import {
+  devServerAddress,
+  EMBEDDED_DATABASE,
+  ferretDbUri,
+  startFerretDb,
+  startTemporalDevServer,
+} from './servers/dev-servers';
+import { namespaceSupport } from './servers/dev-namespace';
 import { type ManagedProcess } from './os/managed-process';
 import { binaryFrom } from './os/binaries';
 import type { Logger } from '../core/log';
@@ -64,6 +73,11 @@ interface TemporalBackEnd extends BackEnd {
   readonly address: string;
   /** The dev server's Web UI (http://localhost:<uiPort>); null for a headless or an existing one. */
   readonly webUiUrl: string | null;
+  /**
+   * Why the embedded dev server is open to every local user (no network namespace could be made
+   * here: servers/dev-namespace.ts); null when it is closed to them, or not embedded.
+   */
+  readonly openToLocalUsers: string | null;
 }
 
 export interface MongodbBackEnd extends BackEnd {
@@ -94,6 +108,8 @@ interface TemporalBackEndOptions extends Embedded<'TEMPORAL_CLI_BIN' | 'SQLITE_T
   metricsPort?: number;
   /** How long the namespace keeps closed workflows (EMBEDDED_RETENTION); the dev server's default without. */
   retention?: string;
+  /** The Web UI's password (HTTP Basic, any user name): the admin token. Needed with `uiPort`. */
+  uiPassword?: string;
 }
 
 interface MongodbBackEndOptions extends Embedded<'FERRETDB_BIN' | 'SQLITE_TUNE_BIN'> {
@@ -122,7 +138,10 @@ function embeddedProcess(logDir: string, launch: () => Promise<void>, current: {
 const existing = { embedded: false, start: async () => {}, stop: async () => {} };
 
 export function temporalBackEnd(o: TemporalBackEndOptions): TemporalBackEnd {
-  if (o.address) return { name: 'temporal', address: o.address, webUiUrl: null, ...existing };
+  if (o.address) return { name: 'temporal', address: o.address, webUiUrl: null, openToLocalUsers: null, ...existing };
+  if (o.uiPort !== undefined && !o.uiPassword) throw new Error("the dev server's Web UI needs a password");
+  const support = namespaceSupport();
+  const closed = support.ok ? { uiPassword: o.uiPassword ?? '' } : undefined;
   const current: { proc?: ManagedProcess } = {};
   const launch = async () => {
     current.proc = await startTemporalDevServer({
@@ -135,12 +154,14 @@ export function temporalBackEnd(o: TemporalBackEndOptions): TemporalBackEnd {
       namespace: o.namespace,
       retention: o.retention,
       logFile: path.join(o.logDir, 'temporal.log'),
+      private: closed,
     });
   };
   return {
     name: 'temporal',
-    address: `127.0.0.1:${o.port}`,
+    address: devServerAddress({ ...o, private: closed }),
     webUiUrl: o.uiPort === undefined ? null : `http://localhost:${o.uiPort}`,
+    openToLocalUsers: support.ok ? null : support.why,
     ...embeddedProcess(o.logDir, launch, current),
   };
 }
@@ -181,6 +202,7 @@ export function clusterTemporalBackEnd(o: ClusterTemporalOptions): ClusterTempor
       return address();
     },
     webUiUrl: null,
+    openToLocalUsers: null,
     async start() {
       const server = options();
       if (!current.postgres) {

@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import type { Config, TemporalTls } from '../core/config';
 import { PayloadEncryption } from './payload-codec';
 import { receiverConnection, type MethodDeadlines } from './connection';
+import { nativeConnectionOptions } from './socket-address';
 
 /** What a connection to Temporal needs of the configuration. */
 type TemporalSettings = CodecSettings & {
@@ -94,9 +95,11 @@ export function createTemporalClient(
   return new Client({ connection, namespace: config.temporal.namespace, dataConverter: dataConverter(config) });
 }
 
-/** The worker's connection (its data converter goes to Worker.create). */
+/** The worker's connection (its data converter goes to Worker.create); a unix socket's address too. */
 export function connectWorker(config: TemporalSettings): Promise<NativeConnection> {
-  return NativeConnection.connect({ address: addressOf(config), tls: temporalTls(config.temporal.tls) });
+  return NativeConnection.connect(
+    nativeConnectionOptions(addressOf(config), { tls: temporalTls(config.temporal.tls) }),
+  );
 }
 
 /** Whether Temporal answers the receiver's client within READY_ASK_MS. */

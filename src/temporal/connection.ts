@@ -22,6 +22,7 @@ import {
   makeGrpcRetryInterceptor,
   type ConnectionOptions,
 } from '@temporalio/client';
+import { connectionTo } from './socket-address';
 
 const WORKFLOW_SERVICE = '/temporal.api.workflowservice.v1.WorkflowService/';
 /** The workflow service's methods whose requests name no namespace. */
@@ -45,15 +46,19 @@ class ConnectionWithoutContext extends Connection {}
   ConnectionWithoutContext.prototype as unknown as { withNamespaceHeaderInjector: (service: unknown) => unknown }
 ).withNamespaceHeaderInjector = (service) => service;
 
-/** A lazy connection: nothing is asked of Temporal until the first call. */
+/** A lazy connection: nothing is asked of Temporal until the first call (a unix socket too: ./socket-address.ts). */
 export function receiverConnection({
   namespace,
   deadlines,
   closing,
   ...options
 }: ReceiverConnectionOptions): Connection {
-  return ConnectionWithoutContext.lazy({
+  const to = options.address
+    ? connectionTo(options.address, ConnectionWithoutContext)
+    : { Connection: ConnectionWithoutContext, address: undefined };
+  return to.Connection.lazy({
     ...options,
+    address: to.address,
     // The first is the outermost: its deadline spans the SDK's retries.
     interceptors: [callInterceptor(namespace, deadlines, closing), makeGrpcRetryInterceptor(defaultGrpcRetryOptions())],
   });

@@ -12,6 +12,8 @@ import { DEDUP_WINDOW } from '../../domain/dedup';
 import { TEMPORAL_EVENTS_CACHE_BYTES_PER_SHARD } from '../../domain/limits';
 import { stopLeftOver } from '../os/left-over';
 import { spawnManaged, waitForPort, waitForSocket, type ManagedProcess } from '../os/managed-process';
+import { unixAddress } from '../../temporal/socket-address';
+import { devServerSockets, startInNamespace } from './dev-namespace';
 
 /** The database the embedded FerretDB keeps the service's collections in (both launchers). */
 export const EMBEDDED_DATABASE = 'webhooks';
@@ -33,6 +35,13 @@ interface TemporalDevServerOptions {
   /** scripts/sqlite-tune (SQLITE_TUNE_BIN): tunes the database while the server is stopped. */
   tuneBin: string;
   logFile?: string;
+  /** In a network namespace of its own, its Web UI behind `uiPassword` (./dev-namespace.ts); else on loopback. */
+  private?: { uiPassword: string };
+}
+
+/** Where the dev server's clients reach it: its socket's address when private, else its loopback port. */
+export function devServerAddress(o: Pick<TemporalDevServerOptions, 'dataDir' | 'port' | 'private'>): string {
+  return o.private ? unixAddress(devServerSockets(o.dataDir).grpc) : `127.0.0.1:${o.port}`;
 }
 
 /** The embedded server's namespace keeps closed workflows for the dedup window. */
@@ -177,9 +186,12 @@ async function launchDevServer(
     ...DEV_SERVER_SEARCH_ATTRIBUTE_FLAGS,
     ...dynamicConfig.flatMap(([key, value]) => ['--dynamic-config-value', `${key}=${value}`]),
   ];
-  const proc = spawnManaged('temporal', o.bin, args, { logFile: o.logFile, pidFile });
-  await waitForPort(o.port, proc);
-  return proc;
+  if (!o.private) {
+    const proc = spawnManaged('temporal', o.bin, args, { logFile: o.logFile, pidFile });
+    await waitForPort(o.port, proc);
+    return proc;
+  }
+  return startInNamespace({ ...o, uiPassword: o.private.uiPassword, args, pidFile });
 }
 
 /** Runs scripts/sqlite-tune (SQLITE_TUNE_BIN) on the stopped dev server's database; resolves with what it printed. */
@@ -222,7 +234,7 @@ async function createMissingSearchAttributes(o: TemporalDevServerOptions): Promi
 
 /** `temporal operator …` on the namespace, asked again while the server comes up; resolves with what it printed. */
 async function operator(o: TemporalDevServerOptions, what: string, args: string[]): Promise<string> {
-  const full = ['operator', ...args, '--address', `127.0.0.1:${o.port}`, '-n', o.namespace];
+  const full = ['operator', ...args, '--address', devServerAddress(o), '-n', o.namespace];
   for (let attempt = 1; ; attempt++) {
     try {
       return await new Promise<string>((resolve, reject) =>

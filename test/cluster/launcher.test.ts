@@ -1,11 +1,15 @@
 /**
  * `npm run start:cluster` as a newcomer runs it: the cluster launcher starts PostgreSQL, Temporal
  * server, FerretDB, 2 receivers, 2 workers and nginx, prints where they are, serves a delivery
- * sent to the URL on the card through the entry, and stops everything on Ctrl-C.
+ * sent to the URL on the card through the entry, and stops everything on Ctrl-C. The entry's TLS
+ * is its own (review R8): its certificate is not the internal CA's, the receivers behind it listen
+ * on loopback only, and a BASE_URL of `http://` is refused.
  */
 import type { ChildProcess } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
 import fs from 'node:fs';
 import https from 'node:https';
+import tls from 'node:tls';
 import os from 'node:os';
 import path from 'node:path';
 import { apiClient, robotAtWork } from '../../src/client/api-client';
@@ -51,6 +55,44 @@ function trustingFetch(ca: Buffer): (url: string, init?: RequestInit) => Promise
     });
 }
 
+/** The local addresses of the TCP sockets listening on `port` (Linux's /proc/net: 0100007F is 127.0.0.1). */
+function listeningAddresses(port: number): string[] {
+  const hexPort = `:${port.toString(16).toUpperCase().padStart(4, '0')}`;
+  return ['/proc/net/tcp', '/proc/net/tcp6'].flatMap((file) =>
+    fs
+      .readFileSync(file, 'utf8')
+      .split('\n')
+      .slice(1)
+      .map((line) => line.trim().split(/\s+/))
+      .filter((f) => f[1]?.endsWith(hexPort) && f[3] === '0A')
+      .map((f) => f[1].slice(0, -hexPort.length)),
+  );
+}
+
+/** The certificate the entry presents. */
+function entryCertificate(port: number): Promise<X509Certificate> {
+  return new Promise((resolve, reject) => {
+    const socket = tls.connect({ host: '127.0.0.1', port, servername: 'localhost', rejectUnauthorized: false }, () => {
+      resolve(socket.getPeerX509Certificate()!);
+      socket.end();
+    });
+    socket.on('error', reject);
+  });
+}
+
+it('refuses a BASE_URL of http:// before starting anything: the entry serves HTTPS only', async () => {
+  const refusedDir = path.join(dataDir, 'refused');
+  fs.mkdirSync(refusedDir);
+  const { TEMPORAL_ADDRESS: _t, MONGODB_URI: _m, ...rest } = process.env;
+  const log = path.join(refusedDir, 'launcher.log');
+  const refused = startProcess('cluster', { ...rest, DATA_DIR: refusedDir, BASE_URL: 'http://127.0.0.1:3980' }, log);
+  expect(await exited(refused)).toBe(1);
+  expect(fs.readFileSync(log, 'utf8')).toContain(
+    'BASE_URL: must start with https://, as the entry serves HTTPS only (TLS at the entry): http://127.0.0.1:3980',
+  );
+  expect(fs.existsSync(path.join(refusedDir, 'postgresql'))).toBe(false);
+});
+
 it('starts the cluster, serves a delivery through the entry, and stops everything on Ctrl-C', async () => {
   // The launcher takes PORT+1 and +2 (receivers), the metrics ports +2 (second worker), Temporal's own.
   const [port, postgres, metrics, sdkMetrics, receiverMetrics] = await freeSpacedPorts(5);
@@ -79,9 +121,9 @@ it('starts the cluster, serves a delivery through the entry, and stops everythin
     (out) => out.includes('Ctrl-C stops everything') || launcher!.exitCode !== null,
     180_000,
   );
-  // TLS at the entry (review #17), with a certificate the cluster's CA signed.
+  // TLS at the entry (review #17), with a self-signed certificate of its own (R8).
   const base = `https://localhost:${p.port}`;
-  const ca = path.join(dataDir, 'tls', 'ca.pem');
+  const ca = path.join(dataDir, 'edge-tls', 'edge.pem');
   const token = fs.readFileSync(path.join(dataDir, 'admin-token'), 'utf8').trim();
   expect(printed).toContain(`Service (webhooks and API): ${base}   (nginx, in front of the receivers)`);
   expect(printed).toContain(`curl --cacert ${ca} ${base}/`);
@@ -91,6 +133,15 @@ it('starts the cluster, serves a delivery through the entry, and stops everythin
   expect(printed).toContain(`Admin token:                ${token}`);
   for (const metrics of [receiverMetricsPort, receiverMetricsPort - 1])
     expect((await globalThis.fetch(`http://localhost:${metrics}/healthz`)).status).toBe(200);
+  // The receivers behind the entry listen on loopback alone: nobody skips the entry's TLS and limits.
+  for (const receiver of [p.port + 1, p.port + 2]) expect(listeningAddresses(receiver)).toEqual(['0100007F']);
+  // Trusting the CA of Temporal's mutual TLS trusts no certificate of the entry's, and the other way round.
+  const internalCa = fs.readFileSync(path.join(dataDir, 'tls', 'ca.pem'));
+  await expect(trustingFetch(internalCa)(`${base}/`)).rejects.toMatchObject({ code: 'DEPTH_ZERO_SELF_SIGNED_CERT' });
+  const presented = await entryCertificate(p.port);
+  expect(presented.checkIssued(new X509Certificate(internalCa))).toBe(false);
+  expect(presented.raw.equals(new X509Certificate(fs.readFileSync(ca)).raw)).toBe(true);
+  expect(fs.existsSync(path.join(dataDir, 'tls', 'ca-key.pem'))).toBe(false);
 
   const secure = trustingFetch(fs.readFileSync(ca));
   const client = apiClient(base, token, { fetch: secure });

@@ -179,7 +179,7 @@ export function clusterPlacement(o: TemporalServerOptions): ServerPlacement {
 
 /**
  * docker-compose.yml's Temporal config (docker/temporal-config.yaml): the cluster's, in its
- * `temporal` container, with its certificates from the `tls` volume (docker/make-tls.sh) and the
+ * `temporal` container, with its certificates from its `tls-temporal` volume (docker/make-tls.sh) and the
  * password read from its environment when the server starts (a template: `# enable-template`).
  */
 export function composeTemporalConfig(): string {

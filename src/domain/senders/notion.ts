@@ -10,7 +10,16 @@
  * handed on as learned, which keeps it pending until an editor confirms it (src/robots/
  * handshake-secrets.ts), and the confirmation shows it once, to paste back.
  */
-import { digestHeader, echoable, fail, hmac, jsonObject, sameText, type SenderCheck } from './check';
+import {
+  digestHeader,
+  echoable,
+  fail,
+  hmac,
+  jsonObject,
+  sameText,
+  unsignedJsonObject,
+  type SenderCheck,
+} from './check';
 
 export const notion: SenderCheck = {
   verify(v, { headers, body }) {
@@ -20,7 +29,7 @@ export const notion: SenderCheck = {
   handshake: {
     signed: false,
     of(v, { body }) {
-      const message = jsonObject(body);
+      const message = unsignedJsonObject(body);
       const token = echoable(message?.verification_token);
       if (!message || !token || Object.keys(message).length !== 1) return null;
       if (v.secret !== undefined && sameText(token, v.secret)) return { answer: { status: 200 } };

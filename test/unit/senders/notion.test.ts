@@ -3,6 +3,7 @@ import { createHmac } from 'node:crypto';
 import { SENDERS, type CustomVerification } from '../../../src/domain/senders/catalog';
 import type { Verdict } from '../../../src/domain/senders/check';
 import { notion } from '../../../src/domain/senders/notion';
+import { DEDUP_PARSE_BYTES } from '../../../src/domain/limits';
 import { asReceived, madeSecret, type SentRequest } from '../../support/senders/fixture';
 import { notionEvent, notionHandshake, notionSender, notionVerificationToken } from '../../support/senders/notion';
 
@@ -71,6 +72,18 @@ describe('notion', () => {
       ['an array', [{ verification_token: token }]],
     ])('%s is no verification request', (_case, value) => {
       expect(handshakeOf(posted(value), fresh)).toBeNull();
+    });
+
+    test('a verification body past DEDUP_PARSE_BYTES is no handshake, and is not parsed (R5)', () => {
+      const json = notionHandshake().body as string;
+      const large = { ...notionHandshake(), body: json.slice(0, -1) + ' '.repeat(DEDUP_PARSE_BYTES) + '}' };
+      const parse = jest.spyOn(JSON, 'parse');
+      try {
+        expect(handshakeOf(large, fresh)).toBeNull();
+        expect(parse).not.toHaveBeenCalled();
+      } finally {
+        parse.mockRestore();
+      }
     });
 
     test('a body that is not JSON, and an event, are no verification request', () => {

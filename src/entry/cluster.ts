@@ -72,7 +72,8 @@ runMain('cluster', async () => {
   const passwordFile = path.join(config.dataDir, 'postgres-password');
   const edge = await cluster.edgeTls();
 
-  const receiverList = Array.from({ length: receivers }, (_, i) => `localhost:${config.port + 1 + i}`).join(', ');
+  // On loopback only (HOST), behind the entry.
+  const receiverList = Array.from({ length: receivers }, (_, i) => `127.0.0.1:${config.port + 1 + i}`).join(', ');
   process.stdout.write(
     [
       '',

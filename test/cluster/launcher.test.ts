@@ -127,7 +127,7 @@ it('starts the cluster, serves a delivery through the entry, and stops everythin
   const token = fs.readFileSync(path.join(dataDir, 'admin-token'), 'utf8').trim();
   expect(printed).toContain(`Service (webhooks and API): ${base}   (nginx, in front of the receivers)`);
   expect(printed).toContain(`curl --cacert ${ca} ${base}/`);
-  expect(printed).toContain(`Receivers:                  localhost:${p.port + 1}, localhost:${p.port + 2}`);
+  expect(printed).toContain(`Receivers:                  127.0.0.1:${p.port + 1}, 127.0.0.1:${p.port + 2}`);
   expect(printed).toContain(`Temporal server:            127.0.0.1:${p.temporal}   (PostgreSQL, 4 history shards;`);
   expect(printed).toContain(`--tls-cert-path ${path.join(dataDir, 'tls', 'client.pem')}`);
   expect(printed).toContain(`Admin token:                ${token}`);

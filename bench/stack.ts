@@ -5,6 +5,8 @@
  * points and exits come from the runtime (src/runtime/).
  */
 import { ferretDbSocket, ferretDbUri } from '../src/launch/servers/dev-servers';
+import { devServerSockets } from '../src/launch/servers/dev-namespace';
+import { unixAddress } from '../src/temporal/socket-address';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -203,7 +205,12 @@ export async function launchStack(opts: {
       const socket = ferretDbUri(dataDir);
       return fs.existsSync(ferretDbSocket(dataDir)) ? socket : `mongodb://127.0.0.1:${mongodbPort}/webhooks`;
     },
-    temporalAddress: `127.0.0.1:${temporalPort}`,
+    // The embedded dev server's socket (its namespace: src/launch/servers/dev-namespace.ts), else its port
+    // (the cluster's, or a machine without namespaces, or an earlier build's).
+    get temporalAddress() {
+      const socket = devServerSockets(dataDir).grpc;
+      return fs.existsSync(socket) ? unixAddress(socket) : `127.0.0.1:${temporalPort}`;
+    },
     workerMetricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
     temporalMetricsUrl: `http://127.0.0.1:${temporalMetrics}/metrics`,
     temporalTls: () => {

@@ -68,6 +68,14 @@ tune_version=$(cat "$(dirname "$0")"/sqlite-tune/{main.go,go.mod,go.sum} | sha25
 tune_bin="${SQLITE_TUNE_BIN:-$CACHE/sqlite-tune-$tune_version/sqlite-tune}"
 [ -x "$tune_bin" ] || build_sqlite_tune "$tune_bin"
 
+# The embedded dev server runs in a network namespace of its own, whose loopback `ip` (iproute2) or
+# `ifconfig` brings up (src/launch/servers/dev-namespace.ts): iproute2 is installed as root with
+# apt-get when neither is found; without either, the dev server listens on loopback, with a warning.
+if ! command -v ip >/dev/null && ! command -v ifconfig >/dev/null; then
+  source "$(dirname "$0")/apt-install.sh"
+  apt_install iproute2
+fi
+
 echo "TEMPORAL_CLI_BIN=$temporal_bin"
 echo "FERRETDB_BIN=$ferretdb_bin"
 echo "SQLITE_TUNE_BIN=$tune_bin"

@@ -3,6 +3,7 @@ import type { Client } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { randomBytes } from 'node:crypto';
 import { waitFor } from '../../src/launch/os/wait';
+import { nativeConnectionOptions } from '../../src/temporal/socket-address';
 import { completions } from '../context';
 import type { Settings } from '../settings';
 import { stackCpuSeconds } from '../processes';
@@ -26,7 +27,9 @@ export interface FanOutBaseline {
 export async function fanOutBaseline(stack: BenchStack, temporal: Client, s: Settings): Promise<FanOutBaseline> {
   const children = s.fanOutBaseline;
   const taskQueue = `bench-fan-out-${randomBytes(3).toString('hex')}`;
-  const connection = await NativeConnection.connect({ address: stack.temporalAddress, tls: stack.temporalTls() });
+  const connection = await NativeConnection.connect(
+    nativeConnectionOptions(stack.temporalAddress, { tls: stack.temporalTls() }),
+  );
   try {
     const worker = await Worker.create({
       connection,

@@ -28,6 +28,8 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnManaged, waitForSocket, type ManagedProcess } from '../os/managed-process';
+import { exited } from '../os/child-processes';
+import { recordServer } from '../os/left-over';
 
 /** Brings the namespace's loopback up: `ip` (iproute2) where there is one, else `ifconfig`. */
 const LOOPBACK_UP = '{ ip link set lo up || ifconfig lo up; } 2>/dev/null';
@@ -232,6 +234,13 @@ export async function startInNamespace(o: NamespacedServer): Promise<ManagedProc
   const closeGates = () => Promise.all(gates.splice(0).map((g) => g.close()));
   try {
     await waitForSocket(sockets.grpc, proc);
+    // Recorded again as what it now is: `unshare` became the shell, and the shell the server
+    // (../os/left-over.ts trusts a pid only while its command line is the one recorded).
+    recordServer(
+      o.pidFile,
+      proc.child.pid,
+      exited(proc.child).then(() => undefined),
+    );
     if (o.uiPort !== undefined) gates.push(await gateWebUi(o.uiPort, sockets.ui, o.uiPassword));
     if (o.metricsPort !== undefined) gates.push(await forwardPort(o.metricsPort, sockets.metrics));
   } catch (err) {

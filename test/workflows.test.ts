@@ -8,7 +8,7 @@ import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Connection } from 'mongoose';
 import { createActivities } from '../activities';
-import { runIdFor, runWorkflowId } from '../src/domain/ids';
+import { deliveryWorkflowId, runIdFor, runWorkflowId } from '../src/domain/ids';
 import { DELIVERY_ID_REUSE_POLICY } from '../src/domain/dedup';
 import type { BodyFormat, DeliveryInput } from '../src/domain/types';
 import { connectDatabase } from '../src/storage/connect';
@@ -74,7 +74,7 @@ it('executes the one run of a json delivery in the delivery workflow itself', as
   const result = await withWorker(() =>
     testEnv.client.workflow.execute(deliveryWorkflow, {
       taskQueue,
-      workflowId: `delivery:${input.deliveryId}`,
+      workflowId: deliveryWorkflowId(input.triggerIdentifier, input.dedupKey),
       args: [input],
     }),
   );
@@ -91,7 +91,7 @@ it('executes the one run of a json delivery in the delivery workflow itself', as
 
 it('fails the delivery workflow for a body that does not parse, so its ID can be used again', async () => {
   const input = await deliveryFor('xml', '<order><id>1</order>');
-  const workflowId = `delivery:${input.deliveryId}`;
+  const workflowId = deliveryWorkflowId(input.triggerIdentifier, input.dedupKey);
   const error = await withWorker(() =>
     testEnv.client.workflow
       .execute(deliveryWorkflow, { taskQueue, workflowId, args: [input] })
@@ -117,7 +117,7 @@ it('fans a csv out to one run per row across continue-as-new, each run once', as
   const rows = RUNS_PER_CONTINUATION + 1;
   const csv = ['email', ...Array.from({ length: rows }, (_, i) => `u${i}@example.com`)].join('\r\n');
   const input = await deliveryFor('csv', csv);
-  const workflowId = `delivery:${input.deliveryId}`;
+  const workflowId = deliveryWorkflowId(input.triggerIdentifier, input.dedupKey);
   const prepared = await withWorker(async () => {
     const handle = await testEnv.client.workflow.start(deliveryWorkflow, { taskQueue, workflowId, args: [input] });
     const result = await handle.result();

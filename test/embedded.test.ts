@@ -129,7 +129,10 @@ it('starts everything, serves a delivery end to end, stops on Ctrl-C without orp
   const endpoint = `${metrics}/codec/${uiKey}`;
   expect(printed).toContain(`Web UI codec endpoint:      ${endpoint}`);
   const ui = `http://localhost:${env.EMBEDDED_TEMPORAL_UI_PORT}`;
-  const settings = JSON.stringify(await (await fetch(`${ui}/api/v1/settings`)).json());
+  // The Web UI asks for the admin token (HTTP Basic): another local user gets 401 (review #6).
+  const asOperator = { headers: { authorization: `Basic ${Buffer.from(`operator:${token}`).toString('base64')}` } };
+  expect((await fetch(`${ui}/api/v1/settings`)).status).toBe(401);
+  const settings = JSON.stringify(await (await fetch(`${ui}/api/v1/settings`, asOperator)).json());
   expect(settings).not.toContain(uiKey);
   for (const pid of [launcher!.pid!, ...childrenOf(launcher!.pid!)]) {
     const argv = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
@@ -167,7 +170,12 @@ it('starts everything, serves a delivery end to end, stops on Ctrl-C without orp
   const dashboard = await fetch(`${base}/`);
   expect(dashboard.status).toBe(200);
   expect(await dashboard.text()).toContain('<div id="app">');
-  expect((await fetch(`http://localhost:${env.EMBEDDED_TEMPORAL_UI_PORT}/`)).status).toBe(200);
+  expect((await fetch(`${ui}/`, asOperator)).status).toBe(200);
+  // Temporal's gRPC is on a socket of the data folder only: nothing listens on its port outside.
+  const socket = path.join(dataDir, 'temporal-sockets', 'grpc.sock');
+  expect(printed).toContain(`Temporal (this user only):  unix://${socket}`);
+  expect(await accepting({ path: socket })).toBe(true);
+  expect(await listening(env.EMBEDDED_TEMPORAL_PORT)).toBe(false);
 
   const client = apiClient(base, token);
   const api = client.json;
@@ -275,5 +283,6 @@ it('stops the servers it started when a later start step fails, and says so', as
   expect(printed).toContain('could not start; stopping what was started');
   expect(printed).toContain('SQLITE_TUNE_BIN must name the binary');
   expect(await listening(env.EMBEDDED_TEMPORAL_PORT)).toBe(false);
+  expect(await accepting({ path: path.join(dataDir, 'temporal-sockets', 'grpc.sock') })).toBe(false);
   expect(await accepting({ path: ferretDbSocket(dataDir) })).toBe(false);
 }, 120_000);

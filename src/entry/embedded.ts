@@ -12,7 +12,7 @@ import { waitForPort } from '../launch/os/managed-process';
 import { createLogger, type Logger } from '../core/log';
 import { binariesFromEnv, startBackEnds, type BackEnds } from '../launch/back-ends';
 import { closeDataFolder } from '../launch/os/data-folder';
-import { adminTokenLines, onShutdown, runMain, webUiKeyLines } from './main';
+import { adminTokenLines, onShutdown, runMain, temporalLines, webUiKeyLines } from './main';
 
 runMain('embedded', async () => {
   const config = loadConfig();
@@ -116,18 +116,4 @@ async function startAll(config: Config, log: Logger, logDir: string, started: St
       '',
     ].join('\n') + '\n',
   );
-}
-
-/** What the banner says of the embedded dev server: who can reach it (docs/security.md, local users). */
-function temporalLines(temporal: BackEnds['temporal']): string[] {
-  if (!temporal.embedded) return [];
-  if (temporal.openToLocalUsers)
-    return [
-      `  WARNING:                    Temporal is open to every local user (${temporal.openToLocalUsers});`,
-      '                              use TEMPORAL_ADDRESS with TEMPORAL_TLS_* on a shared machine',
-    ];
-  return [
-    `  Temporal (this user only):  ${temporal.address}   (temporal … --address ${temporal.address})`,
-    ...(temporal.webUiUrl ? ['                              Web UI: any user name, the admin token as password'] : []),
-  ];
 }

@@ -73,3 +73,26 @@ export function webUiKeyLines(
     })`,
   ];
 }
+
+/**
+ * What the embedded launcher's banner says of its Temporal dev server: who can reach it
+ * (src/launch/servers/dev-namespace.ts; docs/security.md, a local user). Nothing for a Temporal
+ * given in TEMPORAL_ADDRESS.
+ */
+export function temporalLines(temporal: {
+  embedded: boolean;
+  address: string;
+  webUiUrl: string | null;
+  openToLocalUsers: string | null;
+}): string[] {
+  if (!temporal.embedded) return [];
+  if (temporal.openToLocalUsers)
+    return [
+      `  WARNING:                    Temporal is open to every local user (${temporal.openToLocalUsers});`,
+      '                              use TEMPORAL_ADDRESS with TEMPORAL_TLS_* on a shared machine',
+    ];
+  return [
+    `  Temporal (this user only):  ${temporal.address}   (temporal … --address ${temporal.address})`,
+    ...(temporal.webUiUrl ? ['                              Web UI: any user name, the admin token as password'] : []),
+  ];
+}

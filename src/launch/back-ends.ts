@@ -110,6 +110,7 @@ interface TemporalBackEndOptions extends Embedded<'TEMPORAL_CLI_BIN' | 'SQLITE_T
   retention?: string;
   /** The Web UI's password (HTTP Basic, any user name): the admin token. Needed with `uiPort`. */
   uiPassword?: string;
+  unshare?: string; // the `unshare` that makes its namespace (servers/dev-namespace.ts): tests name a missing one
 }
 
 interface MongodbBackEndOptions extends Embedded<'FERRETDB_BIN' | 'SQLITE_TUNE_BIN'> {
@@ -140,8 +141,8 @@ const existing = { embedded: false, start: async () => {}, stop: async () => {} 
 export function temporalBackEnd(o: TemporalBackEndOptions): TemporalBackEnd {
   if (o.address) return { name: 'temporal', address: o.address, webUiUrl: null, openToLocalUsers: null, ...existing };
   if (o.uiPort !== undefined && !o.uiPassword) throw new Error("the dev server's Web UI needs a password");
-  const support = namespaceSupport();
-  const closed = support.ok ? { uiPassword: o.uiPassword ?? '' } : undefined;
+  const support = namespaceSupport(o.unshare);
+  const closed = support.ok ? { uiPassword: o.uiPassword ?? '', unshare: o.unshare } : undefined;
   const current: { proc?: ManagedProcess } = {};
   const launch = async () => {
     current.proc = await startTemporalDevServer({

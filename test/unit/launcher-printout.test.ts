@@ -1,5 +1,5 @@
 /** What the launchers print about the admin token (src/entry/main.ts). */
-import { adminTokenLines, webUiKeyLines } from '../../src/entry/main';
+import { adminTokenLines, temporalLines, webUiKeyLines } from '../../src/entry/main';
 
 const token = 'admin-token-' + 'x'.repeat(30);
 
@@ -43,5 +43,32 @@ describe('the Web UI codec endpoint', () => {
     const none = webUiKeyLines({ ...config, receiverMetricsPort: 0, webUiKeyFromEnv: false }).join('\n');
     expect(none).toContain('none (RECEIVER_METRICS_PORT is 0');
     expect(none).not.toContain(config.webUiKey);
+  });
+});
+
+describe('the embedded Temporal', () => {
+  const temporal = {
+    embedded: true,
+    address: 'unix:///data/temporal-sockets/grpc.sock',
+    webUiUrl: 'http://localhost:8233',
+    openToLocalUsers: null,
+  };
+
+  it("says it is this user's alone, where its socket is, and what the Web UI asks for", () => {
+    const lines = temporalLines(temporal).join('\n');
+    expect(lines).toContain('Temporal (this user only):  unix:///data/temporal-sockets/grpc.sock');
+    expect(lines).toContain('the admin token as password');
+    expect(lines).not.toContain('WARNING');
+  });
+
+  it('warns, with the reason, when it is open to every local user (no namespace could be made)', () => {
+    const open = { ...temporal, address: '127.0.0.1:7233', openToLocalUsers: 'unshare: spawnSync unshare ENOENT' };
+    const lines = temporalLines(open).join('\n');
+    expect(lines).toContain('WARNING:');
+    expect(lines).toContain('open to every local user (unshare: spawnSync unshare ENOENT)');
+  });
+
+  it('says nothing of a Temporal given in TEMPORAL_ADDRESS', () => {
+    expect(temporalLines({ ...temporal, embedded: false })).toEqual([]);
   });
 });

@@ -34,12 +34,14 @@ import { recordServer } from '../os/left-over';
 /** Brings the namespace's loopback up: `ip` (iproute2) where there is one, else `ifconfig`. */
 const LOOPBACK_UP = '{ ip link set lo up || ifconfig lo up; } 2>/dev/null';
 
-let support: { ok: true } | { ok: false; why: string } | undefined;
+type Support = { ok: true } | { ok: false; why: string };
+const supportBy = new Map<string, Support>();
 
 /** Whether this user can run a server in a network namespace of its own here (asked once a process). */
-export function namespaceSupport(): { ok: true } | { ok: false; why: string } {
+export function namespaceSupport(unshare = 'unshare'): Support {
+  let support = supportBy.get(unshare);
   if (!support) {
-    const probe = spawnSync('unshare', ['-rn', 'sh', '-c', LOOPBACK_UP], { encoding: 'utf8' });
+    const probe = spawnSync(unshare, ['-rn', 'sh', '-c', LOOPBACK_UP], { encoding: 'utf8' });
     support =
       probe.status === 0
         ? { ok: true }
@@ -49,6 +51,7 @@ export function namespaceSupport(): { ok: true } | { ok: false; why: string } {
               ? `unshare: ${probe.error.message}`
               : (probe.stderr.trim() || 'no `ip` or `ifconfig` to bring its loopback up').split('\n')[0],
           };
+    supportBy.set(unshare, support);
   }
   return support;
 }
@@ -117,6 +120,7 @@ for (const b of JSON.parse(process.argv[1])) whenUp(b);
 
 /** `unshare` and its arguments: `bin args` in a namespace of its own, the bridge beside it for `bridges`. */
 export function inNamespace(
+  unshare: string,
   bin: string,
   args: string[],
   bridges: Array<{ socket: string; port: number }>,
@@ -124,7 +128,7 @@ export function inNamespace(
   // The shell brings the loopback up, starts the bridge, and becomes the server (its pid is the server's).
   const script = `${LOOPBACK_UP} || exit 97; "$1" -e "$2" "$3" & shift 3; exec "$@"`;
   return {
-    command: 'unshare',
+    command: unshare,
     args: ['-rn', 'sh', '-c', script, 'sh', process.execPath, BRIDGE, JSON.stringify(bridges), bin, ...args],
   };
 }
@@ -212,6 +216,7 @@ interface NamespacedServer {
   uiPort?: number;
   metricsPort?: number;
   uiPassword: string;
+  unshare?: string;
   logFile?: string;
   pidFile: string;
 }
@@ -228,7 +233,7 @@ export async function startInNamespace(o: NamespacedServer): Promise<ManagedProc
     ...(o.uiPort === undefined ? [] : [{ socket: sockets.ui, port: o.uiPort }]),
     ...(o.metricsPort === undefined ? [] : [{ socket: sockets.metrics, port: o.metricsPort }]),
   ];
-  const run = inNamespace(o.bin, o.args, bridges);
+  const run = inNamespace(o.unshare ?? 'unshare', o.bin, o.args, bridges);
   const proc = spawnManaged('temporal', run.command, run.args, { logFile: o.logFile, pidFile: o.pidFile });
   const gates: Gate[] = [];
   const closeGates = () => Promise.all(gates.splice(0).map((g) => g.close()));

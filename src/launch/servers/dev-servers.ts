@@ -36,7 +36,7 @@ interface TemporalDevServerOptions {
   tuneBin: string;
   logFile?: string;
   /** In a network namespace of its own, its Web UI behind `uiPassword` (./dev-namespace.ts); else on loopback. */
-  private?: { uiPassword: string };
+  private?: { uiPassword: string; unshare?: string };
 }
 
 /** Where the dev server's clients reach it: its socket's address when private, else its loopback port. */
@@ -191,7 +191,7 @@ async function launchDevServer(
     await waitForPort(o.port, proc);
     return proc;
   }
-  return startInNamespace({ ...o, uiPassword: o.private.uiPassword, args, pidFile });
+  return startInNamespace({ ...o, uiPassword: o.private.uiPassword, unshare: o.private.unshare, args, pidFile });
 }
 
 /** Runs scripts/sqlite-tune (SQLITE_TUNE_BIN) on the stopped dev server's database; resolves with what it printed. */

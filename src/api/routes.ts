@@ -63,6 +63,7 @@ export function managementRouter(input: ManagementInput, lifecycle: RobotLifecyc
       }),
     recordWrite: ({ caller, action, resource, workspaceId, outcome }) =>
       audit.record(caller, action, resource, workspaceId, outcome),
+    settleWrite: (entryId, { outcome, resource }) => audit.settle(entryId, outcome, resource),
     // The log line is the entry's last record: everything the entry would have held.
     unrecorded: ({ caller, action, resource, workspaceId, outcome }, err) => {
       metrics?.auditUnrecorded.inc();

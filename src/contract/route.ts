@@ -33,17 +33,18 @@ export interface RouteGuard {
    * known caller; 404: a workspace it may not name). Whether its role allows the route is the mount's.
    */
   identify(ctx: Context, op: Operation): Promise<Caller>;
-  /** Records a write (src/workspaces/audit.ts) once; throws when the database did not take it. */
-  recordWrite(write: AuditedWrite): Promise<void>;
-  /** A write whose entry the database never took, after every try: logged in full and counted. */
+  /** Records a write (src/workspaces/audit.ts) once; resolves with its entry's id, throws when the database did not take it. */
+  recordWrite(write: AuditedWrite): Promise<string>;
+  /** Sets how a `started` write went and what it made (`write.outcome`, `write.resource`) on its entry. */
+  settleWrite(entryId: string, write: AuditedWrite): Promise<void>;
+  /** A write whose entry the database never took or never settled, after every try: logged in full and counted. */
   unrecorded(write: AuditedWrite, err: unknown): void;
 }
 
 /**
  * What a write is recorded on: `<kind>:<id>`, the kind the action's (`robot.pause`: `robot`), the id
- * the answer's (what it made) or else the path's, unless the path's names the workspace (a refused
- * key's making: `key:`). A workspace's own writes (its making) are recorded in it; every other, and
- * every refused one, in the caller's.
+ * the answer's (what it made, once made) or else the path's, unless the path's names the workspace
+ * (a key's making: `key:` until made). Recorded in the caller's workspace.
  */
 function audited(
   op: Operation,
@@ -57,19 +58,21 @@ function audited(
   const kind = action.split('.')[0];
   const made = (answer as { id?: unknown } | undefined)?.id;
   const id = typeof made === 'string' ? made : op.workspaceFromPath ? '' : (params.id ?? '');
-  const workspaceId = kind === 'workspace' && outcome === 'done' ? id : caller.workspaceId;
-  return { caller, action, resource: `${kind}:${id}`, workspaceId, outcome };
+  return { caller, action, resource: `${kind}:${id}`, workspaceId: caller.workspaceId, outcome };
 }
 
 /**
- * Records a write's entry, tried again while the database does not take it (AUDIT_RECORD_RETRY).
- * The write has stood by then, so it is answered as it went whatever happens here: an entry never
- * taken is handed to `unrecorded` (logged in full), never a 500 over a write that was done.
+ * An entry's last word, tried again while the database does not take it (AUDIT_RECORD_RETRY): a
+ * refusal's entry, or how a `started` write went. What happened has happened by then, so it is
+ * answered as it went whatever happens here: an entry never taken or settled is handed to
+ * `unrecorded` (logged in full; a `started` one stays in the log as started), never a 500.
  */
-async function record(deps: RouteGuard, write: AuditedWrite | null): Promise<void> {
-  if (!write) return;
+async function recordLast(deps: RouteGuard, write: AuditedWrite, entryId?: string): Promise<void> {
   try {
-    await retried(() => deps.recordWrite(write), AUDIT_RECORD_RETRY);
+    await retried(
+      async () => void (await (entryId ? deps.settleWrite(entryId, write) : deps.recordWrite(write))),
+      AUDIT_RECORD_RETRY,
+    );
   } catch (err) {
     deps.unrecorded(write, err);
   }
@@ -119,8 +122,8 @@ function sendFile(ctx: Context, { file }: FileAnswer): void {
 
 /**
  * Puts the routes on the router: the caller known and allowed (a write its role is short of is
- * recorded as `refused`, then answered 403), the body and query read, the answer set, and a write
- * recorded in the audit log before it is answered.
+ * recorded as `refused`, then answered 403), the body and query read, a write recorded in the audit
+ * log as `started` before it is made and as `done` or `failed` before it is answered, the answer set.
  */
 export function mountRoutes<D extends RouteGuard>(router: Router, routes: readonly ApiRoute<D>[], deps: D): void {
   for (const r of routes) {
@@ -129,7 +132,8 @@ export function mountRoutes<D extends RouteGuard>(router: Router, routes: readon
       const params = ctx.params as Record<string, string>;
       const caller = await deps.identify(ctx, r);
       if (!allows(caller.role, r.access)) {
-        await record(deps, audited(r, params, undefined, caller, 'refused'));
+        const refused = audited(r, params, undefined, caller, 'refused');
+        if (refused) await recordLast(deps, refused);
         throw forbidden(
           r.access === 'operator' ? 'only the admin token may do this' : `a ${caller.role}'s key may not do this`,
         );
@@ -137,8 +141,19 @@ export function mountRoutes<D extends RouteGuard>(router: Router, routes: readon
       const body: unknown = r.body && r.body !== 'raw' ? await readJson(ctx, BODIES[r.body]) : undefined;
       const query: unknown = r.query ? QUERIES[r.query].parse(ctx.query) : undefined;
       const request = { params, body, query, caller } as RouteRequest<Operation>;
-      const answer = await r.handle(request, deps);
-      await record(deps, audited(r, params, answer, caller, 'done'));
+      // A write's entry is written before the write (`started`): no write is ever made unrecorded.
+      // One the database does not take is refused (503) with nothing written.
+      const started = audited(r, params, undefined, caller, 'started');
+      const entryId = started ? await retried(() => deps.recordWrite(started), AUDIT_RECORD_RETRY) : undefined;
+      let answer: unknown;
+      try {
+        answer = await r.handle(request, deps);
+      } catch (err) {
+        if (started) await recordLast(deps, { ...started, outcome: 'failed' }, entryId);
+        throw err;
+      }
+      const done = audited(r, params, answer, caller, 'done');
+      if (done) await recordLast(deps, done, entryId);
       ctx.status = status;
       if (r.answers[status] === 'file') return sendFile(ctx, answer as FileAnswer);
       ctx.body = answer;

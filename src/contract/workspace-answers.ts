@@ -58,7 +58,7 @@ const auditEntryAnswer = answer({
   at: time,
   actor: auditActorAnswer,
   action: z.string(),
-  outcome: z.enum(['done', 'refused']),
+  outcome: z.enum(['started', 'done', 'failed', 'refused']),
   resource: z.string(),
   address: z.string().optional(),
 });

@@ -84,8 +84,13 @@ export interface KeyMaker {
 /** A sender, as the audit log names it (its address is the entry's). */
 export const SENDER_ACTOR: AuditActor = { kind: 'sender', keyId: null, name: null };
 
-/** How an audited write ended: done, or `refused` (403: the caller's role is short of it). */
-export type AuditOutcome = 'done' | 'refused';
+/**
+ * How an audited write went. Its entry is written `started` before the write is made, so no write
+ * is ever done unrecorded, then set to `done` or `failed` (an error answered); one still `started`
+ * is a write whose end nobody recorded (its process stopped, or the store did not take the update):
+ * it may or may not have been made. `refused` (403): the caller's role is short of it, nothing done.
+ */
+export type AuditOutcome = 'started' | 'done' | 'failed' | 'refused';
 
 export const KEY_PREFIX = 'whk_';
 const KEY_SHAPE = /^whk_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})_([A-Za-z0-9_-]{43})$/;

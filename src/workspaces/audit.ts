@@ -84,16 +84,24 @@ export class AuditLog {
     this.chains = new Chains(models.AuditEntry, ROBOTS_KEPT);
   }
 
-  /** Records a write the caller made in its workspace (or tried: `outcome` `refused`). */
+  /**
+   * Records a write the caller makes in its workspace (`started`, before it is made; `refused`; or
+   * `done`, for a record of a write made); resolves with the entry's id, for `settle`.
+   */
   async record(
     caller: Caller,
     action: string,
     resource: string,
     workspaceId = caller.workspaceId,
     outcome: AuditOutcome = 'done',
-  ): Promise<void> {
+  ): Promise<string> {
     const actor = auditActor(caller.actor);
-    await this.append(workspaceId, { at: new Date(), actor, action, outcome, resource, address: caller.address });
+    return this.append(workspaceId, { at: new Date(), actor, action, outcome, resource, address: caller.address });
+  }
+
+  /** How a `started` write went (`done` or `failed`), and what it made (`resource`): one update by `_id`. */
+  async settle(entryId: string, outcome: AuditOutcome, resource: string): Promise<void> {
+    await this.models.AuditEntry.updateOne({ _id: entryId }, { $set: { outcome, resource } });
   }
 
   /** Records what a sender did on a webhook URL, in the URL's workspace. */
@@ -107,9 +115,10 @@ export class AuditLog {
    * never stores an entry twice (unless the insert's answer was lost after it was taken). The head
    * and the sweep are kept up by any later write: a head behind costs the next append a few reads.
    */
-  private async append(workspaceId: string, entry: Omit<AuditEntryDoc, '_id'>): Promise<void> {
+  private async append(workspaceId: string, entry: Omit<AuditEntryDoc, '_id'>): Promise<string> {
     const head = await this.head(workspaceId);
     const n = await this.chains.append(workspaceId, entry, head.last);
+    const entryId = `${workspaceId}:${n}`;
     try {
       await rawCollection(this.models.AuditHead).updateOne(
         { _id: workspaceId },
@@ -120,6 +129,7 @@ export class AuditLog {
     } catch {
       // The entry is stored; what failed is bookkeeping a later write does again.
     }
+    return entryId;
   }
 
   /** A page of the workspace's log, newest first, from `cursor` (a page's `nextCursor`) on. */

@@ -1,9 +1,9 @@
 /**
  * Routes declared once (src/contract/route.ts): every declaration is well formed, and a declared route,
  * mounted, asks who its caller is first, reads and checks its body and query, answers with its one
- * 2xx status, and records a write in the audit log: a write the caller's role is short of as
- * `refused` (403), and a write that stood is answered as done even when its entry needed tries
- * again or was never taken (review R7). That the service serves exactly the declared routes is
+ * 2xx status, and records a write in the audit log before it is made (`started`, then `done` or
+ * `failed`): a write the caller's role is short of as `refused` (403), no write made whose entry was
+ * not taken, and a write that stood answered even when its end could not be recorded (review R7). That the service serves exactly the declared routes is
  * test/openapi.test.ts's.
  */
 import Router from '@koa/router';
@@ -15,7 +15,7 @@ import { MANAGEMENT_ROUTES } from '../../src/api/routes';
 import { mountRoutes, routesFor, successStatus, type AuditedWrite, type RouteGuard } from '../../src/contract/route';
 import { MANAGEMENT } from '../../src/contract/management';
 import { ROBOT_TRANSITIONS, type RobotTransition } from '../../src/domain/robot-lifecycle';
-import { errorHandler, requireAdminToken } from '../../src/core/http-errors';
+import { conflict, errorHandler, requireAdminToken } from '../../src/core/http-errors';
 import { silentLogger } from '../../src/core/log';
 import { Throttle } from '../../src/core/throttle';
 import { AUDIT_RECORD_RETRY } from '../../src/domain/limits';
@@ -66,7 +66,7 @@ const thing = {
   audit: 'thing.rotate',
   body: 'RotateToken',
   query: 'Page',
-  answers: { 202: 'Replayed', 400: 'Error' },
+  answers: { 202: 'Replayed', 400: 'Error', 409: 'Error' },
 } as const;
 
 it('checks a handler against its declared answer when it compiles', () => {
@@ -83,10 +83,14 @@ describe('a mounted route', () => {
   let base: string;
   const VIEWER = 'a-viewer-key-for-the-route-test';
   const heard: unknown[] = [];
-  const recorded: unknown[] = [];
+  /** The audit log as the route left it, entry by entry (its id is its place). */
+  const recorded: Array<Omit<AuditedWrite, 'caller'> & { actor: unknown }> = [];
+  /** The entry of the write as the handler found it: written before the write is made. */
+  const atHandler: unknown[] = [];
   const unrecorded: unknown[] = [];
-  /** How many of the next tries to record an entry fail (the database not answering). */
-  let failingTries = 0;
+  /** How many of the next tries to record an entry, or to settle one, fail (the database not answering). */
+  let failingRecords = 0;
+  let failingSettles = 0;
 
   beforeAll(async () => {
     const deps: RouteGuard = {
@@ -99,14 +103,22 @@ describe('a mounted route', () => {
         return Promise.resolve({ actor: { kind: 'admin' }, workspaceId: 'w1', role: 'operator', address: ctx.ip });
       },
       recordWrite: ({ caller, action, resource, workspaceId, outcome }: AuditedWrite) => {
-        if (failingTries > 0) {
-          failingTries--;
+        if (failingRecords > 0) {
+          failingRecords--;
           return Promise.reject(new Error('the database did not answer'));
         }
         recorded.push({ actor: caller.actor, action, resource, workspaceId, outcome });
+        return Promise.resolve(String(recorded.length - 1));
+      },
+      settleWrite: (entryId, { outcome, resource }) => {
+        if (failingSettles > 0) {
+          failingSettles--;
+          return Promise.reject(new Error('the database did not answer'));
+        }
+        Object.assign(recorded[Number(entryId)], { outcome, resource });
         return Promise.resolve();
       },
-      unrecorded: (write, err) => unrecorded.push({ action: write.action, err: String(err) }),
+      unrecorded: (write, err) => unrecorded.push({ action: write.action, outcome: write.outcome, err: String(err) }),
     };
     const router = new Router();
     mountRoutes(
@@ -114,6 +126,8 @@ describe('a mounted route', () => {
       [
         route(thing, ({ params, body, query }) => {
           heard.push({ params, body, query });
+          atHandler.push({ ...recorded.at(-1) });
+          if (params.id === 'gone') return Promise.reject(conflict('the thing is gone'));
           return Promise.resolve({ deliveryId: `${params.id} ${body.graceHours} ${query.limit}` });
         }),
       ],
@@ -141,6 +155,8 @@ describe('a mounted route', () => {
     expect(res.status).toBe(202);
     expect(await res.json()).toEqual({ deliveryId: 't1 24 3' });
     expect(heard.at(-1)).toEqual({ params: { id: 't1' }, body: { graceHours: 24 }, query: { limit: 3 } });
+    // Recorded before the write was made, then settled (review R7: no write stands unrecorded).
+    expect(atHandler.at(-1)).toMatchObject({ action: 'thing.rotate', outcome: 'started' });
     expect(recorded.at(-1)).toEqual({
       actor: { kind: 'admin' },
       action: 'thing.rotate',
@@ -164,32 +180,42 @@ describe('a mounted route', () => {
     });
   });
 
-  it('answers a write that stood once its entry is taken on a later try, not 500', async () => {
-    const before = recorded.length;
-    failingTries = 2;
-    const res = await post('/api/things/t3/rotate', {});
-    expect(res.status).toBe(202);
-    expect(recorded.length).toBe(before + 1);
-    expect(recorded.at(-1)).toMatchObject({ action: 'thing.rotate', resource: 'thing:t3', outcome: 'done' });
-    expect(unrecorded).toEqual([]);
+  it('records a write its handler refused as failed', async () => {
+    const res = await post('/api/things/gone/rotate', {});
+    expect(res.status).toBe(409);
+    expect(recorded.at(-1)).toMatchObject({ action: 'thing.rotate', resource: 'thing:gone', outcome: 'failed' });
   });
 
-  it('answers a write that stood when its entry is never taken, and hands the entry over to be logged', async () => {
+  it('makes a write once its entry is taken on a later try, and never one whose entry is not taken', async () => {
     const before = recorded.length;
-    failingTries = AUDIT_RECORD_RETRY.attempts;
-    const res = await post('/api/things/t4/rotate', {});
-    expect(res.status).toBe(202);
-    expect(recorded.length).toBe(before);
-    expect(unrecorded).toEqual([{ action: 'thing.rotate', err: 'Error: the database did not answer' }]);
-    expect(failingTries).toBe(0);
+    failingRecords = 2;
+    expect((await post('/api/things/t3/rotate', {})).status).toBe(202);
+    expect(recorded.length).toBe(before + 1);
+    expect(recorded.at(-1)).toMatchObject({ action: 'thing.rotate', resource: 'thing:t3', outcome: 'done' });
+
+    const heardBefore = heard.length;
+    failingRecords = AUDIT_RECORD_RETRY.attempts;
+    expect((await post('/api/things/t4/rotate', {})).status).toBe(500);
+    expect(heard.length).toBe(heardBefore);
+    expect(recorded.length).toBe(before + 1);
+    expect(failingRecords).toBe(0);
+  });
+
+  it('answers a write that stood when its end is never recorded: its entry stays started, and is logged', async () => {
+    failingSettles = AUDIT_RECORD_RETRY.attempts;
+    expect((await post('/api/things/t5/rotate', {})).status).toBe(202);
+    expect(recorded.at(-1)).toMatchObject({ action: 'thing.rotate', outcome: 'started' });
+    expect(unrecorded).toEqual([
+      { action: 'thing.rotate', outcome: 'done', err: 'Error: the database did not answer' },
+    ]);
+    expect(failingSettles).toBe(0);
   });
 
   it('refuses a wrong admin token (401) before the handler runs', async () => {
-    const before = heard.length;
+    const before = { heard: heard.length, recorded: recorded.length };
     const res = await post('/api/things/t1/rotate', {}, 'wrong');
     expect(res.status).toBe(401);
-    expect(heard.length).toBe(before);
-    expect(recorded.length).toBe(before);
+    expect({ heard: heard.length, recorded: recorded.length }).toEqual(before);
   });
 
   it('refuses a body its schema refuses (400, naming the field) before the handler runs', async () => {

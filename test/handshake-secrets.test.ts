@@ -153,7 +153,7 @@ describe("Asana's handshake (R1)", () => {
     expect(await event(robot.url, real, JSON.stringify({ events: [{ action: 'still' }] }))).toBe(200);
 
     // Recorded: each secret a handshake gave, with the sender's address, and the confirmations.
-    const { entries } = await owner.json<{ entries: Array<Record<string, unknown>> }>('GET', '/api/audit?limit=200');
+    const { entries } = await owner.json<{ entries: Array<Record<string, string>> }>('GET', '/api/audit?limit=200');
     const actions = entries.map((e) => `${e.action} ${e.resource}`);
     expect(actions.filter((a) => a === `robot.secret-from-handshake robot:${robot.id}`)).toHaveLength(2);
     expect(actions).toContain(`robot.secret-from-handshake robot:${second.id}`);

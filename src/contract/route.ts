@@ -33,7 +33,7 @@ export interface RouteGuard {
    * known caller; 404: a workspace it may not name). Whether its role allows the route is the mount's.
    */
   identify(ctx: Context, op: Operation): Promise<Caller>;
-  /** Records a write (src/workspaces/audit.ts) once; resolves with its entry's id, throws when the database did not take it. */
+  /** Records a write (src/workspaces/audit.ts) once; its entry's id; throws when the database did not take it. */
   recordWrite(write: AuditedWrite): Promise<string>;
   /** Sets how a `started` write went and what it made (`write.outcome`, `write.resource`) on its entry. */
   settleWrite(entryId: string, write: AuditedWrite): Promise<void>;

@@ -32,7 +32,7 @@ export function secretFingerprint(secret: string): string {
   return `sha256:${createHash('sha256').update(secret).digest('hex').slice(0, 16)}`;
 }
 
-/** The URL's secrets as the receiver checks with them: the confirmed one (or its app's, before 0.11) and the pending. */
+/** The URL's secrets as the receiver checks with them: the confirmed one and the pending ones. */
 export function triggerSecrets(
   secretsKeys: readonly Buffer[],
   trigger: RobotDoc['trigger'],

@@ -3,8 +3,8 @@
  * mounted, asks who its caller is first, reads and checks its body and query, answers with its one
  * 2xx status, and records a write in the audit log before it is made (`started`, then `done` or
  * `failed`): a write the caller's role is short of as `refused` (403), no write made whose entry was
- * not taken, and a write that stood answered even when its end could not be recorded (review R7). That the service serves exactly the declared routes is
- * test/openapi.test.ts's.
+ * not taken, and a write that stood answered even when its end could not be recorded (review R7).
+ * That the service serves exactly the declared routes is test/openapi.test.ts's.
  */
 import Router from '@koa/router';
 import Koa from 'koa';

@@ -3,9 +3,9 @@
  * (src/launch/back-ends.ts): the Temporal dev server (headless, in a network namespace of its own,
  * reached through its unix socket: TEMPORAL_ADDRESS is `unix:///…`, so every test connects through
  * the bridge the launcher uses) and FerretDB with its store prepared, built by scripts/binaries.sh,
- * with their files in a temporary folder. TEMPORAL_ADDRESS and MONGODB_URI, when set, point the tests at existing servers instead.
- * Each test keeps its own database (test/support/stack.ts). The workflow code is bundled once here
- * for every worker the tests start.
+ * with their files in a temporary folder. TEMPORAL_ADDRESS and MONGODB_URI, when set, point the
+ * tests at existing servers instead. Each test keeps its own database (test/support/stack.ts). The
+ * workflow code is bundled once here for every worker the tests start.
  */
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { execFileSync } from 'node:child_process';

@@ -181,7 +181,7 @@ describe('a sealed input copied into a start it was not sealed for', () => {
     const raw = new Client({ connection: await connectTemporal(stack.config.temporal.address!) });
     try {
       const copy = `${delivery.workflowId}-copy`;
-      await copyInto(raw, delivery.workflowId!, copy, 'deliveryWorkflow');
+      await copyInto(raw, delivery.workflowId, copy, 'deliveryWorkflow');
       await refused(raw, copy, 'delivery');
       // A run's own ID, once its run has closed, but started by nobody's fan-out.
       const runId = `run:${runs[0].id}`;

@@ -78,8 +78,8 @@ export const senderDeliveryId = (v: CustomVerification, req: SenderRequest): str
 
 /** A delivery's trigger data as its runs keep it: without a credential its sender carries in the body. */
 export function senderTriggerData(sender: SenderName | null, data: JsonValue): JsonValue {
-  const strip = sender && CHECKS[sender].triggerData;
-  return strip ? strip(data) : data;
+  const check = sender ? CHECKS[sender] : undefined;
+  return check?.triggerData ? check.triggerData(data) : data;
 }
 
 /** The request headers kept with each delivery of the app's sender (lower-case). */

@@ -173,7 +173,7 @@ export function readSettings(): Settings {
     keepData: process.env.BENCH_KEEP_DATA === '1',
     historyLevels,
     historySamples: intSetting('BENCH_HISTORY_SAMPLES', 200),
-    workspaceRobots: intSetting('BENCH_WORKSPACE_ROBOTS', 10_000),
+    workspaceRobots: intSetting('BENCH_WORKSPACE_ROBOTS', 10_000, 0),
     workspaceAudit: intSetting('BENCH_WORKSPACE_AUDIT', 100_000),
     csvWatched: process.env.BENCH_CSV_WATCHED !== '0',
     csvPageOpen: process.env.BENCH_CSV_PAGE !== '0' && Boolean(process.env.CHROMIUM_BIN),

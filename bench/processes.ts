@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { descendants } from '../src/launch/os/child-processes';
 import { round } from './util';
+import { BRIDGE_MARKER } from '../src/launch/servers/dev-namespace';
 
 /** The pids of the launcher's children whose command line names `script` (e.g. `entry/worker.js`). */
 export function childrenRunning(launcherPid: number, script: string): number[] {
@@ -33,7 +34,8 @@ const CLOCK_TICKS = 100;
 
 function roleOf(args: string[]): StackRole | null {
   const program = path.basename(args[0] ?? '');
-  if (program.startsWith('temporal')) return 'temporal';
+  // The dev server's bridge (its only way in) is part of what Temporal costs.
+  if (program.startsWith('temporal') || args.some((a) => a.startsWith(BRIDGE_MARKER))) return 'temporal';
   if (program.startsWith('ferretdb')) return 'ferretdb';
   if (program === 'postgres' || (args[0] ?? '').startsWith('postgres:')) return 'postgresql';
   if (program === 'nginx' || (args[0] ?? '').startsWith('nginx:')) return 'entry';

@@ -74,13 +74,16 @@ export function prepareSocketFolder(sockets: ReturnType<typeof devServerSockets>
   for (const socket of Object.values(sockets)) fs.rmSync(socket, { force: true });
 }
 
+/** The bridge's first line: how a look at the processes (the bench's CPU per role) tells it apart. */
+export const BRIDGE_MARKER = '// the embedded Temporal dev server\'s bridge';
+
 /**
  * The bridge, run by Node in the namespace (`node -e BRIDGE '<json>'`): for each `{ socket, port }`,
  * once the port answers, it listens on the socket and copies each connection to the port. A
  * connection that opens with `CONNECT ` (the worker's Rust core) is answered `200` first. It exits
  * when its parent (the dev server, which took the shell's place) is gone.
  */
-const BRIDGE = `
+const BRIDGE = `${BRIDGE_MARKER}
 const net = require('net');
 const parent = process.ppid;
 setInterval(() => { if (process.ppid !== parent) process.exit(0); }, 1000);

@@ -3,7 +3,8 @@
  * query (by their names in ./requests.ts), and what each status answers (by name in ./answers.ts).
  * The server gives each its handler (src/api/, `route`), which then must return its declared 2xx
  * answer; the dashboard calls each through web/src/api.ts, whose paths, bodies and answers come
- * from here. This module imports types only: the browser bundle takes it whole and nothing else.
+ * from here. This module imports types only (and ./workspace-operations.ts, which declares the
+ * workspace operations the same way): the browser bundle takes them whole and nothing else.
  *
  * Each declares who may call it (`access`, src/domain/workspaces.ts) and, for a write, the action
  * the audit log records it as (`audit`, src/workspaces/audit.ts).
@@ -12,6 +13,7 @@
  * test/unit/routes.test.ts holds the two together).
  */
 import type { Operation } from './operation';
+import { WORKSPACE_OPERATIONS } from './workspace-operations';
 
 export const MANAGEMENT = {
   openApiDocument: {
@@ -240,63 +242,7 @@ export const MANAGEMENT = {
     body: 'ReplayMany',
     answers: { 202: 'ReplayedMany', 400: 'Error', 404: 'Error', 409: 'Error' },
   },
-  caller: {
-    method: 'get',
-    path: '/api/me',
-    summary: "Who the credential is: its author's name, role and workspace",
-    access: 'viewer',
-    answers: { 200: 'Caller' },
-  },
-  createWorkspace: {
-    method: 'post',
-    path: '/api/workspaces',
-    summary: 'Create a workspace (the admin token only)',
-    access: 'operator',
-    audit: 'workspace.create',
-    body: 'CreateWorkspace',
-    answers: { 201: 'Workspace', 400: 'Error' },
-  },
-  listWorkspaces: {
-    method: 'get',
-    path: '/api/workspaces',
-    summary: 'Every workspace (the admin token only)',
-    access: 'operator',
-    answers: { 200: 'Workspaces' },
-  },
-  createKey: {
-    method: 'post',
-    path: '/api/workspaces/:id/keys',
-    summary: "Create a key (its value in this answer only): the admin token's, or an owner key's, bound to it",
-    access: 'owner',
-    workspaceFromPath: true,
-    audit: 'key.create',
-    body: 'CreateKey',
-    answers: { 201: 'CreatedKey', 400: 'Error', 404: 'Error', 409: 'Error' },
-  },
-  listKeys: {
-    method: 'get',
-    path: '/api/workspaces/:id/keys',
-    summary: "The workspace's keys, never their values (the admin token, or an owner's key)",
-    access: 'owner',
-    workspaceFromPath: true,
-    answers: { 200: 'Keys', 404: 'Error' },
-  },
-  revokeKey: {
-    method: 'delete',
-    path: '/api/keys/:id',
-    summary: 'Revoke a key of the workspace, and every key it made: they are refused from then on, by every receiver',
-    access: 'owner',
-    audit: 'key.revoke',
-    answers: { 200: 'Key', 404: 'Error' },
-  },
-  auditLog: {
-    method: 'get',
-    path: '/api/audit',
-    summary: "The workspace's audit log: every management write, done or refused, newest first",
-    access: 'viewer',
-    query: 'AuditPage',
-    answers: { 200: 'AuditPage', 400: 'Error' },
-  },
+  ...WORKSPACE_OPERATIONS,
 } as const satisfies Record<string, Operation>;
 
 export type ManagementOperation = keyof typeof MANAGEMENT;

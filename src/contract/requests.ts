@@ -15,8 +15,6 @@ import {
   type SenderSetting,
 } from '../domain/senders/catalog';
 import {
-  AUDIT_PAGE,
-  AUDIT_PAGE_MAX,
   DEFAULT_GRACE_HOURS,
   MAX_GRACE_HOURS,
   MIN_SIGNING_SECRET_LENGTH,
@@ -24,7 +22,7 @@ import {
   ROBOTS_PAGE_MAX,
   TRIGGER_RULES_MAX,
 } from '../domain/limits';
-import { ROLES } from '../domain/workspaces';
+import { auditQuery, WORKSPACE_BODIES } from './workspace-requests';
 import { RULE_OPS, ruleProblem } from '../domain/trigger-rules';
 import { DEDUP_KEYS, DEDUP_WINDOW_MS } from '../domain/dedup';
 import { isHeaderName } from '../domain/headers';
@@ -248,27 +246,6 @@ const robotsQuery = z.object({
   search: z.string().max(200).optional(),
 });
 
-/** A page of the audit log, newest first. */
-const auditQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(AUDIT_PAGE_MAX).default(AUDIT_PAGE),
-  cursor: z.string().max(500).optional(),
-});
-
-const createWorkspaceBody = z.object({ name: z.string().trim().min(1).max(200) }).strict();
-
-/** A key of a workspace: what it is called, its role, and when it stops working (never, when absent). */
-const createKeyBody = z
-  .object({
-    name: z.string().trim().min(1).max(200),
-    role: z.enum(ROLES),
-    expiresAt: z
-      .string()
-      .datetime()
-      .refine((t) => Date.parse(t) > Date.now(), 'must be in the future')
-      .optional(),
-  })
-  .strict();
-
 export type CreateRobotBody = z.infer<typeof createRobotBody>;
 export type StepBody = z.infer<typeof step>;
 
@@ -302,6 +279,5 @@ export const BODIES = {
   ReplayMany: bulkReplayBody,
   TestDelivery: testDeliveryBody,
   PayloadsToCode: payloadsBody,
-  CreateWorkspace: createWorkspaceBody,
-  CreateKey: createKeyBody,
+  ...WORKSPACE_BODIES,
 } satisfies Record<string, z.ZodTypeAny>;

@@ -8,13 +8,12 @@
  * 100 robots are all busy weighs about 1 in all, as much as another workspace's one robot; a
  * workspace with one busy robot among 100 idle ones has that robot's whole share.
  */
+import { FAIR_SHARE_URLS_KEPT } from '../domain/limits';
 
 /** How long a URL counts as busy after a delivery: about as long as the fan-out of a large CSV lasts. */
 export const FAIR_SHARE_WINDOW_MS = 5 * 60_000;
 /** Temporal's smallest weight (a smaller one is taken as this): past 1,000 busy URLs a workspace weighs more than 1. */
 const MIN_WEIGHT = 0.001;
-/** URLs remembered at most, over every workspace: the oldest are forgotten first. */
-const URLS_KEPT = 100_000;
 
 export class FairShares {
   /** Per workspace, its busy URLs by when each last had a delivery, the least recent first. */
@@ -26,8 +25,10 @@ export class FairShares {
   /** Notes the URL's delivery; the weight its start carries: one over its workspace's busy URLs. */
   weightOf(workspaceId: string, url: string): number {
     const at = this.now();
-    let urls = this.busy.get(workspaceId);
-    if (!urls) this.busy.set(workspaceId, (urls = new Map<string, number>()));
+    // The workspace given a delivery most recently goes last: the first is the one forgotten first.
+    const urls = this.busy.get(workspaceId) ?? new Map<string, number>();
+    this.busy.delete(workspaceId);
+    this.busy.set(workspaceId, urls);
     if (urls.delete(url)) this.urls--;
     for (const [old, seen] of urls) {
       if (at - seen < FAIR_SHARE_WINDOW_MS) break;
@@ -36,7 +37,7 @@ export class FairShares {
     }
     urls.set(url, at);
     this.urls++;
-    if (this.urls > URLS_KEPT) this.forgetOldestWorkspace(workspaceId);
+    if (this.urls > FAIR_SHARE_URLS_KEPT) this.forgetOldestWorkspace(workspaceId);
     return Math.max(MIN_WEIGHT, 1 / urls.size);
   }
 

@@ -31,3 +31,9 @@ export const TRIGGER_CACHE_ENTRIES = 10_000;
 export const SWEEP_BATCH = 100;
 /** Workflows whose expected failure was logged and whose SDK "Workflow failed" line is still to come. */
 export const EXPECTED_FAILURES_REMEMBERED = 1000;
+/**
+ * Busy URLs a receiver remembers for fair dispatch's weights (src/deliveries/fair-shares.ts), over
+ * every workspace: about 100 bytes each; past it the workspace given a delivery least recently is
+ * forgotten (its next delivery weighs 1 again).
+ */
+export const FAIR_SHARE_URLS_KEPT = 100_000;

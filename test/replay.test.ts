@@ -7,7 +7,8 @@
  * `RECORD_HISTORIES=1 npm test -- test/replay.test.ts` records the current code's histories
  * first, one file per kind of delivery, named after the code's version (`<name>.<version>.json`);
  * keep the files of every version still supported (0.10 recorded the workspace in the input and
- * `WorkspaceId` on runs). 0.9 deprecated the patches of 0.2 to 0.5
+ * `WorkspaceId` on runs; 0.11's workflows check their ID against their input, and each history is
+ * replayed under the ID it ran as). 0.9 deprecated the patches of 0.2 to 0.5
  * (workflows/delivery.ts): histories of 0.5 and later replay; those of 0.1 to 0.4 were removed
  * with it (docs/operations.md, Upgrading to 0.9).
  */

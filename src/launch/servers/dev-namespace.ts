@@ -75,7 +75,7 @@ export function prepareSocketFolder(sockets: ReturnType<typeof devServerSockets>
 }
 
 /** The bridge's first line: how a look at the processes (the bench's CPU per role) tells it apart. */
-export const BRIDGE_MARKER = '// the embedded Temporal dev server\'s bridge';
+export const BRIDGE_MARKER = "// the embedded Temporal dev server's bridge";
 
 /**
  * The bridge, run by Node in the namespace (`node -e BRIDGE '<json>'`): for each `{ socket, port }`,

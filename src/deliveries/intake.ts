@@ -215,10 +215,9 @@ export class DeliveryTaker {
     verified: true | null,
   ): Promise<Taken> {
     const robotId = trigger.robotId;
-    const refused = (reason: string, status: 400 | 403): Taken => ({ outcome: 'rejected', reason, status });
     if ('refused' in h) {
       await this.recordRefusal(trigger, req, ids, h.refused);
-      return refused(h.refused, h.status);
+      return { outcome: 'rejected', reason: h.refused, status: h.status };
     }
     // Throttled before anything is kept: a handshake answered 429 has changed nothing.
     this.rejections.check(trigger.identifier);

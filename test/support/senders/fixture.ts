@@ -10,7 +10,7 @@ import type { SenderRequest } from '../../../src/domain/senders/check';
 
 /** A request as the sender sends it. */
 export interface SentRequest {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'HEAD' | 'POST';
   /** Appended to the webhook URL as it is (`?a=b`), or ''. */
   query: string;
   headers: Record<string, string>;
@@ -46,6 +46,11 @@ export interface SenderFixture {
    * its secret in the handshake (Asana, Notion) has it first: `signed` uses that secret.
    */
   handshake?: { request(url: string, at: Date): SentRequest; accepts(answer: Answer): void };
+  /**
+   * Where the sender's own library verifies (and cannot sign): it accepts the delivery as `signed`
+   * made it, sent to `url` (throws otherwise). Proves the fixture signs as the sender does.
+   */
+  sdkAccepts?(sent: SentRequest, url: string): void | Promise<void>;
 }
 
 /** The request as the receiver reads it, sent to `url` (BASE_URL + path) and received at `at`. */

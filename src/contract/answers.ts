@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { BODY_FORMATS, ROBOT_STATES } from '../domain/types';
 import { SENDER_NAMES } from '../domain/senders/catalog';
-import { HMAC_ALGORITHMS, SIGNATURE_ENCODINGS } from '../domain/senders/entry';
+import { HMAC_ALGORITHMS, SIGNATURE_ENCODINGS } from '../domain/senders/catalog';
 import { FIELD_TYPES } from '../domain/fields';
 import { RULE_OPS } from '../domain/trigger-rules';
 import { DEDUP_KEYS } from '../domain/dedup';

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { BODY_FORMATS, DELIVERY_OUTCOMES, type JsonValue } from '../domain/types';
-import { isStandardWebhooksSecret } from '../domain/senders/standard-webhooks';
+import { isStandardWebhooksSecret } from '../domain/senders/families/standard-webhooks';
 import { ed25519PublicKeyProblem } from '../domain/senders/ed25519-keys';
 import {
   SENDER_NAMES,

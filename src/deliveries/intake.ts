@@ -21,7 +21,7 @@ import { DUPLICATES_LOGGED_PER_MINUTE, THROTTLE_ENTRIES } from '../domain/limits
 import { deliveryRecord, isEmptyBody, keptHeaders, type ReceivedDelivery } from '../domain/deliveries';
 import { derivedKey, newId } from '../domain/secrets';
 import { credentialHeaders, headersRead, senderDeliveryId, senderHandshake } from '../domain/senders/checks';
-import type { Handshake, HandshakeAnswer, SenderRequest } from '../domain/senders/check';
+import type { Handshake, HandshakeAnswer, SenderRequest } from '../domain/senders/parts';
 import { handshakeBytes, senderRequest, verifyRequest, type DeliveryRequest } from './request';
 import { readsFormEnvelope, SENDERS } from '../domain/senders/catalog';
 import { secretFingerprint, type Offered } from '../robots/handshake-secrets';

@@ -3,13 +3,10 @@
  * senders/): the one place the public URL's query is parsed, and the signature check of a trigger
  * (the payment provider's, or its custom app's sender's) made over the exact raw bytes.
  */
-import type { CustomVerification } from '../domain/senders/catalog';
-import type { SenderRequest, Verdict } from '../domain/senders/check';
+import type { SenderRequest, SenderVerification, Verdict } from '../domain/senders/parts';
 import { verifySender } from '../domain/senders/checks';
-import { SIGNATURE_HEADER, verifyStripeSignature } from '../domain/stripe-signature';
 
-/** A signature check the receiver makes before a delivery starts. */
-export type SenderVerification = { scheme: 'stripe'; secret: string } | CustomVerification;
+export type { SenderVerification } from '../domain/senders/parts';
 
 /** A request as the receiver read it. */
 export interface DeliveryRequest {
@@ -46,8 +43,5 @@ export function verifyRequest(
   req: DeliveryRequest,
   request: SenderRequest | null,
 ): Verdict {
-  if (verification.scheme !== 'stripe') return verifySender(verification, request ?? senderRequest(req));
-  const header = req.headers[SIGNATURE_HEADER];
-  const signature = (Array.isArray(header) ? header[0] : header) || undefined;
-  return verifyStripeSignature(verification.secret, signature, req.body, req.receivedAt.getTime());
+  return verifySender(verification, request ?? senderRequest(req));
 }

@@ -50,7 +50,7 @@ import { DELIVERY_WORKFLOW_ID_PREFIX } from './ids';
 import type { BodyFormat, TriggerKind } from './types';
 import { isExpression, lookup, parsePath } from './placeholders';
 import { SENDERS, type SenderName } from './senders/catalog';
-import { SIGNATURE_TOLERANCE_SECONDS } from './stripe-signature';
+import { stripe } from './senders/catalog/stripe';
 
 /** The workflow ID's prefix before the trigger identifier. */
 /** The longest trigger identifier: `custom:` or `stripe:` and a UUID (src/domain/ids.ts). */
@@ -80,7 +80,7 @@ type SignedWith = SenderName | 'stripe';
 
 /** How far a signed time may be from ours (seconds), or null when the sender signs no time. */
 const toleranceOf = (signedWith: SignedWith): number | null =>
-  signedWith === 'stripe' ? SIGNATURE_TOLERANCE_SECONDS : SENDERS[signedWith].toleranceSeconds;
+  signedWith === 'stripe' ? stripe.toleranceSeconds : SENDERS[signedWith].toleranceSeconds;
 
 /**
  * Senders that sign the body but no time: a captured request verifies forever, so its digest keeps
@@ -98,7 +98,7 @@ const signedReplayWindowMs = (toleranceSeconds: number) => 2 * toleranceSeconds 
 
 /** The longest of those over every sender: how long a handshake sent again is recognised. */
 export const SIGNED_REPLAY_WINDOW_MS = signedReplayWindowMs(
-  Math.max(SIGNATURE_TOLERANCE_SECONDS, ...Object.values(SENDERS).map((s) => s.toleranceSeconds ?? 0)),
+  Math.max(stripe.toleranceSeconds, ...Object.values(SENDERS).map((s) => s.toleranceSeconds ?? 0)),
 );
 
 /** What an app's deliveries are told apart by (docs/api.md#deduplication). */

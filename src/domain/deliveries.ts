@@ -23,7 +23,7 @@
  * - **Body gone: failed.** A delivery whose stored body is no longer there (it can never succeed)
  *   fails once with that reason instead of being retried.
  * - **Forged: rejected.** A payment provider delivery whose signature does not verify, when the
- *   trigger has a signing secret, is recorded as rejected and answered 400 (./stripe-signature).
+ *   trigger has a signing secret, is recorded as rejected and answered 400 (./senders/catalog/stripe.ts).
  * - **Forged: rejected** too for a custom app with a `verification` scheme (./verification).
  * - **Duplicate: one run.** See ./dedup. A repeat is recorded as `duplicate` with the delivery
  *   it repeats (`duplicate of <id>`), up to DUPLICATES_LOGGED_PER_MINUTE per URL.

@@ -21,8 +21,8 @@ import { DeliveryTaker } from '../deliveries/intake';
 import { triggerTakesDeliveries, type WebhookTrigger } from '../deliveries/webhook-trigger';
 import { tokenAccepted } from '../robots/trigger-tokens';
 import type { TriggerCache } from './trigger-cache';
-import type { HandshakeAnswer } from '../domain/senders/check';
-import { answersGet } from '../domain/senders/checks';
+import type { HandshakeAnswer } from '../domain/senders/parts';
+import { answersMethod } from '../domain/senders/checks';
 import { offerHandshakeSecret } from '../robots/handshake-secrets';
 import { recordSenderEvent } from '../workspaces/audit';
 
@@ -138,7 +138,7 @@ export function webhookRouter(deps: ReceiverDeps): Router {
     ctx.state.bareErrors = true;
     const trigger = await triggerFor(ctx);
     const v = trigger.verification;
-    if (!v || v.scheme === 'stripe' || !answersGet(v)) throw methodNotAllowed('POST, PUT');
+    if (!v || v.scheme === 'stripe' || !answersMethod(v, ctx.method)) throw methodNotAllowed('POST, PUT');
     await accept(ctx, trigger, Buffer.alloc(0), new Date());
   }
 

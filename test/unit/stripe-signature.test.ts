@@ -1,5 +1,21 @@
 import Stripe from 'stripe';
-import { SIGNATURE_TOLERANCE_SECONDS, verifyStripeSignature } from '../../src/domain/stripe-signature';
+import { verifySender } from '../../src/domain/senders/checks';
+import { stripe as stripeSender } from '../../src/domain/senders/catalog/stripe';
+
+const SIGNATURE_TOLERANCE_SECONDS = stripeSender.toleranceSeconds;
+/** The payment provider connection's check of a request with this header and body. */
+const verifyStripeSignature = (secret: string, header: string | undefined, body: Buffer, receivedAtMs: number) =>
+  verifySender(
+    { scheme: 'stripe', secret },
+    {
+      method: 'POST',
+      publicUrl: 'https://hooks.example/api/webhooks/stripe/t',
+      query: new URLSearchParams(),
+      headers: header === undefined ? {} : { 'stripe-signature': header },
+      body,
+      receivedAtMs,
+    },
+  );
 
 const stripe = new Stripe('sk_test_x');
 // Built at runtime so that nothing here looks like a real signing secret.
@@ -69,12 +85,6 @@ describe('verifyStripeSignature', () => {
     );
   });
 
-  test('a custom tolerance is honoured', () => {
-    const h = header({ timestamp: timestamp - 60 });
-    expect(verifyStripeSignature(secret, h, rawBody, receivedAtMs, 30).ok).toBe(false);
-    expect(verifyStripeSignature(secret, h, rawBody, receivedAtMs, 120)).toEqual({ ok: true });
-  });
-
   test('a header whose timestamp was changed after signing is rejected', () => {
     const signed = header();
     const moved = signed.replace(`t=${timestamp}`, `t=${timestamp + 1}`);
@@ -101,7 +111,7 @@ describe('verifyStripeSignature', () => {
 
   test('a malformed v1 value is ignored', () => {
     const verdict = verifyStripeSignature(secret, `t=${timestamp},v1=zz`, rawBody, receivedAtMs);
-    expect(reasonOf(verdict)).toMatch(/no v1/);
+    expect(reasonOf(verdict)).toMatch(/malformed Stripe-Signature v1/);
   });
 
   describe('malformed headers have distinct reasons', () => {
@@ -120,7 +130,7 @@ describe('verifyStripeSignature', () => {
 
     test('a header without t is rejected', () => {
       expect(noTimestamp.ok).toBe(false);
-      expect(reasonOf(noTimestamp)).toMatch(/timestamp/);
+      expect(reasonOf(noTimestamp)).toMatch(/no t=/);
     });
 
     test('a header without v1 is rejected', () => {

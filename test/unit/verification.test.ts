@@ -7,7 +7,7 @@ import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { headersRead, verifySender } from '../../src/domain/senders/checks';
 import { SENDERS, type CustomVerification } from '../../src/domain/senders/catalog';
-import type { Verdict } from '../../src/domain/senders/check';
+import type { Verdict } from '../../src/domain/senders/parts';
 import type { RequestHeaders } from '../../src/domain/headers';
 
 const SIGNED_TIMESTAMP_TOLERANCE_SECONDS = SENDERS.slack.toleranceSeconds;

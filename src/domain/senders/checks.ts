@@ -1,64 +1,116 @@
 /**
- * Every sender's check, by scheme name (the catalog, ./catalog.ts, describes them; ./check.ts says
- * what a check is). The receiver asks only through the functions here.
+ * Every sender's check, made once from its file in the catalog (./catalog/) by its family's code
+ * (./families/) and its handshake's kind (./handshakes.ts); ./parts.ts says what a check is. The
+ * rules every sender shares are applied here, once: the headers kept with a delivery are those its
+ * signature reads, its id headers and those its file keeps, never one that carries its credential.
+ * The receiver asks only through the functions here.
  */
-import { SENDERS, type CustomVerification, type SenderName } from './catalog';
-import type { Handshake, SenderCheck, SenderRequest, Verdict } from './check';
+import { SENDER_NAMES, SENDERS, type CustomVerification, type SenderName } from './catalog';
+import type { Sender } from './catalog/sender';
+import { stripe } from './catalog/stripe';
+import type { Handshake, SenderCheck, SenderRequest, SenderVerification, Verdict } from './parts';
+import { jsonObject } from './parts';
 import type { JsonValue } from '../types';
-import { asana } from './asana';
-import { basic } from './basic';
-import { calendly } from './calendly';
-import { discord } from './discord';
-import { dropbox } from './dropbox';
-import { github } from './github';
-import { gitlab } from './gitlab';
-import { headerToken } from './header-token';
-import { hmac } from './hmac';
-import { hubspot } from './hubspot';
-import { mailgun } from './mailgun';
-import { meta } from './meta';
-import { microsoftGraph } from './microsoft-graph';
-import { notion } from './notion';
-import { okta } from './okta';
-import { paddle } from './paddle';
-import { sendgrid } from './sendgrid';
-import { shopify } from './shopify';
-import { slack } from './slack';
-import { square } from './square';
-import { standardWebhooks } from './standard-webhooks';
-import { twilio } from './twilio';
-import { twitch } from './twitch';
-import { zoom } from './zoom';
+import { handshakeCredentialHeaders, handshakeOf } from './handshakes';
+import { hmacCheck } from './families/hmac';
+import { publicKeyCheck } from './families/public-key';
+import { staticCheck } from './families/static';
+import { hubspot } from './families/hubspot';
+import { mailgun } from './families/mailgun';
+import { microsoftGraph } from './families/microsoft-graph';
+import { standardWebhooks } from './families/standard-webhooks';
+import { twilio } from './families/twilio';
+import { twitch } from './families/twitch';
+import { headerValue } from '../headers';
 
-const CHECKS: { readonly [name in SenderName]: SenderCheck } = {
-  'standard-webhooks': standardWebhooks,
-  github,
-  shopify,
-  slack,
+const FAMILIES_OF_ONE = {
   twilio,
-  meta,
-  zoom,
-  'microsoft-graph': microsoftGraph,
-  twitch,
-  dropbox,
-  okta,
-  asana,
-  notion,
-  discord,
-  sendgrid,
-  calendly,
-  paddle,
-  hubspot,
-  square,
-  gitlab,
+  'standard-webhooks': standardWebhooks,
   mailgun,
-  'header-token': headerToken,
-  basic,
-  hmac,
+  'microsoft-graph': microsoftGraph,
+  hubspot,
+  twitch,
 };
 
-/** Whether the request is the app's sender's: checked over its exact raw bytes, before anything parses it. */
-export const verifySender = (v: CustomVerification, req: SenderRequest): Verdict => CHECKS[v.scheme].verify(v, req);
+/** The label of a setting of the sender's, for a refusal's reason. */
+const labelOf = (sender: Sender, name: 'secret' | 'publicKey') =>
+  sender.settings.find((s) => s.name === name)?.label ?? name;
+
+/** The family's check of the sender's requests. */
+function familyCheck(sender: Sender): SenderCheck {
+  const signature = sender.signature;
+  switch (signature.family) {
+    case 'hmac': {
+      const from = sender.handshake?.kind === 'learn-secret' ? sender.handshake.from : undefined;
+      const secretFrom = from && ('header' in from ? from.header : from.json);
+      return hmacCheck(signature, { toleranceSeconds: sender.toleranceSeconds, secretFrom });
+    }
+    case 'public-key':
+      return publicKeyCheck(signature, {
+        toleranceSeconds: sender.toleranceSeconds,
+        keyLabel: labelOf(sender, 'publicKey'),
+      });
+    case 'static':
+    case 'basic':
+      return staticCheck(signature, labelOf(sender, 'secret'));
+    default:
+      return FAMILIES_OF_ONE[signature.family];
+  }
+}
+
+/** The value at a dotted path of the signed JSON body, as an id: a non-empty string or a number. */
+function jsonId(body: Buffer, path: string): string | undefined {
+  let value: unknown = jsonObject(body);
+  for (const key of path.split('.')) {
+    value =
+      value !== null && typeof value === 'object' && !Array.isArray(value)
+        ? (value as Record<string, unknown>)[key]
+        : undefined;
+  }
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** The sender's check: its family's, with its handshake, its delivery id and the headers it keeps. */
+function senderCheck(sender: Sender): SenderCheck {
+  const family = familyCheck(sender);
+  const id = sender.deliveryId;
+  const idHeaders = id !== null && typeof id === 'object' && 'headers' in id ? id.headers : [];
+  const credentials = (v: Parameters<SenderCheck['headersRead']>[0]) => [
+    ...(family.credentialHeaders?.(v) ?? []),
+    ...handshakeCredentialHeaders(sender),
+  ];
+  const read = (v: Parameters<SenderCheck['headersRead']>[0]) => {
+    const secret = credentials(v);
+    const names = [...family.headersRead(v), ...idHeaders, ...(sender.keeps ?? [])].map((h) => h.toLowerCase());
+    return [...new Set(names)].filter((name) => !secret.includes(name));
+  };
+  return {
+    ...family,
+    handshake: handshakeOf(sender, family),
+    deliveryId:
+      id === 'own'
+        ? (req) => family.deliveryId?.(req)
+        : id === null
+          ? undefined
+          : 'json' in id
+            ? ({ body }) => jsonId(body, id.json)
+            : ({ headers }) =>
+                id.headers.map((name) => headerValue(headers, name)).find((value) => value !== undefined),
+    headersRead: read,
+    credentialHeaders: credentials,
+  };
+}
+
+const CHECKS = Object.fromEntries(SENDER_NAMES.map((name) => [name, senderCheck(SENDERS[name])])) as {
+  readonly [name in SenderName]: SenderCheck;
+};
+/** The payment provider connection's check (not a scheme an app can name). */
+const STRIPE = hmacCheck(stripe.signature, stripe);
+
+/** Whether the request is the trigger's sender's: checked over its exact raw bytes, before anything parses it. */
+export const verifySender = (v: SenderVerification, req: SenderRequest): Verdict =>
+  (v.scheme === 'stripe' ? STRIPE : CHECKS[v.scheme]).verify(v, req);
 
 /**
  * The request as a handshake of the app's sender, or null. `verified`: whether `verifySender`
@@ -69,8 +121,8 @@ export function senderHandshake(v: CustomVerification, req: SenderRequest, verif
   return handshake && handshake.signed === verified ? handshake.of(v, req) : null;
 }
 
-/** Whether the app's sender makes handshakes by GET (its URL answers GET only for them). */
-export const answersGet = (v: CustomVerification) => SENDERS[v.scheme].handshake?.method === 'GET';
+/** Whether the app's sender checks the URL with this method (GET, HEAD): its URL answers it only for that. */
+export const answersMethod = (v: CustomVerification, method: string) => SENDERS[v.scheme].handshake?.method === method;
 
 /** The sender's own id of a verified delivery (src/domain/dedup.ts keys on it), or undefined. */
 export const senderDeliveryId = (v: CustomVerification, req: SenderRequest): string | undefined =>
@@ -87,3 +139,6 @@ export const headersRead = (v: CustomVerification): string[] => CHECKS[v.scheme]
 
 /** The headers that carry the app's sender's credential (lower-case): never kept with a delivery. */
 export const credentialHeaders = (v: CustomVerification): string[] => CHECKS[v.scheme].credentialHeaders?.(v) ?? [];
+
+/** A sender's whole check, as the functions above use it (for the conformance suite). */
+export const checkOf = (name: SenderName): SenderCheck => CHECKS[name];

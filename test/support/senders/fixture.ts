@@ -6,7 +6,7 @@
  * it, and test/senders.test.ts sends every fixture through the real receiver.
  */
 import type { SenderName } from '../../../src/domain/senders/catalog';
-import type { SenderRequest } from '../../../src/domain/senders/check';
+import type { SenderRequest } from '../../../src/domain/senders/parts';
 
 /** A request as the sender sends it. */
 export interface SentRequest {

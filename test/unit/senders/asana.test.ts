@@ -1,7 +1,8 @@
 /** Asana (src/domain/senders/asana.ts), checked with the sender as test/support/senders/asana.ts plays it. */
 import { SENDERS, type CustomVerification } from '../../../src/domain/senders/catalog';
-import { asana } from '../../../src/domain/senders/asana';
-import type { Handshake, HandshakeAnswer, Verdict } from '../../../src/domain/senders/check';
+import { checkOf } from '../../../src/domain/senders/checks';
+const asana = checkOf('asana');
+import type { Handshake, HandshakeAnswer, Verdict } from '../../../src/domain/senders/parts';
 import { asanaHandshake, asanaHookSecret, asanaSender } from '../../support/senders/asana';
 import { asReceived, madeSecret, type Answer, type SentRequest } from '../../support/senders/fixture';
 

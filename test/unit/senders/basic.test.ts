@@ -1,7 +1,8 @@
 import { request } from 'node:http';
 import { PassThrough } from 'node:stream';
-import type { Verdict } from '../../../src/domain/senders/check';
-import { basic } from '../../../src/domain/senders/basic';
+import type { Verdict } from '../../../src/domain/senders/parts';
+import { checkOf } from '../../../src/domain/senders/checks';
+const basic = checkOf('basic');
 import { asReceived, type SentRequest } from '../../support/senders/fixture';
 import { basicAuthorization, basicSender, USERNAME } from '../../support/senders/basic';
 

@@ -1,6 +1,7 @@
 import { SENDERS } from '../../../src/domain/senders/catalog';
-import { calendly } from '../../../src/domain/senders/calendly';
-import type { Verdict } from '../../../src/domain/senders/check';
+import { checkOf } from '../../../src/domain/senders/checks';
+const calendly = checkOf('calendly');
+import type { Verdict } from '../../../src/domain/senders/parts';
 import { calendlySender, calendlySignature } from '../../support/senders/calendly';
 import { asReceived, type SentRequest } from '../../support/senders/fixture';
 

@@ -5,8 +5,9 @@
  */
 import { InteractionResponseType, InteractionType, verifyKey, WebhookType } from 'discord-interactions';
 import { SENDERS, type CustomVerification } from '../../../src/domain/senders/catalog';
-import type { Handshake, HandshakeAnswer, Verdict } from '../../../src/domain/senders/check';
-import { discord } from '../../../src/domain/senders/discord';
+import type { Handshake, HandshakeAnswer, Verdict } from '../../../src/domain/senders/parts';
+import { checkOf } from '../../../src/domain/senders/checks';
+const discord = checkOf('discord');
 import {
   DISCORD_EVENTS_PING,
   DISCORD_INTERACTIONS_PING,

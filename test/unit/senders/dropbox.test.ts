@@ -5,8 +5,9 @@ import {
   MISMATCH,
   type HandshakeAnswer,
   type Verdict,
-} from '../../../src/domain/senders/check';
-import { dropbox as check } from '../../../src/domain/senders/dropbox';
+} from '../../../src/domain/senders/parts';
+import { checkOf } from '../../../src/domain/senders/checks';
+const check = checkOf('dropbox');
 import { asReceived, type Answer, type SentRequest } from '../../support/senders/fixture';
 import { dropboxChallenge, dropboxSender } from '../../support/senders/dropbox';
 

@@ -6,7 +6,8 @@
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { createAppBody, verificationBody } from '../../../src/contract/requests';
-import { discord } from '../../../src/domain/senders/discord';
+import { checkOf } from '../../../src/domain/senders/checks';
+const discord = checkOf('discord');
 import { ed25519PublicKeyProblem } from '../../../src/domain/senders/ed25519-keys';
 import { discordApp } from '../../support/senders/discord';
 import { asReceived, type SentRequest } from '../../support/senders/fixture';

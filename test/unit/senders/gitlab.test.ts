@@ -1,7 +1,8 @@
 /** GitLab (src/domain/senders/gitlab.ts), checked with the sender as test/support/senders/gitlab.ts plays it. */
 import { SENDERS, type CustomVerification } from '../../../src/domain/senders/catalog';
-import type { Verdict } from '../../../src/domain/senders/check';
-import { gitlab } from '../../../src/domain/senders/gitlab';
+import type { Verdict } from '../../../src/domain/senders/parts';
+import { checkOf } from '../../../src/domain/senders/checks';
+const gitlab = checkOf('gitlab');
 import { asReceived, type SentRequest } from '../../support/senders/fixture';
 import { gitlabSecret as secret, gitlabSender } from '../../support/senders/gitlab';
 
@@ -80,13 +81,13 @@ describe('gitlab', () => {
   });
 
   test('the headers kept never include X-Gitlab-Token (it is the secret)', () => {
-    const read = gitlab.headersRead(v);
+    const read = gitlab.headersRead(v).sort();
     expect(read).toEqual([
-      'x-gitlab-event',
       'idempotency-key',
+      'x-gitlab-event',
       'x-gitlab-event-uuid',
-      'x-gitlab-webhook-uuid',
       'x-gitlab-instance',
+      'x-gitlab-webhook-uuid',
     ]);
     expect(read).not.toContain('x-gitlab-token');
   });

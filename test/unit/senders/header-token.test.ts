@@ -1,5 +1,6 @@
-import type { Verdict } from '../../../src/domain/senders/check';
-import { headerToken } from '../../../src/domain/senders/header-token';
+import type { Verdict } from '../../../src/domain/senders/parts';
+import { checkOf } from '../../../src/domain/senders/checks';
+const headerToken = checkOf('header-token');
 import { asReceived, type SentRequest } from '../../support/senders/fixture';
 import { HEADER, headerTokenSender } from '../../support/senders/header-token';
 
@@ -39,12 +40,12 @@ describe('header-token', () => {
 
   test('another value is refused, the header named', () => {
     const wrong = headerTokenSender.signedWrongly(body, url, at);
-    expectRefused(verify(wrong), /^X-Webhook-Token header does not equal the value set/, wrong.headers[HEADER]);
+    expectRefused(verify(wrong), /^X-Webhook-Token header does not equal the Header value/, wrong.headers[HEADER]);
   });
 
   test('a value that only begins or ends like it is refused', () => {
-    expectRefused(verify(withHeaders({ [HEADER]: value.slice(0, -1) })), /does not equal the value set/);
-    expectRefused(verify(withHeaders({ [HEADER]: value + 'x' })), /does not equal the value set/);
+    expectRefused(verify(withHeaders({ [HEADER]: value.slice(0, -1) })), /does not equal the Header value/);
+    expectRefused(verify(withHeaders({ [HEADER]: value + 'x' })), /does not equal the Header value/);
   });
 
   test('a missing or empty header is refused, named', () => {

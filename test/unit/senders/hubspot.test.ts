@@ -1,7 +1,7 @@
 import { Signature } from '@hubspot/api-client';
 import { SENDERS } from '../../../src/domain/senders/catalog';
-import type { Verdict } from '../../../src/domain/senders/check';
-import { hubspot, signedUri } from '../../../src/domain/senders/hubspot';
+import type { Verdict } from '../../../src/domain/senders/parts';
+import { hubspot, signedUri } from '../../../src/domain/senders/families/hubspot';
 import { asReceived, type SentRequest } from '../../support/senders/fixture';
 import { hubspotSender, hubspotSigned } from '../../support/senders/hubspot';
 

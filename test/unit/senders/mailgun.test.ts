@@ -1,6 +1,6 @@
 import { SENDERS } from '../../../src/domain/senders/catalog';
-import type { Verdict } from '../../../src/domain/senders/check';
-import { mailgun } from '../../../src/domain/senders/mailgun';
+import type { Verdict } from '../../../src/domain/senders/parts';
+import { mailgun } from '../../../src/domain/senders/families/mailgun';
 import { asReceived, type SentRequest } from '../../support/senders/fixture';
 import { mailgunSender, mailgunSignature, withSignature } from '../../support/senders/mailgun';
 

@@ -5,8 +5,9 @@ import {
   MISMATCH,
   type HandshakeAnswer,
   type Verdict,
-} from '../../../src/domain/senders/check';
-import { meta as check } from '../../../src/domain/senders/meta';
+} from '../../../src/domain/senders/parts';
+import { checkOf } from '../../../src/domain/senders/checks';
+const check = checkOf('meta');
 import { asReceived, type Answer, type SentRequest } from '../../support/senders/fixture';
 import { metaChallenge, metaSender, metaVerification, metaVerifyToken } from '../../support/senders/meta';
 

@@ -3,8 +3,8 @@
  * lifecycle notifications the same way, and the validationToken handshake as Graph checks it.
  */
 import { SENDERS, type CustomVerification } from '../../../src/domain/senders/catalog';
-import { HANDSHAKE_CHALLENGE_MAX_CHARS, type HandshakeAnswer, type Verdict } from '../../../src/domain/senders/check';
-import { microsoftGraph as check } from '../../../src/domain/senders/microsoft-graph';
+import { HANDSHAKE_CHALLENGE_MAX_CHARS, type HandshakeAnswer, type Verdict } from '../../../src/domain/senders/parts';
+import { microsoftGraph as check } from '../../../src/domain/senders/families/microsoft-graph';
 import { senderTriggerData } from '../../../src/domain/senders/checks';
 import { asReceived, type Answer, type SentRequest } from '../../support/senders/fixture';
 import { graphLifecycle, graphValidationToken, microsoftGraphSender } from '../../support/senders/microsoft-graph';

@@ -1,8 +1,9 @@
 /** Notion (src/domain/senders/notion.ts), checked with the sender as test/support/senders/notion.ts plays it. */
 import { createHmac } from 'node:crypto';
 import { SENDERS, type CustomVerification } from '../../../src/domain/senders/catalog';
-import type { Verdict } from '../../../src/domain/senders/check';
-import { notion } from '../../../src/domain/senders/notion';
+import type { Verdict } from '../../../src/domain/senders/parts';
+import { checkOf } from '../../../src/domain/senders/checks';
+const notion = checkOf('notion');
 import { DEDUP_PARSE_BYTES } from '../../../src/domain/limits';
 import { asReceived, madeSecret, type SentRequest } from '../../support/senders/fixture';
 import { notionEvent, notionHandshake, notionSender, notionVerificationToken } from '../../support/senders/notion';
@@ -138,7 +139,7 @@ describe('notion', () => {
 
     test('is undefined without a string id (the body digest then)', () => {
       expect(idOf(JSON.stringify({ type: 'page.created' }))).toBeUndefined();
-      expect(idOf(JSON.stringify({ id: 7 }))).toBeUndefined();
+      expect(idOf(JSON.stringify({ id: { n: 7 } }))).toBeUndefined();
       expect(idOf(JSON.stringify({ id: '' }))).toBeUndefined();
       expect(idOf('not json')).toBeUndefined();
     });

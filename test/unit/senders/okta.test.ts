@@ -1,7 +1,8 @@
 /** Okta event hooks (src/domain/senders/okta.ts), checked with the sender as test/support/senders/okta.ts plays it. */
 import { SENDERS, type CustomVerification } from '../../../src/domain/senders/catalog';
-import type { Handshake, HandshakeAnswer, Verdict } from '../../../src/domain/senders/check';
-import { okta } from '../../../src/domain/senders/okta';
+import type { Handshake, HandshakeAnswer, Verdict } from '../../../src/domain/senders/parts';
+import { checkOf } from '../../../src/domain/senders/checks';
+const okta = checkOf('okta');
 import { asReceived, type Answer, type SentRequest } from '../../support/senders/fixture';
 import { OKTA_HEADER, oktaSecret as secret, oktaSender, oktaVerification } from '../../support/senders/okta';
 

@@ -1,7 +1,8 @@
 import { Paddle, WebhooksValidator } from '@paddle/paddle-node-sdk';
 import { SENDERS } from '../../../src/domain/senders/catalog';
-import type { Verdict } from '../../../src/domain/senders/check';
-import { paddle } from '../../../src/domain/senders/paddle';
+import type { Verdict } from '../../../src/domain/senders/parts';
+import { checkOf } from '../../../src/domain/senders/checks';
+const paddle = checkOf('paddle');
 import { asReceived, type SentRequest } from '../../support/senders/fixture';
 import { paddleDigest, paddleSender, paddleSignature } from '../../support/senders/paddle';
 
@@ -122,7 +123,7 @@ describe('paddle', () => {
     const of = (text: string) => paddle.deliveryId!(asReceived({ ...withSignature(''), body: text }, url, new Date()));
     expect(of(body)).toBe('ntf_01testnotification');
     expect(of(JSON.stringify({ event_id: 'evt_1' }))).toBeUndefined();
-    expect(of(JSON.stringify({ notification_id: 7 }))).toBeUndefined();
+    expect(of(JSON.stringify({ notification_id: [7] }))).toBeUndefined();
     expect(of('not json')).toBeUndefined();
   });
 

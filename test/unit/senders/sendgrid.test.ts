@@ -7,8 +7,9 @@
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { EventWebhook, EventWebhookHeader } from '@sendgrid/eventwebhook';
 import { SENDERS, type CustomVerification } from '../../../src/domain/senders/catalog';
-import type { Verdict } from '../../../src/domain/senders/check';
-import { sendgrid } from '../../../src/domain/senders/sendgrid';
+import type { Verdict } from '../../../src/domain/senders/parts';
+import { checkOf } from '../../../src/domain/senders/checks';
+const sendgrid = checkOf('sendgrid');
 import { asReceived, type SentRequest } from '../../support/senders/fixture';
 import { sendgridAccount, sendgridSender, sendgridSigned } from '../../support/senders/sendgrid';
 

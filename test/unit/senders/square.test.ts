@@ -1,7 +1,8 @@
 import { WebhooksHelper } from 'square';
 import { SENDERS } from '../../../src/domain/senders/catalog';
-import type { Verdict } from '../../../src/domain/senders/check';
-import { square } from '../../../src/domain/senders/square';
+import type { Verdict } from '../../../src/domain/senders/parts';
+import { checkOf } from '../../../src/domain/senders/checks';
+const square = checkOf('square');
 import { asReceived, type SentRequest } from '../../support/senders/fixture';
 import { squareSender, squareSignature } from '../../support/senders/square';
 

@@ -1,8 +1,8 @@
 /** Twilio's check (src/domain/senders/twilio.ts) against what Twilio's own library signs and validates. */
 import twilio from 'twilio';
 import { SENDERS, type CustomVerification } from '../../../src/domain/senders/catalog';
-import { MISMATCH, type Verdict } from '../../../src/domain/senders/check';
-import { twilio as check } from '../../../src/domain/senders/twilio';
+import { MISMATCH, type Verdict } from '../../../src/domain/senders/parts';
+import { twilio as check } from '../../../src/domain/senders/families/twilio';
 import { FORM_MAX_FIELDS } from '../../../src/domain/limits';
 import { asReceived, type SentRequest } from '../../support/senders/fixture';
 import { formParams, signedForm, signedJson, twilioSender } from '../../support/senders/twilio';

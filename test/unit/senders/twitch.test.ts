@@ -5,8 +5,8 @@
  */
 import { createHmac } from 'node:crypto';
 import { SENDERS, type CustomVerification } from '../../../src/domain/senders/catalog';
-import { MISMATCH, outside, type HandshakeAnswer, type Verdict } from '../../../src/domain/senders/check';
-import { twitch as check } from '../../../src/domain/senders/twitch';
+import { MISMATCH, outside, type HandshakeAnswer, type Verdict } from '../../../src/domain/senders/parts';
+import { twitch as check } from '../../../src/domain/senders/families/twitch';
 import { asReceived, type Answer, type SentRequest } from '../../support/senders/fixture';
 import {
   twitchChallenge,

@@ -6,10 +6,10 @@
  * its bound is still checked and accepted.
  */
 import type { CustomVerification } from '../../../src/domain/senders/catalog';
-import { unsignedJsonObject, type Verdict } from '../../../src/domain/senders/check';
-import { mailgun } from '../../../src/domain/senders/mailgun';
-import { microsoftGraph } from '../../../src/domain/senders/microsoft-graph';
-import { twilio } from '../../../src/domain/senders/twilio';
+import { unsignedJsonObject, type Verdict } from '../../../src/domain/senders/parts';
+import { mailgun } from '../../../src/domain/senders/families/mailgun';
+import { microsoftGraph } from '../../../src/domain/senders/families/microsoft-graph';
+import { twilio } from '../../../src/domain/senders/families/twilio';
 import { DEDUP_PARSE_BYTES, SIGNED_FORM_MAX_BYTES } from '../../../src/domain/limits';
 import { asReceived, type SentRequest } from '../../support/senders/fixture';
 import { mailgunSender } from '../../support/senders/mailgun';

@@ -4,8 +4,9 @@
  */
 import { Meetings } from '@zoom/rivet';
 import { SENDERS, type CustomVerification } from '../../../src/domain/senders/catalog';
-import { MISMATCH, outside, type HandshakeAnswer, type Verdict } from '../../../src/domain/senders/check';
-import { zoom as check } from '../../../src/domain/senders/zoom';
+import { MISMATCH, outside, type HandshakeAnswer, type Verdict } from '../../../src/domain/senders/parts';
+import { checkOf } from '../../../src/domain/senders/checks';
+const check = checkOf('zoom');
 import { asReceived, type Answer, type SentRequest } from '../../support/senders/fixture';
 import {
   zoomPlainToken,

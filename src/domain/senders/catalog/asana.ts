@@ -1,0 +1,27 @@
+/** Asana: its check's parameters (../families/) and what a person sees. */
+import { json, type Sender } from './sender';
+
+export const asana: Sender = {
+  label: 'Asana',
+  settings: [],
+  setup:
+    'Create the webhook (POST /webhooks) with the URL as target. Nothing to fill in: Asana gives its secret in ' +
+    "its first request; confirm it on this robot's card (its events are refused until then; Asana retries them).",
+  signature: { family: 'hmac', header: 'X-Hook-Signature', encoding: 'hex', content: '{body}' },
+  checks: '`X-Hook-Signature: <hex HMAC-SHA256 of the body>` under the secret of the handshake',
+  deliveryId: null,
+  dedup: "the body's digest",
+  handshake: {
+    kind: 'learn-secret',
+    from: { header: 'X-Hook-Secret' },
+    method: 'POST',
+    request: '`X-Hook-Secret` header',
+    answer:
+      "`200` with the same `X-Hook-Secret`; a new secret is kept pending on the robot's URL until an editor confirms it",
+  },
+  toleranceSeconds: null,
+  bodyFormat: 'json',
+  refusalStatus: 400,
+  secretFromHandshake: {},
+  sample: json({ events: [{ action: 'changed', resource: { gid: '1', resource_type: 'task' } }] }),
+};

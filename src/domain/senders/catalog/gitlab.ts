@@ -1,0 +1,18 @@
+/** GitLab: its check's parameters (../families/) and what a person sees. */
+import { json, secret, type Sender } from './sender';
+
+export const gitlab: Sender = {
+  label: 'GitLab',
+  settings: [secret('Secret token')],
+  setup: 'Project → Settings → Webhooks → Add new webhook: paste the URL and the same Secret token as here.',
+  signature: { family: 'static', header: 'X-Gitlab-Token' },
+  checks: '`X-Gitlab-Token` equals the secret (constant time)',
+  deliveryId: { headers: ['idempotency-key', 'x-gitlab-event-uuid'] },
+  keeps: ['x-gitlab-event', 'x-gitlab-webhook-uuid', 'x-gitlab-instance'],
+  dedup: '`Idempotency-Key`, else `X-Gitlab-Event-UUID` (the credential is a static token)',
+  handshake: null,
+  toleranceSeconds: null,
+  bodyFormat: 'json',
+  refusalStatus: 400,
+  sample: json({ object_kind: 'push', ref: 'refs/heads/main', project: { path_with_namespace: 'ann/hello' } }),
+};

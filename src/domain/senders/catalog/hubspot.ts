@@ -1,0 +1,21 @@
+/** HubSpot: its check's parameters (../families/) and what a person sees. */
+import { FIVE_MINUTES, json, secret, type Sender } from './sender';
+
+export const hubspot: Sender = {
+  label: 'HubSpot',
+  settings: [secret('Client secret')],
+  setup:
+    "developers.hubspot.com → your app → Webhooks: paste the URL as Target URL. Client secret: the app's " +
+    'Auth tab.',
+  signature: { family: 'hubspot' },
+  checks:
+    '`X-HubSpot-Signature-v3`: base64 HMAC-SHA256 of method + public URL + body + `X-HubSpot-Request-Timestamp`, ' +
+    'within 5 minutes',
+  deliveryId: 'own',
+  dedup: "every event's `eventId` (signed)",
+  handshake: null,
+  toleranceSeconds: FIVE_MINUTES,
+  bodyFormat: 'json',
+  refusalStatus: 400,
+  sample: json([{ eventId: 1, subscriptionType: 'contact.creation', objectId: 123, portalId: 1 }]),
+};

@@ -1,0 +1,114 @@
+/**
+ * The sender catalog: every sender a custom app can name as `verification.scheme`, one file of data
+ * each in this folder (./sender.ts says what a sender is). What a person fills in, where they paste
+ * the URL, how the sender signs, what its deliveries are told apart by and how it checks the URL
+ * first: the API's validation (src/contract/requests.ts), its answers and OpenAPI schema, docs/api.md's
+ * table of senders (written from this list by test/unit/senders.test.ts), the dashboard's app form and
+ * a test delivery's sample body all read it. The code that checks a request is its family's
+ * (../families/, dispatched by ../checks.ts).
+ *
+ * Adding a sender of a known family: its file here, its line in each of the three lists below, and
+ * its fixture (test/support/senders/). Pure data and types: the dashboard bundles this folder.
+ */
+import type { BodyFormat } from '../../types';
+import type { Sender, SenderSettings } from './sender';
+import { asana } from './asana';
+import { basic } from './basic';
+import { calendly } from './calendly';
+import { discord } from './discord';
+import { dropbox } from './dropbox';
+import { github } from './github';
+import { gitlab } from './gitlab';
+import { headerToken } from './header-token';
+import { hmac } from './hmac';
+import { hubspot } from './hubspot';
+import { mailgun } from './mailgun';
+import { meta } from './meta';
+import { microsoftGraph } from './microsoft-graph';
+import { notion } from './notion';
+import { okta } from './okta';
+import { paddle } from './paddle';
+import { sendgrid } from './sendgrid';
+import { shopify } from './shopify';
+import { slack } from './slack';
+import { square } from './square';
+import { standardWebhooks } from './standard-webhooks';
+import { twilio } from './twilio';
+import { twitch } from './twitch';
+import { zoom } from './zoom';
+
+export { SETTING_NAMES, HMAC_ALGORITHMS, SIGNATURE_ENCODINGS } from './sender';
+export type { Sender, SenderHandshake, SenderSetting, SettingName } from './sender';
+
+/** Every sender by its scheme name, in the order the dashboard offers them. */
+export const SENDER_NAMES = [
+  'standard-webhooks',
+  'github',
+  'shopify',
+  'slack',
+  'twilio',
+  'meta',
+  'zoom',
+  'microsoft-graph',
+  'twitch',
+  'dropbox',
+  'okta',
+  'asana',
+  'notion',
+  'discord',
+  'sendgrid',
+  'calendly',
+  'paddle',
+  'hubspot',
+  'square',
+  'gitlab',
+  'mailgun',
+  'header-token',
+  'basic',
+  'hmac',
+] as const;
+export type SenderName = (typeof SENDER_NAMES)[number];
+
+/**
+ * A custom app's verification as stored (sealed, whole) and as the checks read it: the scheme and
+ * the settings its sender names. `secret` is absent only for a sender that gives it in its handshake
+ * (Asana, Notion) before that handshake came.
+ */
+export interface CustomVerification extends SenderSettings {
+  scheme: SenderName;
+}
+
+/** Every sender's file, by its scheme name. */
+export const SENDERS: { readonly [name in SenderName]: Sender } = {
+  'standard-webhooks': standardWebhooks,
+  github,
+  shopify,
+  slack,
+  twilio,
+  meta,
+  zoom,
+  'microsoft-graph': microsoftGraph,
+  twitch,
+  dropbox,
+  okta,
+  asana,
+  notion,
+  discord,
+  sendgrid,
+  calendly,
+  paddle,
+  hubspot,
+  square,
+  gitlab,
+  mailgun,
+  'header-token': headerToken,
+  basic,
+  hmac,
+};
+
+/** Whether a json app of this sender reads form bodies too (`formEnvelope`). */
+export const readsFormEnvelope = (format: BodyFormat, sender: SenderName | null): boolean =>
+  format === 'json' && sender !== null && SENDERS[sender].formEnvelope === true;
+
+/** Whether a sender's signature carries a time: a capture verifies only within its tolerance. */
+export const signsTime = (name: SenderName): boolean => SENDERS[name].toleranceSeconds !== null;

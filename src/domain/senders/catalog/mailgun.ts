@@ -1,0 +1,21 @@
+/** Mailgun: its check's parameters (../families/) and what a person sees. */
+import { FIVE_MINUTES, json, secret, type Sender } from './sender';
+
+export const mailgun: Sender = {
+  label: 'Mailgun',
+  settings: [secret('HTTP webhook signing key')],
+  setup: 'Sending → Webhooks → Add webhook: paste the URL. HTTP webhook signing key: the same page.',
+  signature: { family: 'mailgun' },
+  checks: "the body's `signature` object: hex HMAC-SHA256 of timestamp + token, the timestamp within 5 minutes",
+  deliveryId: 'own',
+  dedup: "the signature's `token` (signed; an app of it keeps `auto`)",
+  signsPartOfBody: true,
+  handshake: null,
+  toleranceSeconds: FIVE_MINUTES,
+  bodyFormat: 'json',
+  refusalStatus: 400,
+  sample: json({
+    signature: { timestamp: '1700000000', token: 'sample', signature: '0' },
+    'event-data': { event: 'delivered', recipient: 'ann@example.com' },
+  }),
+};

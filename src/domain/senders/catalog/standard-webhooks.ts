@@ -1,0 +1,28 @@
+/** Standard Webhooks / Svix: its check's parameters (../families/) and what a person sees. */
+import { FIVE_MINUTES, json, secret, type Sender } from './sender';
+
+export const standardWebhooks: Sender = {
+  label: 'Standard Webhooks / Svix',
+  examples: 'Clerk, Resend, Brex, Svix-powered senders, OpenAI',
+  settings: [
+    secret('Signing secret (whsec_…)', {
+      pattern: {
+        source: '^(whsec_)?[A-Za-z0-9+/=]+$',
+        message: 'a standard-webhooks secret: whsec_ followed by base64',
+      },
+    }),
+  ],
+  setup:
+    "In the sender's webhook settings add an endpoint: paste the URL. " + 'Copy its signing secret (whsec_…) here.',
+  signature: { family: 'standard-webhooks' },
+  checks:
+    '`webhook-signature` (or `svix-signature`) over `id.timestamp.body`, HMAC-SHA256, with the `standardwebhooks` package; ' +
+    'the `webhook-*` names are read, else `svix-*`',
+  deliveryId: 'own',
+  dedup: '`webhook-id` (or `svix-id`): signed',
+  handshake: null,
+  toleranceSeconds: FIVE_MINUTES,
+  bodyFormat: 'json',
+  refusalStatus: 400,
+  sample: json({ type: 'user.created', data: { id: 'user_1', email: 'ann@example.com' } }),
+};

@@ -1,0 +1,31 @@
+/** Zoom: its check's parameters (../families/) and what a person sees. */
+import { FIVE_MINUTES, json, secret, type Sender } from './sender';
+
+export const zoom: Sender = {
+  label: 'Zoom',
+  settings: [secret('Secret Token')],
+  setup:
+    'marketplace.zoom.us → your app → Features → Access → Event Subscription: paste the URL as Event ' +
+    'notification endpoint URL and press Validate. Secret Token: the same page.',
+  signature: {
+    family: 'hmac',
+    header: 'x-zm-signature',
+    prefix: 'v0=',
+    encoding: 'hex',
+    content: 'v0:{time}:{body}',
+    time: { header: 'x-zm-request-timestamp', unit: 's' },
+  },
+  checks: '`x-zm-signature: v0=<hex HMAC-SHA256 of "v0:{x-zm-request-timestamp}:{body}">`',
+  deliveryId: null,
+  dedup: "the body's digest",
+  handshake: {
+    kind: 'zoom',
+    method: 'POST',
+    request: 'signed `endpoint.url_validation` with `payload.plainToken`',
+    answer: '`200` JSON `{ plainToken, encryptedToken }` (hex HMAC-SHA256 of plainToken)',
+  },
+  toleranceSeconds: FIVE_MINUTES,
+  bodyFormat: 'json',
+  refusalStatus: 400,
+  sample: json({ event: 'meeting.started', payload: { object: { id: '1', topic: 'Standup' } } }),
+};

@@ -1,0 +1,148 @@
+/**
+ * The HMAC family: an HMAC of the content the sender's file spells (`content`: the exact raw body,
+ * the signed time's text as sent and the public URL, joined by the sender's literal text) under each
+ * key the person gave (the secret, and a second where the sender signs with two), compared with
+ * every digest the request gives. Any digest may match any key (keys being rotated, Box's primary
+ * and secondary); every pair is compared, timing-safe, after the digest's format and length are
+ * checked. Where a time is signed it is read and checked against the sender's tolerance, on either
+ * side, before any HMAC is made. Signing the body alone (GitHub), the URL and the body (Square), a
+ * time and the body (Slack, Stripe) or the body and a time (Box) is this one check with other content.
+ */
+import { headerValue } from '../../headers';
+import type { HmacSignature, KeyEncoding, SignedTime } from '../catalog/sender';
+import {
+  anyDigestMatches,
+  fail,
+  hmac,
+  jsonObject,
+  outside,
+  unixSeconds,
+  withinTolerance,
+  type SenderCheck,
+  type SenderRequest,
+  type SenderSettings,
+  type Verdict,
+} from '../parts';
+
+/** A piece of the signed content: literal text, or what the request gives. */
+type Piece = string | { from: 'body' | 'time' | 'url' };
+
+const compile = (content: string): Piece[] =>
+  content
+    .split(/(\{(?:body|time|url)\})/)
+    .filter((text) => text !== '')
+    .map((text) =>
+      /^\{(body|time|url)\}$/.test(text) ? { from: text.slice(1, -1) as 'body' | 'time' | 'url' } : text,
+    );
+
+/** The key the secret stands for. */
+function keyOf(secret: string, encoding: KeyEncoding): string | Buffer {
+  if (encoding === 'text') return secret;
+  if (encoding === 'hex') return Buffer.from(secret, 'hex');
+  return Buffer.from(encoding === 'whsec' ? secret.replace(/^whsec_/, '') : secret, 'base64');
+}
+
+const UNIT_WORDS = { s: 'unix seconds', ms: 'unix milliseconds', iso: 'an ISO 8601 time' } as const;
+
+/** A signed time's text as seconds since the epoch, or undefined when it is not in its unit. */
+function secondsOf(text: string, unit: SignedTime['unit']): number | undefined {
+  if (unit === 's') return unixSeconds(text);
+  if (unit === 'ms') return /^\d{1,15}$/.test(text) ? Number(text) / 1000 : undefined;
+  const ms = /^\d{4}-\d\d-\d\dT[\d:.]+(Z|[+-]\d\d:?\d\d)$/.test(text) ? Date.parse(text) : NaN;
+  return Number.isNaN(ms) ? undefined : ms / 1000;
+}
+
+/** The named parts of a header's value (`t=…,v1=…,v1=…`): every value of each name, in order. */
+function partsOf(value: string, separator: string): Map<string, string[]> {
+  const parts = new Map<string, string[]>();
+  for (const part of value.split(separator)) {
+    const at = part.indexOf('=');
+    const text = part.slice(at + 1).trim();
+    if (at < 0 || !text) continue;
+    const name = part.slice(0, at).trim();
+    parts.set(name, [...(parts.get(name) ?? []), text]);
+  }
+  return parts;
+}
+
+/** What an HMAC sender's check needs beyond its signature: its tolerance, and what a missing secret awaits. */
+export interface HmacSender {
+  toleranceSeconds: number | null;
+  /** The handshake that gives the secret (Asana's X-Hook-Secret), for a sender that gives it there. */
+  secretFrom?: string;
+}
+
+export function hmacCheck(signature: HmacSignature, sender: HmacSender): SenderCheck {
+  const pieces = compile(signature.content);
+  const time = signature.time;
+  const tolerance = sender.toleranceSeconds ?? 0;
+  const headerNames = (v: SenderSettings): readonly string[] => {
+    const header = signature.header;
+    if (typeof header === 'string') return [header];
+    return 'setting' in header ? [v.header ?? ''] : header;
+  };
+  const prefixOf = (v: SenderSettings) =>
+    typeof signature.prefix === 'object' ? (v.prefix ?? '') : (signature.prefix ?? '');
+  const algorithmOf = (v: SenderSettings) =>
+    typeof signature.algorithm === 'object' ? (v.algorithm ?? 'sha256') : (signature.algorithm ?? 'sha256');
+  const encodingOf = (v: SenderSettings) =>
+    typeof signature.encoding === 'object' ? (v.encoding ?? 'hex') : signature.encoding;
+
+  /** The signed time's text as sent, or the refusal of a missing or malformed one. */
+  function timeText(
+    req: SenderRequest,
+    parts: Map<string, string[]> | undefined,
+    malformed: () => Verdict,
+  ): string | Verdict {
+    if (!time) return '';
+    if ('header' in time) return headerValue(req.headers, time.header) ?? fail(`missing ${time.header} header`);
+    if ('part' in time) return parts?.get(time.part)?.[0] ?? malformed();
+    const value = jsonObject(req.body)?.[time.json];
+    if (typeof value === 'number' || (typeof value === 'string' && value !== '')) return String(value);
+    return fail(`missing ${time.json} in the body`);
+  }
+
+  function checkTime(text: string, req: SenderRequest, malformed: () => Verdict): Verdict | undefined {
+    if (!time) return undefined;
+    const seconds = secondsOf(text, time.unit);
+    if (seconds === undefined) {
+      if ('part' in time) return malformed();
+      const where = 'header' in time ? `${time.header} header` : `${time.json} in the body`;
+      return fail(`malformed ${where}: expected ${UNIT_WORDS[time.unit]}`);
+    }
+    return withinTolerance(seconds, req.receivedAtMs, tolerance) ? undefined : outside(tolerance);
+  }
+
+  return {
+    verify(v, req) {
+      const secrets = [v.secret, v.secondarySecret].filter((s): s is string => s !== undefined);
+      if (secrets.length === 0) return fail(`no ${sender.secretFrom ?? 'secret'} handshake yet`);
+      const names = headerNames(v);
+      const values = names
+        .map((name) => headerValue(req.headers, name)?.trim())
+        .filter((value): value is string => !!value);
+      if (values.length === 0) return fail(`missing ${names.join(' or ')} header`);
+      const encoding = encodingOf(v);
+      const split = signature.parts;
+      const timePart = time && 'part' in time ? time : undefined;
+      const malformed = (what: string) => fail(`malformed ${names[0]} header: ${what}`);
+      const parts = split && partsOf(values[0], split.separator);
+      const digests = split
+        ? values.flatMap((value) => partsOf(value, split.separator).get(split.digest) ?? [])
+        : values;
+      if (split && digests.length === 0) return malformed(`no ${split.digest}=<${encoding} digest>`);
+      const text = timeText(req, parts, () => malformed(`no ${timePart?.part}=<${UNIT_WORDS[time?.unit ?? 's']}>`));
+      if (typeof text !== 'string') return text;
+      const late = checkTime(text, req, () => malformed(`${timePart?.part} is not ${UNIT_WORDS[time?.unit ?? 's']}`));
+      if (late) return late;
+      const content = pieces.map((p) =>
+        typeof p === 'string' ? p : p.from === 'body' ? req.body : p.from === 'time' ? text : req.publicUrl,
+      );
+      const expected = secrets.map((s) => hmac(algorithmOf(v), keyOf(s, signature.key ?? 'text'), ...content));
+      const what = split ? `${names[0]} ${split.digest}` : `${names[0]} header`;
+      return anyDigestMatches(digests, what, expected, encoding, split ? '' : prefixOf(v));
+    },
+    headersRead: (v) =>
+      [...headerNames(v), ...(time && 'header' in time ? [time.header] : [])].map((name) => name.toLowerCase()),
+  };
+}

@@ -1,0 +1,133 @@
+/**
+ * Every kind of check a sender makes of the URL before (or while) it sends events, answered the way
+ * the sender expects, and never run (../catalog/sender.ts, `HandshakeKind`, names them; a sender's
+ * file says which it makes). A kind is signed or not: a signed one is looked at only once the
+ * sender's check passed, an unsigned one before, and a secret an unsigned one gives is only
+ * offered, kept pending until an editor confirms it. Microsoft Graph's and Twitch's are their
+ * families' own.
+ */
+import { headerValue } from '../headers';
+import type { Sender } from './catalog';
+import { echoable, hmac, jsonObject, sameText, setting, unsignedJsonObject, type SenderCheck } from './parts';
+
+type Handshaking = NonNullable<SenderCheck['handshake']>;
+
+/** Visible ASCII only: a secret echoed in a header of the answer (Asana's are 64 hex). */
+const HEADER_TOKEN = /^[\x21-\x7e]+$/;
+
+const text = (body: string) => ({ answer: { status: 200 as const, contentType: 'text/plain' as const, body } });
+const asJson = (value: unknown) => ({
+  answer: { status: 200 as const, contentType: 'application/json' as const, body: JSON.stringify(value) },
+});
+
+/** The sender's handshake as its check answers it, or undefined when it makes none. */
+export function handshakeOf(sender: Sender, check: SenderCheck): Handshaking | undefined {
+  const handshake = sender.handshake;
+  if (!handshake) return undefined;
+  switch (handshake.kind) {
+    case 'echo-query': {
+      const { param, verifyToken } = handshake;
+      return {
+        signed: false,
+        of(v, { method, query }) {
+          const challenge = echoable(query.get(param));
+          if (method !== 'GET' || !challenge) return null;
+          if (!verifyToken) return text(challenge);
+          if (query.get(verifyToken.mode.param) !== verifyToken.mode.value) return null;
+          const token = query.get(verifyToken.param);
+          if (!token) return { refused: `missing ${verifyToken.param}`, status: 403 };
+          if (!sameText(token, setting(v, 'verifyToken'))) {
+            return { refused: `${verifyToken.param} does not match`, status: 403 };
+          }
+          return text(challenge);
+        },
+      };
+    }
+    case 'echo-json': {
+      const { field, when } = handshake;
+      return {
+        signed: true,
+        of(_v, { body }) {
+          const message = jsonObject(body);
+          const challenge = echoable(message?.[field]);
+          return message?.[when.field] === when.value && challenge ? text(challenge) : null;
+        },
+      };
+    }
+    case 'okta':
+      // The one-time GET with X-Okta-Verification-Challenge, answered when it carries the credential.
+      return {
+        signed: false,
+        of(v, req) {
+          if (req.method !== 'GET') return null;
+          const challenge = echoable(headerValue(req.headers, 'x-okta-verification-challenge'));
+          if (!challenge) return null;
+          const verdict = check.verify(v, req);
+          return verdict.ok ? asJson({ verification: challenge }) : { refused: verdict.reason, status: 400 };
+        },
+      };
+    case 'learn-secret': {
+      const from = handshake.from;
+      return {
+        signed: false,
+        of(v, { method, headers, body }) {
+          let given: string | undefined;
+          let answer: { status: 200; headers?: Record<string, string> } = { status: 200 };
+          if ('header' in from) {
+            // Asana: a POST with the secret in a header, echoed in the answer's.
+            given = echoable(headerValue(headers, from.header));
+            if (method !== 'POST' || !given || !HEADER_TOKEN.test(given)) return null;
+            answer = { status: 200, headers: { [from.header]: given } };
+          } else {
+            // Notion: a body whose only field is the token.
+            const message = unsignedJsonObject(body);
+            given = echoable(message?.[from.json]);
+            if (!message || !given || Object.keys(message).length !== 1) return null;
+          }
+          // The confirmed one again (the sender retrying its handshake): answered as the first was.
+          if (v.secret !== undefined && sameText(given, v.secret)) return { answer };
+          return { answer, learnedSecret: given };
+        },
+      };
+    }
+    case 'zoom':
+      // endpoint.url_validation: payload.plainToken answered with it and its hex HMAC-SHA256.
+      return {
+        signed: true,
+        of(v, { body }) {
+          const message = jsonObject(body);
+          if (message?.event !== 'endpoint.url_validation') return null;
+          const payload = message.payload;
+          const plainToken = echoable(
+            payload && typeof payload === 'object' && 'plainToken' in payload && payload.plainToken,
+          );
+          if (!plainToken) return { refused: 'endpoint.url_validation without a payload.plainToken', status: 400 };
+          return asJson({
+            plainToken,
+            encryptedToken: hmac('sha256', setting(v, 'secret'), plainToken).toString('hex'),
+          });
+        },
+      };
+    case 'discord':
+      // An interactions PING (type 1, no event) gets a PONG; a webhook events PING (type 0) 204.
+      return {
+        signed: true,
+        of(_v, { body }) {
+          const message = jsonObject(body);
+          if (message?.type === 0) return { answer: { status: 204 } };
+          if (message?.type === 1 && !Object.hasOwn(message, 'event')) return asJson({ type: 1 });
+          return null;
+        },
+      };
+    case 'own':
+      return check.handshake;
+    case 'runs':
+      return undefined;
+  }
+}
+
+/** The header a handshake gives the secret in: a credential, never kept with a delivery. */
+export const handshakeCredentialHeaders = (sender: Sender): string[] =>
+  sender.handshake?.kind === 'learn-secret' && 'header' in sender.handshake.from
+    ? [sender.handshake.from.header.toLowerCase()]
+    : [];

@@ -24,6 +24,7 @@ import { credentialHeaders, headersRead, senderDeliveryId, senderHandshake } fro
 import type { Handshake, HandshakeAnswer, SenderRequest } from '../domain/senders/parts';
 import { handshakeBytes, senderRequest, verifyRequest, type DeliveryRequest } from './request';
 import { readsFormEnvelope, SENDERS } from '../domain/senders/catalog';
+import type { RefusalStatus } from '../domain/senders/catalog/sender';
 import { secretFingerprint, type Offered } from '../robots/handshake-secrets';
 import { deliveryInput } from './input';
 import { startDelivery } from './start';
@@ -57,7 +58,7 @@ export type Taken =
   /** A GET that is no handshake of the app's sender. */
   | { outcome: 'not-a-handshake' }
   /** Refused with the sender's status (400 unless it requires another: Discord's 401, Meta's 403). */
-  | { outcome: 'rejected'; reason: string; status: 400 | 401 | 403 }
+  | { outcome: 'rejected'; reason: string; status: RefusalStatus | 403 }
   | { outcome: 'handshake'; answer: HandshakeAnswer }
   | { outcome: 'accepted' | 'duplicate' };
 

@@ -23,6 +23,7 @@ import { tokenAccepted } from '../robots/trigger-tokens';
 import type { TriggerCache } from './trigger-cache';
 import type { HandshakeAnswer } from '../domain/senders/parts';
 import { answersMethod } from '../domain/senders/checks';
+import { SENDERS } from '../domain/senders/catalog';
 import { offerHandshakeSecret } from '../robots/handshake-secrets';
 import { recordSenderEvent } from '../workspaces/audit';
 
@@ -42,30 +43,35 @@ export const WEBHOOK_OPERATIONS: readonly Operation[] = (['post', 'put'] as cons
   summary:
     `Deliver a webhook (${method.toUpperCase()} and ${method === 'post' ? 'PUT' : 'POST'} behave the same). ` +
     'The token in the path is the only credential. Every answer has an empty body but one: a handshake of ' +
-    "the app's sender (docs/api.md#senders) gets the answer that sender expects (text/plain or JSON, or 204 " +
-    "for Discord's webhook events' PING). A refusal is 400, or the sender's own status (Discord 401).",
+    "the app's sender (docs/api.md#senders) gets the answer that sender expects (text/plain or JSON). A " +
+    "delivery taken is 200, or 204 where the sender requires it (Discord). A refusal is 400, or the sender's " +
+    'own status (Discord and Xero 401, GoCardless 498).',
   access: 'open',
   body: 'raw',
   answers: {
-    // One 2xx as every operation declares; a Discord app's webhook-events PING is answered 204 (its handshake).
     200: 'empty',
+    // A Discord app's deliveries and its webhook events' PING.
+    204: 'empty',
     400: 'empty',
     401: 'empty',
     404: 'empty',
     408: 'empty',
     413: 'empty',
     429: 'empty',
+    // GoCardless' status for a signature that does not verify.
+    498: 'empty',
     503: 'empty',
   },
 }));
 
-/** The GET a sender checks the URL with (Meta, Dropbox, Okta): answered only for an app of that sender. */
+/** The GET a sender checks the URL with (Meta, Dropbox, Okta, X): answered only for an app of that sender. */
 export const HANDSHAKE_OPERATION: Operation = {
   method: 'get',
   path: WEBHOOK_PATH,
   summary:
     "A sender's check of the URL by GET (Meta's hub.challenge, Dropbox's challenge, Okta's verification " +
-    'header): answered as that sender expects for an app of that sender, else 405.',
+    "header, X's CRC) or HEAD (Trello, Mandrill): answered as that sender expects for an app of that sender, " +
+    'else 405.',
   access: 'open',
   answers: { 200: 'empty', 400: 'empty', 403: 'empty', 404: 'empty', 405: 'empty', 429: 'empty', 503: 'empty' },
 };
@@ -73,8 +79,11 @@ export const HANDSHAKE_OPERATION: Operation = {
 /** The audit log's action for a secret a handshake gave (kept pending on the URL). */
 const SECRET_FROM_HANDSHAKE = 'robot.secret-from-handshake';
 
-/** 200 with an empty body: the answer to every delivery taken. */
-const acknowledge = (ctx: Context) => answerEmpty(ctx, 200);
+/** 200 with an empty body, the answer to every delivery taken, unless its sender requires another (Discord's 204). */
+const acknowledge = (ctx: Context, trigger: WebhookTrigger) => {
+  const v = trigger.verification;
+  answerEmpty(ctx, v && v.scheme !== 'stripe' ? (SENDERS[v.scheme].acknowledgeStatus ?? 200) : 200);
+};
 
 /** The sender's check of the URL, answered as it expects: never sniffed as anything but its type. */
 function answerHandshake(ctx: Context, answer: HandshakeAnswer): void {
@@ -161,7 +170,7 @@ export function webhookRouter(deps: ReceiverDeps): Router {
     }
     if (taken.outcome === 'not-a-handshake') throw methodNotAllowed('POST, PUT');
     if (taken.outcome !== 'accepted') ctx.state.outcome = taken.outcome;
-    if (taken.outcome !== 'handshake') return acknowledge(ctx);
+    if (taken.outcome !== 'handshake') return acknowledge(ctx, trigger);
     answerHandshake(ctx, taken.answer);
   }
 

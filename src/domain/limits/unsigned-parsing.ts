@@ -17,3 +17,10 @@ import { MiB } from './units';
  * characters), so 1 MiB is far above any of its requests and a few milliseconds to decode.
  */
 export const SIGNED_FORM_MAX_BYTES = 1 * MiB;
+
+/**
+ * The longest body an unsigned form ping is looked for in (WooCommerce's `webhook_id=<n>`,
+ * Mandrill's `mandrill_events=[]`: a few bytes each). A longer body is a delivery and is checked as
+ * one, so a stranger cannot make the receiver parse a large unsigned form to find a ping in it.
+ */
+export const HANDSHAKE_FORM_MAX_BYTES = 256;

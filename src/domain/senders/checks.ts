@@ -11,25 +11,27 @@ import { stripe } from './catalog/stripe';
 import type { Handshake, SenderCheck, SenderRequest, SenderVerification, Verdict } from './parts';
 import { jsonObject } from './parts';
 import type { JsonValue } from '../types';
-import { handshakeCredentialHeaders, handshakeOf } from './handshakes';
+import { handshakeCredentialHeaders, handshakesOf, type Handshakes } from './handshakes';
 import { hmacCheck } from './families/hmac';
 import { publicKeyCheck } from './families/public-key';
 import { staticCheck } from './families/static';
+import { adyen } from './families/adyen';
 import { hubspot } from './families/hubspot';
+import { jwtCheck } from './families/jwt';
 import { mailgun } from './families/mailgun';
 import { microsoftGraph } from './families/microsoft-graph';
-import { standardWebhooks } from './families/standard-webhooks';
+import { standardWebhooks, standardWebhooksWithTextKey } from './families/standard-webhooks';
 import { twilio } from './families/twilio';
 import { twitch } from './families/twitch';
 import { headerValue } from '../headers';
 
 const FAMILIES_OF_ONE = {
   twilio,
-  'standard-webhooks': standardWebhooks,
   mailgun,
   'microsoft-graph': microsoftGraph,
   hubspot,
   twitch,
+  adyen,
 };
 
 /** The label of a setting of the sender's, for a refusal's reason. */
@@ -50,6 +52,10 @@ function familyCheck(sender: Sender): SenderCheck {
         toleranceSeconds: sender.toleranceSeconds,
         keyLabel: labelOf(sender, 'publicKey'),
       });
+    case 'jwt':
+      return jwtCheck(signature);
+    case 'standard-webhooks':
+      return signature.key === 'text' ? standardWebhooksWithTextKey : standardWebhooks;
     case 'static':
     case 'basic':
       return staticCheck(signature, labelOf(sender, 'secret'));
@@ -71,8 +77,11 @@ function jsonId(body: Buffer, path: string): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
-/** The sender's check: its family's, with its handshake, its delivery id and the headers it keeps. */
-function senderCheck(sender: Sender): SenderCheck {
+/** A sender's check as the functions below use it: its family's, with its handshakes. */
+type AssembledCheck = SenderCheck & { handshakes: Handshakes };
+
+/** The sender's check: its family's, with its handshakes, its delivery id and the headers it keeps. */
+function senderCheck(sender: Sender): AssembledCheck {
   const family = familyCheck(sender);
   const id = sender.deliveryId;
   const idHeaders = id !== null && typeof id === 'object' && 'headers' in id ? id.headers : [];
@@ -87,7 +96,7 @@ function senderCheck(sender: Sender): SenderCheck {
   };
   return {
     ...family,
-    handshake: handshakeOf(sender, family),
+    handshakes: handshakesOf(sender, family),
     deliveryId:
       id === 'own'
         ? (req) => family.deliveryId?.(req)
@@ -103,7 +112,7 @@ function senderCheck(sender: Sender): SenderCheck {
 }
 
 const CHECKS = Object.fromEntries(SENDER_NAMES.map((name) => [name, senderCheck(SENDERS[name])])) as {
-  readonly [name in SenderName]: SenderCheck;
+  readonly [name in SenderName]: AssembledCheck;
 };
 /** The payment provider connection's check (not a scheme an app can name). */
 const STRIPE = hmacCheck(stripe.signature, stripe);
@@ -117,8 +126,8 @@ export const verifySender = (v: SenderVerification, req: SenderRequest): Verdict
  * passed; a handshake the sender signs is only looked at then, one it does not sign only before.
  */
 export function senderHandshake(v: CustomVerification, req: SenderRequest, verified: boolean): Handshake | null {
-  const handshake = CHECKS[v.scheme].handshake;
-  return handshake && handshake.signed === verified ? handshake.of(v, req) : null;
+  const { handshakes } = CHECKS[v.scheme];
+  return (verified ? handshakes.signed : handshakes.unsigned)?.(v, req) ?? null;
 }
 
 /** Whether the app's sender checks the URL with this method (GET, HEAD): its URL answers it only for that. */
@@ -141,4 +150,4 @@ export const headersRead = (v: CustomVerification): string[] => CHECKS[v.scheme]
 export const credentialHeaders = (v: CustomVerification): string[] => CHECKS[v.scheme].credentialHeaders?.(v) ?? [];
 
 /** A sender's whole check, as the functions above use it (for the conformance suite). */
-export const checkOf = (name: SenderName): SenderCheck => CHECKS[name];
+export const checkOf = (name: SenderName): AssembledCheck => CHECKS[name];

@@ -8,9 +8,25 @@
  */
 import { headerValue } from '../headers';
 import type { Sender } from './catalog';
-import { echoable, hmac, jsonObject, sameText, setting, unsignedJsonObject, type SenderCheck } from './parts';
+import { HANDSHAKE_FORM_MAX_BYTES } from '../limits';
+import {
+  echoable,
+  hmac,
+  jsonObject,
+  sameText,
+  setting,
+  unsignedJsonObject,
+  type HandshakeOf,
+  type SenderCheck,
+} from './parts';
 
 type Handshaking = NonNullable<SenderCheck['handshake']>;
+
+/** A sender's handshakes: the one looked at before its check (unsigned), and the one after (signed). */
+export interface Handshakes {
+  unsigned?: HandshakeOf;
+  signed?: HandshakeOf;
+}
 
 /** Visible ASCII only: a secret echoed in a header of the answer (Asana's are 64 hex). */
 const HEADER_TOKEN = /^[\x21-\x7e]+$/;
@@ -20,8 +36,24 @@ const asJson = (value: unknown) => ({
   answer: { status: 200 as const, contentType: 'application/json' as const, body: JSON.stringify(value) },
 });
 
-/** The sender's handshake as its check answers it, or undefined when it makes none. */
-export function handshakeOf(sender: Sender, check: SenderCheck): Handshaking | undefined {
+/** Its handshakes as its check answers them: the kind its file names, and a heartbeat it sends signed. */
+export function handshakesOf(sender: Sender, check: SenderCheck): Handshakes {
+  const kind = kindOf(sender, check);
+  const handshakes: Handshakes = kind ? { [kind.signed ? 'signed' : 'unsigned']: kind.of } : {};
+  const heartbeat = sender.heartbeat;
+  if (heartbeat) {
+    const empty: HandshakeOf = (_v, { body }) => {
+      const events = jsonObject(body)?.[heartbeat.json];
+      return Array.isArray(events) && events.length === 0 ? { answer: { status: 200 } } : null;
+    };
+    const own = handshakes.signed;
+    handshakes.signed = own ? (v, req) => own(v, req) ?? empty(v, req) : empty;
+  }
+  return handshakes;
+}
+
+/** The handshake of the kind the sender's file names, or undefined when it makes none. */
+function kindOf(sender: Sender, check: SenderCheck): Handshaking | undefined {
   const handshake = sender.handshake;
   if (!handshake) return undefined;
   switch (handshake.kind) {
@@ -44,13 +76,43 @@ export function handshakeOf(sender: Sender, check: SenderCheck): Handshaking | u
       };
     }
     case 'echo-json': {
-      const { field, when } = handshake;
+      const { field, when, echo, signed } = handshake;
       return {
-        signed: true,
+        signed,
         of(_v, { body }) {
-          const message = jsonObject(body);
+          const message = signed ? jsonObject(body) : unsignedJsonObject(body);
           const challenge = echoable(message?.[field]);
-          return message?.[when.field] === when.value && challenge ? text(challenge) : null;
+          if (!message || !challenge) return null;
+          if (when ? message[when.field] !== when.value : Object.keys(message).length !== 1) return null;
+          return echo === 'text' ? text(challenge) : asJson({ [field]: challenge });
+        },
+      };
+    }
+    case 'head':
+      return { signed: false, of: (_v, { method }) => (method === 'HEAD' ? { answer: { status: 200 } } : null) };
+    case 'form-ping': {
+      const { field } = handshake;
+      const value = new RegExp(handshake.value);
+      return {
+        signed: false,
+        of(_v, { method, body }) {
+          // A ping is a few bytes: a longer body is a delivery, checked as one.
+          if (method !== 'POST' || body.length > HANDSHAKE_FORM_MAX_BYTES) return null;
+          const fields = [...new URLSearchParams(body.toString('latin1')).entries()];
+          const only = fields.length === 1 && fields[0][0] === field && value.test(fields[0][1]);
+          return only ? { answer: { status: 200 } } : null;
+        },
+      };
+    }
+    case 'crc': {
+      const { param, answerField, prefix } = handshake;
+      return {
+        signed: false,
+        of(v, { method, query }) {
+          const token = echoable(query.get(param));
+          if (method !== 'GET' || !token) return null;
+          const digest = hmac('sha256', setting(v, 'secret'), token).toString('base64');
+          return asJson({ [answerField]: prefix + digest });
         },
       };
     }

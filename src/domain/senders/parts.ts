@@ -59,13 +59,16 @@ export type Handshake =
   /** A handshake refused: answered `status`, recorded as rejected with the reason. */
   | { refused: string; status: 400 | 403 };
 
+/** A handshake's check: what a request is, as a handshake, or null when it is none. */
+export type HandshakeOf = (v: SenderSettings, req: SenderRequest) => Handshake | null;
+
 export interface SenderCheck {
   verify(v: SenderSettings, req: SenderRequest): Verdict;
   /**
    * Whether the request is a handshake, and its answer; null when it is a delivery. `signed`: the
    * sender signs its handshake, so it is looked at only once `verify` passed; else before.
    */
-  handshake?: { signed: boolean; of(v: SenderSettings, req: SenderRequest): Handshake | null };
+  handshake?: { signed: boolean; of: HandshakeOf };
   /** The sender's own id of the delivery, from what it signed (or its id header where its credential is static). */
   deliveryId?(req: SenderRequest): string | undefined;
   /** The request headers kept with each delivery (lower-case). */

@@ -3,6 +3,7 @@ import { json, type Sender } from './sender';
 
 export const asana: Sender = {
   label: 'Asana',
+  group: 'productivity',
   settings: [],
   setup:
     'Create the webhook (POST /webhooks) with the URL as target. Nothing to fill in: Asana gives its secret in ' +

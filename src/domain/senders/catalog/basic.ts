@@ -3,6 +3,7 @@ import { json, secret, type Sender } from './sender';
 
 export const basic: Sender = {
   label: 'HTTP Basic credentials',
+  group: 'generic',
   examples: 'senders that only take https://user:pass@… URLs',
   settings: [{ name: 'username', label: 'User name', secret: false }, secret('Password')],
   setup: 'Give the sender the URL with the credentials in it: https://user:password@host/api/webhooks/…',

@@ -3,6 +3,7 @@ import { json, secret, type Sender } from './sender';
 
 export const calendly: Sender = {
   label: 'Calendly',
+  group: 'productivity',
   settings: [secret('Webhook signing key')],
   setup:
     'Create the webhook subscription (POST /webhook_subscriptions) with the URL and a signing_key; paste the ' +

@@ -3,6 +3,7 @@ import { FIVE_MINUTES, json, type Sender } from './sender';
 
 export const discord: Sender = {
   label: 'Discord',
+  group: 'messaging',
   settings: [
     {
       name: 'publicKey',

@@ -3,6 +3,7 @@ import { json, secret, type Sender } from './sender';
 
 export const dropbox: Sender = {
   label: 'Dropbox',
+  group: 'productivity',
   settings: [secret('App secret', { minLength: 15 })],
   setup: 'dropbox.com/developers → your app → Webhooks: paste the URL and Add. App secret: the Settings tab.',
   signature: { family: 'hmac', header: 'X-Dropbox-Signature', encoding: 'hex', content: '{body}' },

@@ -3,6 +3,7 @@ import { json, secret, type Sender } from './sender';
 
 export const github: Sender = {
   label: 'GitHub',
+  group: 'dev-tools',
   settings: [secret('Secret')],
   setup:
     'Repository (or organization) → Settings → Webhooks → Add webhook: paste the URL as Payload URL; ' +

@@ -3,6 +3,7 @@ import { json, secret, type Sender } from './sender';
 
 export const gitlab: Sender = {
   label: 'GitLab',
+  group: 'dev-tools',
   settings: [secret('Secret token')],
   setup: 'Project → Settings → Webhooks → Add new webhook: paste the URL and the same Secret token as here.',
   signature: { family: 'static', header: 'X-Gitlab-Token' },

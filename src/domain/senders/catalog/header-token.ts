@@ -3,6 +3,7 @@ import { json, secret, type Sender } from './sender';
 
 export const headerToken: Sender = {
   label: 'A fixed header',
+  group: 'generic',
   examples: "n8n's Header Auth, Convoy's API-key verifier, in-house senders",
   settings: [{ name: 'header', label: 'Header name', secret: false }, secret('Header value')],
   setup: 'In the sender, add the header with the value you give here.',

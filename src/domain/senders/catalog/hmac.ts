@@ -3,6 +3,7 @@ import { HMAC_ALGORITHMS, SIGNATURE_ENCODINGS, json, secret, type Sender } from 
 
 export const hmac: Sender = {
   label: 'Any HMAC header',
+  group: 'generic',
   examples: 'senders that sign the body with HMAC in one header',
   settings: [
     secret('Signing secret'),

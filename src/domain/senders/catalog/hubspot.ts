@@ -3,6 +3,7 @@ import { FIVE_MINUTES, json, secret, type Sender } from './sender';
 
 export const hubspot: Sender = {
   label: 'HubSpot',
+  group: 'crm',
   settings: [secret('Client secret')],
   setup:
     "developers.hubspot.com → your app → Webhooks: paste the URL as Target URL. Client secret: the app's " +

@@ -37,8 +37,8 @@ import { twilio } from './twilio';
 import { twitch } from './twitch';
 import { zoom } from './zoom';
 
-export { SETTING_NAMES, HMAC_ALGORITHMS, SIGNATURE_ENCODINGS } from './sender';
-export type { Sender, SenderHandshake, SenderSetting, SettingName } from './sender';
+export { SETTING_NAMES, HMAC_ALGORITHMS, SIGNATURE_ENCODINGS, SENDER_GROUPS } from './sender';
+export type { Sender, SenderGroup, SenderHandshake, SenderSetting, SettingName } from './sender';
 
 /** Every sender by its scheme name, in the order the dashboard offers them. */
 export const SENDER_NAMES = [

@@ -3,6 +3,7 @@ import { FIVE_MINUTES, json, secret, type Sender } from './sender';
 
 export const mailgun: Sender = {
   label: 'Mailgun',
+  group: 'email',
   settings: [secret('HTTP webhook signing key')],
   setup: 'Sending → Webhooks → Add webhook: paste the URL. HTTP webhook signing key: the same page.',
   signature: { family: 'mailgun' },

@@ -3,6 +3,7 @@ import { json, secret, type Sender } from './sender';
 
 export const meta: Sender = {
   label: 'Meta (WhatsApp, Messenger, Instagram)',
+  group: 'messaging',
   settings: [
     secret('App Secret', { minLength: 32 }),
     { name: 'verifyToken', label: 'Verify token (one you choose)', secret: true, minLength: 16 },

@@ -3,6 +3,7 @@ import { json, secret, type Sender } from './sender';
 
 export const microsoftGraph: Sender = {
   label: 'Microsoft Graph',
+  group: 'productivity',
   settings: [secret('clientState (one you choose)')],
   setup:
     'Create the subscription (POST /subscriptions) with the URL as notificationUrl and the same clientState as ' +

@@ -3,6 +3,7 @@ import { json, type Sender } from './sender';
 
 export const notion: Sender = {
   label: 'Notion',
+  group: 'productivity',
   settings: [],
   setup:
     'notion.so/profile/integrations → your integration → Webhooks → Create a subscription: paste the URL. ' +

@@ -3,6 +3,7 @@ import { json, secret, type Sender } from './sender';
 
 export const okta: Sender = {
   label: 'Okta event hooks',
+  group: 'identity',
   settings: [
     { name: 'header', label: 'Authentication field', secret: false, default: 'Authorization' },
     secret('Authentication secret'),

@@ -3,6 +3,7 @@ import { json, secret, type Sender } from './sender';
 
 export const paddle: Sender = {
   label: 'Paddle',
+  group: 'payments',
   settings: [secret('Secret key (pdl_ntfset_…)')],
   setup: 'Paddle → Developer Tools → Notifications → New destination: paste the URL. Copy its secret key here.',
   signature: {

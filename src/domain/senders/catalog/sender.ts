@@ -27,6 +27,8 @@ export const SIGNATURE_ENCODINGS = ['hex', 'base64'] as const;
 
 /** The settings a check reads (a custom app's verification is these and its scheme: ./index.ts). */
 export interface SenderSettings {
+  /** The scheme it was saved with, where the settings are a whole verification (read by no check). */
+  scheme?: string;
   secret?: string;
   /** A second key the sender signs with too (Box's secondary key, a key being rotated). */
   secondarySecret?: string;
@@ -78,13 +80,17 @@ export type SignedTime = { unit: 's' | 'ms' | 'iso' } & (
 
 /**
  * An HMAC (`algorithm`, under each key the person gave) of `content`, compared with every digest
- * given. `content` joins the exact raw body with `{time}` (the signed time's text as sent) and
- * `{url}` (the public URL the sender was given): `{body}`, `{url}{body}`, `v0:{time}:{body}`.
+ * given. `content` joins the exact raw body with `{time}` (the signed time's text as sent), `{url}`
+ * (the public URL the sender was given) and `{form}` (a form body's fields sorted by name, each its
+ * name and its decoded value): `{body}`, `{url}{body}`, `v0:{time}:{body}`, `{url}{form}`.
  */
 export interface HmacSignature {
   family: 'hmac';
-  /** The header(s) carrying the digests (any may match: keys being rotated, Box's primary and secondary). */
-  header: string | readonly string[] | { setting: 'header' };
+  /**
+   * The header(s) carrying the digests (any may match: keys being rotated, Box's primary and
+   * secondary), or the query parameter (PandaDoc's `?signature=`).
+   */
+  header: string | readonly string[] | { setting: 'header' } | { query: string };
   /**
    * The digests are the named parts of the header (`t=…,v1=…`: `{ digest: 'v1', separator: ',' }`);
    * else the header's whole value is one digest.
@@ -112,6 +118,19 @@ export interface PublicKeySignature {
   content: string;
 }
 
+/**
+ * A JSON Web Token (HS256, under the secret) in a header: its `exp` must not have passed; `audience`:
+ * its `aud` is the public URL (monday.com); `issuer`: its `iss`; `bodyDigest`: a claim holding the hex
+ * SHA-256 of the exact raw body (Netlify), without which the token does not cover the body.
+ */
+export interface JwtSignature {
+  family: 'jwt';
+  header: string;
+  audience?: 'url';
+  issuer?: string;
+  bodyDigest?: string;
+}
+
 /** A credential sent as it is: a header equal to the secret, or HTTP Basic credentials. */
 export type StaticCredential =
   { family: 'static'; header: string | { setting: 'header'; default?: string } } | { family: 'basic' };
@@ -124,9 +143,16 @@ export const FAMILIES_OF_ONE = [
   'microsoft-graph',
   'hubspot',
   'twitch',
+  'adyen',
 ] as const;
 export type Signature =
-  HmacSignature | PublicKeySignature | StaticCredential | { family: (typeof FAMILIES_OF_ONE)[number] };
+  | HmacSignature
+  | PublicKeySignature
+  | JwtSignature
+  | StaticCredential
+  /** Standard Webhooks; `key: 'text'`: the secret is the key as it is (Polar's), not base64 after `whsec_`. */
+  | { family: 'standard-webhooks'; key?: 'text' }
+  | { family: Exclude<(typeof FAMILIES_OF_ONE)[number], 'standard-webhooks'> };
 
 /**
  * The kinds of check a sender makes of the URL (../handshakes.ts answers each; the families of one
@@ -136,8 +162,29 @@ export type Signature =
 export type HandshakeKind =
   /** A GET whose query parameter is echoed as text; with `verifyToken`, only when that one equals the token. */
   | { kind: 'echo-query'; param: string; verifyToken?: { param: string; mode: { param: string; value: string } } }
-  /** A signed JSON body whose `type` is `when` and whose `field` is echoed as text. */
-  | { kind: 'echo-json'; field: string; when: { field: string; value: string } }
+  /**
+   * A JSON body whose `when.field` is `when.value` (or, without `when`, whose only field is `field`),
+   * answered with `field` as text, or with the same JSON (`echo: 'json'`: monday.com).
+   */
+  | {
+      kind: 'echo-json';
+      field: string;
+      when?: { field: string; value: string };
+      echo: 'text' | 'json';
+      signed: boolean;
+    }
+  /** A HEAD the sender checks the URL with, answered 200 (Trello, Mandrill). */
+  | { kind: 'head' }
+  /**
+   * An unsigned form body of one field whose value matches `value` (a regular expression's source):
+   * a ping answered 200 with no run (WooCommerce's `webhook_id=<n>`, Mandrill's `mandrill_events=[]`).
+   */
+  | { kind: 'form-ping'; field: string; value: string }
+  /**
+   * A GET whose `param` is answered as JSON `{ [answerField]: prefix + base64 HMAC-SHA256 of it }`
+   * under the secret (X's CRC: `crc_token` → `response_token: "sha256=…"`).
+   */
+  | { kind: 'crc'; param: string; answerField: string; prefix: string }
   /** Okta: a GET whose challenge header is answered as JSON, when the credential is sent too. */
   | { kind: 'okta' }
   /** A secret the sender gives in a header (Asana) or a body of that one field (Notion), kept pending. */
@@ -160,9 +207,31 @@ export type SenderHandshake = HandshakeKind & {
   answer: string;
 };
 
+/** The statuses a sender may require for a refusal. */
+export type RefusalStatus = 400 | 401 | 498;
+
+/** The groups the dashboard's sender picker shows senders in. */
+export const SENDER_GROUPS = [
+  'payments',
+  'commerce',
+  'dev-tools',
+  'messaging',
+  'crm',
+  'forms',
+  'marketing',
+  'email',
+  'identity',
+  'productivity',
+  'ai',
+  'generic',
+] as const;
+export type SenderGroup = (typeof SENDER_GROUPS)[number];
+
 export interface Sender {
   /** The sender's name as people know it. */
   label: string;
+  /** Where the dashboard's sender picker shows it. */
+  group: SenderGroup;
   /** Examples of who sends this way (for a generic scheme). */
   examples?: string;
   /** What the person fills in. */
@@ -184,6 +253,11 @@ export interface Sender {
   /** Headers kept with each delivery beyond those its check reads (GitHub's X-GitHub-Event). */
   keeps?: readonly string[];
   handshake: SenderHandshake | null;
+  /**
+   * A signed delivery whose field `json` names is an empty array carries nothing (Asana's heartbeat,
+   * Xero's intent to receive): answered 200 and recorded as a handshake, with no run.
+   */
+  heartbeat?: { json: string };
   /**
    * How far its signed time may be from the moment the request arrived, in seconds, as its docs
    * say (5 minutes where they say nothing); null when it signs no time, so a capture verifies for ever.
@@ -209,8 +283,8 @@ export interface Sender {
    * so the confirmation shows it once under this label.
    */
   secretFromHandshake?: { pasteBack?: string };
-  /** What a refused request is answered (400 unless the sender requires another). */
-  refusalStatus: 400 | 401;
+  /** What a refused request is answered (400 unless the sender requires another: Xero 401, GoCardless 498). */
+  refusalStatus: RefusalStatus;
   /** What a delivery taken is answered: 200 unless the sender requires another (Discord's events: 204). */
   acknowledgeStatus?: 204;
   /**

@@ -3,6 +3,7 @@ import { FIVE_MINUTES, json, type Sender } from './sender';
 
 export const sendgrid: Sender = {
   label: 'SendGrid Event Webhook',
+  group: 'email',
   settings: [
     {
       name: 'publicKey',

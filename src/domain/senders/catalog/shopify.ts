@@ -3,6 +3,7 @@ import { json, secret, type Sender } from './sender';
 
 export const shopify: Sender = {
   label: 'Shopify',
+  group: 'commerce',
   settings: [secret('Client secret (or the webhook signing key)')],
   setup:
     'Settings → Notifications → Webhooks → Create webhook (JSON): paste the URL. ' +

@@ -3,6 +3,7 @@ import { FIVE_MINUTES, json, secret, type Sender } from './sender';
 
 export const slack: Sender = {
   label: 'Slack',
+  group: 'messaging',
   settings: [secret('Signing Secret')],
   setup:
     'api.slack.com/apps → your app → Event Subscriptions (or Interactivity, or Slash Commands): paste the ' +
@@ -24,6 +25,8 @@ export const slack: Sender = {
     kind: 'echo-json',
     field: 'challenge',
     when: { field: 'type', value: 'url_verification' },
+    echo: 'text',
+    signed: true,
     method: 'POST',
     request: 'signed `{"type":"url_verification","challenge":"…"}`',
     answer: '`200 text/plain` the challenge',

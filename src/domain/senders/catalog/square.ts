@@ -3,6 +3,7 @@ import { json, secret, type Sender } from './sender';
 
 export const square: Sender = {
   label: 'Square',
+  group: 'payments',
   settings: [secret('Signature key')],
   setup: 'developer.squareup.com → your app → Webhooks → Add subscription: paste the URL. Copy its Signature key here.',
   signature: { family: 'hmac', header: 'x-square-hmacsha256-signature', encoding: 'base64', content: '{url}{body}' },

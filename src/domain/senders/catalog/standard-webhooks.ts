@@ -3,6 +3,7 @@ import { FIVE_MINUTES, json, secret, type Sender } from './sender';
 
 export const standardWebhooks: Sender = {
   label: 'Standard Webhooks / Svix',
+  group: 'generic',
   examples: 'Clerk, Resend, Brex, Svix-powered senders, OpenAI',
   settings: [
     secret('Signing secret (whsec_…)', {

@@ -3,6 +3,7 @@ import { form, secret, type Sender } from './sender';
 
 export const twilio: Sender = {
   label: 'Twilio',
+  group: 'messaging',
   settings: [secret('Auth Token', { minLength: 32 })],
   setup:
     'Console → Phone Numbers → your number → "A message comes in": paste the URL, HTTP POST. ' +

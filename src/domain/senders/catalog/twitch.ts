@@ -3,6 +3,7 @@ import { json, secret, type Sender } from './sender';
 
 export const twitch: Sender = {
   label: 'Twitch EventSub',
+  group: 'messaging',
   settings: [secret('secret (the one you give the subscription, 10 to 100 characters)', { minLength: 10 })],
   setup:
     'Create the EventSub subscription with transport `{ method: "webhook", callback: <the URL>, secret }`, ' +

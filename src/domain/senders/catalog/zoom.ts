@@ -3,6 +3,7 @@ import { FIVE_MINUTES, json, secret, type Sender } from './sender';
 
 export const zoom: Sender = {
   label: 'Zoom',
+  group: 'productivity',
   settings: [secret('Secret Token')],
   setup:
     'marketplace.zoom.us → your app → Features → Access → Event Subscription: paste the URL as Event ' +

@@ -9,6 +9,7 @@
  * time and the body (Slack, Stripe) or the body and a time (Box) is this one check with other content.
  */
 import { headerValue } from '../../headers';
+import { SIGNED_FORM_MAX_BYTES } from '../../limits';
 import type { HmacSignature, KeyEncoding, SignedTime } from '../catalog/sender';
 import {
   anyDigestMatches,
@@ -25,15 +26,21 @@ import {
 } from '../parts';
 
 /** A piece of the signed content: literal text, or what the request gives. */
-type Piece = string | { from: 'body' | 'time' | 'url' };
+type Source = 'body' | 'time' | 'url' | 'form';
+type Piece = string | { from: Source };
 
 const compile = (content: string): Piece[] =>
   content
-    .split(/(\{(?:body|time|url)\})/)
+    .split(/(\{(?:body|time|url|form)\})/)
     .filter((text) => text !== '')
-    .map((text) =>
-      /^\{(body|time|url)\}$/.test(text) ? { from: text.slice(1, -1) as 'body' | 'time' | 'url' } : text,
-    );
+    .map((text) => (/^\{(body|time|url|form)\}$/.test(text) ? { from: text.slice(1, -1) as Source } : text));
+
+/** A form body's fields sorted by name (stably), each its name then its decoded value, as Mandrill signs them. */
+const sortedForm = (body: Buffer): string =>
+  [...new URLSearchParams(body.toString('utf8')).entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([name, value]) => name + value)
+    .join('');
 
 /** The key the secret stands for. */
 function keyOf(secret: string, encoding: KeyEncoding): string | Buffer {
@@ -76,11 +83,15 @@ export function hmacCheck(signature: HmacSignature, sender: HmacSender): SenderC
   const pieces = compile(signature.content);
   const time = signature.time;
   const tolerance = sender.toleranceSeconds ?? 0;
+  const source = signature.header;
+  /** The query parameter carrying the digest, for a sender that puts it there (PandaDoc). */
+  const query = typeof source === 'object' && 'query' in source ? source.query : undefined;
   const headerNames = (v: SenderSettings): readonly string[] => {
-    const header = signature.header;
-    if (typeof header === 'string') return [header];
-    return 'setting' in header ? [v.header ?? ''] : header;
+    if (typeof source === 'string') return [source];
+    if ('query' in source) return [];
+    return 'setting' in source ? [v.header ?? ''] : source;
   };
+  const signsForm = pieces.some((p) => typeof p !== 'string' && p.from === 'form');
   const prefixOf = (v: SenderSettings) =>
     typeof signature.prefix === 'object' ? (v.prefix ?? '') : (signature.prefix ?? '');
   const algorithmOf = (v: SenderSettings) =>
@@ -118,14 +129,18 @@ export function hmacCheck(signature: HmacSignature, sender: HmacSender): SenderC
       const secrets = [v.secret, v.secondarySecret].filter((s): s is string => s !== undefined);
       if (secrets.length === 0) return fail(`no ${sender.secretFrom ?? 'secret'} handshake yet`);
       const names = headerNames(v);
-      const values = names
-        .map((name) => headerValue(req.headers, name)?.trim())
-        .filter((value): value is string => !!value);
-      if (values.length === 0) return fail(`missing ${names.join(' or ')} header`);
+      const values = (
+        query ? req.query.getAll(query) : names.map((name) => headerValue(req.headers, name)?.trim())
+      ).filter((value): value is string => !!value);
+      const where = query ? `${query} query parameter` : `${names.join(' or ')} header`;
+      if (values.length === 0) return fail(`missing ${where}`);
+      if (signsForm && req.body.length > SIGNED_FORM_MAX_BYTES) {
+        return fail(`a form body of more than ${SIGNED_FORM_MAX_BYTES} bytes: not read`);
+      }
       const encoding = encodingOf(v);
       const split = signature.parts;
       const timePart = time && 'part' in time ? time : undefined;
-      const malformed = (what: string) => fail(`malformed ${names[0]} header: ${what}`);
+      const malformed = (what: string) => fail(`malformed ${where}: ${what}`);
       const parts = split && partsOf(values[0], split.separator);
       const digests = split
         ? values.flatMap((value) => partsOf(value, split.separator).get(split.digest) ?? [])
@@ -136,10 +151,18 @@ export function hmacCheck(signature: HmacSignature, sender: HmacSender): SenderC
       const late = checkTime(text, req, () => malformed(`${timePart?.part} is not ${UNIT_WORDS[time?.unit ?? 's']}`));
       if (late) return late;
       const content = pieces.map((p) =>
-        typeof p === 'string' ? p : p.from === 'body' ? req.body : p.from === 'time' ? text : req.publicUrl,
+        typeof p === 'string'
+          ? p
+          : p.from === 'body'
+            ? req.body
+            : p.from === 'time'
+              ? text
+              : p.from === 'url'
+                ? req.publicUrl
+                : sortedForm(req.body),
       );
       const expected = secrets.map((s) => hmac(algorithmOf(v), keyOf(s, signature.key ?? 'text'), ...content));
-      const what = split ? `${names[0]} ${split.digest}` : `${names[0]} header`;
+      const what = split ? `${names[0]} ${split.digest}` : where;
       return anyDigestMatches(digests, what, expected, encoding, split ? '' : prefixOf(v));
     },
     headersRead: (v) =>

@@ -3,19 +3,22 @@
  * of `id.timestamp.body`, checked by the `standardwebhooks` package. The `webhook-*` names are read
  * when `webhook-id` is sent, else the `svix-*` names. The timestamp is checked here against the
  * arrival time (the package's `verify` takes none) and then again by the package against the clock.
- * The package signs the body as UTF-8 text, so a body that is not valid UTF-8 is refused.
+ * The package signs the body as UTF-8 text, so a body that is not valid UTF-8 is refused. The
+ * secret is `whsec_` and base64 (Svix, Clerk, Resend, OpenAI), or for a sender whose file says
+ * `key: 'text'` the key as it is, its UTF-8 bytes (Polar's secrets, as Polar's own SDK reads them).
  */
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { headerValue, type RequestHeaders } from '../../headers';
-import { SENDERS } from '../catalog';
+import { FIVE_MINUTES } from '../catalog/sender';
 import { fail, MISMATCH, OK, outside, setting, unixSeconds, withinTolerance, type SenderCheck } from '../parts';
 
-const TOLERANCE = SENDERS['standard-webhooks'].toleranceSeconds!;
+/** Every Standard Webhooks sender allows five minutes, as the specification says. */
+const TOLERANCE = FIVE_MINUTES;
 
 /** The package's verifier for a secret, or null when the package cannot read the secret (bad base64). */
-function standardWebhook(secret: string): Webhook | null {
+function standardWebhook(secret: string, text = false): Webhook | null {
   try {
-    return new Webhook(secret);
+    return new Webhook(secret, text ? { format: 'raw' } : undefined);
   } catch {
     return null;
   }
@@ -29,7 +32,8 @@ const prefixOf = (headers: RequestHeaders) => (headerValue(headers, 'webhook-id'
 
 const isUtf8 = (bytes: Buffer) => Buffer.from(bytes.toString('utf8'), 'utf8').equals(bytes);
 
-export const standardWebhooks: SenderCheck = {
+/** The check, of a base64 secret or (`text`) of the secret's own bytes. */
+const standardWebhooksCheck = (text: boolean): SenderCheck => ({
   verify(v, { headers, body, receivedAtMs }) {
     const prefix = prefixOf(headers);
     const given: Record<string, string> = {};
@@ -43,7 +47,7 @@ export const standardWebhooks: SenderCheck = {
     if (timestamp === undefined) return fail(`malformed ${prefix}-timestamp header: expected unix seconds`);
     if (!withinTolerance(timestamp, receivedAtMs, TOLERANCE)) return outside(TOLERANCE);
     if (!isUtf8(body)) return fail('body is not valid UTF-8, which standard-webhooks signatures are checked as');
-    const webhook = standardWebhook(setting(v, 'secret'));
+    const webhook = standardWebhook(setting(v, 'secret'), text);
     if (!webhook) return fail('the signing secret is not a standard-webhooks secret (whsec_ followed by base64)');
     try {
       // The body's format is the app's: the package is told not to parse it as JSON.
@@ -64,4 +68,7 @@ export const standardWebhooks: SenderCheck = {
     'svix-timestamp',
     'svix-signature',
   ],
-};
+});
+
+export const standardWebhooks = standardWebhooksCheck(false);
+export const standardWebhooksWithTextKey = standardWebhooksCheck(true);

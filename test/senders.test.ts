@@ -67,9 +67,10 @@ describe.each(SENDER_FIXTURES.map((f) => [f.variant ? `${f.name} (${f.variant})`
 
       const signed = sender.signed(sender.body, url, new Date());
       const first = await send(url, signed);
-      expect({ status: first.status, body: first.body }).toEqual({ status: 200, body: '' });
+      const acknowledged = entry.acknowledgeStatus ?? 200;
+      expect({ status: first.status, body: first.body }).toEqual({ status: acknowledged, body: '' });
       // The very request again: one delivery.
-      expect((await send(url, signed)).status).toBe(200);
+      expect((await send(url, signed)).status).toBe(acknowledged);
       expect((await send(url, sender.signedWrongly(sender.body, url, new Date()))).status).toBe(entry.refusalStatus);
       recorded += 3;
       if (sender.toleranceSeconds !== null) {
@@ -146,4 +147,26 @@ it('reads the path and query of an absolute-form request line, never its scheme 
   });
   expect(status).toBe(200);
   expect((await stack.send('HEAD', `${robot.webhookUrl}?challenge=c-8`)).status).toBe(405);
+});
+
+it("answers Asana's signed heartbeat (`events: []`) 200 and records it as a handshake, with no run", async () => {
+  const asana = SENDER_FIXTURES.find((f) => f.name === 'asana')!;
+  const robot = await robotAtWork(stack.client, { template: { ok: true }, verification: asana.verification });
+  const url = robot.webhookUrl;
+  asana.handshake!.accepts(await send(url, asana.handshake!.request(url, new Date())));
+  await confirmPendingSecret(robot.robotId);
+  const heartbeat = await send(url, asana.signed(JSON.stringify({ events: [] }), url, new Date()));
+  expect({ status: heartbeat.status, body: heartbeat.body }).toEqual({ status: 200, body: '' });
+  // An event after it runs: the heartbeat made none.
+  expect((await send(url, asana.signed(asana.body, url, new Date()))).status).toBe(200);
+  const deliveries = await waitFor(
+    () => stack.deliveries(robot.robotId),
+    (d) => d.length === 3,
+  );
+  expect(deliveries.map((d) => d.outcome).sort()).toEqual(['handshake', 'handshake', 'processed']);
+  const runs = await waitFor(
+    () => stack.runs(robot.robotId),
+    (r) => r.length === 1 && r[0].status === 'succeeded',
+  );
+  expect(runs[0].trigger).toEqual(asana.triggerData);
 });

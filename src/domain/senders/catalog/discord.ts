@@ -25,8 +25,9 @@ export const discord: Sender = {
     content: '{time}{body}',
   },
   checks:
-    'Ed25519 `X-Signature-Ed25519` over `X-Signature-Timestamp` + body; a bad one `401`. Interactions other ' +
-    'than PING need an answer of their own: not supported',
+    'Ed25519 `X-Signature-Ed25519` over `X-Signature-Timestamp` + body; a bad one `401`; a delivery taken `204` ' +
+    '(Discord stops sending to a URL that answers otherwise). Interactions other than PING need an answer of ' +
+    'their own: not supported',
   deliveryId: null,
   dedup: "the body's digest",
   handshake: {
@@ -38,5 +39,6 @@ export const discord: Sender = {
   toleranceSeconds: FIVE_MINUTES,
   bodyFormat: 'json',
   refusalStatus: 401,
+  acknowledgeStatus: 204,
   sample: json({ version: 1, type: 1, event: { type: 'APPLICATION_AUTHORIZED', data: { user: { id: '1' } } } }),
 };

@@ -9,7 +9,9 @@ export const asana: Sender = {
     'Create the webhook (POST /webhooks) with the URL as target. Nothing to fill in: Asana gives its secret in ' +
     "its first request; confirm it on this robot's card (its events are refused until then; Asana retries them).",
   signature: { family: 'hmac', header: 'X-Hook-Signature', encoding: 'hex', content: '{body}' },
-  checks: '`X-Hook-Signature: <hex HMAC-SHA256 of the body>` under the secret of the handshake',
+  checks:
+    '`X-Hook-Signature: <hex HMAC-SHA256 of the body>` under the secret of the handshake; a heartbeat ' +
+    '(`{"events":[]}`, signed) is answered `200` and logged as a handshake, with no run',
   deliveryId: null,
   dedup: "the body's digest",
   handshake: {
@@ -24,5 +26,6 @@ export const asana: Sender = {
   bodyFormat: 'json',
   refusalStatus: 400,
   secretFromHandshake: {},
+  heartbeat: { json: 'events' },
   sample: json({ events: [{ action: 'changed', resource: { gid: '1', resource_type: 'task' } }] }),
 };

@@ -250,6 +250,8 @@ export interface Sender {
   deliveryId: { json: string } | { headers: readonly string[] } | 'own' | null;
   /** What its deliveries are told apart by, in words (src/domain/dedup.ts). */
   dedup: string;
+  /** How it sends a delivery again (when, how long, whether the same id), in words, where its docs say. */
+  redelivery?: string;
   /** Headers kept with each delivery beyond those its check reads (GitHub's X-GitHub-Event). */
   keeps?: readonly string[];
   handshake: SenderHandshake | null;

@@ -131,11 +131,30 @@ describe('hubspot', () => {
     expectRefused(verify({ ...sent, headers }), /malformed X-HubSpot-Signature-v3 header/);
   });
 
-  test("deliveryId is the batch's eventIds in order, else undefined", () => {
+  test('deliveryId: a retry of a batch (attemptNumber raised) is one delivery, another batch with its ids two', () => {
     const of = (text: string) =>
       hubspot.deliveryId!(asReceived({ ...hubspotSender.signed(text, url, new Date()) }, url, new Date()));
-    expect(of(body)).toBe('events:100,101');
-    expect(of(JSON.stringify([{ eventId: 3 }, { eventId: 1 }, { eventId: 20 }]))).toBe('events:1,3,20');
+    const event = { eventId: 100, subscriptionId: 7, objectId: 55, occurredAt: 1700000000000, attemptNumber: 0 };
+    const first = of(JSON.stringify([event, { ...event, eventId: 101 }]));
+    expect(first).toMatch(/^events:[0-9a-f]{64}$/);
+    // HubSpot's own retry: the same events, attemptNumber raised, in another order.
+    expect(
+      of(
+        JSON.stringify([
+          { ...event, eventId: 101, attemptNumber: 1 },
+          { ...event, attemptNumber: 1 },
+        ]),
+      ),
+    ).toBe(first);
+    // eventId is not unique (HubSpot's docs): the same ids on other objects are another batch.
+    expect(
+      of(
+        JSON.stringify([
+          { ...event, objectId: 56 },
+          { ...event, eventId: 101, objectId: 56 },
+        ]),
+      ),
+    ).not.toBe(first);
     expect(of(JSON.stringify({ eventId: 1 }))).toBeUndefined();
     expect(of('[]')).toBeUndefined();
     expect(of(JSON.stringify([{ eventId: 1 }, { objectId: 2 }]))).toBeUndefined();

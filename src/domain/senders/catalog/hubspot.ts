@@ -13,7 +13,7 @@ export const hubspot: Sender = {
     '`X-HubSpot-Signature-v3`: base64 HMAC-SHA256 of method + public URL + body + `X-HubSpot-Request-Timestamp`, ' +
     'within 5 minutes',
   deliveryId: 'own',
-  dedup: "every event's `eventId` (signed)",
+  dedup: "the batch's events without `attemptNumber` (signed; HubSpot's `eventId` is not unique)",
   handshake: null,
   toleranceSeconds: FIVE_MINUTES,
   bodyFormat: 'json',

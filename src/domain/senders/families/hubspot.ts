@@ -3,14 +3,16 @@
  * X-HubSpot-Request-Timestamp>` under the app's client secret; the timestamp is in milliseconds and
  * within 5 minutes of arrival. The URI is the public URL the request was sent to, with the
  * characters HubSpot's docs list decoded (`%3A` `%2F` `%3F` `%40` `%21` `%24` `%27` `%28` `%29`
- * `%2A` `%2C` `%3B`), as HubSpot signs it. A delivery is a batch (a JSON array) of events, told
- * apart by their `eventId`s (signed).
+ * `%2A` `%2C` `%3B`), as HubSpot signs it. A delivery is a batch (a JSON array) of events. HubSpot
+ * says `eventId` is not unique, so a batch is told apart by all that its events say but
+ * `attemptNumber` (signed): HubSpot's own retry of a batch (the same events, `attemptNumber`
+ * raised, signed again) is one delivery, and two batches whose events share ids but differ are two.
  */
 import { parseJsonWithin } from '../../body-formats';
 import { headerValue } from '../../headers';
 import { DEDUP_PARSE_BYTES_SIGNED } from '../../limits';
 import { SENDERS } from '../catalog';
-import { digestHeader, fail, hmac, outside, setting, withinTolerance, type SenderCheck } from '../parts';
+import { digestHeader, fail, hmac, outside, setting, sha256Hex, withinTolerance, type SenderCheck } from '../parts';
 
 const TOLERANCE = SENDERS.hubspot.toleranceSeconds!;
 
@@ -50,18 +52,22 @@ export const hubspot: SenderCheck = {
     const expected = hmac('sha256', setting(v, 'secret'), method, signedUri(publicUrl), body, text);
     return digestHeader(headers, 'X-HubSpot-Signature-v3', expected, 'base64');
   },
-  /** `events:<eventId>,…` in ascending order; undefined unless the body is a non-empty array of events with ids. */
+  /**
+   * `events:<digest>` of the batch's events, each without `attemptNumber`, its fields in name order,
+   * the events sorted; undefined unless the body is a non-empty array of events with ids.
+   */
   deliveryId({ body }) {
     const events = parseJsonWithin(body, DEDUP_PARSE_BYTES_SIGNED);
     if (!Array.isArray(events) || events.length === 0) return undefined;
-    const ids: number[] = [];
+    const described: string[] = [];
     for (const event of events) {
-      const id = event !== null && typeof event === 'object' && !Array.isArray(event) ? event.eventId : undefined;
+      if (event === null || typeof event !== 'object' || Array.isArray(event)) return undefined;
       // Beyond 2^53 two ids could parse to one number: the body's digest tells such deliveries apart instead.
-      if (typeof id !== 'number' || !Number.isSafeInteger(id)) return undefined;
-      ids.push(id);
+      if (typeof event.eventId !== 'number' || !Number.isSafeInteger(event.eventId)) return undefined;
+      const fields = Object.entries(event).filter(([name]) => name !== 'attemptNumber');
+      described.push(JSON.stringify(fields.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))));
     }
-    return `events:${ids.sort((a, b) => a - b).join(',')}`;
+    return `events:${sha256Hex(described.sort().join('\n'))}`;
   },
   headersRead: () => ['x-hubspot-signature-v3', 'x-hubspot-request-timestamp'],
 };

@@ -1,4 +1,5 @@
 import { SENDERS } from '../../../src/domain/senders/catalog';
+import { SIGNED_FORM_MAX_BYTES } from '../../../src/domain/limits';
 import type { Verdict } from '../../../src/domain/senders/parts';
 import { mailgun } from '../../../src/domain/senders/families/mailgun';
 import { asReceived, type SentRequest } from '../../support/senders/fixture';
@@ -85,10 +86,51 @@ describe('mailgun', () => {
     ['no signature object', JSON.stringify({ 'event-data': {} })],
     ['a signature that is a string', JSON.stringify({ signature: 'abc', 'event-data': {} })],
     ['a signature that is an array', JSON.stringify({ signature: ['abc'] })],
-    ['a body that is not JSON', 'timestamp=1&token=2&signature=3'],
+    ['a form without its fields', 'subject=Hello&sender=ann%40example.com'],
     ['a body that is a JSON array', '[]'],
-  ])('%s is refused: missing signature object', (_case, body) => {
-    expectRefused(verify(sending(body)), /^missing signature object in the JSON body/);
+  ])('%s is refused: missing signature', (_case, body) => {
+    expectRefused(verify(sending(body)), /^missing signature in the body/);
+  });
+
+  describe("a route's form (review D5): timestamp, token and signature as top-level fields", () => {
+    const fields = { ...mailgunSignature(key, seconds, token) };
+    const route = (body: string | Buffer, type: string): SentRequest => ({
+      method: 'POST',
+      query: '',
+      headers: { 'Content-Type': type },
+      body,
+    });
+    const urlencoded = (f: Record<string, string>) =>
+      route(
+        new URLSearchParams({ sender: 'ann@example.com', subject: 'Hello', ...f }).toString(),
+        'application/x-www-form-urlencoded',
+      );
+    const multipart = (f: Record<string, string>) => {
+      const parts = Object.entries({ subject: 'Hello', ...f }).map(
+        ([name, value]) => `--b0undary\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+      );
+      const file =
+        '--b0undary\r\nContent-Disposition: form-data; name="attachment-1"; filename="a.txt"\r\n' +
+        'Content-Type: text/plain\r\n\r\nname="signature"\r\n';
+      return route(parts.join('') + file + '--b0undary--\r\n', 'multipart/form-data; boundary=b0undary');
+    };
+
+    test.each([
+      ['urlencoded', urlencoded],
+      ['multipart', multipart],
+    ])('a %s route is accepted, told apart by its token, and refused with another key or token', (_c, make) => {
+      expect(verify(make(fields))).toEqual({ ok: true });
+      expect(mailgun.deliveryId!(asReceived(make(fields), url, at))).toBe(token);
+      const other = mailgunSignature('another-signing-key-of-32-chars!', seconds, token);
+      expectRefused(verify(make(other)), /signature does not match/);
+      expectRefused(verify(make({ ...fields, token: 'b'.repeat(50) })), /signature does not match/);
+      expectRefused(verify(make({ ...fields, timestamp: String(seconds - 600) })), /tolerance/);
+    });
+
+    test('a form past SIGNED_FORM_MAX_BYTES is refused unread', () => {
+      const large = urlencoded({ ...fields, 'body-plain': 'x'.repeat(SIGNED_FORM_MAX_BYTES) });
+      expectRefused(verify(large), /^a form body of more than/);
+    });
   });
 
   test.each([

@@ -5,9 +5,13 @@ export const mailgun: Sender = {
   label: 'Mailgun',
   group: 'email',
   settings: [secret('HTTP webhook signing key')],
-  setup: 'Sending → Webhooks → Add webhook: paste the URL. HTTP webhook signing key: the same page.',
+  setup:
+    'Sending → Webhooks → Add webhook (or Receiving → Create route → forward()): paste the URL. HTTP webhook ' +
+    'signing key: Sending → Webhooks. A route posts a form: give its app the form body format.',
   signature: { family: 'mailgun' },
-  checks: "the body's `signature` object: hex HMAC-SHA256 of timestamp + token, the timestamp within 5 minutes",
+  checks:
+    "the body's `signature` object (webhooks), or its `timestamp`, `token` and `signature` form fields (routes, " +
+    'urlencoded or multipart, up to 1 MiB): hex HMAC-SHA256 of timestamp + token, the timestamp within 5 minutes',
   deliveryId: 'own',
   dedup: "the signature's `token` (signed; an app of it keeps `auto`)",
   signsPartOfBody: true,

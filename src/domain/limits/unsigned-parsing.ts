@@ -12,7 +12,8 @@
 import { MiB } from './units';
 
 /**
- * A form body whose parameters are decoded and sorted to check its signature (Twilio): Twilio
+ * A form body whose parameters are read to check its signature (Twilio's and Mandrill's, decoded and
+ * sorted; Mailgun routes', which carry it in three fields, urlencoded or multipart): Twilio
  * posts a few kilobytes (an incoming message has some 30 parameters, its text at most 1,600
  * characters), so 1 MiB is far above any of its requests and a few milliseconds to decode.
  */

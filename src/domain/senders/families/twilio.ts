@@ -6,7 +6,8 @@
  * through the URL: its `bodySHA256` query parameter is the hex SHA-256 of the body, and the
  * signature covers the URL alone. As Twilio's validateRequest does, the URL is checked as sent
  * with and without its port (443 for https, 80 for http, when it names none), then as the WHATWG
- * URL parser writes it, with and without the port. A request that a Webhooks Rule signs with a
+ * URL parser writes it, with and without the port, each also with its query re-encoded the way
+ * Node's querystring writes it (for back ends that signed an escaped form of a value). A request that a Webhooks Rule signs with a
  * SharedKey says so in `X-Twilio-Webhooks-Signature-Settings` (`algorithm=HMAC_SHA256`): its
  * digest is HMAC-SHA256 of the same string, under the secret here. No handshake. A form body of
  * more than SIGNED_FORM_MAX_BYTES or FORM_MAX_FIELDS fields is refused before it is decoded
@@ -15,6 +16,7 @@
  * in another order, or spelled `+` for `%20`, verify alike and are the same delivery.
  */
 import { timingSafeEqual } from 'node:crypto';
+import { parse, stringify } from 'node:querystring';
 import { headerValue } from '../../headers';
 import { FORM_MAX_FIELDS, SIGNED_FORM_MAX_BYTES } from '../../limits';
 import { decodeDigest, digestMatches, fail, hmac, MISMATCH, OK, setting, sha256Hex, type SenderCheck } from '../parts';
@@ -50,11 +52,19 @@ function withAndWithoutPort(url: string): string[] {
   return [scheme + userInfo + host + rest, colon === -1 ? scheme + userInfo + host + defaultPort + rest : url];
 }
 
+/** The URL with its query parsed and written again by Node's querystring (Twilio's legacy form). */
+function withLegacyQuery(url: string): string {
+  const at = url.indexOf('?');
+  if (at === -1 || at === url.length - 1) return url;
+  return url.slice(0, at) + '?' + stringify(parse(url.slice(at + 1)));
+}
+
 /** Every URL Twilio's validateRequest would take the signature to be of. */
 function signedUrls(publicUrl: string): string[] {
   const urls = withAndWithoutPort(publicUrl);
   try {
-    urls.push(...withAndWithoutPort(new URL(publicUrl).toString()));
+    const normalized = withAndWithoutPort(new URL(publicUrl).toString());
+    urls.push(...normalized, ...normalized.map(withLegacyQuery));
   } catch {
     // Not a URL the parser reads: only the URL as sent.
   }

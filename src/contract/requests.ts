@@ -86,11 +86,13 @@ export const verificationBody = z
     SENDER_NAMES.map(senderBody) as unknown as [ReturnType<typeof senderBody>, ...ReturnType<typeof senderBody>[]],
   )
   .superRefine((v, ctx) => {
-    if (v.scheme === 'standard-webhooks' && !isStandardWebhooksSecret(String((v as { secret?: unknown }).secret)))
+    const signature = SENDERS[v.scheme].signature;
+    const base64Key = signature.family === 'standard-webhooks' && signature.key !== 'text';
+    if (base64Key && !isStandardWebhooksSecret(String((v as { secret?: unknown }).secret)))
       ctx.addIssue({
         code: 'custom',
         path: ['secret'],
-        message: 'a standard-webhooks secret: whsec_ followed by base64',
+        message: 'a standard-webhooks secret: whsec_ (or whpk_) followed by base64',
       });
   }) as unknown as z.ZodType<CustomVerification, z.ZodTypeDef, unknown>;
 

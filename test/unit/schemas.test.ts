@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import {
   createConnectionBody,
   createAppBody,
@@ -126,6 +127,12 @@ describe('verificationBody', () => {
   test('a standard-webhooks secret is whsec_ followed by base64 the package can read', () => {
     expect(standard('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw')).toBe(true);
     expect(standard('MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw')).toBe(true);
+  });
+
+  test('a standard-webhooks public key is whpk_ followed by the base64 of 32 bytes (Ed25519, v1a)', () => {
+    const raw = generateKeyPairSync('ed25519').publicKey.export({ format: 'der', type: 'spki' }).subarray(-32);
+    expect(standard('whpk_' + raw.toString('base64'))).toBe(true);
+    expect(standard('whpk_' + raw.subarray(1).toString('base64'))).toBe(false);
   });
 
   test.each(['whsec_abc', 'whsec_ab=cd', 'whsec_', 'whsec_not base64'])(

@@ -12,7 +12,7 @@
  * - which request headers are kept with each delivery (`headersRead`).
  * A header sent twice counts with its first value (src/domain/headers.ts).
  */
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, createPublicKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { headerValue, type RequestHeaders } from '../headers';
 import type { CustomVerification } from './catalog';
 import type { DigestEncoding, SenderSettings } from './catalog/sender';
@@ -119,6 +119,18 @@ export function decodeDigest(text: string, encoding: DigestEncoding, length: num
   if (text.length !== size || !pattern.test(text)) return undefined;
   const bytes = Buffer.from(text, encoding);
   return bytes.length === length ? bytes : undefined;
+}
+
+/** The DER of an Ed25519 SubjectPublicKeyInfo up to its key (RFC 8410): the raw 32 bytes follow. */
+const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
+
+/** An Ed25519 public key from its raw 32 bytes, or undefined when node:crypto cannot read it as one. */
+export function ed25519PublicKey(raw: Buffer): KeyObject | undefined {
+  try {
+    return createPublicKey({ key: Buffer.concat([ED25519_SPKI_PREFIX, raw]), format: 'der', type: 'spki' });
+  } catch {
+    return undefined;
+  }
 }
 
 /** HMAC of the parts, in order. */

@@ -6,10 +6,10 @@ export const standardWebhooks: Sender = {
   group: 'generic',
   examples: 'Clerk, Resend, Brex, Svix-powered senders, OpenAI',
   settings: [
-    secret('Signing secret (whsec_…)', {
+    secret('Signing secret (whsec_…), or public key (whpk_…) for a sender that signs with Ed25519', {
       pattern: {
-        source: '^(whsec_)?[A-Za-z0-9+/=]+$',
-        message: 'a standard-webhooks secret: whsec_ followed by base64',
+        source: '^(whsec_|whpk_)?[A-Za-z0-9+/=]+$',
+        message: 'a standard-webhooks secret: whsec_ (or whpk_) followed by base64',
       },
     }),
   ],
@@ -17,7 +17,8 @@ export const standardWebhooks: Sender = {
     "In the sender's webhook settings add an endpoint: paste the URL. " + 'Copy its signing secret (whsec_…) here.',
   signature: { family: 'standard-webhooks' },
   checks:
-    '`webhook-signature` (or `svix-signature`) over `id.timestamp.body`, HMAC-SHA256, with the `standardwebhooks` package; ' +
+    '`webhook-signature` (or `svix-signature`) over `id.timestamp.body`, HMAC-SHA256, with the `standardwebhooks` ' +
+    'package (or `v1a` Ed25519 signatures under a `whpk_` public key, by node:crypto); ' +
     'the `webhook-*` names are read, else `svix-*`',
   deliveryId: 'own',
   dedup: '`webhook-id` (or `svix-id`): signed',

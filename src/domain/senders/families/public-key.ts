@@ -10,13 +10,21 @@
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import { headerValue } from '../../headers';
 import type { PublicKeySignature } from '../catalog/sender';
-import { decodeDigest, fail, OK, outside, setting, unixSeconds, withinTolerance, type SenderCheck } from '../parts';
+import {
+  decodeDigest,
+  ed25519PublicKey,
+  fail,
+  OK,
+  outside,
+  setting,
+  unixSeconds,
+  withinTolerance,
+  type SenderCheck,
+} from '../parts';
 
 /** An Ed25519 signature's length, and its key's. */
 const ED25519_SIGNATURE_BYTES = 64;
 const ED25519_KEY_BYTES = 32;
-/** The DER of an Ed25519 SubjectPublicKeyInfo up to its key (RFC 8410): the raw 32 bytes follow. */
-const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 /** Padded base64 of at most 72 bytes (a DER ECDSA P-256 signature's longest): 8 to 96 characters. */
 const BASE64_DER_SIGNATURE = /^(?:[A-Za-z0-9+/]{4}){1,23}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{4})$/;
 
@@ -29,8 +37,7 @@ function publicKeyOf(signature: PublicKeySignature, text: string): KeyObject | u
       return curve === 'prime256v1' ? key : undefined;
     }
     const raw = decodeDigest(text, signature.encoding, ED25519_KEY_BYTES);
-    if (!raw) return undefined;
-    return createPublicKey({ key: Buffer.concat([ED25519_SPKI_PREFIX, raw]), format: 'der', type: 'spki' });
+    return raw && ed25519PublicKey(raw);
   } catch {
     return undefined;
   }

@@ -6,11 +6,26 @@
  * The package signs the body as UTF-8 text, so a body that is not valid UTF-8 is refused. The
  * secret is `whsec_` and base64 (Svix, Clerk, Resend, OpenAI), or for a sender whose file says
  * `key: 'text'` the key as it is, its UTF-8 bytes (Polar's secrets, as Polar's own SDK reads them).
+ * A sender that signs with Ed25519 instead (`v1a,<base64 signature>` over the same string) gives
+ * its public key as `whpk_` and base64: checked by node:crypto, since the package checks only `v1`.
  */
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { headerValue, type RequestHeaders } from '../../headers';
 import { FIVE_MINUTES } from '../catalog/sender';
-import { fail, MISMATCH, OK, outside, setting, unixSeconds, withinTolerance, type SenderCheck } from '../parts';
+import { verify, type KeyObject } from 'node:crypto';
+import {
+  decodeDigest,
+  ed25519PublicKey,
+  fail,
+  MISMATCH,
+  OK,
+  outside,
+  setting,
+  unixSeconds,
+  withinTolerance,
+  type SenderCheck,
+  type Verdict,
+} from '../parts';
 
 /** Every Standard Webhooks sender allows five minutes, as the specification says. */
 const TOLERANCE = FIVE_MINUTES;
@@ -25,7 +40,34 @@ function standardWebhook(secret: string, text = false): Webhook | null {
 }
 
 /** A secret the standard-webhooks package can sign and verify with (checked when an app is created or edited). */
-export const isStandardWebhooksSecret = (secret: string): boolean => standardWebhook(secret) !== null;
+export const isStandardWebhooksSecret = (secret: string): boolean =>
+  secret.startsWith(PUBLIC_KEY_PREFIX) ? publicKeyOf(secret) !== undefined : standardWebhook(secret) !== null;
+
+/** What a Standard Webhooks public key (Ed25519) starts with. */
+const PUBLIC_KEY_PREFIX = 'whpk_';
+
+/** The raw Ed25519 key of a `whpk_` key, or undefined when it is not base64 of 32 bytes. */
+function publicKeyOf(secret: string): KeyObject | undefined {
+  const raw = decodeDigest(secret.slice(PUBLIC_KEY_PREFIX.length), 'base64', 32);
+  return raw && ed25519PublicKey(raw);
+}
+
+/** A `v1a` (Ed25519) signature of `id.timestamp.body` among the header's space-separated signatures. */
+function asymmetric(secret: string, given: Record<string, string>, body: Buffer): Verdict {
+  const key = publicKeyOf(secret);
+  if (!key) return fail('the public key is not a standard-webhooks public key (whpk_ followed by base64)');
+  const message = Buffer.concat([Buffer.from(`${given['webhook-id']}.${given['webhook-timestamp']}.`), body]);
+  for (const entry of given['webhook-signature'].split(' ')) {
+    const [version, signature] = entry.split(',');
+    const bytes = version === 'v1a' && signature ? decodeDigest(signature, 'base64', 64) : undefined;
+    try {
+      if (bytes && verify(null, message, key, bytes)) return OK;
+    } catch {
+      // Not a signature node:crypto can check: the same as a wrong one.
+    }
+  }
+  return MISMATCH;
+}
 
 /** `webhook` when a `webhook-id` is sent, else `svix`: the prefix of the three headers read. */
 const prefixOf = (headers: RequestHeaders) => (headerValue(headers, 'webhook-id') ? 'webhook' : 'svix');
@@ -47,7 +89,9 @@ const standardWebhooksCheck = (text: boolean): SenderCheck => ({
     if (timestamp === undefined) return fail(`malformed ${prefix}-timestamp header: expected unix seconds`);
     if (!withinTolerance(timestamp, receivedAtMs, TOLERANCE)) return outside(TOLERANCE);
     if (!isUtf8(body)) return fail('body is not valid UTF-8, which standard-webhooks signatures are checked as');
-    const webhook = standardWebhook(setting(v, 'secret'), text);
+    const secret = setting(v, 'secret');
+    if (!text && secret.startsWith(PUBLIC_KEY_PREFIX)) return asymmetric(secret, given, body);
+    const webhook = standardWebhook(secret, text);
     if (!webhook) return fail('the signing secret is not a standard-webhooks secret (whsec_ followed by base64)');
     try {
       // The body's format is the app's: the package is told not to parse it as JSON.

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { startStack, type Stack } from './support/stack';
 import { waitFor } from '../src/launch/os/wait';
 import { SENDERS } from '../src/domain/senders/catalog';
@@ -47,6 +47,14 @@ async function robotAtWorkOn(name: string, trigger: string) {
   await card.getByLabel('Webhook URL').waitFor();
   const robotId = page.url().split('/').pop()!;
   return { card, robotId, webhookUrl: (await card.getByLabel('Webhook URL').textContent())! };
+}
+/** Chooses a sender in the app form's picker as a person would: types its name, clicks it. */
+async function chooseSender(form: Locator, label: string) {
+  await form.getByRole('combobox', { name: 'Sender' }).fill(label);
+  await form
+    .getByRole('listbox', { name: 'Matching senders' })
+    .getByRole('option', { name: label, exact: true })
+    .click();
 }
 /** Waits until the page's rows of a table are `count` (the page updates itself; no reload). */
 const rowsBecome = (name: string, count: number) =>
@@ -308,17 +316,16 @@ it("offers the sender catalog: exactly Meta's settings and set-up, a refused one
   const form = page.getByRole('form', { name: 'New app' });
   await form.getByLabel('App name').fill('WhatsApp orders');
   await form.getByLabel('Body format').selectOption('csv');
-  const sender = form.getByLabel(/^Sender/);
   const settings = form.getByRole('group', { name: 'What to fill in' });
   // A generic sender: a choice is a select, an optional setting says so.
-  await sender.selectOption({ label: 'Any HMAC header' });
+  await chooseSender(form, 'Any HMAC header');
   expect(await settings.getByLabel('Algorithm').evaluate((el) => el.tagName)).toBe('SELECT');
   await settings.getByLabel('Prefix before the digest (e.g. sha256=) (optional)').waitFor();
   // A default is filled in.
-  await sender.selectOption({ label: 'Okta event hooks' });
+  await chooseSender(form, 'Okta event hooks');
   expect(await settings.getByLabel('Authentication field').inputValue()).toBe('Authorization');
 
-  await sender.selectOption({ label: 'Meta (WhatsApp, Messenger, Instagram)' });
+  await chooseSender(form, 'Meta (WhatsApp, Messenger, Instagram)');
   expect(await settings.locator('label').allTextContents()).toEqual(['App Secret', 'Verify token (one you choose)']);
   expect(await settings.locator('input, select').count()).toBe(2);
   for (const secret of ['App Secret', 'Verify token (one you choose)'])
@@ -344,10 +351,58 @@ it("offers the sender catalog: exactly Meta's settings and set-up, a refused one
   const { card, webhookUrl } = await robotAtWorkOn('Answer WhatsApp', 'WhatsApp orders (json)');
   await card.getByText('Sender: Meta (WhatsApp, Messenger, Instagram)').waitFor();
   expect(await card.getByLabel('Where to paste the URL').textContent()).toBe(SENDERS.meta.setup);
+  expect(await card.getByLabel('How it checks the URL').textContent()).toContain('hub.verify_token');
   // The Verify token typed is the one Meta's check of the URL is answered by.
   const check = metaVerification(metaVerifyToken);
   expect(await stack.send('GET', webhookUrl + check.query)).toMatchObject({ status: 200, text: metaChallenge });
   await shot('robot-meta');
+});
+
+it('finds a sender by part of its name under its group, chosen with the keyboard, with its set-up', async () => {
+  await page.goto(stack.baseUrl + '/');
+  await page.getByRole('button', { name: 'New robot' }).click();
+  const form = page.getByRole('form', { name: 'New app' });
+  await form.getByLabel('App name').fill('Zoom meetings');
+  const box = form.getByRole('combobox', { name: 'Sender' });
+  const list = form.getByRole('listbox', { name: 'Matching senders' });
+  const under = (group: string, label: string) =>
+    list.getByRole('group', { name: group }).getByRole('option', { name: label, exact: true });
+  expect(await box.inputValue()).toBe('None (unsigned)');
+  // Examples of who sends that way, and a scheme's id, find a sender too.
+  await box.fill('convoy');
+  await under('Generic (any sender)', 'A fixed header').waitFor();
+  await box.fill('MICROSOFT-graph');
+  await under('Productivity', 'Microsoft Graph').waitFor();
+
+  await box.fill('');
+  await box.pressSequentially('ZoO');
+  await list.getByRole('group', { name: 'Productivity' }).getByText('Productivity', { exact: true }).waitFor();
+  const zoom = under('Productivity', 'Zoom');
+  await zoom.waitFor();
+  expect(await list.getByRole('option', { name: 'GitHub', exact: true }).count()).toBe(0);
+  await shot('new-app-sender-search');
+  await box.press('ArrowDown');
+  expect(await zoom.getAttribute('aria-selected')).toBe('true');
+  expect(await box.getAttribute('aria-activedescendant')).toBe(await zoom.getAttribute('id'));
+  await box.press('Enter');
+  await list.waitFor({ state: 'detached' });
+  expect(await box.inputValue()).toBe('Zoom');
+
+  const settings = form.getByRole('group', { name: 'What to fill in' });
+  expect(await settings.getByLabel('Where to paste the URL').textContent()).toBe(SENDERS.zoom.setup);
+  const { request, answer } = SENDERS.zoom.handshake!;
+  const handshake = settings.getByLabel('How it checks the URL');
+  const words = `It checks the URL first: ${request}. Answered: ${answer}.`;
+  expect(await handshake.textContent()).toBe(words.replaceAll('`', ''));
+  expect(await handshake.locator('code').first().textContent()).toBe('endpoint.url_validation');
+  await settings.getByLabel('Secret Token').fill('zoom-secret-token-0123456789');
+  await form.getByRole('button', { name: 'Create app' }).click();
+  await page.getByRole('option', { name: 'Zoom meetings (json)' }).waitFor({ state: 'attached' });
+  // Enter chose the sender and sent no form: one app of that name, Zoom's.
+  const { apps } = (await stack.api('GET', '/api/apps')).body;
+  const made = apps.filter((a: { name: string }) => a.name === 'Zoom meetings');
+  expect(made).toMatchObject([{ verification: { scheme: 'zoom' } }]);
+  expect(await box.inputValue()).toBe('None (unsigned)');
 });
 
 it("lists Notion's handshake as pending on the card; Confirm shows its token once to paste back", async () => {
@@ -355,7 +410,7 @@ it("lists Notion's handshake as pending on the card; Confirm shows its token onc
   await page.getByRole('button', { name: 'New robot' }).click();
   const form = page.getByRole('form', { name: 'New app' });
   await form.getByLabel('App name').fill('Notion pages');
-  await form.getByLabel(/^Sender/).selectOption({ label: 'Notion' });
+  await chooseSender(form, 'Notion');
   const settings = form.getByRole('group', { name: 'What to fill in' });
   await settings.getByText(/^Nothing to fill in here: Notion gives its secret in its first request/).waitFor();
   expect(await settings.locator('input, select').count()).toBe(0);

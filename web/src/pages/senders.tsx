@@ -1,12 +1,13 @@
 /**
  * Who sends an app's webhooks and how its requests are checked, from the sender catalog
- * (src/domain/senders/catalog.ts, pure data the dashboard bundles): the new-app form's "Sender"
- * with exactly the settings that sender takes, and the trigger card's set-up lines (a secret a
- * sender gives in its handshake is confirmed on the card: ./handshake-secrets.tsx).
+ * (src/domain/senders/catalog/, pure data the dashboard bundles): the new-app form's "Sender" (found
+ * by name in ./sender-picker.tsx) with exactly the settings that sender takes, and the trigger card's
+ * set-up lines (a secret a sender gives in its handshake is confirmed on the card: ./handshake-secrets.tsx).
  */
 import type { ApiError, App, BodyFormat } from '../api';
-import { SENDER_NAMES, SENDERS, type SenderName, type SenderSetting } from '../../../src/domain/senders/catalog';
+import { SENDERS, type Sender, type SenderName, type SenderSetting } from '../../../src/domain/senders/catalog';
 import { FieldError } from './components';
+import { SenderPicker } from './sender-picker';
 
 /** The form's choice: no sender (unsigned), or one with its settings as typed. */
 export interface SenderChoice {
@@ -44,7 +45,8 @@ const shownFields = (name: SenderName | null) => (name ? SENDERS[name].settings 
 
 /**
  * The new-app form's "Sender": picking one shows its settings (secrets as password inputs, a
- * choice as a select, defaults filled in), its set-up text, and gives its body format to `onFormat`.
+ * choice as a select, defaults filled in), its set-up text and its check of the URL in words, and
+ * gives its body format to `onFormat`.
  */
 export function SenderFields(props: {
   value: SenderChoice;
@@ -65,17 +67,7 @@ export function SenderFields(props: {
     (field.startsWith('verification.') && !shownFields(value.name).some((s) => field === `verification.${s.name}`));
   return (
     <>
-      <label>
-        Sender
-        <select value={value.name ?? ''} onChange={(e) => pick((e.currentTarget.value || null) as SenderName | null)}>
-          <option value="">None (unsigned)</option>
-          {SENDER_NAMES.map((name) => (
-            <option key={name} value={name} title={SENDERS[name].examples}>
-              {SENDERS[name].label}
-            </option>
-          ))}
-        </select>
-      </label>
+      <SenderPicker value={value.name} onPick={pick} />
       {atSelect && (
         <p role="alert" class="error">
           {refusal!.message}
@@ -86,6 +78,10 @@ export function SenderFields(props: {
         <fieldset aria-label="What to fill in">
           <legend>{sender.label}</legend>
           {sender.examples && <p class="muted">For example: {sender.examples}.</p>}
+          <p aria-label="Where to paste the URL" class="muted">
+            {sender.setup}
+          </p>
+          <HandshakeInWords sender={sender} />
           {sender.settings.length === 0 && (
             <p>
               Nothing to fill in here: {sender.label} gives its secret in its first request to the URL, kept sealed and
@@ -104,14 +100,25 @@ export function SenderFields(props: {
               refusal={refusal}
             />
           ))}
-          <p aria-label="Where to paste the URL" class="muted">
-            {sender.setup}
-          </p>
         </fieldset>
       )}
     </>
   );
 }
+
+/** How the sender checks the URL before its first delivery, and what it is answered (its docs' words). */
+function HandshakeInWords({ sender }: { sender: Sender }) {
+  if (!sender.handshake) return null;
+  const { request, answer } = sender.handshake;
+  return (
+    <p aria-label="How it checks the URL" class="muted">
+      It checks the URL first: {withCode(request)}. Answered: {withCode(answer)}.
+    </p>
+  );
+}
+
+/** The catalog's words, with its `backquoted` parts as code. */
+const withCode = (text: string) => text.split('`').map((part, i) => (i % 2 === 1 ? <code key={i}>{part}</code> : part));
 
 /** A secret is typed unseen, and the browser is not to fill in a password it keeps. */
 const SECRET_INPUT = { type: 'password', autocomplete: 'new-password' } as const;
@@ -175,6 +182,7 @@ export function SenderOfApp({ verification }: { verification: NonNullable<App['v
         </ul>
       )}
       <p aria-label="Where to paste the URL">{sender.setup}</p>
+      <HandshakeInWords sender={sender} />
     </div>
   );
 }

@@ -3,8 +3,32 @@
  * headers and rules only (never a secret, the body or a digest: src/domain/senders/parts.ts), and a
  * handshake's answer as the receiver sends it (src/receiver/webhooks.ts, `answerHandshake`).
  */
-import type { Handshake, HandshakeAnswer, Verdict } from '../../../src/domain/senders/parts';
+import type { RequestHeaders } from '../../../src/domain/headers';
+import type {
+  Handshake,
+  HandshakeAnswer,
+  SenderCheck,
+  SenderSettings,
+  Verdict,
+} from '../../../src/domain/senders/parts';
 import type { Answer } from './fixture';
+
+/** A family's verdict on a POST with these headers and body, received at `atSeconds` (for a family's own cases). */
+export const verdictOf = (
+  check: SenderCheck,
+  v: SenderSettings,
+  headers: RequestHeaders,
+  body: string,
+  atSeconds: number,
+): Verdict =>
+  check.verify(v, {
+    method: 'POST',
+    publicUrl: 'https://hooks.example.com/api/webhooks/custom:1/t',
+    query: new URLSearchParams(),
+    headers,
+    body: Buffer.from(body, 'utf8'),
+    receivedAtMs: atSeconds * 1000,
+  });
 
 /** A refusal's reason, or `accepted` (so that a test expecting a reason fails saying what came instead). */
 export const reasonOf = (verdict: Verdict): string => (verdict.ok ? 'accepted' : verdict.reason);

@@ -35,7 +35,7 @@ describe('a header equal to the secret', () => {
   });
 
   test('a missing or empty header, or the secret in another header, is refused as missing', () => {
-    for (const headers of [{}, { 'x-webhook-token': '' }, { authorization: SECRET }])
+    for (const headers of [{}, { 'x-webhook-token': '' }, { authorization: SECRET }] as Array<Record<string, string>>)
       expectRefused(sent(headers), 'missing X-Webhook-Token header', SECRET);
   });
 

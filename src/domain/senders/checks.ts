@@ -9,7 +9,7 @@ import { SENDER_NAMES, SENDERS, type CustomVerification, type SenderName } from 
 import type { Sender } from './catalog/sender';
 import { stripe } from './catalog/stripe';
 import type { Handshake, SenderCheck, SenderRequest, SenderVerification, Verdict } from './parts';
-import { jsonObject } from './parts';
+import { jsonObject, valueAt } from './parts';
 import type { JsonValue } from '../types';
 import { handshakeCredentialHeaders, handshakesOf, type Handshakes } from './handshakes';
 import { hmacCheck } from './families/hmac';
@@ -66,13 +66,7 @@ function familyCheck(sender: Sender): SenderCheck {
 
 /** The value at a dotted path of the signed JSON body, as an id: a non-empty string or a number. */
 function jsonId(body: Buffer, path: string): string | undefined {
-  let value: unknown = jsonObject(body);
-  for (const key of path.split('.')) {
-    value =
-      value !== null && typeof value === 'object' && !Array.isArray(value)
-        ? (value as Record<string, unknown>)[key]
-        : undefined;
-  }
+  const value = valueAt(jsonObject(body), path);
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   return typeof value === 'string' && value !== '' ? value : undefined;
 }

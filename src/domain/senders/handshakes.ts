@@ -16,6 +16,7 @@ import {
   sameText,
   setting,
   unsignedJsonObject,
+  valueAt,
   type HandshakeOf,
   type SenderCheck,
 } from './parts';
@@ -152,24 +153,20 @@ function kindOf(sender: Sender, check: SenderCheck): Handshaking | undefined {
         },
       };
     }
-    case 'zoom':
-      // endpoint.url_validation: payload.plainToken answered with it and its hex HMAC-SHA256.
+    case 'json-crc': {
+      const { when, token: path, echoAs, digestAs, signed } = handshake;
       return {
-        signed: true,
+        signed,
         of(v, { body }) {
-          const message = jsonObject(body);
-          if (message?.event !== 'endpoint.url_validation') return null;
-          const payload = message.payload;
-          const plainToken = echoable(
-            payload && typeof payload === 'object' && 'plainToken' in payload && payload.plainToken,
-          );
-          if (!plainToken) return { refused: 'endpoint.url_validation without a payload.plainToken', status: 400 };
-          return asJson({
-            plainToken,
-            encryptedToken: hmac('sha256', setting(v, 'secret'), plainToken).toString('hex'),
-          });
+          const message = signed ? jsonObject(body) : unsignedJsonObject(body);
+          if (message?.[when.field] !== when.value) return null;
+          const token = echoable(valueAt(message, path));
+          if (!token) return { refused: `${when.value} without a ${path}`, status: 400 };
+          const digest = hmac('sha256', setting(v, 'secret'), token).toString('hex');
+          return asJson({ ...(echoAs ? { [echoAs]: token } : {}), [digestAs]: digest });
         },
       };
+    }
     case 'discord':
       // An interactions PING (type 1, no event) gets a PONG; a webhook events PING (type 0) 204.
       return {

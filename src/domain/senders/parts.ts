@@ -243,6 +243,18 @@ export function headerEquals(headers: RequestHeaders, name: string, expected: st
   return sameText(given, expected) ? OK : fail(`${name} header does not equal the ${what}`);
 }
 
+/** The value at a dotted path of a parsed JSON object (`data.id`), or undefined. */
+export function valueAt(object: Record<string, unknown> | undefined, path: string): unknown {
+  let value: unknown = object;
+  for (const key of path.split('.')) {
+    value =
+      value !== null && typeof value === 'object' && !Array.isArray(value)
+        ? (value as Record<string, unknown>)[key]
+        : undefined;
+  }
+  return value;
+}
+
 /** A string of 1 to HANDSHAKE_CHALLENGE_MAX_CHARS characters, or undefined: what a handshake may echo. */
 export function echoable(value: unknown): string | undefined {
   return typeof value === 'string' && value.length > 0 && value.length <= HANDSHAKE_CHALLENGE_MAX_CHARS

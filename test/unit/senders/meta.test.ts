@@ -15,7 +15,7 @@ const url = 'https://hooks.example.com/api/webhooks/wh_1/tok_1';
 const at = new Date();
 const v = metaSender.verification as unknown as CustomVerification;
 const verify = (sent: SentRequest, when = at) => check.verify(v, asReceived(sent, url, when));
-const handshake = (sent: SentRequest) => check.handshake!.of(v, asReceived(sent, url, at));
+const handshake = (sent: SentRequest) => check.handshakes.unsigned!(v, asReceived(sent, url, at));
 const reasonOf = (verdict: Verdict) => (verdict.ok ? 'accepted' : verdict.reason);
 /** The answer as the receiver sends it (src/receiver/webhooks.ts): nosniff, a Koa content type. */
 const asAnswer = (answer: HandshakeAnswer): Answer => ({
@@ -59,7 +59,7 @@ it('refuses a request without X-Hub-Signature-256 (X-Hub-Signature, SHA-1, is no
 });
 
 it("answers Meta's verification GET with the challenge, as Meta expects, before any signature", () => {
-  expect(check.handshake!.signed).toBe(false);
+  expect(check.handshakes.unsigned).toBeDefined();
   expect(SENDERS.meta.handshake?.method).toBe('GET');
   const answered = handshake(metaSender.handshake!.request(url, at));
   expect(answered).toEqual({ answer: { status: 200, contentType: 'text/plain', body: metaChallenge } });

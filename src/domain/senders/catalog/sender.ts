@@ -76,6 +76,8 @@ export type SignedTime = { unit: 's' | 'ms' | 'iso' } & (
   | { part: string }
   /** A top-level field of the JSON body (Linear's `webhookTimestamp`): the whole body is signed. */
   | { json: string }
+  /** The first of the header's positional values, the digests the rest (Recurly's `<ms>,<hex>,<hex>`). */
+  | { first: true }
 );
 
 /**
@@ -92,10 +94,12 @@ export interface HmacSignature {
    */
   header: string | readonly string[] | { setting: 'header' } | { query: string };
   /**
-   * The digests are the named parts of the header (`t=…,v1=…`: `{ digest: 'v1', separator: ',' }`);
-   * else the header's whole value is one digest.
+   * The digests are the named parts of the header (`t=…,v1=…`: `{ digest: 'v1', separator: ',' }`;
+   * several sets of parts may follow one another, space-separated, while a secret is rolled), or
+   * its positional values after the first (`{ positional: ',' }`); else the header's whole value is
+   * one digest.
    */
-  parts?: { digest: string; separator: ',' | ';' };
+  parts?: { digest: string; separator: ',' | ';' } | { positional: ',' };
   prefix?: string | { setting: 'prefix' };
   algorithm?: HmacAlgorithm | { setting: 'algorithm' };
   encoding: DigestEncoding | { setting: 'encoding' };
@@ -189,8 +193,19 @@ export type HandshakeKind =
   | { kind: 'okta' }
   /** A secret the sender gives in a header (Asana) or a body of that one field (Notion), kept pending. */
   | { kind: 'learn-secret'; from: { header: string } | { json: string } }
-  /** Zoom's signed `endpoint.url_validation`, answered with the token and its HMAC. */
-  | { kind: 'zoom' }
+  /**
+   * A JSON body whose `when.field` is `when.value`, answered as JSON with the token at the dotted path
+   * `token` (as `echoAs`, if named) and its hex HMAC-SHA256 under the secret (as `digestAs`): Zoom's
+   * `endpoint.url_validation` (`plainToken`, `encryptedToken`), Smartcar's `VERIFY` (`challenge`).
+   */
+  | {
+      kind: 'json-crc';
+      when: { field: string; value: string };
+      token: string;
+      echoAs?: string;
+      digestAs: string;
+      signed: boolean;
+    }
   /** Discord's signed PINGs. */
   | { kind: 'discord' }
   /** The family of one answers its own (Microsoft Graph's validation, Twitch's challenge). */

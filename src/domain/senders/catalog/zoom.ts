@@ -20,7 +20,12 @@ export const zoom: Sender = {
   deliveryId: null,
   dedup: "the body's digest",
   handshake: {
-    kind: 'zoom',
+    kind: 'json-crc',
+    when: { field: 'event', value: 'endpoint.url_validation' },
+    token: 'payload.plainToken',
+    echoAs: 'plainToken',
+    digestAs: 'encryptedToken',
+    signed: true,
     method: 'POST',
     request: 'signed `endpoint.url_validation` with `payload.plainToken`',
     answer: '`200` JSON `{ plainToken, encryptedToken }` (hex HMAC-SHA256 of plainToken)',

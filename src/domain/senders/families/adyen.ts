@@ -32,7 +32,7 @@ function itemsOf(body: Buffer): Item[] | undefined {
   const list = jsonObject(body)?.notificationItems;
   if (!Array.isArray(list) || list.length === 0) return undefined;
   const items = list.map((entry) => objectOf(objectOf(entry)?.NotificationRequestItem));
-  return items.every((item) => item !== undefined) ? (items) : undefined;
+  return items.every((item) => item !== undefined) ? items : undefined;
 }
 
 /** What an item's signature covers. */

@@ -55,14 +55,17 @@ const UNIT_WORDS = { s: 'unix seconds', ms: 'unix milliseconds', iso: 'an ISO 86
 function secondsOf(text: string, unit: SignedTime['unit']): number | undefined {
   if (unit === 's') return unixSeconds(text);
   if (unit === 'ms') return /^\d{1,15}$/.test(text) ? Number(text) / 1000 : undefined;
-  const ms = /^\d{4}-\d\d-\d\dT[\d:.]+(Z|[+-]\d\d:?\d\d)$/.test(text) ? Date.parse(text) : NaN;
+  // A time without a zone is UTC (Orb's).
+  const zoned = /^\d{4}-\d\d-\d\dT[\d:.]+$/.test(text) ? `${text}Z` : text;
+  const ms = /^\d{4}-\d\d-\d\dT[\d:.]+(Z|[+-]\d\d:?\d\d)$/.test(zoned) ? Date.parse(zoned) : NaN;
   return Number.isNaN(ms) ? undefined : ms / 1000;
 }
 
 /** The named parts of a header's value (`t=…,v1=…,v1=…`): every value of each name, in order. */
 function partsOf(value: string, separator: string): Map<string, string[]> {
   const parts = new Map<string, string[]>();
-  for (const part of value.split(separator)) {
+  // Sets of parts one after another (`t=…,v1=… t=…,v1=…`, Persona's while a secret is rolled) read as one.
+  for (const part of value.split(separator).flatMap((piece) => piece.trim().split(/\s+/))) {
     const at = part.indexOf('=');
     const text = part.slice(at + 1).trim();
     if (at < 0 || !text) continue;
@@ -70,6 +73,22 @@ function partsOf(value: string, separator: string): Map<string, string[]> {
     parts.set(name, [...(parts.get(name) ?? []), text]);
   }
   return parts;
+}
+
+/** The name the first of a header's positional values is read under. */
+const FIRST = '';
+
+/** A header's parts by name (the first positional value under FIRST) and its digests. */
+function readParts(
+  values: readonly string[],
+  split: NonNullable<HmacSignature['parts']>,
+): { parts: Map<string, string[]>; digests: string[] } {
+  if ('positional' in split) {
+    const [first = '', ...rest] = values[0].split(split.positional).map((value) => value.trim());
+    return { parts: new Map([[FIRST, [first]]]), digests: rest.filter((digest) => digest !== '') };
+  }
+  const digests = values.flatMap((value) => partsOf(value, split.separator).get(split.digest) ?? []);
+  return { parts: partsOf(values[0], split.separator), digests };
 }
 
 /** What an HMAC sender's check needs beyond its signature: its tolerance, and what a missing secret awaits. */
@@ -108,6 +127,7 @@ export function hmacCheck(signature: HmacSignature, sender: HmacSender): SenderC
     if (!time) return '';
     if ('header' in time) return headerValue(req.headers, time.header) ?? fail(`missing ${time.header} header`);
     if ('part' in time) return parts?.get(time.part)?.[0] ?? malformed();
+    if ('first' in time) return parts?.get(FIRST)?.[0] || malformed();
     const value = jsonObject(req.body)?.[time.json];
     if (typeof value === 'number' || (typeof value === 'string' && value !== '')) return String(value);
     return fail(`missing ${time.json} in the body`);
@@ -117,7 +137,7 @@ export function hmacCheck(signature: HmacSignature, sender: HmacSender): SenderC
     if (!time) return undefined;
     const seconds = secondsOf(text, time.unit);
     if (seconds === undefined) {
-      if ('part' in time) return malformed();
+      if ('part' in time || 'first' in time) return malformed();
       const where = 'header' in time ? `${time.header} header` : `${time.json} in the body`;
       return fail(`malformed ${where}: expected ${UNIT_WORDS[time.unit]}`);
     }
@@ -139,16 +159,15 @@ export function hmacCheck(signature: HmacSignature, sender: HmacSender): SenderC
       }
       const encoding = encodingOf(v);
       const split = signature.parts;
-      const timePart = time && 'part' in time ? time : undefined;
       const malformed = (what: string) => fail(`malformed ${where}: ${what}`);
-      const parts = split && partsOf(values[0], split.separator);
-      const digests = split
-        ? values.flatMap((value) => partsOf(value, split.separator).get(split.digest) ?? [])
-        : values;
-      if (split && digests.length === 0) return malformed(`no ${split.digest}=<${encoding} digest>`);
-      const text = timeText(req, parts, () => malformed(`no ${timePart?.part}=<${UNIT_WORDS[time?.unit ?? 's']}>`));
+      const { parts, digests } = split ? readParts(values, split) : { parts: undefined, digests: values };
+      const digestName = split && 'digest' in split ? `${split.digest}=` : '';
+      if (split && digests.length === 0) return malformed(`no ${digestName}<${encoding} digest>`);
+      const timeName = time && 'part' in time ? `${time.part}=` : 'time ';
+      const unit = UNIT_WORDS[time?.unit ?? 's'];
+      const text = timeText(req, parts, () => malformed(`no ${timeName}<${unit}>`));
       if (typeof text !== 'string') return text;
-      const late = checkTime(text, req, () => malformed(`${timePart?.part} is not ${UNIT_WORDS[time?.unit ?? 's']}`));
+      const late = checkTime(text, req, () => malformed(`${timeName.trim()} is not ${unit}`));
       if (late) return late;
       const content = pieces.map((p) =>
         typeof p === 'string'
@@ -162,7 +181,7 @@ export function hmacCheck(signature: HmacSignature, sender: HmacSender): SenderC
                 : sortedForm(req.body),
       );
       const expected = secrets.map((s) => hmac(algorithmOf(v), keyOf(s, signature.key ?? 'text'), ...content));
-      const what = split ? `${names[0]} ${split.digest}` : where;
+      const what = split ? `${names[0]} ${'digest' in split ? split.digest : 'digest'}` : where;
       return anyDigestMatches(digests, what, expected, encoding, split ? '' : prefixOf(v));
     },
     headersRead: (v) =>

@@ -9,9 +9,10 @@
  * URL parser writes it, with and without the port, each also with its query re-encoded the way
  * Node's querystring writes it (for back ends that signed an escaped form of a value). A request
  * that a Webhooks Rule signs with a SharedKey says so in `X-Twilio-Webhooks-Signature-Settings`
- * (`algorithm=HMAC_SHA256`): its digest is HMAC-SHA256 of the same string, under the secret here. No handshake. A form body of
- * more than SIGNED_FORM_MAX_BYTES or FORM_MAX_FIELDS fields is refused before it is decoded
- * (src/domain/limits/unsigned-parsing.ts; the form format reads no more fields). A
+ * (`algorithm=HMAC_SHA256`): its digest is HMAC-SHA256 of the same string, under the secret here.
+ * No handshake. A form body of more than SIGNED_FORM_MAX_BYTES or FORM_MAX_FIELDS fields is
+ * refused before it is decoded (src/domain/limits/unsigned-parsing.ts; the form format reads no
+ * more fields). A
  * delivery is told apart by the digest of its signed parameters, not its bytes: the same parameters
  * in another order, or spelled `+` for `%20`, verify alike and are the same delivery.
  */

@@ -11,7 +11,9 @@ import type {
   SenderSettings,
   Verdict,
 } from '../../../src/domain/senders/parts';
-import type { Answer } from './fixture';
+import type { CustomVerification } from '../../../src/domain/senders/catalog';
+import { senderHandshake, verifySender } from '../../../src/domain/senders/checks';
+import { asReceived, type Answer, type SentRequest } from './fixture';
 
 /** A family's verdict on a POST with these headers and body, received at `atSeconds` (for a family's own cases). */
 export const verdictOf = (
@@ -67,4 +69,15 @@ export function asAnswer(answer: HandshakeAnswer): Answer {
   headers['x-content-type-options'] = 'nosniff';
   if (answer.body !== undefined) headers['content-type'] = `${answer.contentType ?? 'text/plain'}; charset=utf-8`;
   return { status: answer.status, headers, body: answer.body ?? '' };
+}
+
+/**
+ * The request as a handshake, the way the receiver looks (src/deliveries/intake.ts): an unsigned
+ * handshake first, a signed one only once the sender's check passed; null when it is a delivery.
+ */
+export function handshakeOf(v: CustomVerification, sent: SentRequest, url: string, at = new Date()): Handshake | null {
+  const req = asReceived(sent, url, at);
+  const unsigned = senderHandshake(v, req, false);
+  if (unsigned) return unsigned;
+  return verifySender(v, req).ok ? senderHandshake(v, req, true) : null;
 }

@@ -179,6 +179,14 @@ describe.each(SENDER_FIXTURES.map((f) => [f.variant ? `${f.name} (${f.variant})`
       },
     );
 
+    (tolerance === null ? test : test.skip)(
+      'it signs no time: a capture is accepted a day later (dedup stops a rerun)',
+      () => {
+        const at = wholeSecondsNow();
+        expect(verdictAt(v, sender.signed(sender.body, URL, at), later(at, 86_400))).toEqual({ ok: true });
+      },
+    );
+
     test("no refusal's reason holds the secret, the body or a digest", () => {
       const at = wholeSecondsNow();
       const wrongly = sender.signedWrongly(sender.body, URL, at);

@@ -142,6 +142,25 @@ describe('hmac: one digest in a header', () => {
     expect(gh({ 'x-hub-signature-256': [zero, example] })).toEqual(MISMATCH);
   });
 
+  test("the person's algorithm, encoding and prefix (the generic hmac): a sha256 digest under sha1 is malformed", () => {
+    const generic = hmacCheck(
+      {
+        family: 'hmac',
+        header: { setting: 'header' },
+        prefix: { setting: 'prefix' },
+        algorithm: { setting: 'algorithm' },
+        encoding: { setting: 'encoding' },
+        content: '{body}',
+      },
+      { toleranceSeconds: null },
+    );
+    const v = { secret: SECRET, header: 'X-Sig', algorithm: 'sha1', encoding: 'hex', prefix: 'sha1=' } as const;
+    expect(verdict(generic, v, { 'x-sig': 'sha1=' + mac(SECRET, 'b', 'hex', 'sha1') }, 'b', 0)).toEqual({ ok: true });
+    expectRefused(verdict(generic, v, { 'x-sig': 'sha1=' + mac(SECRET, 'b') }, 'b', 0), /^malformed X-Sig header/);
+    const sha512 = { ...v, algorithm: 'sha512', encoding: 'base64', prefix: undefined } as const;
+    expect(verdict(generic, sha512, { 'x-sig': mac(SECRET, 'b', 'base64', 'sha512') }, 'b', 0)).toEqual({ ok: true });
+  });
+
   test('a base64 digest (Shopify) is not taken as hex, nor a hex one as base64', () => {
     const shopify = hmacCheck(
       { family: 'hmac', header: 'X-Sig', encoding: 'base64', content: '{body}' },

@@ -7,7 +7,10 @@
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { standardWebhooks, standardWebhooksWithTextKey } from '../../../src/domain/senders/families/standard-webhooks';
+import { MISMATCH } from '../../../src/domain/senders/parts';
+import { headersRead } from '../../../src/domain/senders/checks';
 import { asReceived, type SentRequest } from '../../support/senders/fixture';
+import { expectRefused } from '../../support/senders/verdicts';
 
 const url = 'https://robots.example.com/api/webhooks/sw-test';
 // Now: the package checks a signature's time against the clock as well.
@@ -64,5 +67,52 @@ describe("a raw-text key (Polar's)", () => {
   test('a delivery signed with the raw key is accepted by the text-key check only', () => {
     expect(verify(secret, sending(signed), standardWebhooksWithTextKey)).toEqual({ ok: true });
     expect(verify(secret, sending(signed)).ok).toBe(false);
+  });
+});
+
+describe('a whsec_ key, as the standardwebhooks package signs with it', () => {
+  const secret = 'whsec_' + Buffer.from('k'.repeat(32)).toString('base64');
+  const other = 'whsec_' + Buffer.from('j'.repeat(32)).toString('base64');
+  const signed = (key = secret, text: string | Buffer = body) => new Webhook(key).sign('msg_1', at, text);
+
+  test('a body that is not JSON is accepted; a signature among several (a key being rotated) is found', () => {
+    expect(verify(secret, sending(signed(secret, 'a,b\n1,2'), 'a,b\n1,2'))).toEqual({ ok: true });
+    expect(verify(secret, sending(`${signed(other)} ${signed()}`))).toEqual({ ok: true });
+  });
+
+  test('the id and the time are signed: another id, or a time moved, does not match', () => {
+    const sent = sending(signed());
+    expect(verify(secret, { ...sent, headers: { ...sent.headers, 'webhook-id': 'msg_2' } })).toEqual(MISMATCH);
+    const moved = { ...sent.headers, 'webhook-timestamp': String(Number(seconds) - 1) };
+    expect(verify(secret, { ...sent, headers: moved })).toEqual(MISMATCH);
+  });
+
+  test('a missing header is named with its svix- alternative; both names are kept', () => {
+    const names = ['id', 'timestamp', 'signature'];
+    expect(headersRead({ scheme: 'standard-webhooks', secret })).toEqual([
+      ...names.map((n) => `webhook-${n}`),
+      ...names.map((n) => `svix-${n}`),
+    ]);
+    const sent = sending(signed());
+    for (const name of ['webhook-id', 'webhook-timestamp', 'webhook-signature']) {
+      const { [name]: _gone, ...headers } = sent.headers;
+      expectRefused(
+        verify(secret, { ...sent, headers }),
+        `missing ${name} header (or ${name.replace('webhook-', 'svix-')})`,
+      );
+    }
+  });
+
+  test('a body that is not valid UTF-8 is refused: the package could not check it byte for byte', () => {
+    // The package turns a Buffer into text before signing: these two bodies sign alike.
+    const forged = {
+      ...sending(signed(secret, Buffer.from([0x7b, 0xff, 0x7d]))),
+      body: Buffer.from([0x7b, 0xfe, 0x7d]),
+    };
+    expectRefused(verify(secret, forged), /UTF-8/);
+  });
+
+  test('a secret that is not whsec_ + base64 is refused, saying so without repeating it', () => {
+    expectRefused(verify('whsec_not*base64', sending(signed())), /secret/, 'not*base64');
   });
 });

@@ -28,7 +28,7 @@ async function send(url: string, sent: SentRequest): Promise<Answer> {
   const res = await stack.send(
     sent.method,
     url + sent.query,
-    sent.method === 'GET' ? undefined : sent.body,
+    sent.method === 'GET' || sent.method === 'HEAD' ? undefined : sent.body,
     sent.headers,
   );
   return { status: res.status, headers: Object.fromEntries(res.headers.entries()), body: res.text };
@@ -97,7 +97,7 @@ describe.each(SENDER_FIXTURES.map((f) => [f.variant ? `${f.name} (${f.variant})`
         () => stack.runs(robot.robotId),
         (r) => r.length === 1 && r[0].status === 'succeeded',
       );
-      expect(runs[0].trigger).toEqual(sender.triggerData);
+      expect(runs[0].trigger).toEqual(sender.triggerDataOf?.(signed) ?? sender.triggerData);
       for (const kept of [...deliveries, ...runs])
         expect(JSON.stringify(kept)).not.toContain(sender.verification.secret ?? '\u0000');
     });

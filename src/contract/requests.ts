@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { BODY_FORMATS, DELIVERY_OUTCOMES, type JsonValue } from '../domain/types';
-import { isStandardWebhooksSecret } from '../domain/senders/families/standard-webhooks';
+import { isStandardWebhooksSecret, STANDARD_WEBHOOKS_PUBLIC_KEY } from '../domain/senders/families/standard-webhooks';
 import { ed25519PublicKeyProblem } from '../domain/senders/ed25519-keys';
 import {
   SENDER_NAMES,
@@ -55,15 +55,16 @@ function settingSchema(s: SenderSetting): z.ZodTypeAny {
     const min = s.minLength ?? (s.secret ? MIN_SIGNING_SECRET_LENGTH : s.optional ? 0 : 1);
     let text = z.string().min(min, `must be at least ${min} characters`).max(500);
     if (s.pattern) text = text.regex(new RegExp(s.pattern.source), s.pattern.message);
-    schema = s.ed25519PublicKey ? text.superRefine(refuseWeakEd25519Key) : text;
+    const encoding = s.ed25519PublicKey;
+    schema = encoding ? text.superRefine((key, ctx) => refuseWeakEd25519Key(key, encoding, ctx)) : text;
   }
   if (s.default !== undefined) return schema.default(s.default);
   return s.optional ? schema.optional() : schema;
 }
 
 /** A public key with which nobody but its holder signs: small-order and non-canonical ones are refused. */
-function refuseWeakEd25519Key(hex: string, ctx: z.RefinementCtx): void {
-  const problem = ed25519PublicKeyProblem(hex);
+function refuseWeakEd25519Key(key: string, encoding: 'hex' | 'base64', ctx: z.RefinementCtx): void {
+  const problem = ed25519PublicKeyProblem(key, encoding);
   if (problem) ctx.addIssue({ code: 'custom', message: problem });
 }
 
@@ -88,12 +89,17 @@ export const verificationBody = z
   .superRefine((v, ctx) => {
     const signature = SENDERS[v.scheme].signature;
     const base64Key = signature.family === 'standard-webhooks' && signature.key !== 'text';
-    if (base64Key && !isStandardWebhooksSecret(String((v as { secret?: unknown }).secret)))
+    const secret = String((v as { secret?: unknown }).secret);
+    if (base64Key && !isStandardWebhooksSecret(secret))
       ctx.addIssue({
         code: 'custom',
         path: ['secret'],
         message: 'a standard-webhooks secret: whsec_ (or whpk_) followed by base64',
       });
+    else if (base64Key && secret.startsWith(STANDARD_WEBHOOKS_PUBLIC_KEY)) {
+      const problem = ed25519PublicKeyProblem(secret.slice(STANDARD_WEBHOOKS_PUBLIC_KEY.length), 'base64');
+      if (problem) ctx.addIssue({ code: 'custom', path: ['secret'], message: problem });
+    }
   }) as unknown as z.ZodType<CustomVerification, z.ZodTypeDef, unknown>;
 
 /** What an app's deliveries are told apart by, and for how long (src/domain/dedup.ts). */

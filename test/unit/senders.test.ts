@@ -36,7 +36,7 @@ import { answered, asAnswer, handshakeOf, leaked, reasonOf } from '../support/se
 
 const ROOT = path.resolve(__dirname, '../..');
 const API_DOC = path.join(ROOT, 'docs/api.md');
-const START = '<!-- senders: generated from src/domain/senders/catalog.ts by test/unit/senders.test.ts -->';
+const START = '<!-- senders: generated from src/domain/senders/catalog/ by test/unit/senders.test.ts -->';
 const END = '<!-- senders: end -->';
 const URL = 'https://hooks.example.com/api/webhooks/custom:00000000-0000-0000-0000-000000000000/tok';
 

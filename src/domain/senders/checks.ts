@@ -53,7 +53,7 @@ function familyCheck(sender: Sender): SenderCheck {
         keyLabel: labelOf(sender, 'publicKey'),
       });
     case 'jwt':
-      return jwtCheck(signature);
+      return jwtCheck(signature, sender.toleranceSeconds);
     case 'standard-webhooks':
       return signature.key === 'text' ? standardWebhooksWithTextKey : standardWebhooks;
     case 'static':

@@ -60,12 +60,15 @@ function double({ x, y }: Point): Point {
 }
 
 /**
- * Why the hex is no Ed25519 public key a sender holds, or undefined when it is one: not 32 bytes of
- * hex, a non-canonical encoding, off the curve, or of small order.
+ * Why the key (its 32 bytes in hex, or in padded base64) is no Ed25519 public key a sender holds, or
+ * undefined when it is one: not 32 bytes, a non-canonical encoding, off the curve, or of small order.
  */
-export function ed25519PublicKeyProblem(hex: string): string | undefined {
-  if (!/^[0-9a-fA-F]{64}$/.test(hex)) return 'an Ed25519 public key: 64 hex characters';
-  const point = decode(Buffer.from(hex, 'hex'));
+export function ed25519PublicKeyProblem(key: string, encoding: 'hex' | 'base64' = 'hex'): string | undefined {
+  const shape = encoding === 'hex' ? /^[0-9a-fA-F]{64}$/ : /^[A-Za-z0-9+/]{43}=$/;
+  if (!shape.test(key)) {
+    return `an Ed25519 public key: ${encoding === 'hex' ? '64 hex characters' : 'the base64 of 32 bytes'}`;
+  }
+  const point = decode(Buffer.from(key, encoding));
   if (typeof point === 'string') return `not an Ed25519 public key: ${point}`;
   const eight = double(double(double(point)));
   if (eight.x === 0n && eight.y === 1n) {

@@ -34,6 +34,8 @@ export interface SenderFixture {
   /** A delivery's body, and the trigger data a run of it must have. */
   body: string;
   triggerData: unknown;
+  /** Where the body carries the time it was signed at (Linear's): the trigger data of a delivery as sent. */
+  triggerDataOf?(sent: SentRequest): unknown;
   /** The delivery signed at `at` for the webhook URL `url` (BASE_URL + path, no query). */
   signed(body: string, url: string, at: Date): SentRequest;
   /** The same signed with a wrong key (another secret, another key pair). */

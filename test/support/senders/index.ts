@@ -24,6 +24,54 @@ import { standardWebhooksSender } from './standard-webhooks';
 import { twilioSender } from './twilio';
 import { twitchSender } from './twitch';
 import { zoomSender } from './zoom';
+import { woocommerceSender } from './woocommerce';
+import { airtableSender } from './airtable';
+import { trelloSender } from './trello';
+import { xeroSender } from './xero';
+import { mondaySender } from './monday';
+import { xSender } from './x';
+import { mandrillSender } from './mandrill';
+import { adyenSender } from './adyen';
+import { pandadocSender } from './pandadoc';
+import { netlifySender } from './netlify';
+import { onfleetSender } from './onfleet';
+import { linearSender } from './linear';
+import { zendeskSender } from './zendesk';
+import { workosSender } from './workos';
+import { webflowSender } from './webflow';
+import { customerioSender } from './customerio';
+import { telnyxSender } from './telnyx';
+import { boxSender } from './box';
+import { docusignSender } from './docusign';
+import { sanitySender } from './sanity';
+import { polarSender } from './polar';
+import { clerkSender } from './clerk';
+import { resendSender } from './resend';
+import { openaiSender } from './openai';
+import { telegramSender } from './telegram';
+import { intercomSender } from './intercom';
+import { typeformSender } from './typeform';
+import { jiraSender } from './jira';
+import { bitbucketSender } from './bitbucket';
+import { vercelSender } from './vercel';
+import { sentrySender } from './sentry';
+import { razorpaySender } from './razorpay';
+import { lemonsqueezySender } from './lemonsqueezy';
+import { gocardlessSender } from './gocardless';
+import { calcomSender } from './calcom';
+import { clickupSender } from './clickup';
+import { paystackSender } from './paystack';
+import { segmentSender } from './segment';
+import { postmarkSender } from './postmark';
+import { chargebeeSender } from './chargebee';
+import { pipedriveSender } from './pipedrive';
+import { coinbaseSender } from './coinbase';
+import { tallySender } from './tally';
+import { fastspringSender } from './fastspring';
+import { commercelayerSender } from './commercelayer';
+import { veriffSender } from './veriff';
+import { mauticSender } from './mautic';
+import { acuitySender } from './acuity';
 
 export const SENDER_FIXTURES: readonly SenderFixture[] = [
   standardWebhooksSender,
@@ -50,6 +98,54 @@ export const SENDER_FIXTURES: readonly SenderFixture[] = [
   squareSender,
   gitlabSender,
   mailgunSender,
+  linearSender,
+  zendeskSender,
+  workosSender,
+  webflowSender,
+  customerioSender,
+  telnyxSender,
+  boxSender,
+  docusignSender,
+  sanitySender,
+  polarSender,
+  clerkSender,
+  resendSender,
+  openaiSender,
+  woocommerceSender,
+  airtableSender,
+  trelloSender,
+  xeroSender,
+  mondaySender,
+  xSender,
+  mandrillSender,
+  adyenSender,
+  pandadocSender,
+  netlifySender,
+  onfleetSender,
+  telegramSender,
+  intercomSender,
+  typeformSender,
+  jiraSender,
+  bitbucketSender,
+  vercelSender,
+  sentrySender,
+  razorpaySender,
+  lemonsqueezySender,
+  gocardlessSender,
+  calcomSender,
+  clickupSender,
+  paystackSender,
+  segmentSender,
+  postmarkSender,
+  chargebeeSender,
+  pipedriveSender,
+  coinbaseSender,
+  tallySender,
+  fastspringSender,
+  commercelayerSender,
+  veriffSender,
+  mauticSender,
+  acuitySender,
   headerTokenSender,
   basicSender,
   hmacSender,

@@ -103,4 +103,20 @@ describe('Ed25519 public keys checked when saved', () => {
   test('what is not 64 hex characters is still refused by the pattern', () => {
     expect(refusedAt('zz'.repeat(32))).toEqual({ path: 'verification.publicKey', message: '64 hex characters' });
   });
+
+  test.each(SMALL_ORDER)('in base64 too: %s is refused for Telnyx and as a Standard Webhooks whpk_ key', (hex) => {
+    const base64 = Buffer.from(hex, 'hex').toString('base64');
+    expect(ed25519PublicKeyProblem(base64, 'base64')).toMatch(/small order|sign bit/);
+    const telnyx = verificationBody.safeParse({ scheme: 'telnyx', publicKey: base64 });
+    expect(telnyx.success ? null : telnyx.error.issues[0].path).toEqual(['publicKey']);
+    const svix = verificationBody.safeParse({ scheme: 'standard-webhooks', secret: `whpk_${base64}` });
+    expect(svix.success ? null : svix.error.issues[0].message).toMatch(/small order|sign bit/);
+  });
+
+  test('a real base64 key is accepted for Telnyx and as a whpk_ key', () => {
+    const { x } = generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' });
+    const base64 = Buffer.from(x!, 'base64url').toString('base64');
+    expect(verificationBody.safeParse({ scheme: 'telnyx', publicKey: base64 }).success).toBe(true);
+    expect(verificationBody.safeParse({ scheme: 'standard-webhooks', secret: `whpk_${base64}` }).success).toBe(true);
+  });
 });

@@ -10,7 +10,7 @@ export const discord: Sender = {
       label: 'Public Key',
       secret: false,
       pattern: { source: '^[0-9a-fA-F]{64}$', message: '64 hex characters' },
-      ed25519PublicKey: true,
+      ed25519PublicKey: 'hex',
     },
   ],
   setup:

@@ -36,6 +36,54 @@ import { standardWebhooks } from './standard-webhooks';
 import { twilio } from './twilio';
 import { twitch } from './twitch';
 import { zoom } from './zoom';
+import { woocommerce } from './woocommerce';
+import { airtable } from './airtable';
+import { trello } from './trello';
+import { xero } from './xero';
+import { monday } from './monday';
+import { x } from './x';
+import { mandrill } from './mandrill';
+import { adyen } from './adyen';
+import { pandadoc } from './pandadoc';
+import { netlify } from './netlify';
+import { onfleet } from './onfleet';
+import { linear } from './linear';
+import { zendesk } from './zendesk';
+import { workos } from './workos';
+import { webflow } from './webflow';
+import { customerio } from './customerio';
+import { telnyx } from './telnyx';
+import { box } from './box';
+import { docusign } from './docusign';
+import { sanity } from './sanity';
+import { polar } from './polar';
+import { clerk } from './clerk';
+import { resend } from './resend';
+import { openai } from './openai';
+import { telegram } from './telegram';
+import { intercom } from './intercom';
+import { typeform } from './typeform';
+import { jira } from './jira';
+import { bitbucket } from './bitbucket';
+import { vercel } from './vercel';
+import { sentry } from './sentry';
+import { razorpay } from './razorpay';
+import { lemonsqueezy } from './lemonsqueezy';
+import { gocardless } from './gocardless';
+import { calcom } from './calcom';
+import { clickup } from './clickup';
+import { paystack } from './paystack';
+import { segment } from './segment';
+import { postmark } from './postmark';
+import { chargebee } from './chargebee';
+import { pipedrive } from './pipedrive';
+import { coinbase } from './coinbase';
+import { tally } from './tally';
+import { fastspring } from './fastspring';
+import { commercelayer } from './commercelayer';
+import { veriff } from './veriff';
+import { mautic } from './mautic';
+import { acuity } from './acuity';
 
 export { SETTING_NAMES, HMAC_ALGORITHMS, SIGNATURE_ENCODINGS, SENDER_GROUPS } from './sender';
 export type { Sender, SenderGroup, SenderHandshake, SenderSetting, SettingName } from './sender';
@@ -63,6 +111,54 @@ export const SENDER_NAMES = [
   'square',
   'gitlab',
   'mailgun',
+  'linear',
+  'zendesk',
+  'workos',
+  'webflow',
+  'customerio',
+  'telnyx',
+  'box',
+  'docusign',
+  'sanity',
+  'polar',
+  'clerk',
+  'resend',
+  'openai',
+  'woocommerce',
+  'airtable',
+  'trello',
+  'xero',
+  'monday',
+  'x',
+  'mandrill',
+  'adyen',
+  'pandadoc',
+  'netlify',
+  'onfleet',
+  'telegram',
+  'intercom',
+  'typeform',
+  'jira',
+  'bitbucket',
+  'vercel',
+  'sentry',
+  'razorpay',
+  'lemonsqueezy',
+  'gocardless',
+  'calcom',
+  'clickup',
+  'paystack',
+  'segment',
+  'postmark',
+  'chargebee',
+  'pipedrive',
+  'coinbase',
+  'tally',
+  'fastspring',
+  'commercelayer',
+  'veriff',
+  'mautic',
+  'acuity',
   'header-token',
   'basic',
   'hmac',
@@ -101,6 +197,54 @@ export const SENDERS: { readonly [name in SenderName]: Sender } = {
   square,
   gitlab,
   mailgun,
+  linear,
+  zendesk,
+  workos,
+  webflow,
+  customerio,
+  telnyx,
+  box,
+  docusign,
+  sanity,
+  polar,
+  clerk,
+  resend,
+  openai,
+  woocommerce,
+  airtable,
+  trello,
+  xero,
+  monday,
+  x,
+  mandrill,
+  adyen,
+  pandadoc,
+  netlify,
+  onfleet,
+  telegram,
+  intercom,
+  typeform,
+  jira,
+  bitbucket,
+  vercel,
+  sentry,
+  razorpay,
+  lemonsqueezy,
+  gocardless,
+  calcom,
+  clickup,
+  paystack,
+  segment,
+  postmark,
+  chargebee,
+  pipedrive,
+  coinbase,
+  tally,
+  fastspring,
+  commercelayer,
+  veriff,
+  mautic,
+  acuity,
   'header-token': headerToken,
   basic,
   hmac,

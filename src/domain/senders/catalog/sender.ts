@@ -52,8 +52,11 @@ export interface SenderSetting {
   minLength?: number;
   /** The value's shape, as a regular expression's source, and what to say when it does not match. */
   pattern?: { source: string; message: string };
-  /** An Ed25519 public key (hex): small-order and non-canonical keys are refused when saved (../ed25519-keys.ts). */
-  ed25519PublicKey?: true;
+  /**
+   * An Ed25519 public key, in this encoding: small-order and non-canonical keys are refused when
+   * saved (../ed25519-keys.ts).
+   */
+  ed25519PublicKey?: 'hex' | 'base64';
   /** A fixed list of values. */
   choices?: readonly string[];
   /** Taken when left out. */

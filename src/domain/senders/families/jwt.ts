@@ -1,6 +1,7 @@
 /**
  * The JWT family: the header carries a JSON Web Token (compact JWS, HS256) signed with the secret;
- * its signature is compared timing-safe, then its claims: `exp` (unix seconds) not passed, `aud` the
+ * its signature is compared timing-safe, then its claims: `iat` (unix seconds) within the sender's
+ * tolerance of the arrival, on either side, where the sender signs a time; `exp` not passed; `aud` the
  * public URL where the sender sets it (monday.com), `iss` where the sender names one, and where the
  * sender signs the body through a claim (Netlify's `sha256`), that claim the hex SHA-256 of the
  * exact raw body. A token without such a claim does not cover the body: its sender's file says
@@ -9,11 +10,21 @@
  */
 import { headerValue } from '../../headers';
 import type { JwtSignature } from '../catalog/sender';
-import { decodeDigest, fail, hmac, MISMATCH, OK, sameText, setting, sha256Hex, type SenderCheck } from '../parts';
+import {
+  decodeDigest,
+  fail,
+  hmac,
+  MISMATCH,
+  OK,
+  outside,
+  sameText,
+  setting,
+  sha256Hex,
+  withinTolerance,
+  type SenderCheck,
+} from '../parts';
 import { timingSafeEqual } from 'node:crypto';
 
-/** How long a token's `exp` may have passed when it arrives: clocks differ by a few seconds. */
-const CLOCK_SKEW_SECONDS = 30;
 /** A compact JWS: three base64url parts. */
 const COMPACT = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/;
 
@@ -28,7 +39,7 @@ const decoded = (part: string): Record<string, unknown> | undefined => {
   }
 };
 
-export function jwtCheck(signature: JwtSignature): SenderCheck {
+export function jwtCheck(signature: JwtSignature, toleranceSeconds: number | null): SenderCheck {
   const { header } = signature;
   const malformed = fail(`malformed ${header} header: expected a JSON Web Token (HS256)`);
   return {
@@ -46,8 +57,11 @@ export function jwtCheck(signature: JwtSignature): SenderCheck {
       if (!timingSafeEqual(given, hmac('sha256', setting(v, 'secret'), `${head}.${payload}`))) return MISMATCH;
       const claims = decoded(payload);
       if (!claims) return malformed;
-      const exp = claims.exp;
-      if (typeof exp === 'number' && receivedAtMs / 1000 > exp + CLOCK_SKEW_SECONDS) return fail('token expired');
+      if (toleranceSeconds !== null) {
+        if (typeof claims.iat !== 'number') return fail('token without an iat time');
+        if (!withinTolerance(claims.iat, receivedAtMs, toleranceSeconds)) return outside(toleranceSeconds);
+      }
+      if (typeof claims.exp === 'number' && receivedAtMs / 1000 > claims.exp) return fail('token expired');
       if (signature.audience === 'url' && !(typeof claims.aud === 'string' && sameText(claims.aud, publicUrl))) {
         return fail('token audience is not this URL');
       }

@@ -41,14 +41,16 @@ function standardWebhook(secret: string, text = false): Webhook | null {
 
 /** A secret the standard-webhooks package can sign and verify with (checked when an app is created or edited). */
 export const isStandardWebhooksSecret = (secret: string): boolean =>
-  secret.startsWith(PUBLIC_KEY_PREFIX) ? publicKeyOf(secret) !== undefined : standardWebhook(secret) !== null;
+  secret.startsWith(STANDARD_WEBHOOKS_PUBLIC_KEY)
+    ? publicKeyOf(secret) !== undefined
+    : standardWebhook(secret) !== null;
 
 /** What a Standard Webhooks public key (Ed25519) starts with. */
-const PUBLIC_KEY_PREFIX = 'whpk_';
+export const STANDARD_WEBHOOKS_PUBLIC_KEY = 'whpk_';
 
 /** The raw Ed25519 key of a `whpk_` key, or undefined when it is not base64 of 32 bytes. */
 function publicKeyOf(secret: string): KeyObject | undefined {
-  const raw = decodeDigest(secret.slice(PUBLIC_KEY_PREFIX.length), 'base64', 32);
+  const raw = decodeDigest(secret.slice(STANDARD_WEBHOOKS_PUBLIC_KEY.length), 'base64', 32);
   return raw && ed25519PublicKey(raw);
 }
 
@@ -90,7 +92,7 @@ const standardWebhooksCheck = (text: boolean): SenderCheck => ({
     if (!withinTolerance(timestamp, receivedAtMs, TOLERANCE)) return outside(TOLERANCE);
     if (!isUtf8(body)) return fail('body is not valid UTF-8, which standard-webhooks signatures are checked as');
     const secret = setting(v, 'secret');
-    if (!text && secret.startsWith(PUBLIC_KEY_PREFIX)) return asymmetric(secret, given, body);
+    if (!text && secret.startsWith(STANDARD_WEBHOOKS_PUBLIC_KEY)) return asymmetric(secret, given, body);
     const webhook = standardWebhook(secret, text);
     if (!webhook) return fail('the signing secret is not a standard-webhooks secret (whsec_ followed by base64)');
     try {

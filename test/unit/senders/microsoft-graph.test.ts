@@ -3,11 +3,12 @@
  * lifecycle notifications the same way, and the validationToken handshake as Graph checks it.
  */
 import { SENDERS, type CustomVerification } from '../../../src/domain/senders/catalog';
-import { HANDSHAKE_CHALLENGE_MAX_CHARS, type HandshakeAnswer, type Verdict } from '../../../src/domain/senders/parts';
+import { HANDSHAKE_CHALLENGE_MAX_CHARS } from '../../../src/domain/senders/parts';
 import { microsoftGraph as check } from '../../../src/domain/senders/families/microsoft-graph';
 import { senderTriggerData } from '../../../src/domain/senders/checks';
-import { asReceived, type Answer, type SentRequest } from '../../support/senders/fixture';
+import { asReceived, type SentRequest } from '../../support/senders/fixture';
 import { graphLifecycle, graphValidationToken, microsoftGraphSender } from '../../support/senders/microsoft-graph';
+import { asAnswer, reasonOf } from '../../support/senders/verdicts';
 
 const url = 'https://hooks.example.com/api/webhooks/wh_1/tok_1';
 const at = new Date();
@@ -15,20 +16,11 @@ const v = microsoftGraphSender.verification as unknown as CustomVerification;
 const clientState = microsoftGraphSender.verification.secret;
 const verify = (sent: SentRequest, when = at) => check.verify(v, asReceived(sent, url, when));
 const handshake = (sent: SentRequest) => check.handshake!.of(v, asReceived(sent, url, at));
-const reasonOf = (verdict: Verdict) => (verdict.ok ? 'accepted' : verdict.reason);
 const post = (body: unknown): SentRequest => ({
   method: 'POST',
   query: '',
   headers: { 'Content-Type': 'application/json' },
   body: typeof body === 'string' ? body : JSON.stringify(body),
-});
-const asAnswer = (answer: HandshakeAnswer): Answer => ({
-  status: answer.status,
-  headers: {
-    'x-content-type-options': 'nosniff',
-    'content-type': `${answer.contentType ?? 'text/plain'}; charset=utf-8`,
-  },
-  body: answer.body ?? '',
 });
 const batch = JSON.parse(microsoftGraphSender.body) as { value: Array<Record<string, unknown>> };
 

@@ -1,18 +1,18 @@
 /** Twilio's check (src/domain/senders/twilio.ts) against what Twilio's own library signs and validates. */
 import twilio from 'twilio';
 import { SENDERS, type CustomVerification } from '../../../src/domain/senders/catalog';
-import { MISMATCH, type Verdict } from '../../../src/domain/senders/parts';
+import { MISMATCH } from '../../../src/domain/senders/parts';
 import { twilio as check } from '../../../src/domain/senders/families/twilio';
 import { FORM_MAX_FIELDS } from '../../../src/domain/limits';
 import { asReceived, type SentRequest } from '../../support/senders/fixture';
 import { formParams, signedForm, signedJson, twilioSender } from '../../support/senders/twilio';
+import { reasonOf } from '../../support/senders/verdicts';
 
 const url = 'https://hooks.example.com/api/webhooks/wh_1/tok_1';
 const at = new Date();
 const v = twilioSender.verification as unknown as CustomVerification;
 const token = twilioSender.verification.secret;
 const verify = (sent: SentRequest, to = url, when = at) => check.verify(v, asReceived(sent, to, when));
-const reasonOf = (verdict: Verdict) => (verdict.ok ? 'accepted' : verdict.reason);
 const signatureOf = (sent: SentRequest) => sent.headers['X-Twilio-Signature'];
 
 it("accepts a form POST signed by Twilio's library, as its validateRequest does", () => {

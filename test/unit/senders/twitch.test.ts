@@ -5,9 +5,9 @@
  */
 import { createHmac } from 'node:crypto';
 import { SENDERS, type CustomVerification } from '../../../src/domain/senders/catalog';
-import { MISMATCH, outside, type HandshakeAnswer, type Verdict } from '../../../src/domain/senders/parts';
+import { MISMATCH, outside } from '../../../src/domain/senders/parts';
 import { twitch as check } from '../../../src/domain/senders/families/twitch';
-import { asReceived, type Answer, type SentRequest } from '../../support/senders/fixture';
+import { asReceived, type SentRequest } from '../../support/senders/fixture';
 import {
   twitchChallenge,
   twitchRevocation,
@@ -15,6 +15,7 @@ import {
   twitchSigned,
   twitchVerificationBody,
 } from '../../support/senders/twitch';
+import { asAnswer, reasonOf } from '../../support/senders/verdicts';
 
 const url = 'https://hooks.example.com/api/webhooks/wh_1/tok_1';
 const at = new Date();
@@ -23,7 +24,6 @@ const secret = twitchSender.verification.secret;
 const TOLERANCE = SENDERS.twitch.toleranceSeconds!;
 const verify = (sent: SentRequest, when = at) => check.verify(v, asReceived(sent, url, when));
 const handshake = (sent: SentRequest) => check.handshake!.of(v, asReceived(sent, url, at));
-const reasonOf = (verdict: Verdict) => (verdict.ok ? 'accepted' : verdict.reason);
 const later = (seconds: number) => new Date(at.getTime() + seconds * 1000);
 const withHeader = (sent: SentRequest, name: string, value: string | undefined): SentRequest => {
   const headers = { ...sent.headers };
@@ -31,14 +31,6 @@ const withHeader = (sent: SentRequest, name: string, value: string | undefined):
   else headers[name] = value;
   return { ...sent, headers };
 };
-const asAnswer = (answer: HandshakeAnswer): Answer => ({
-  status: answer.status,
-  headers: {
-    'x-content-type-options': 'nosniff',
-    'content-type': `${answer.contentType ?? 'text/plain'}; charset=utf-8`,
-  },
-  body: answer.body ?? '',
-});
 
 it('accepts a notification signed as Twitch signs it (RFC 3339 timestamp with nanoseconds)', () => {
   const sent = twitchSender.signed(twitchSender.body, url, at);

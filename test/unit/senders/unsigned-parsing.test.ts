@@ -6,7 +6,7 @@
  * its bound is still checked and accepted.
  */
 import type { CustomVerification } from '../../../src/domain/senders/catalog';
-import { unsignedJsonObject, type Verdict } from '../../../src/domain/senders/parts';
+import { unsignedJsonObject } from '../../../src/domain/senders/parts';
 import { mailgun } from '../../../src/domain/senders/families/mailgun';
 import { microsoftGraph } from '../../../src/domain/senders/families/microsoft-graph';
 import { twilio } from '../../../src/domain/senders/families/twilio';
@@ -16,11 +16,11 @@ import { mailgunSender } from '../../support/senders/mailgun';
 import { microsoftGraphSender } from '../../support/senders/microsoft-graph';
 import { notionHandshake, notionVerificationToken } from '../../support/senders/notion';
 import { twilioSender } from '../../support/senders/twilio';
+import { reasonOf } from '../../support/senders/verdicts';
 
 const url = 'https://hooks.example.com/api/webhooks/wh_1/tok_1';
 const at = new Date();
 const received = (sent: SentRequest) => asReceived(sent, url, at);
-const reasonOf = (verdict: Verdict) => (verdict.ok ? 'accepted' : verdict.reason);
 const verification = (v: object) => v as unknown as CustomVerification;
 
 /** JSON.parse is spied on: a body past the bound is refused without a call. */

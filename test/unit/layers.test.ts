@@ -4,7 +4,9 @@
  * run history, the features (apps, robots, runs, deliveries), the HTTP edges (receiver, API, codec), the
  * Temporal side (activities and workflows), the composition of the processes, starting things,
  * and the process mains; no import cycles, the bench's included; the bench imports the service's
- * parts, never workflow or activity code.
+ * parts, never workflow or activity code. The sender catalog is data (its files import only each
+ * other and the domain's types), and the dashboard bundles no code that checks a request and
+ * nothing of src/ that is not pure.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -128,4 +130,78 @@ it('keeps the domain free of the database, HTTP and Temporal client libraries', 
 it('lets the bench read limits, never workflow or activity code', () => {
   const imports = bench.flatMap((f) => graph.get(f)!.map((to) => `${f} imports ${to}`));
   expect(imports.filter((line) => / imports (workflows|activities)\//.test(line))).toEqual([]);
+});
+
+/** The project files and packages a file imports at run time (type-only imports are never bundled). */
+function valueImportsOf(file: string): { files: string[]; packages: string[] } {
+  const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
+  const files: string[] = [];
+  const packages: string[] = [];
+  for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)\s(?!type\s)[^;]*?from\s+'([^']+)'/g)) {
+    if (!m[1].startsWith('.')) {
+      packages.push(m[1]);
+      continue;
+    }
+    const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), m[1]));
+    const resolved = [`${target}.ts`, `${target}.tsx`, `${target}/index.ts`].find((f) =>
+      fs.existsSync(path.join(ROOT, f)),
+    );
+    if (resolved) files.push(resolved);
+  }
+  return { files, packages };
+}
+
+/** The files of src/ the dashboard bundles: those web/ imports at run time, and theirs, transitively. */
+function bundledFromSrc(graphOf: (file: string) => { files: string[]; packages: string[] }): Set<string> {
+  const web = sourceFiles('web/src').concat(
+    fs
+      .readdirSync(path.join(ROOT, 'web/src/pages'))
+      .filter((f) => f.endsWith('.tsx'))
+      .map((f) => `web/src/pages/${f}`),
+    fs
+      .readdirSync(path.join(ROOT, 'web/src'))
+      .filter((f) => f.endsWith('.tsx'))
+      .map((f) => `web/src/${f}`),
+  );
+  const bundled = new Set<string>();
+  const visit = (file: string) => {
+    for (const to of graphOf(file).files) {
+      if (bundled.has(to) || !to.startsWith('src/')) continue;
+      bundled.add(to);
+      visit(to);
+    }
+  };
+  for (const file of web) visit(file);
+  return bundled;
+}
+
+/** What the dashboard may never bundle: the code that checks a request, and what is not pure. */
+function impureBundled(graphOf: (file: string) => { files: string[]; packages: string[] }): string[] {
+  const checking = /^src\/domain\/senders\/(families\/|parts\.ts|checks\.ts|handshakes\.ts)/;
+  return [...bundledFromSrc(graphOf)].flatMap((file) => [
+    ...(checking.test(file) ? [`${file} (checking code)`] : []),
+    ...graphOf(file)
+      .packages.filter((p) => p !== 'zod')
+      .map((p) => `${file} imports ${p}`),
+  ]);
+}
+
+it('keeps every file of the sender catalog data: it imports only the catalog and the domain types', () => {
+  const catalog = sourceFiles('src/domain/senders/catalog');
+  const outside = catalog.flatMap((f) =>
+    (graph.get(f) ?? [])
+      .filter((to) => !to.startsWith('src/domain/senders/catalog/') && to !== 'src/domain/types.ts')
+      .map((to) => `${f} → ${to}`),
+  );
+  expect(outside).toEqual([]);
+  expect(catalog.filter((f) => valueImportsOf(f).packages.length > 0)).toEqual([]);
+});
+
+it('bundles into the dashboard nothing of src/ that checks a request or is not pure, and sees a planted one', () => {
+  expect(impureBundled(valueImportsOf)).toEqual([]);
+  const planted = (file: string) =>
+    file === 'src/domain/senders/catalog/github.ts'
+      ? { files: ['src/domain/senders/families/hmac.ts'], packages: [] }
+      : valueImportsOf(file);
+  expect(impureBundled(planted)).toContain('src/domain/senders/families/hmac.ts (checking code)');
 });

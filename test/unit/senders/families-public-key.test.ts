@@ -44,7 +44,7 @@ describe('public-key', () => {
     },
   );
 
-  test('a signature of another length or encoding, or a time not whole seconds, is malformed', () => {
+  test('a signature of another length or encoding, or a time not whole seconds, is malformed; no time, missing', () => {
     const { publicKey, privateKey } = pair();
     const check = publicKeyCheck(ed25519('hex'), { toleranceSeconds: 300, keyLabel: 'Public Key' });
     const v = { publicKey: rawKey(publicKey, 'hex') };
@@ -55,6 +55,7 @@ describe('public-key', () => {
       verdict(check, v, { ...good, 'x-time': `${t}.0` }, 'b', t),
       'malformed X-Time header: expected unix seconds',
     );
+    expectRefused(verdict(check, v, { 'x-sig': good['x-sig'] }, 'b', t), 'missing X-Time header');
   });
 
   test('a key node:crypto cannot read as the kind is refused, saying so, never thrown', () => {

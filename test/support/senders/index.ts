@@ -72,6 +72,13 @@ import { commercelayerSender } from './commercelayer';
 import { veriffSender } from './veriff';
 import { mauticSender } from './mautic';
 import { acuitySender } from './acuity';
+import { recurlyRotatingSender, recurlySender } from './recurly';
+import { personaRotatingSender, personaSender } from './persona';
+import { tiktokSender } from './tiktok';
+import { frontSender } from './front';
+import { airwallexSender } from './airwallex';
+import { orbSender } from './orb';
+import { smartcarSender } from './smartcar';
 
 export const SENDER_FIXTURES: readonly SenderFixture[] = [
   standardWebhooksSender,
@@ -146,6 +153,15 @@ export const SENDER_FIXTURES: readonly SenderFixture[] = [
   veriffSender,
   mauticSender,
   acuitySender,
+  recurlySender,
+  recurlyRotatingSender,
+  personaSender,
+  personaRotatingSender,
+  tiktokSender,
+  frontSender,
+  airwallexSender,
+  orbSender,
+  smartcarSender,
   headerTokenSender,
   basicSender,
   hmacSender,

@@ -84,6 +84,13 @@ import { commercelayer } from './commercelayer';
 import { veriff } from './veriff';
 import { mautic } from './mautic';
 import { acuity } from './acuity';
+import { recurly } from './recurly';
+import { persona } from './persona';
+import { tiktok } from './tiktok';
+import { front } from './front';
+import { airwallex } from './airwallex';
+import { orb } from './orb';
+import { smartcar } from './smartcar';
 
 export { SETTING_NAMES, HMAC_ALGORITHMS, SIGNATURE_ENCODINGS, SENDER_GROUPS } from './sender';
 export type { Sender, SenderGroup, SenderHandshake, SenderSetting, SettingName } from './sender';
@@ -159,6 +166,13 @@ export const SENDER_NAMES = [
   'veriff',
   'mautic',
   'acuity',
+  'recurly',
+  'persona',
+  'tiktok',
+  'front',
+  'airwallex',
+  'orb',
+  'smartcar',
   'header-token',
   'basic',
   'hmac',
@@ -245,6 +259,13 @@ export const SENDERS: { readonly [name in SenderName]: Sender } = {
   veriff,
   mautic,
   acuity,
+  recurly,
+  persona,
+  tiktok,
+  front,
+  airwallex,
+  orb,
+  smartcar,
   'header-token': headerToken,
   basic,
   hmac,

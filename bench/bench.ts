@@ -27,6 +27,8 @@
  *      nothing sent, at each count of BENCH_IDLE_ROBOTS.
  *  11. Profile (first on the main stack, after the warm-up): where a json delivery's and a CSV
  *      row's cost goes: each process's CPU, the Temporal server's requests, one history each.
+ *  12. Sender checks (with BENCH_BASELINE_COMMIT): what intake asks of an app's sender for one delivery,
+ *      today's code against the baseline's, in this process.
  *
  * Prints a table and writes bench-results/bench-<timestamp>.json. Settings (environment):
  * bench/settings.ts. The phases: bench/phases/ (levels 1-3, fan-out baseline and CSV 4, history
@@ -47,6 +49,7 @@ import { measureLevel } from './phases/levels';
 import { receiverAb } from './phases/receiver-ab';
 import { n8nLevels } from './phases/n8n';
 import { profile } from './phases/profile';
+import { senderChecks } from './phases/sender-checks';
 import { warmUp } from './phases/warm-up';
 import { report, writeResults, type Results } from './report';
 import { machineFacts, readSettings } from './settings';
@@ -74,6 +77,7 @@ async function main(): Promise<number> {
     ablation: null,
     receiverAb: null,
     fields: null,
+    senderChecks: null,
     idleRobots: null,
     profile: null,
     error: null,
@@ -95,6 +99,7 @@ async function main(): Promise<number> {
 
   try {
     results.fields = fieldsPrice();
+    if (s.baselineCommit && s.senderChecks) results.senderChecks = senderChecks(s.baselineCommit, s.ablationRounds);
     // First and on stacks of their own, so that the main stack's figures are as they always were.
     if (s.ablationRows > 0) results.ablation = await ablation(s, cleanups);
     if (s.idleRobots.length > 0) results.idleRobots = await idleRobots(s, cleanups);

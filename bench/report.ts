@@ -18,6 +18,7 @@ import { profileReport } from './report-profile';
 import { WATCH_INTERVAL_MS, type CsvResult } from './phases/csv';
 import type { AblationResult } from './phases/ablation';
 import type { FieldsPriceRow } from './phases/fields';
+import type { SenderChecksResult } from './phases/sender-checks';
 import type { HostileResult } from './phases/hostile';
 import type { IdleRobotsResult } from './phases/idle-robots';
 import type { FanOutBaseline } from './phases/fan-out-baseline';
@@ -55,6 +56,8 @@ export interface Results {
   receiverAb: ReceiverAbResult | null;
   /** What collecting a delivery's fields costs beside parsing it (bench/phases/fields.ts). */
   fields: FieldsPriceRow[] | null;
+  /** A sender's check per delivery, today's against the baseline commit's (phases/sender-checks.ts). */
+  senderChecks: SenderChecksResult | null;
   /** Each process's CPU a second with robots idle, at each count (bench/phases/idle-robots.ts). */
   idleRobots: IdleRobotsResult | null;
   /** Where a json delivery's and a CSV row's cost goes (bench/phases/profile.ts). */
@@ -216,6 +219,15 @@ export function report(r: Results): string {
       table(
         ['body', 'bytes', 'paths', 'µs per delivery', 'JSON.parse µs', '÷ parse'],
         r.fields.map((f) => [f.body, f.bytes, f.paths, f.fieldsUs, f.parseUs, f.vsParse]),
+      ),
+    );
+  if (r.senderChecks)
+    out.push(
+      '',
+      `Sender checks: intake's work for one delivery of a 2 KiB signed event, against ${r.senderChecks.commit} (median)`,
+      table(
+        ['sender', 'µs today', 'µs baseline', 'today ÷ baseline'],
+        r.senderChecks.rows.map((c) => [c.sender, c.todayUs, c.baselineUs, c.ratio]),
       ),
     );
   if (r.hostile) out.push('', hostileReport(r.hostile));

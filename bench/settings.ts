@@ -36,6 +36,7 @@
  *                          history,metrics,searchAttributes,summaries,keptBodies,encryption,fieldsSeen, then every:
  *                          all of them off at once; '' for none)
  *   BENCH_BASELINE_COMMIT  the earlier commit of the ablation, '' for none (default 756a1f1: before the run history)
+ *   BENCH_SENDER_CHECKS    0 to skip timing the senders' checks against that commit (default 1)
  *   BENCH_RECEIVER_AB      a commit whose receiver takes turns with today's on one stack, worker paused, at
  *                          each level (bench/phases/receiver-ab.ts; default '': skipped)
  *   BENCH_RECEIVER_AB_ROUNDS rounds of that at each level (default 4)
@@ -115,6 +116,7 @@ export interface Settings {
   ablationFeatureRows: number;
   ablationFeatures: string[];
   baselineCommit: string;
+  senderChecks: boolean;
   receiverAb: string;
   receiverAbRounds: number;
   idleRobots: number[];
@@ -189,6 +191,7 @@ export function readSettings(): Settings {
     ablationFeatureRows: intSetting('BENCH_ABLATION_FEATURE_ROWS', Math.ceil(ablationRows / ablationRounds)),
     ablationFeatures,
     baselineCommit: process.env.BENCH_BASELINE_COMMIT ?? BEFORE_THE_RUN_HISTORY,
+    senderChecks: intSetting('BENCH_SENDER_CHECKS', 1, 0) > 0,
     receiverAb: process.env.BENCH_RECEIVER_AB?.trim() ?? '',
     receiverAbRounds: intSetting('BENCH_RECEIVER_AB_ROUNDS', 4),
     idleRobots,

@@ -24,7 +24,7 @@ export interface FieldsPriceRow {
 }
 
 /** An event shaped like a payment provider's: nested objects, an array of items, metadata. */
-function nestedEvent(): JsonValue {
+export function nestedEvent(): JsonValue {
   const item = (i: number) => ({
     id: `li_${i}`,
     sku: `SKU-${i}`,
@@ -50,7 +50,7 @@ function nestedEvent(): JsonValue {
 }
 
 /** Median microseconds of `fn` over batches of `n` calls, for about half a second. */
-function timeUs(fn: () => unknown, n = 200): number {
+export function timeUs(fn: () => unknown, n = 200): number {
   const samples: number[] = [];
   const until = performance.now() + 500;
   while (performance.now() < until || samples.length < 5) {

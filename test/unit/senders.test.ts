@@ -53,12 +53,14 @@ function sendersTable(): string {
     const who = s.examples ? `${s.label} (${s.examples})` : s.label;
     const time = s.toleranceSeconds === null ? 'none' : `${s.toleranceSeconds} s`;
     const handshake = s.handshake ? `${s.handshake.request} → ${s.handshake.answer}` : '—';
-    return `| \`${name}\` | ${cell(who)} | ${cell(settings)} | ${cell(s.checks)} | ${time} | ${cell(s.dedup)} | ${cell(handshake)} | ${cell(s.setup)} |`;
+    const redelivery = s.redelivery ?? '—';
+    const cells = [`\`${name}\``, who, settings, s.checks, time, s.dedup, handshake, redelivery, s.setup];
+    return `| ${cells.map(cell).join(' | ')} |`;
   });
   return [
     START,
-    '| `scheme` | Sender | Fill in | Checked | Signed time | Dedup key | Handshake | Set-up |',
-    '|---|---|---|---|---|---|---|---|',
+    '| `scheme` | Sender | Fill in | Checked | Signed time | Dedup key | Handshake | Redelivery | Set-up |',
+    '|---|---|---|---|---|---|---|---|---|',
     ...rows,
     END,
   ].join('\n');

@@ -14,6 +14,9 @@ export const asana: Sender = {
     '(`{"events":[]}`, signed) is answered `200` and logged as a handshake, with no run',
   deliveryId: null,
   dedup: "the body's digest",
+  redelivery:
+    'no 2xx within 10 seconds: resent for up to 24 hours, then given up; delivery is at most once and cannot ' +
+    'be replayed',
   handshake: {
     kind: 'learn-secret',
     from: { header: 'X-Hook-Secret' },

@@ -11,6 +11,7 @@ export const basic: Sender = {
   checks: '`Authorization: Basic` with the user name and password (constant time)',
   deliveryId: { headers: ['idempotency-key', 'webhook-id'] },
   dedup: "`Idempotency-Key`, else `webhook-id`, else the body's digest (the credential is a static token)",
+  redelivery: 'as the sender does',
   handshake: null,
   toleranceSeconds: null,
   bodyFormat: 'json',

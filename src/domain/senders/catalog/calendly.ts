@@ -19,6 +19,9 @@ export const calendly: Sender = {
   checks: '`Calendly-Webhook-Signature: t=…,v1=<hex HMAC-SHA256 of "t.body">`, t within 3 minutes',
   deliveryId: null,
   dedup: "the body's digest",
+  redelivery:
+    '3xx, 4xx or 5xx: retried with exponential back-off for 24 hours; the webhook is then disabled if nothing ' +
+    'got through',
   handshake: null,
   toleranceSeconds: 180,
   bodyFormat: 'json',

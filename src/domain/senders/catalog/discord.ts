@@ -30,6 +30,7 @@ export const discord: Sender = {
     'their own: not supported',
   deliveryId: null,
   dedup: "the body's digest",
+  redelivery: 'no retry documented; an endpoint that keeps failing has its events turned off [unconfirmed]',
   handshake: {
     kind: 'discord',
     method: 'POST',

@@ -10,6 +10,9 @@ export const dropbox: Sender = {
   checks: '`X-Dropbox-Signature: <hex HMAC-SHA256 of the body>`',
   deliveryId: null,
   dedup: "the body's digest for 60 s (a notification only says an account changed, and says it again the same way)",
+  redelivery:
+    'anything but 200, or a timeout, is retried with exponential back-off for about 10 minutes, then shown as ' +
+    'failed in the App Console',
   handshake: {
     kind: 'echo-query',
     param: 'challenge',

@@ -14,6 +14,8 @@ export const github: Sender = {
   deliveryId: null,
   keeps: ['x-github-delivery', 'x-github-event'],
   dedup: "the body's digest (`X-GitHub-Delivery` is kept, not signed)",
+  redelivery:
+    "not retried: a failed delivery is only sent again by hand, from the hook's Recent Deliveries or the REST API",
   handshake: {
     kind: 'runs',
     method: 'POST',

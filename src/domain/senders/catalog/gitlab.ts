@@ -11,6 +11,9 @@ export const gitlab: Sender = {
   deliveryId: { headers: ['idempotency-key', 'x-gitlab-event-uuid'] },
   keeps: ['x-gitlab-event', 'x-gitlab-webhook-uuid', 'x-gitlab-instance'],
   dedup: '`Idempotency-Key`, else `X-Gitlab-Event-UUID` (the credential is a static token)',
+  redelivery:
+    'a hook failing 4 times in a row is paused for growing periods, then disabled [unconfirmed: whether a ' +
+    'failed delivery is retried]',
   handshake: null,
   toleranceSeconds: null,
   bodyFormat: 'json',

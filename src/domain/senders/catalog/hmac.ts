@@ -24,6 +24,7 @@ export const hmac: Sender = {
   checks: '`<header>: <prefix><HMAC of the body>`',
   deliveryId: null,
   dedup: "the body's digest",
+  redelivery: 'as the sender does',
   handshake: null,
   toleranceSeconds: null,
   bodyFormat: 'json',

@@ -14,6 +14,9 @@ export const hubspot: Sender = {
     'within 5 minutes',
   deliveryId: 'own',
   dedup: "the batch's events without `attemptNumber` (signed; HubSpot's `eventId` is not unique)",
+  redelivery:
+    'a failed batch is resent up to 10 times, waits doubling from 2 minutes, `attemptNumber` raised; ' +
+    '400/401/403/404/405 are not retried',
   handshake: null,
   toleranceSeconds: FIVE_MINUTES,
   bodyFormat: 'json',

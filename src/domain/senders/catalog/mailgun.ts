@@ -14,6 +14,9 @@ export const mailgun: Sender = {
     'urlencoded or multipart, up to 1 MiB): hex HMAC-SHA256 of timestamp + token, the timestamp within 5 minutes',
   deliveryId: 'own',
   dedup: "the signature's `token` (signed; an app of it keeps `auto`)",
+  redelivery:
+    'anything but 200 or 406 is retried over 8 hours (5, 10, 15 minutes, 1, 2, 4 hours apart); delivered ' +
+    'events are not retried',
   signsPartOfBody: true,
   handshake: null,
   toleranceSeconds: FIVE_MINUTES,

@@ -15,6 +15,9 @@ export const meta: Sender = {
   checks: '`X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the body>`',
   deliveryId: null,
   dedup: "the body's digest",
+  redelivery:
+    'a failed notification is tried again a few times at once, then less often; the app is unsubscribed after ' +
+    'long failure [unconfirmed]',
   handshake: {
     kind: 'echo-query',
     param: 'hub.challenge',

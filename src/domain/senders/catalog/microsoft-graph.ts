@@ -12,6 +12,9 @@ export const microsoftGraph: Sender = {
   checks: "every notification's `clientState` equals the secret",
   deliveryId: null,
   dedup: "the body's digest for 60 s (notifications have no id; the same change twice is one run within a minute)",
+  redelivery:
+    'no 2xx within 3 seconds: retried with exponential back-off for up to 4 hours; a slow endpoint is ' +
+    'delayed, then dropped',
   handshake: {
     kind: 'own',
     method: 'POST',

@@ -12,6 +12,7 @@ export const notion: Sender = {
   checks: '`X-Notion-Signature: sha256=<hex HMAC-SHA256 of the body>` under the verification token',
   deliveryId: { json: 'id' },
   dedup: "the event `id` (signed; Notion's retries change `attempt_number`)",
+  redelivery: 'retried with back-off, the same event `id` with `attempt_number` raised [unconfirmed: schedule]',
   handshake: {
     kind: 'learn-secret',
     from: { json: 'verification_token' },

@@ -16,6 +16,7 @@ export const okta: Sender = {
   deliveryId: null,
   keeps: ['x-okta-verification-challenge'],
   dedup: "the body's digest",
+  redelivery: 'one retry when the answer takes over 3 seconds; errors are not retried [unconfirmed]',
   handshake: {
     kind: 'okta',
     method: 'GET',

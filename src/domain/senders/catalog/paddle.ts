@@ -17,6 +17,9 @@ export const paddle: Sender = {
   checks: '`Paddle-Signature: ts=…;h1=<hex HMAC-SHA256 of "ts:body">`, ts within 5 seconds (as its SDK)',
   deliveryId: { json: 'notification_id' },
   dedup: '`notification_id` (signed)',
+  redelivery:
+    'live: retried up to 60 times over 3 days with exponential back-off [unconfirmed: sandbox]; the API can ' +
+    'replay one',
   handshake: null,
   toleranceSeconds: 5,
   bodyFormat: 'json',

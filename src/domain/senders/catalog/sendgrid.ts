@@ -26,6 +26,7 @@ export const sendgrid: Sender = {
   checks: 'ECDSA P-256 `X-Twilio-Email-Event-Webhook-Signature` over `X-Twilio-Email-Event-Webhook-Timestamp` + body',
   deliveryId: null,
   dedup: "the body's digest",
+  redelivery: 'a batch answered with anything but 2xx is retried for up to 24 hours, then dropped [unconfirmed]',
   handshake: null,
   toleranceSeconds: FIVE_MINUTES,
   bodyFormat: 'json',

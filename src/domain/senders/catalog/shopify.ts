@@ -13,6 +13,7 @@ export const shopify: Sender = {
   deliveryId: null,
   keeps: ['x-shopify-webhook-id', 'x-shopify-topic'],
   dedup: "the body's digest (`X-Shopify-Webhook-Id` is kept, not signed)",
+  redelivery: 'retried 8 times over 4 hours with exponential back-off, each time with the body as first sent',
   handshake: null,
   toleranceSeconds: null,
   bodyFormat: 'json',

@@ -21,6 +21,9 @@ export const slack: Sender = {
     'slash commands (form fields) give objects',
   deliveryId: null,
   dedup: "the body's digest",
+  redelivery:
+    'retried up to 3 times (at once, then after about 1 and 5 minutes), `X-Slack-Retry-Num` counting; ' +
+    '`X-Slack-No-Retry: 1` stops it [unconfirmed]',
   handshake: {
     kind: 'echo-json',
     field: 'challenge',

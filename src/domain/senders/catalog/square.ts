@@ -10,6 +10,9 @@ export const square: Sender = {
   checks: '`x-square-hmacsha256-signature`: base64 HMAC-SHA256 of the public URL + body',
   deliveryId: { json: 'event_id' },
   dedup: '`event_id` (signed)',
+  redelivery:
+    'no 2xx within 10 seconds: retried 1, 2, 4 … 32 minutes apart, then hourly, for 72 hours, with the same ' +
+    '`event_id`',
   handshake: null,
   toleranceSeconds: null,
   bodyFormat: 'json',

@@ -22,6 +22,9 @@ export const standardWebhooks: Sender = {
     'the `webhook-*` names are read, else `svix-*`',
   deliveryId: 'own',
   dedup: '`webhook-id` (or `svix-id`): signed',
+  redelivery:
+    'as the sender does; the spec asks for retries with growing waits and the same `webhook-id` on each ' +
+    '[unconfirmed]',
   handshake: null,
   toleranceSeconds: FIVE_MINUTES,
   bodyFormat: 'json',

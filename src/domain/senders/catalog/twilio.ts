@@ -16,6 +16,9 @@ export const twilio: Sender = {
   deliveryId: 'own',
   dedup:
     "the digest of its signed parameters (the same form reordered or re-spelled is one delivery); a JSON body's digest",
+  redelivery:
+    'by default one retry when the connection fails (`#rc=`, `#rp=` on the URL change it), then the fallback ' +
+    'URL where one is set',
   handshake: null,
   toleranceSeconds: null,
   bodyFormat: 'form',

@@ -15,6 +15,9 @@ export const twitch: Sender = {
     'logged and recorded as a handshake',
   deliveryId: 'own',
   dedup: '`Twitch-Eventsub-Message-Id`: signed',
+  redelivery:
+    'at least once: resent with the same `Twitch-Eventsub-Message-Id` when unsure it arrived [unconfirmed: ' +
+    'schedule]; repeated failures revoke it',
   handshake: {
     kind: 'own',
     method: 'POST',

@@ -19,6 +19,8 @@ export const zoom: Sender = {
   checks: '`x-zm-signature: v0=<hex HMAC-SHA256 of "v0:{x-zm-request-timestamp}:{body}">`',
   deliveryId: null,
   dedup: "the body's digest",
+  redelivery:
+    'an answer other than 200 or 204 within 3 seconds is retried 3 times: 5, 20 and 60 minutes apart, then dropped',
   handshake: {
     kind: 'json-crc',
     when: { field: 'event', value: 'endpoint.url_validation' },

@@ -50,7 +50,7 @@ export function nestedEvent(): JsonValue {
 }
 
 /** Median microseconds of `fn` over batches of `n` calls, for about half a second. */
-export function timeUs(fn: () => unknown, n = 200): number {
+function timeUs(fn: () => unknown, n = 200): number {
   const samples: number[] = [];
   const until = performance.now() + 500;
   while (performance.now() < until || samples.length < 5) {

@@ -3,14 +3,15 @@
  * what the receiver's intake asks of an app's sender for one delivery (the signature over the exact
  * bytes, the handshake looked for before and after it, the sender's delivery id, the headers kept)
  * through each commit's own `verifyRequest` and checks, in this process, on a 2 KiB JSON event
- * signed as each sender signs. Both commits take turns (BENCH_ABLATION_ROUNDS rounds, the order
- * alternating); printed as microseconds per delivery and today's ÷ the baseline's.
+ * signed as each sender signs. Both commits take turns batch by batch for BENCH_ABLATION_ROUNDS
+ * half-seconds; printed as the median microseconds per delivery and today's ÷ the baseline's.
  */
 import { createHmac, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { buildCommit } from '../build-commit';
-import { nestedEvent, timeUs } from './fields';
+import { performance } from 'node:perf_hooks';
+import { nestedEvent } from './fields';
 import { log, round } from '../util';
 
 export interface SenderCheckRow {
@@ -49,6 +50,9 @@ interface Checks {
 }
 
 const URL_ = 'https://robots.example.com/api/webhooks/bench/token';
+/** Deliveries per timed batch, and batches first untimed (the JIT's warm-up). */
+const BATCH = 50;
+const WARM_UP = 40;
 const SECRET = 'bench-signing-secret-of-32-chars';
 const hmacOf = (algorithm: string, ...parts: Array<string | Buffer>) => {
   const mac = createHmac(algorithm, SECRET);
@@ -144,9 +148,18 @@ export function senderChecks(commit: string, rounds: number): SenderChecksResult
   const rows = senders(privateKey, discordHex).map(({ sender, v, headers }) => {
     const signed = headers(body);
     const samples: Record<'today' | 'baseline', number[]> = { today: [], baseline: [] };
-    for (let r = 0; r < rounds; r++) {
-      const order = r % 2 === 0 ? (['today', 'baseline'] as const) : (['baseline', 'today'] as const);
-      for (const side of order) samples[side].push(timeUs(() => intakeWork(sides[side], v, body, signed), 100));
+    // Batches of each side in turn, for `rounds` half-seconds: drift and garbage collection fall on both.
+    const batch = (side: 'today' | 'baseline') => {
+      const t = performance.now();
+      for (let i = 0; i < BATCH; i++) intakeWork(sides[side], v, body, signed);
+      samples[side].push(((performance.now() - t) * 1000) / BATCH);
+    };
+    for (let i = 0; i < WARM_UP; i++) batch(i % 2 === 0 ? 'today' : 'baseline');
+    samples.today.length = samples.baseline.length = 0;
+    const until = performance.now() + rounds * 500;
+    for (let i = 0; performance.now() < until || i < 10; i++) {
+      batch(i % 2 === 0 ? 'today' : 'baseline');
+      batch(i % 2 === 0 ? 'baseline' : 'today');
     }
     const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     const todayUs = median(samples.today);

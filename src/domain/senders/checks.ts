@@ -6,7 +6,7 @@
  * The receiver asks only through the functions here.
  */
 import { SENDER_NAMES, SENDERS, type CustomVerification, type SenderName } from './catalog';
-import type { Sender } from './catalog/sender';
+import type { Sender, SenderSettings } from './catalog/sender';
 import { stripe } from './catalog/stripe';
 import type { Handshake, SenderCheck, SenderRequest, SenderVerification, Verdict } from './parts';
 import { jsonObject, valueAt } from './parts';
@@ -71,6 +71,17 @@ function jsonId(body: Buffer, path: string): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
+/** `of` worked out once per settings object. */
+function once(of: (v: SenderSettings) => string[]): (v: SenderSettings) => string[] {
+  const known = new WeakMap<SenderSettings, string[]>();
+  return (v) => {
+    let found = known.get(v);
+    // Frozen: every delivery of the app shares it.
+    if (!found) known.set(v, (found = Object.freeze(of(v)) as string[]));
+    return found;
+  };
+}
+
 /** A sender's check as the functions below use it: its family's, with its handshakes. */
 type AssembledCheck = SenderCheck & { handshakes: Handshakes };
 
@@ -79,15 +90,13 @@ function senderCheck(sender: Sender): AssembledCheck {
   const family = familyCheck(sender);
   const id = sender.deliveryId;
   const idHeaders = id !== null && typeof id === 'object' && 'headers' in id ? id.headers : [];
-  const credentials = (v: Parameters<SenderCheck['headersRead']>[0]) => [
-    ...(family.credentialHeaders?.(v) ?? []),
-    ...handshakeCredentialHeaders(sender),
-  ];
-  const read = (v: Parameters<SenderCheck['headersRead']>[0]) => {
+  // Worked out once per app's settings (a trigger keeps its verification object), not per delivery.
+  const credentials = once((v) => [...(family.credentialHeaders?.(v) ?? []), ...handshakeCredentialHeaders(sender)]);
+  const read = once((v) => {
     const secret = credentials(v);
     const names = [...family.headersRead(v), ...idHeaders, ...(sender.keeps ?? [])].map((h) => h.toLowerCase());
     return [...new Set(names)].filter((name) => !secret.includes(name));
-  };
+  });
   return {
     ...family,
     handshakes: handshakesOf(sender, family),

@@ -61,16 +61,22 @@ function secondsOf(text: string, unit: SignedTime['unit']): number | undefined {
   return Number.isNaN(ms) ? undefined : ms / 1000;
 }
 
+/**
+ * What splits a header's parts: its separator or white space, so that sets of parts one after
+ * another (`t=…,v1=… t=…,v1=…`, Persona's while a secret is rolled) read as one.
+ */
+const SPLITTERS = { ',': /[\s,]+/, ';': /[\s;]+/ } as const;
+
 /** The named parts of a header's value (`t=…,v1=…,v1=…`): every value of each name, in order. */
-function partsOf(value: string, separator: string): Map<string, string[]> {
-  const parts = new Map<string, string[]>();
-  // Sets of parts one after another (`t=…,v1=… t=…,v1=…`, Persona's while a secret is rolled) read as one.
-  for (const part of value.split(separator).flatMap((piece) => piece.trim().split(/\s+/))) {
+function partsOf(value: string, separator: ',' | ';', parts = new Map<string, string[]>()): Map<string, string[]> {
+  for (const part of value.split(SPLITTERS[separator])) {
     const at = part.indexOf('=');
-    const text = part.slice(at + 1).trim();
-    if (at < 0 || !text) continue;
-    const name = part.slice(0, at).trim();
-    parts.set(name, [...(parts.get(name) ?? []), text]);
+    if (at < 0 || at === part.length - 1) continue;
+    const name = part.slice(0, at);
+    const text = part.slice(at + 1);
+    const known = parts.get(name);
+    if (known) known.push(text);
+    else parts.set(name, [text]);
   }
   return parts;
 }
@@ -87,8 +93,10 @@ function readParts(
     const [first = '', ...rest] = values[0].split(split.positional).map((value) => value.trim());
     return { parts: new Map([[FIRST, [first]]]), digests: rest.filter((digest) => digest !== '') };
   }
-  const digests = values.flatMap((value) => partsOf(value, split.separator).get(split.digest) ?? []);
-  return { parts: partsOf(values[0], split.separator), digests };
+  const parts = partsOf(values[0], split.separator);
+  const digests = [...(parts.get(split.digest) ?? [])];
+  for (const value of values.slice(1)) digests.push(...(partsOf(value, split.separator).get(split.digest) ?? []));
+  return { parts, digests };
 }
 
 /** What an HMAC sender's check needs beyond its signature: its tolerance, and what a missing secret awaits. */
@@ -111,6 +119,14 @@ export function hmacCheck(signature: HmacSignature, sender: HmacSender): SenderC
     return 'setting' in source ? [v.header ?? ''] : source;
   };
   const signsForm = pieces.some((p) => typeof p !== 'string' && p.from === 'form');
+  // What does not depend on the settings or the request, worked out once.
+  const fixedNames: readonly string[] | undefined =
+    typeof source === 'string' ? [source] : 'setting' in source || 'query' in source ? undefined : source;
+  const where = (names: readonly string[]) => (query ? `${query} query parameter` : `${names.join(' or ')} header`);
+  const fixedWhere = query || fixedNames ? where(fixedNames ?? []) : undefined;
+  const split = signature.parts;
+  const timeName = time && 'part' in time ? `${time.part}=` : 'time ';
+  const unit = UNIT_WORDS[time?.unit ?? 's'];
   const prefixOf = (v: SenderSettings) =>
     typeof signature.prefix === 'object' ? (v.prefix ?? '') : (signature.prefix ?? '');
   const algorithmOf = (v: SenderSettings) =>
@@ -148,23 +164,24 @@ export function hmacCheck(signature: HmacSignature, sender: HmacSender): SenderC
     verify(v, req) {
       const secrets = [v.secret, v.secondarySecret].filter((s): s is string => s !== undefined);
       if (secrets.length === 0) return fail(`no ${sender.secretFrom ?? 'secret'} handshake yet`);
-      const names = headerNames(v);
-      const values = (
-        query ? req.query.getAll(query) : names.map((name) => headerValue(req.headers, name)?.trim())
-      ).filter((value): value is string => !!value);
-      const where = query ? `${query} query parameter` : `${names.join(' or ')} header`;
-      if (values.length === 0) return fail(`missing ${where}`);
+      const names = fixedNames ?? headerNames(v);
+      const given = query
+        ? req.query.getAll(query)
+        : names.length === 1
+          ? [headerValue(req.headers, names[0])?.trim()]
+          : names.map((name) => headerValue(req.headers, name)?.trim());
+      const values = given.filter((value): value is string => !!value);
+      const at = fixedWhere ?? where(names);
+      if (values.length === 0) return fail(`missing ${at}`);
       if (signsForm && req.body.length > SIGNED_FORM_MAX_BYTES) {
         return fail(`a form body of more than ${SIGNED_FORM_MAX_BYTES} bytes: not read`);
       }
       const encoding = encodingOf(v);
-      const split = signature.parts;
-      const malformed = (what: string) => fail(`malformed ${where}: ${what}`);
+      const malformed = (what: string) => fail(`malformed ${at}: ${what}`);
       const { parts, digests } = split ? readParts(values, split) : { parts: undefined, digests: values };
-      const digestName = split && 'digest' in split ? `${split.digest}=` : '';
-      if (split && digests.length === 0) return malformed(`no ${digestName}<${encoding} digest>`);
-      const timeName = time && 'part' in time ? `${time.part}=` : 'time ';
-      const unit = UNIT_WORDS[time?.unit ?? 's'];
+      if (split && digests.length === 0) {
+        return malformed(`no ${'digest' in split ? `${split.digest}=` : ''}<${encoding} digest>`);
+      }
       const text = timeText(req, parts, () => malformed(`no ${timeName}<${unit}>`));
       if (typeof text !== 'string') return text;
       const late = checkTime(text, req, () => malformed(`${timeName.trim()} is not ${unit}`));
@@ -181,7 +198,7 @@ export function hmacCheck(signature: HmacSignature, sender: HmacSender): SenderC
                 : sortedForm(req.body),
       );
       const expected = secrets.map((s) => hmac(algorithmOf(v), keyOf(s, signature.key ?? 'text'), ...content));
-      const what = split ? `${names[0]} ${'digest' in split ? split.digest : 'digest'}` : where;
+      const what = split ? `${names[0]} ${'digest' in split ? split.digest : 'digest'}` : at;
       return anyDigestMatches(digests, what, expected, encoding, split ? '' : prefixOf(v));
     },
     headersRead: (v) =>

@@ -49,9 +49,8 @@ export const WEBHOOK_OPERATIONS: readonly Operation[] = (['post', 'put'] as cons
   access: 'open',
   body: 'raw',
   answers: {
+    // One 2xx as every operation declares; a Discord app's deliveries and its PING are answered 204.
     200: 'empty',
-    // A Discord app's deliveries and its webhook events' PING.
-    204: 'empty',
     400: 'empty',
     401: 'empty',
     404: 'empty',

@@ -66,6 +66,25 @@ function sendersTable(): string {
   ].join('\n');
 }
 
+test("each sender's words (docs/api.md's Checked column) name where its signature is read", () => {
+  const unnamed = SENDER_NAMES.flatMap((name) => {
+    const { signature, checks } = SENDERS[name];
+    const header = 'header' in signature ? signature.header : undefined;
+    const where =
+      header === undefined
+        ? []
+        : typeof header === 'string'
+          ? [header]
+          : 'query' in header
+            ? [header.query]
+            : 'setting' in header
+              ? []
+              : header.slice(0, 1);
+    return where.filter((w) => !checks.toLowerCase().includes(w.toLowerCase())).map((w) => `${name}: ${w}`);
+  });
+  expect(unnamed).toEqual([]);
+});
+
 test("docs/api.md's table of senders is the catalog's", () => {
   const doc = fs.readFileSync(API_DOC, 'utf8');
   const start = doc.indexOf(START);

@@ -6,12 +6,7 @@
  * first `:`. The body's `id` is Chargebee's id of the event, the same when it retries (not signed:
  * nothing is).
  */
-import { basicAuthorization } from './basic';
-import { madeSecret, type SenderFixture, type SentRequest } from './fixture';
-
-const username = 'chargebee-hooks';
-const password = madeSecret('chargebee-password', 32);
-const otherPassword = madeSecret('chargebee-other-password', 32);
+import { basicFixture } from './basic';
 
 const event = {
   id: 'ev_16BHbhF4s42tO2lK',
@@ -33,25 +28,9 @@ const event = {
   event_type: 'customer_created',
   webhook_status: 'scheduled',
 };
-const body = JSON.stringify(event);
-
-const sign = (password: string, body: string): SentRequest => ({
-  method: 'POST',
-  query: '',
-  headers: {
-    'Content-Type': 'application/json; charset=utf-8',
-    'User-Agent': 'ChargeBee',
-    Authorization: basicAuthorization(username, password),
-  },
-  body,
-});
-
-export const chargebeeSender: SenderFixture = {
+export const chargebeeSender = basicFixture({
   name: 'chargebee',
-  verification: { scheme: 'chargebee', username, secret: password },
-  body,
-  triggerData: event,
-  signed: (body) => sign(password, body),
-  signedWrongly: (body) => sign(otherPassword, body),
-  toleranceSeconds: null,
-};
+  username: 'chargebee-hooks',
+  event,
+  headers: { 'Content-Type': 'application/json; charset=utf-8', 'User-Agent': 'ChargeBee' },
+});

@@ -6,13 +6,7 @@
  * the `standardwebhooks` library (300 s either way), which signs here and verifies in `sdkAccepts`.
  * `svix-id` is the same on Svix's retries. No handshake.
  */
-import { randomUUID } from 'node:crypto';
-import { Webhook } from 'standardwebhooks';
-import type { SenderFixture, SentRequest } from './fixture';
-
-// A signing secret as the Clerk Dashboard shows it: `whsec_` and the base64 of 24 random bytes.
-const secret = 'whsec_' + Buffer.from('clerk-made-up-signing-key').toString('base64');
-const otherSecret = 'whsec_' + Buffer.from('clerk-another-signing-key').toString('base64');
+import { standardWebhooksFixture } from './standard-webhooks';
 
 const event = {
   data: {
@@ -31,37 +25,10 @@ const event = {
   timestamp: 1767268800000,
   type: 'user.created',
 };
-const body = JSON.stringify(event);
-
-function sign(secret: string, body: string, at: Date): SentRequest {
-  const id = `msg_${randomUUID()}`;
-  return {
-    method: 'POST',
-    query: '',
-    headers: {
-      'content-type': 'application/json',
-      'svix-id': id,
-      'svix-timestamp': String(Math.floor(at.getTime() / 1000)),
-      'svix-signature': new Webhook(secret).sign(id, at, body),
-    },
-    body,
-  };
-}
-
-export const clerkSender: SenderFixture = {
+export const clerkSender = standardWebhooksFixture({
   name: 'clerk',
-  verification: { scheme: 'clerk', secret },
-  body,
-  triggerData: event,
-  signed: (body, _url, at) => sign(secret, body, at),
-  signedWrongly: (body, _url, at) => sign(otherSecret, body, at),
-  toleranceSeconds: 300,
-  sdkAccepts(sent) {
-    // What `verifyWebhook` does: the svix-* values under the standard names, then the library's verify.
-    new Webhook(secret).verify(sent.body, {
-      'webhook-id': sent.headers['svix-id'],
-      'webhook-timestamp': sent.headers['svix-timestamp'],
-      'webhook-signature': sent.headers['svix-signature'],
-    });
-  },
-};
+  event,
+  names: 'svix',
+  idPrefix: 'msg_',
+  keyText: 'clerk-made-up-signing-key',
+});

@@ -4,12 +4,7 @@
  * `Authorization: Basic base64(username:password)`. The body is a webhooks v2 event; its `meta.id`
  * is Pipedrive's id of the event (not signed: nothing is).
  */
-import { basicAuthorization } from './basic';
-import { madeSecret, type SenderFixture, type SentRequest } from './fixture';
-
-const username = 'pipedrive-hooks';
-const password = madeSecret('pipedrive-password', 32);
-const otherPassword = madeSecret('pipedrive-other-password', 32);
+import { basicFixture } from './basic';
 
 const event = {
   data: { id: 42, title: 'Acme deal', value: 5000, currency: 'EUR', status: 'open', stage_id: 1, owner_id: 123 },
@@ -34,21 +29,4 @@ const event = {
     host: 'acme.pipedrive.com',
   },
 };
-const body = JSON.stringify(event);
-
-const sign = (password: string, body: string): SentRequest => ({
-  method: 'POST',
-  query: '',
-  headers: { 'Content-Type': 'application/json', Authorization: basicAuthorization(username, password) },
-  body,
-});
-
-export const pipedriveSender: SenderFixture = {
-  name: 'pipedrive',
-  verification: { scheme: 'pipedrive', username, secret: password },
-  body,
-  triggerData: event,
-  signed: (body) => sign(password, body),
-  signedWrongly: (body) => sign(otherPassword, body),
-  toleranceSeconds: null,
-};
+export const pipedriveSender = basicFixture({ name: 'pipedrive', username: 'pipedrive-hooks', event });

@@ -4,12 +4,7 @@
  * `Authorization: Basic base64(username:password)` (RFC 7617). No time, no handshake, no delivery id
  * in a header: a retry is the same JSON again.
  */
-import { basicAuthorization } from './basic';
-import { madeSecret, type SenderFixture, type SentRequest } from './fixture';
-
-const username = 'postmark-hooks';
-const password = madeSecret('postmark-password', 32);
-const otherPassword = madeSecret('postmark-other-password', 32);
+import { basicFixture } from './basic';
 
 const event = {
   RecordType: 'Delivery',
@@ -22,21 +17,4 @@ const event = {
   Details: 'Test delivery webhook details',
   Metadata: { a_key: 'a_value' },
 };
-const body = JSON.stringify(event);
-
-const sign = (password: string, body: string): SentRequest => ({
-  method: 'POST',
-  query: '',
-  headers: { 'Content-Type': 'application/json', Authorization: basicAuthorization(username, password) },
-  body,
-});
-
-export const postmarkSender: SenderFixture = {
-  name: 'postmark',
-  verification: { scheme: 'postmark', username, secret: password },
-  body,
-  triggerData: event,
-  signed: (body) => sign(password, body),
-  signedWrongly: (body) => sign(otherPassword, body),
-  toleranceSeconds: null,
-};
+export const postmarkSender = basicFixture({ name: 'postmark', username: 'postmark-hooks', event });

@@ -5,13 +5,7 @@
  * (`resend`, `webhooks.verify`) passes those three values to the `standardwebhooks` library (300 s either
  * way), which signs here and verifies in `sdkAccepts`. `svix-id` is the same on retries. No handshake.
  */
-import { randomUUID } from 'node:crypto';
-import { Webhook } from 'standardwebhooks';
-import type { SenderFixture, SentRequest } from './fixture';
-
-// A signing secret as Resend's webhook page shows it: `whsec_` and base64.
-const secret = 'whsec_' + Buffer.from('resend-made-up-signing-key').toString('base64');
-const otherSecret = 'whsec_' + Buffer.from('resend-another-signing-key').toString('base64');
+import { standardWebhooksFixture } from './standard-webhooks';
 
 const event = {
   type: 'email.delivered',
@@ -24,37 +18,10 @@ const event = {
     subject: 'Sending this example',
   },
 };
-const body = JSON.stringify(event);
-
-function sign(secret: string, body: string, at: Date): SentRequest {
-  const id = `msg_${randomUUID()}`;
-  return {
-    method: 'POST',
-    query: '',
-    headers: {
-      'content-type': 'application/json',
-      'svix-id': id,
-      'svix-timestamp': String(Math.floor(at.getTime() / 1000)),
-      'svix-signature': new Webhook(secret).sign(id, at, body),
-    },
-    body,
-  };
-}
-
-export const resendSender: SenderFixture = {
+export const resendSender = standardWebhooksFixture({
   name: 'resend',
-  verification: { scheme: 'resend', secret },
-  body,
-  triggerData: event,
-  signed: (body, _url, at) => sign(secret, body, at),
-  signedWrongly: (body, _url, at) => sign(otherSecret, body, at),
-  toleranceSeconds: 300,
-  sdkAccepts(sent) {
-    // What `resend.webhooks.verify({ payload, headers: { id, timestamp, signature }, webhookSecret })` does.
-    new Webhook(secret).verify(String(sent.body), {
-      'webhook-id': sent.headers['svix-id'],
-      'webhook-timestamp': sent.headers['svix-timestamp'],
-      'webhook-signature': sent.headers['svix-signature'],
-    });
-  },
-};
+  event,
+  names: 'svix',
+  idPrefix: 'msg_',
+  keyText: 'resend-made-up-signing-key',
+});

@@ -1,23 +1,14 @@
 /** Clerk: its check's parameters (../families/) and what a person sees. */
-import { FIVE_MINUTES, json, secret, type Sender } from './sender';
+import { FIVE_MINUTES, json, SENT_BY_SVIX, whsecSecret, type Sender } from './sender';
 
 export const clerk: Sender = {
   label: 'Clerk',
   group: 'identity',
-  settings: [
-    secret('Signing Secret (whsec_…)', {
-      pattern: { source: '^whsec_[A-Za-z0-9+/=]+$', message: 'a signing secret: whsec_ followed by base64' },
-    }),
-  ],
+  settings: [whsecSecret('Signing Secret (whsec_…)')],
   setup:
     "Clerk Dashboard → Configure → Webhooks → Add Endpoint: paste the URL, pick the events. Copy the endpoint's " +
     'Signing Secret (whsec_…) here.',
-  signature: { family: 'standard-webhooks' },
-  checks:
-    'Svix: `svix-signature` over `id.timestamp.body`, HMAC-SHA256 with the `standardwebhooks` package, ' +
-    'the timestamp within 5 minutes',
-  deliveryId: 'own',
-  dedup: '`svix-id` (signed)',
+  ...SENT_BY_SVIX,
   redelivery:
     "Svix's schedule (at once, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h) with the same `svix-id`; " +
     'replayed by hand from the Dashboard',

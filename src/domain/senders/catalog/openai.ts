@@ -1,14 +1,10 @@
 /** OpenAI: its check's parameters (../families/) and what a person sees. */
-import { FIVE_MINUTES, json, secret, type Sender } from './sender';
+import { FIVE_MINUTES, json, whsecSecret, type Sender } from './sender';
 
 export const openai: Sender = {
   label: 'OpenAI',
   group: 'ai',
-  settings: [
-    secret('Signing secret (whsec_…)', {
-      pattern: { source: '^whsec_[A-Za-z0-9+/=]+$', message: 'a signing secret: whsec_ followed by base64' },
-    }),
-  ],
+  settings: [whsecSecret('Signing secret (whsec_…)')],
   setup:
     'platform.openai.com → Settings → your project → Webhooks → Create: paste the URL, pick the events. Copy ' +
     'the signing secret (whsec_…, shown once) here.',

@@ -1,23 +1,14 @@
 /** Resend: its check's parameters (../families/) and what a person sees. */
-import { FIVE_MINUTES, json, secret, type Sender } from './sender';
+import { FIVE_MINUTES, json, SENT_BY_SVIX, whsecSecret, type Sender } from './sender';
 
 export const resend: Sender = {
   label: 'Resend',
   group: 'email',
-  settings: [
-    secret('Signing secret (whsec_…)', {
-      pattern: { source: '^whsec_[A-Za-z0-9+/=]+$', message: 'a signing secret: whsec_ followed by base64' },
-    }),
-  ],
+  settings: [whsecSecret('Signing secret (whsec_…)')],
   setup:
     'Resend → Webhooks → Add Webhook: paste the URL, pick the events. Open the webhook and copy its signing ' +
     'secret (whsec_…) here.',
-  signature: { family: 'standard-webhooks' },
-  checks:
-    'Svix: `svix-signature` over `id.timestamp.body`, HMAC-SHA256 with the `standardwebhooks` package, ' +
-    'the timestamp within 5 minutes',
-  deliveryId: 'own',
-  dedup: '`svix-id` (signed)',
+  ...SENT_BY_SVIX,
   redelivery: "Svix's schedule with the same `svix-id`; failed events replayed from the dashboard [unconfirmed]",
   handshake: null,
   toleranceSeconds: FIVE_MINUTES,

@@ -161,6 +161,22 @@ export const secret = (label: string, extra: Partial<SenderSetting> = {}): Sende
   ...extra,
 });
 
+/** A Standard Webhooks signing secret, as the sender's console labels it: `whsec_` and base64. */
+export const whsecSecret = (label: string): SenderSetting =>
+  secret(label, {
+    pattern: { source: '^whsec_[A-Za-z0-9+/=]+$', message: 'a signing secret: whsec_ followed by base64' },
+  });
+
+/** What a sender whose webhooks Svix sends checks and keys on: the standard-webhooks family, `svix-*` names. */
+export const SENT_BY_SVIX = {
+  signature: { family: 'standard-webhooks' },
+  checks:
+    'Svix: `svix-signature` over `id.timestamp.body`, HMAC-SHA256 with the `standardwebhooks` package, ' +
+    'the timestamp within 5 minutes',
+  deliveryId: 'own',
+  dedup: '`svix-id` (signed)',
+} as const satisfies Pick<Sender, 'signature' | 'checks' | 'deliveryId' | 'dedup'>;
+
 /** The tolerance most senders that sign a time allow. */
 export const FIVE_MINUTES = 300;
 /** A sample body as JSON. */

@@ -5,17 +5,7 @@
  */
 import type { Page } from 'playwright-core';
 import type { Stack } from './support/stack';
-import {
-  chooseSender,
-  closeDashboard,
-  openDashboard,
-  robotAtWorkOn,
-  screenshot,
-  signIn,
-  tableRows,
-  tableRowsBecome,
-  type Dashboard,
-} from './support/dashboard';
+import { chooseSender, robotAtWorkOn, screenshot, tableRows, tableRowsBecome, useDashboard } from './support/dashboard';
 import { SENDERS } from '../src/domain/senders/catalog';
 import { metaChallenge, metaVerification, metaVerifyToken } from './support/senders/meta';
 import { notionEvent, notionSignature, notionVerificationToken } from './support/senders/notion';
@@ -23,13 +13,7 @@ import { secretFingerprint } from '../src/robots/handshake-secrets';
 
 let stack: Stack;
 let page: Page;
-let dashboard: Dashboard;
-beforeAll(async () => {
-  dashboard = await openDashboard();
-  ({ stack, page } = dashboard);
-  await signIn(page, stack);
-});
-afterAll(() => closeDashboard(dashboard));
+useDashboard((opened) => ({ stack, page } = opened), { signedIn: true });
 
 const shot = (name: string) => screenshot(page, name);
 const rows = (name: string) => tableRows(page, name);

@@ -1,29 +1,18 @@
 /**
- * The dashboard in a real browser: Debian's chromium (scripts/dashboard.browser.sh finds or installs it)
+ * The dashboard in a real browser: Debian's chromium (scripts/browser.sh finds or installs it)
  * driven by playwright-core, against the real service. Controls are found by their accessible
  * names, as a screen reader would. A screenshot of each page goes to .data/screenshots/. The app
  * form's senders: ./dashboard-senders.test.ts.
  */
 import type { Page } from 'playwright-core';
 import type { Stack } from './support/stack';
-import {
-  closeDashboard,
-  openDashboard,
-  screenshot,
-  tableRows,
-  tableRowsBecome,
-  type Dashboard,
-} from './support/dashboard';
+import { screenshot, tableRows, tableRowsBecome, useDashboard, type Dashboard } from './support/dashboard';
 import { waitFor } from '../src/launch/os/wait';
 
 let stack: Stack;
 let page: Page;
 let dashboard: Dashboard;
-beforeAll(async () => {
-  dashboard = await openDashboard();
-  ({ stack, page } = dashboard);
-});
-afterAll(() => closeDashboard(dashboard));
+useDashboard((opened) => ({ stack, page } = dashboard = opened), { signedIn: false });
 
 const shot = (name: string) => screenshot(page, name);
 const rows = (name: string) => tableRows(page, name);

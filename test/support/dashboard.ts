@@ -35,6 +35,20 @@ export async function closeDashboard(dashboard: Dashboard | undefined): Promise<
   await dashboard?.stack.close();
 }
 
+/**
+ * Opens the dashboard before a test file's tests (signed in with the admin token if `signedIn`) and
+ * closes it after them; `opened` hears it.
+ */
+export function useDashboard(opened: (dashboard: Dashboard) => void, options: { signedIn: boolean }): void {
+  let dashboard: Dashboard | undefined;
+  beforeAll(async () => {
+    dashboard = await openDashboard();
+    if (options.signedIn) await signIn(dashboard.page, dashboard.stack);
+    opened(dashboard);
+  });
+  afterAll(() => closeDashboard(dashboard));
+}
+
 /** The page as it is, to .data/screenshots/<name>.png. */
 export const screenshot = (page: Page, name: string) =>
   page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });

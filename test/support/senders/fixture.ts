@@ -5,6 +5,7 @@
  * test/unit/senders/<name>.test.ts checks the sender's check (src/domain/senders/<name>.ts) with
  * it, and test/senders.test.ts sends every fixture through the real receiver.
  */
+import { execFileSync } from 'node:child_process';
 import type { SenderName } from '../../../src/domain/senders/catalog';
 import type { SenderRequest } from '../../../src/domain/senders/parts';
 
@@ -71,3 +72,16 @@ export function asReceived(sent: SentRequest, url: string, at: Date): SenderRequ
 
 /** A secret made at run time (so nothing here looks like a real one), of `length` characters. */
 export const madeSecret = (label: string, length = 32) => (label + '-' + 'x'.repeat(length)).slice(0, length);
+
+/**
+ * Runs a sender's own library where jest cannot load it (ES modules only, or an entry point this
+ * project's module resolution does not reach) in a child `node`: `script` reads `{ secret, body
+ * (base64), signature }` from its stdin and throws when the library refuses, and so does this.
+ */
+export function acceptedInChildNode(
+  script: string,
+  signed: { secret: string; body: string | Buffer; signature: string },
+) {
+  const input = { ...signed, body: Buffer.from(signed.body).toString('base64') };
+  execFileSync(process.execPath, ['-e', script], { input: JSON.stringify(input), cwd: __dirname, stdio: 'pipe' });
+}

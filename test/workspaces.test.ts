@@ -404,7 +404,7 @@ describe('the migration to workspaces', () => {
         expect(await again.models.RobotListing.find().lean()).toEqual([
           expect.objectContaining({ _id: 'default:1', robotId: 'robot-09', name: 'Old robot' }),
         ]);
-        expect((await new RobotDirectory(again.models).page('default', 50)).ids).toEqual(['robot-09']);
+        expect((await new RobotDirectory(again.models).page('default', { limit: 50 })).ids).toEqual(['robot-09']);
       } finally {
         await again.db.close();
       }

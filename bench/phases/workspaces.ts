@@ -153,7 +153,7 @@ async function reads(s: Seeded, models: Models, samples: number): Promise<Record
   return {
     robotsFirstPage: await timed(samples, () => get('/api/robots')),
     // A process that never read the workspace: its snapshot, then what came after it.
-    robotsCold: await timed(Math.min(samples, 20), () => new RobotDirectory(models).page(s.workspaceId, 50)),
+    robotsCold: await timed(Math.min(samples, 20), () => new RobotDirectory(models).page(s.workspaceId, { limit: 50 })),
     robotsAfterRename: await timed(Math.min(samples, 50), async (unmeasured) => {
       await unmeasured(() => s.client.json('PATCH', `/api/robots/${s.robotId}`, { name: `renamed ${++renames}` }));
       await get('/api/robots');

@@ -8,6 +8,7 @@ import { robotFields } from '../history/fields';
 import { sendTestDelivery } from '../deliveries/test-delivery';
 import type { RobotTransition } from '../domain/robot-lifecycle';
 import { asked, ours, pageOf } from './lookups';
+import { invalidField } from '../core/http-errors';
 import { byId } from '../storage/by-id';
 import type { Caller } from '../domain/workspaces';
 import { route, type ManagementDeps, type ManagementRoute } from './deps';
@@ -31,9 +32,13 @@ const robotById = ({ models }: ManagementDeps, id: string, caller: Caller) =>
  * it is after it; 409 for a transition the robot's state refuses (src/domain/robot-lifecycle.ts).
  */
 const transition = (name: RobotTransition): ManagementRoute =>
-  route(MANAGEMENT[name], async ({ params, caller }, deps) =>
-    robotShown(deps, caller, await deps.lifecycle[name](await robotById(deps, params.id, caller))),
-  );
+  route(MANAGEMENT[name], async ({ params, caller }, deps) => {
+    const robot = await robotById(deps, params.id, caller);
+    const moved = await deps.lifecycle[name](robot);
+    // Listed in its new state: the robots page's filter by state (src/workspaces/robot-directory.ts).
+    if (moved.state !== robot.state) await deps.directory.list(moved);
+    return robotShown(deps, caller, moved);
+  });
 
 /** Live URLs read, by reader and robot, recorded in the audit log at most once per URL_READ_RECORDED_EVERY_MS. */
 const urlReads = new Throttle('webhook URL reads recorded', 1, THROTTLE_ENTRIES, URL_READ_RECORDED_EVERY_MS);
@@ -64,16 +69,24 @@ export const ROBOT_ROUTES: ManagementRoute[] = [
     /**
      * A page of the workspace's directory (src/workspaces/robot-directory.ts), then each shown
      * robot and its tally by `_id`; without their cards: a webhook URL is read one robot at a time.
+     * A robot whose state is not the one listed (two transitions crossed) is shown as it is, listed
+     * again, and left out of a page of another state.
      */
-    async ({ query: { limit, cursor, search }, caller }, { models, config, directory }) => {
-      const page = await pageOf(directory.page(caller.workspaceId, limit, search, cursor));
-      const robots = (await Promise.all(page.ids.map((id) => byId<RobotDoc>(models.Robot, id)))).filter(
-        (r): r is RobotDoc => r !== null,
-      );
+    async ({ query, caller }, { models, config, directory }) => {
+      if (query.cursor !== undefined && query.before !== undefined)
+        throw invalidField('before', 'give either cursor or before, not both');
+      const page = await pageOf(directory.page(caller.workspaceId, query));
+      const read = await Promise.all(page.ids.map((id) => byId<RobotDoc>(models.Robot, id)));
+      const behind = read.filter((r, i): r is RobotDoc => r !== null && r.state !== page.states[i]);
+      await Promise.all(behind.map((r) => directory.list(r)));
+      const robots = read.filter((r): r is RobotDoc => r !== null && (!query.state || r.state === query.state));
       const histories = await Promise.all(robots.map((r) => robotHistory(models, r._id)));
       return {
         robots: robots.map((r, i) => robotView(r, config, histories[i], { card: false, credentials: false })),
         nextCursor: page.nextCursor,
+        prevCursor: page.prevCursor,
+        total: page.total,
+        offset: page.offset,
       };
     },
   ),

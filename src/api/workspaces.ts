@@ -11,6 +11,8 @@ import type { AuditEntry } from '../workspaces/audit';
 import type { ApiKeyDoc, WorkspaceDoc } from '../storage/workspace-documents';
 import { found, ours, pageOf } from './lookups';
 import { route, type ManagementRoute } from './deps';
+import { revokeRefusal } from '../workspaces/keys';
+import { resourceNames } from '../workspaces/resource-names';
 
 const workspaceView = (w: WorkspaceDoc) => ({ id: w._id, name: w.name, createdAt: w.createdAt });
 
@@ -26,8 +28,8 @@ const keyView = (k: ApiKeyDoc) => ({
   createdBy: k.createdBy ?? null,
 });
 
-/** An entry as `caller` reads it: the client's address for owners and the operator only. */
-const entryView = (caller: Caller) => {
+/** An entry as `caller` reads it, its resource named: the client's address for owners and the operator only. */
+const entryView = (caller: Caller, names: Map<string, string>) => {
   const addresses = allows(caller.role, 'owner');
   return ({ at, actor, action, outcome, resource, address }: AuditEntry) => ({
     at,
@@ -35,6 +37,7 @@ const entryView = (caller: Caller) => {
     action,
     outcome,
     resource,
+    resourceName: names.get(resource) ?? null,
     ...(addresses ? { address } : {}),
   });
 };
@@ -44,6 +47,7 @@ export const WORKSPACE_ROUTES: ManagementRoute[] = [
     actor: actorName(caller.actor),
     role: caller.role,
     workspace: workspaceView(await found('workspace', workspaces.get(caller.workspaceId))),
+    keyId: caller.actor.kind === 'key' ? caller.actor.keyId : null,
   })),
   route(MANAGEMENT.createWorkspace, async ({ body }, { workspaces }) =>
     workspaceView(await workspaces.create(body.name)),
@@ -60,14 +64,38 @@ export const WORKSPACE_ROUTES: ManagementRoute[] = [
       return { ...keyView(doc), key };
     },
   ),
-  route(MANAGEMENT.listKeys, async ({ caller }, { keys }) => ({
-    keys: (await keys.of(caller.workspaceId)).map(keyView),
-  })),
-  route(MANAGEMENT.revokeKey, async ({ params, caller }, { keys }) => {
-    return keyView(await keys.revoke(await ours('key', keys.get(params.id), caller)));
+  route(MANAGEMENT.listKeys, async ({ caller }, { keys }) => {
+    const all = await keys.of(caller.workspaceId);
+    const guarded = caller.actor.kind === 'key';
+    const refusal = (k: ApiKeyDoc) => (guarded && !k.revokedAt ? revokeRefusal(all, k) : null);
+    return { keys: all.map((k) => ({ ...keyView(k), revokeRefused: refusal(k) })) };
   }),
-  route(MANAGEMENT.auditLog, async ({ query: { limit, cursor }, caller }, { audit }) => {
-    const page = await pageOf(audit.page(caller.workspaceId, limit, cursor));
-    return { entries: page.entries.map(entryView(caller)), nextCursor: page.nextCursor };
+  route(
+    MANAGEMENT.revokeKey,
+    /**
+     * A key is refused (409) a revocation that would revoke the workspace's last working owner key
+     * (src/workspaces/keys.ts): its owners never lock themselves out. The admin token, which can
+     * always make an owner key, is not.
+     */
+    async ({ params, caller }, { keys }) => {
+      const key = await ours('key', keys.get(params.id), caller);
+      return keyView(await keys.revoke(key, caller.actor.kind === 'key'));
+    },
+  ),
+  route(MANAGEMENT.auditLog, async ({ query, caller }, deps) => {
+    const { limit, cursor, actor, action, since, until } = query;
+    const filter = {
+      actor,
+      action,
+      since: since ? new Date(since) : undefined,
+      until: until ? new Date(until) : undefined,
+    };
+    const page = await pageOf(deps.audit.page(caller.workspaceId, limit, cursor, filter));
+    const names = await resourceNames(
+      deps,
+      caller.workspaceId,
+      page.entries.map((e) => e.resource),
+    );
+    return { entries: page.entries.map(entryView(caller, names)), nextCursor: page.nextCursor };
   }),
 ];

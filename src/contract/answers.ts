@@ -227,8 +227,17 @@ const replayAnswer = answer({ deliveryId: z.string() });
 const testDeliveryAnswer = answer({ deliveryId: z.string() });
 const appsAnswer = answer({ apps: z.array(appAnswer) });
 const connectionsAnswer = answer({ connections: z.array(connectionAnswer) });
-/** A page of robots; `nextCursor` continues with older ones (null: none left). */
-const robotsAnswer = answer({ robots: z.array(robotAnswer), nextCursor: z.string().nullable() });
+/**
+ * A page of robots; `nextCursor` continues with older ones, `prevCursor` (as `before`) with newer
+ * ones (null: none left); `total` robots match the query, `offset` of them come before this page.
+ */
+const robotsAnswer = answer({
+  robots: z.array(robotAnswer),
+  nextCursor: z.string().nullable(),
+  prevCursor: z.string().nullable(),
+  total: z.number().int(),
+  offset: z.number().int(),
+});
 
 /** Replayed deliveries' new ids; `nextCursor` continues with the deliveries this request did not reach. */
 const bulkReplayAnswer = answer({ deliveryIds: z.array(z.string()), nextCursor: z.string().nullable() });

@@ -4,7 +4,7 @@
  * the codec server takes.
  */
 import { z } from 'zod';
-import { BODY_FORMATS, DELIVERY_OUTCOMES, type JsonValue } from '../domain/types';
+import { BODY_FORMATS, DELIVERY_OUTCOMES, ROBOT_STATES, type JsonValue } from '../domain/types';
 import { isStandardWebhooksSecret, STANDARD_WEBHOOKS_PUBLIC_KEY } from '../domain/senders/families/standard-webhooks';
 import { ed25519PublicKeyProblem } from '../domain/senders/ed25519-keys';
 import {
@@ -247,11 +247,16 @@ export const listQuery = z.object({
   cursor: z.string().max(500).optional(),
 });
 
-/** A page of the robots (newest first), those whose name holds `search` (any case) when it is given. */
+/**
+ * A page of the robots (newest first), those whose name holds `search` (any case) and in `state`
+ * when given: after `cursor` (a page's `nextCursor`) or before `before` (its `prevCursor`).
+ */
 const robotsQuery = z.object({
   limit: z.coerce.number().int().min(1).max(ROBOTS_PAGE_MAX).default(ROBOTS_PAGE),
   cursor: z.string().max(500).optional(),
+  before: z.string().max(500).optional(),
   search: z.string().max(200).optional(),
+  state: z.enum(ROBOT_STATES).optional(),
 });
 
 export type CreateRobotBody = z.infer<typeof createRobotBody>;

@@ -30,7 +30,11 @@ const keyShape = {
 const keyAnswer = answer(keyShape);
 /** A key as it is made: the only answer that holds its value (`key`), shown once. */
 const createdKeyAnswer = answer({ ...keyShape, key: z.string() });
-const keysAnswer = answer({ keys: z.array(keyAnswer) });
+/**
+ * The workspace's keys, each with why revoking it would be refused (409: it is, or it made, the
+ * last working owner key), or null.
+ */
+const keysAnswer = answer({ keys: z.array(answer({ ...keyShape, revokeRefused: z.string().nullable() })) });
 
 /** Who the request's credential is: what the dashboard shows and which buttons it offers. */
 const callerAnswer = answer({
@@ -38,6 +42,8 @@ const callerAnswer = answer({
   actor: z.string(),
   role: z.enum([...ROLES, 'operator']),
   workspace: workspaceAnswer,
+  /** The caller's key (null: the admin token), marked "your key" on the dashboard's Keys page. */
+  keyId: z.string().nullable(),
 });
 
 /**
@@ -60,6 +66,8 @@ const auditEntryAnswer = answer({
   action: z.string(),
   outcome: z.enum(['started', 'done', 'failed', 'refused']),
   resource: z.string(),
+  /** The resource's name (a robot's, an app's, a key's…) as it is now; null when it has none or is gone. */
+  resourceName: z.string().nullable(),
   address: z.string().optional(),
 });
 const auditPageAnswer = answer({ entries: z.array(auditEntryAnswer), nextCursor: z.string().nullable() });
@@ -75,7 +83,7 @@ export const WORKSPACE_ANSWERS = {
   AuditPage: auditPageAnswer,
 } satisfies Record<string, z.ZodTypeAny>;
 
-export type KeyAnswer = z.output<typeof keyAnswer>;
+export type KeyAnswer = z.output<typeof keysAnswer>['keys'][number];
 export type WorkspaceAnswer = z.output<typeof workspaceAnswer>;
 export type AuditEntryAnswer = z.output<typeof auditEntryAnswer>;
 export type CallerAnswer = z.output<typeof callerAnswer>;

@@ -50,15 +50,18 @@ export const WORKSPACE_OPERATIONS = {
   revokeKey: {
     method: 'delete',
     path: '/api/keys/:id',
-    summary: 'Revoke a key of the workspace, and every key it made: they are refused from then on, by every receiver',
+    summary:
+      'Revoke a key of the workspace, and every key it made: they are refused from then on, by every receiver ' +
+      "(409 when that would revoke the workspace's last working owner key)",
     access: 'owner',
     audit: 'key.revoke',
-    answers: { 200: 'Key', 404: 'Error' },
+    answers: { 200: 'Key', 404: 'Error', 409: 'Error' },
   },
   auditLog: {
     method: 'get',
     path: '/api/audit',
-    summary: "The workspace's audit log: every management write, done or refused, newest first",
+    summary:
+      "The workspace's audit log: every management write, done or refused, newest first (by actor, action and time)",
     access: 'viewer',
     query: 'AuditPage',
     answers: { 200: 'AuditPage', 400: 'Error' },

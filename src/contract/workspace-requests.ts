@@ -6,10 +6,17 @@ import { z } from 'zod';
 import { AUDIT_PAGE, AUDIT_PAGE_MAX } from '../domain/limits';
 import { ROLES } from '../domain/workspaces';
 
-/** A page of the audit log, newest first. */
+/**
+ * A page of the audit log, newest first: the entries of one actor (`admin`, `sender` or a key's id),
+ * of one action (`robot.stop`), received from `since` until `until`, when given.
+ */
 export const auditQuery = z.object({
   limit: z.coerce.number().int().min(1).max(AUDIT_PAGE_MAX).default(AUDIT_PAGE),
   cursor: z.string().max(500).optional(),
+  actor: z.string().min(1).max(100).optional(),
+  action: z.string().min(1).max(100).optional(),
+  since: z.string().datetime().optional(),
+  until: z.string().datetime().optional(),
 });
 
 const createWorkspaceBody = z.object({ name: z.string().trim().min(1).max(200) }).strict();

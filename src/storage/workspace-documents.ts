@@ -6,6 +6,7 @@
  */
 import { Schema } from 'mongoose';
 import { ROLES, type AuditActor, type AuditOutcome, type KeyMaker, type Role } from '../domain/workspaces';
+import type { RobotState } from '../domain/types';
 
 /** A workspace (src/domain/workspaces.ts); `default` holds what was made before workspaces. */
 export interface WorkspaceDoc {
@@ -66,13 +67,17 @@ export interface RobotListingDoc {
   name: string;
   /** When the robot was made (its place in the list). */
   createdAt: Date;
+  /** Its state then (the robots page's filter); absent in entries written before 0.12. */
+  state?: RobotState;
 }
 
-/** A robot as a directory's snapshot holds it: id, name, and when it was made (ms). */
+/** A robot as a directory's snapshot holds it: id, name, when it was made (ms) and its state. */
 export interface SnapshotRobot {
   id: string;
   name: string;
   createdAt: number;
+  /** Absent in snapshots written before 0.12 (read from the robot then, once). */
+  state?: RobotState;
 }
 
 /**
@@ -143,6 +148,7 @@ export const workspaceSchemas = {
       robotId: { type: String, required: true },
       name: { type: String, required: true },
       createdAt: { type: Date, required: true },
+      state: { type: String },
     },
     { ...opts, collection: 'robot_listings' },
   ),

@@ -37,7 +37,7 @@ export async function migrateToWorkspaces(models: Models): Promise<void> {
  */
 async function listRobots(models: Models): Promise<void> {
   const robots = await rawCollection(models.Robot)
-    .find({}, { projection: { _id: 1, workspaceId: 1, name: 1, createdAt: 1 } })
+    .find({}, { projection: { _id: 1, workspaceId: 1, name: 1, createdAt: 1, state: 1 } })
     .toArray();
   robots.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a._id.localeCompare(b._id));
   const byWorkspace = new Map<string, typeof robots>();
@@ -53,6 +53,7 @@ async function listRobots(models: Models): Promise<void> {
         robotId: r._id,
         name: r.name,
         createdAt: r.createdAt,
+        state: r.state,
       });
     }
     await rawCollection(models.RobotListingSnapshot).updateOne(
@@ -61,7 +62,12 @@ async function listRobots(models: Models): Promise<void> {
         $setOnInsert: {
           upTo: listed.length,
           robotsJson: JSON.stringify(
-            listed.map((r): SnapshotRobot => ({ id: r._id, name: r.name, createdAt: r.createdAt.getTime() })),
+            listed.map((r): SnapshotRobot => ({
+              id: r._id,
+              name: r.name,
+              createdAt: r.createdAt.getTime(),
+              state: r.state,
+            })),
           ),
         },
       },

@@ -20,7 +20,13 @@
 import { retried } from '../core/retry';
 import { BadCursor } from '../domain/cursors';
 import { auditActor, SENDER_ACTOR, type AuditActor, type AuditOutcome, type Caller } from '../domain/workspaces';
-import { AUDIT_RECORD_RETRY, AUDIT_SWEEP_EVERY, AUDIT_SWEPT_AT_ONCE, ROBOTS_KEPT } from '../domain/limits';
+import {
+  AUDIT_FILTER_SCAN,
+  AUDIT_RECORD_RETRY,
+  AUDIT_SWEEP_EVERY,
+  AUDIT_SWEPT_AT_ONCE,
+  ROBOTS_KEPT,
+} from '../domain/limits';
 import { byId, deleteById } from '../storage/by-id';
 import { Chains } from '../storage/chains';
 import type { AuditEntryDoc, AuditHeadDoc } from '../storage/workspace-documents';
@@ -36,6 +42,18 @@ export interface AuditEntry {
   resource: string;
   address: string;
 }
+
+/** Which entries a page shows: one actor's (`admin`, `sender` or a key's id), one action's, made in a time. */
+export interface AuditFilter {
+  actor?: string;
+  action?: string;
+  since?: Date;
+  until?: Date;
+}
+
+const matches = (e: AuditEntry, { actor, action }: AuditFilter) =>
+  (!action || e.action === action) &&
+  (!actor || (e.actor.kind === 'key' ? e.actor.keyId === actor : e.actor.kind === actor));
 
 /** A page of the log: its entries, newest first, and where the next page begins (null: none left). */
 export interface AuditPage {
@@ -132,8 +150,13 @@ export class AuditLog {
     return entryId;
   }
 
-  /** A page of the workspace's log, newest first, from `cursor` (a page's `nextCursor`) on. */
-  async page(workspaceId: string, limit: number, cursor?: string): Promise<AuditPage> {
+  /**
+   * A page of the workspace's log, newest first, from `cursor` (a page's `nextCursor`) on; with a
+   * filter, its matching entries among at most AUDIT_FILTER_SCAN read (a page may then be short, or
+   * empty, with a `nextCursor` to go on from). `until` starts at the last entry made by then (found
+   * by halving: entries are numbered in the order they were made); `since` ends the log.
+   */
+  async page(workspaceId: string, limit: number, cursor?: string, filter: AuditFilter = {}): Promise<AuditPage> {
     const head = await this.head(workspaceId);
     let top: number;
     if (cursor === undefined) top = await this.chains.last(workspaceId, Math.max(head.last, head.from - 1));
@@ -141,14 +164,44 @@ export class AuditLog {
       if (!/^[1-9]\d{0,15}$/.test(cursor)) throw new BadCursor();
       top = Number(cursor) - 1;
     }
-    const bottom = Math.max(head.from, top - limit + 1);
-    const numbers = Array.from({ length: Math.max(0, top - bottom + 1) }, (_, i) => top - i);
-    const read = await Promise.all(numbers.map((n) => this.chains.entry(workspaceId, n)));
-    const cutoff = this.cutoff();
-    const entries = read.filter((e): e is AuditEntryDoc => e !== null && e.at.getTime() >= cutoff).map(entryOf);
-    // Past retention is the end of the log, even before a sweep deleted it.
-    const more = bottom > head.from && !read.some((e) => e !== null && e.at.getTime() < cutoff);
-    return { entries, nextCursor: more ? String(bottom) : null };
+    if (filter.until) top = await this.lastBy(workspaceId, head.from, top, filter.until);
+    const filtered = Boolean(filter.actor || filter.action || filter.since || filter.until);
+    const cutoff = Math.max(this.cutoff(), filter.since?.getTime() ?? 0);
+    const entries: AuditEntry[] = [];
+    let bottom = top + 1;
+    let ended = false;
+    const budget = filtered ? AUDIT_FILTER_SCAN : limit;
+    while (entries.length < limit && bottom > head.from && top - bottom + 1 < budget && !ended) {
+      const to = bottom - 1;
+      const from = Math.max(head.from, to - Math.min(limit, budget - (top - to)) + 1);
+      const numbers = Array.from({ length: to - from + 1 }, (_, i) => to - i);
+      const read = await Promise.all(numbers.map((n) => this.chains.entry(workspaceId, n)));
+      for (const [i, e] of read.entries()) {
+        if (entries.length === limit) break;
+        bottom = numbers[i];
+        if (!e) continue;
+        // Past retention (or before `since`) is the end of the log, even before a sweep deleted it.
+        if (e.at.getTime() < cutoff) {
+          ended = true;
+          break;
+        }
+        const entry = entryOf(e);
+        if (matches(entry, filter)) entries.push(entry);
+      }
+    }
+    return { entries, nextCursor: !ended && bottom > head.from ? String(bottom) : null };
+  }
+
+  /** The number of the last entry, at most `top`, made by `until` (head.from - 1: none). */
+  private async lastBy(workspaceId: string, from: number, top: number, until: Date): Promise<number> {
+    let [low, high] = [from - 1, top];
+    while (low < high) {
+      const middle = Math.ceil((low + high) / 2);
+      const entry = await this.chains.entry(workspaceId, middle);
+      if (!entry || entry.at <= until) low = middle;
+      else high = middle - 1;
+    }
+    return low;
   }
 
   /** Deletes the workspace's entries past retention, oldest first, and moves its head past them. */

@@ -60,6 +60,22 @@ export function madeBy(keys: readonly ApiKeyDoc[], root: string): ApiKeyDoc[] {
   return made;
 }
 
+/** Whether a key works now: neither revoked nor expired. */
+const working = (k: ApiKeyDoc, now: Date) => !k.revokedAt && !(k.expiresAt && k.expiresAt <= now);
+
+/**
+ * Why revoking `key` is refused, or null: it would revoke (itself, or through the keys it made) the
+ * last working owner key of the workspace, which would leave no key that manages its keys.
+ */
+export function revokeRefusal(keys: readonly ApiKeyDoc[], key: ApiKeyDoc, now = new Date()): string | null {
+  const revoked = new Set([key._id, ...madeBy(keys, key._id).map((k) => k._id)]);
+  const owners = keys.filter((k) => k.role === 'owner' && working(k, now));
+  if (owners.length === 0 || owners.some((k) => !revoked.has(k._id))) return null;
+  return key.role === 'owner' && owners.length === 1 && owners[0]._id === key._id
+    ? "it is the workspace's last owner key: make another owner key first"
+    : "it would revoke, with the keys it made, the workspace's last owner key: make another owner key first";
+}
+
 export class Keys {
   /** When this process last wrote each key's `lastUsedAt`. */
   private readonly touched = new Map<string, number>();
@@ -107,10 +123,16 @@ export class Keys {
   /**
    * Revokes the key and every key it made, transitively (each keeps its first revocation's time);
    * the key as it is then. Revoking again finishes a cascade a stopped process left half done.
+   * `keepAnOwner` (a revocation asked through the API): refused (409) when it would revoke the
+   * workspace's last working owner key (`revokeRefusal`; two owners revoking each other at the same
+   * moment could both pass: the admin token can always make a new owner key).
    */
-  async revoke(key: ApiKeyDoc): Promise<ApiKeyDoc> {
+  async revoke(key: ApiKeyDoc, keepAnOwner = false): Promise<ApiKeyDoc> {
     const revokedAt = key.revokedAt ?? new Date();
-    const ids = [key, ...madeBy(await this.of(key.workspaceId), key._id)].filter((k) => !k.revokedAt).map((k) => k._id);
+    const keys = await this.of(key.workspaceId);
+    const refusal = keepAnOwner && !key.revokedAt ? revokeRefusal(keys, key) : null;
+    if (refusal) throw conflict(`this key cannot be revoked: ${refusal}`);
+    const ids = [key, ...madeBy(keys, key._id)].filter((k) => !k.revokedAt).map((k) => k._id);
     // One by `_id` each (the FerretDB rule, src/storage/by-id.ts); the key itself first.
     for (const id of ids) await rawCollection(this.models.ApiKey).updateOne({ _id: id }, { $set: { revokedAt } });
     return { ...key, revokedAt };

@@ -20,6 +20,18 @@ export const AUDIT_PAGE = 50;
 /** The most a page of the audit log may show: each entry is a read by `_id`. */
 export const AUDIT_PAGE_MAX = 200;
 /**
+ * Entries one filtered page of the audit log (by actor, action or time) reads at most, each by `_id`:
+ * a filter matching few entries answers a short page with a `nextCursor` to go on from, so a
+ * request costs at most this many reads however long the log.
+ */
+export const AUDIT_FILTER_SCAN = 2000;
+/**
+ * Entries the dashboard's CSV export of the audit log holds at most (built in the browser from pages
+ * of AUDIT_PAGE_MAX, 50 requests): a year of a busy workspace's filtered log, and a file a
+ * spreadsheet opens; past it the file says it was cut short, and a narrower time filter exports the rest.
+ */
+export const AUDIT_EXPORT_MAX = 10_000;
+/**
  * How seldom a key's `lastUsedAt` is written: at most once a minute per key and process, so a
  * script calling the API in a loop costs a read per request, not a write.
  */

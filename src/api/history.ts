@@ -5,7 +5,8 @@
 import { workflowIdOfRun } from '../domain/ids';
 import { replayDelivery, replayMany } from '../deliveries/replay';
 import { deliveryFile } from '../deliveries/files';
-import { deliveriesPage, runsPage } from '../history/reads';
+import { filteredDeliveriesPage, runsPage } from '../history/reads';
+import { bodyPage } from '../deliveries/body-pages';
 import { byId } from '../storage/by-id';
 import { loadJson, outputBlobId, triggerBlobId } from '../storage/blobs';
 import type { DeliveryDoc, RobotDoc, RunDoc, RunOutcomeDoc, StepResultDoc } from '../storage/documents';
@@ -16,10 +17,9 @@ import { route, type ManagementDeps, type ManagementRoute } from './deps';
 import { MANAGEMENT } from '../contract/management';
 import { deliveryView, runSummaryView, runView, workflowUrl, type StepResultText, type WebUi } from './views';
 
-const webUi = ({ config }: ManagementDeps): WebUi => ({
-  url: config.temporalUiUrl,
-  namespace: config.temporal.namespace,
-});
+/** Where the Temporal Web UI is: the operator's (the admin token's) tool, so null for a workspace's key. */
+const webUi = ({ config }: ManagementDeps, caller: Caller): WebUi | null =>
+  caller.actor.kind === 'admin' ? { url: config.temporalUiUrl, namespace: config.temporal.namespace } : null;
 
 /** A robot of the caller's workspace, read for its `_id` and workspace only (404 for another's). */
 const robotOf = ({ models }: ManagementDeps, id: string, caller: Caller) =>
@@ -43,7 +43,7 @@ async function ofOurRobot<T extends { robotId: string }>(
  * its outcome. Every read is by `_id` (step results are `<runId>:<step>`), so it costs the same
  * however many runs are stored.
  */
-async function runWithSteps(deps: ManagementDeps, run: RunDoc) {
+async function runWithSteps(deps: ManagementDeps, run: RunDoc, caller: Caller) {
   const { models, versions } = deps;
   const { Robot, RunOutcome, StepResult, Delivery } = models;
   const delivery = await byId<DeliveryDoc>(Delivery, run.deliveryId);
@@ -66,11 +66,14 @@ async function runWithSteps(deps: ManagementDeps, run: RunDoc) {
   }
   const triggerJson = await loadJson(models, triggerBlobId(run._id), run.trigger);
   const workflowId = delivery && workflowIdOfRun(run._id, delivery);
+  const ui = webUi(deps, caller);
   return runView(
-    { run, triggerJson, steps, results, outcome: outcome ?? undefined },
-    workflowUrl(webUi(deps), workflowId),
+    { run, triggerJson, steps, results, outcome: outcome ?? undefined, format: delivery?.format },
+    ui ? workflowUrl(ui, workflowId) : undefined,
   );
 }
+
+const dateOf = (iso: string | undefined) => (iso === undefined ? undefined : new Date(iso));
 
 const deliveryOf = (deps: ManagementDeps, id: string, caller: Caller) =>
   ofOurRobot(deps, 'delivery', byId<DeliveryDoc>(deps.models.Delivery, id), caller);
@@ -86,15 +89,22 @@ export const HISTORY_ROUTES: ManagementRoute[] = [
     },
   ),
   route(MANAGEMENT.getRun, async ({ params, caller }, deps) => {
-    return runWithSteps(deps, await ofOurRobot(deps, 'run', byId<RunDoc>(deps.models.Run, params.id), caller));
+    const run = await ofOurRobot(deps, 'run', byId<RunDoc>(deps.models.Run, params.id), caller);
+    return runWithSteps(deps, run, caller);
   }),
-  route(MANAGEMENT.listDeliveries, async ({ params, query: { limit, cursor }, caller }, deps) => {
+  route(MANAGEMENT.listDeliveries, async ({ params, query, caller }, deps) => {
     const robot = await robotOf(deps, params.id, caller);
-    const page = await pageOf(deliveriesPage(deps.models, robot._id, limit, cursor));
-    return { deliveries: page.items.map((d) => deliveryView(d, webUi(deps))), nextCursor: page.nextCursor };
+    const { limit, cursor, outcome, event } = query;
+    const filter = { outcome, event, since: dateOf(query.since), until: dateOf(query.until) };
+    const page = await pageOf(filteredDeliveriesPage(deps.models, robot._id, limit, cursor, filter));
+    return { deliveries: page.items.map((d) => deliveryView(d, webUi(deps, caller))), nextCursor: page.nextCursor };
   }),
   route(MANAGEMENT.getDelivery, async ({ params, caller }, deps) => {
-    return deliveryView(await deliveryOf(deps, params.id, caller), webUi(deps));
+    return deliveryView(await deliveryOf(deps, params.id, caller), webUi(deps, caller));
+  }),
+  route(MANAGEMENT.getDeliveryBody, async ({ params, query: { offset, limit }, caller }, deps) => {
+    const delivery = await deliveryOf(deps, params.id, caller);
+    return found('body', bodyPage(deps.models, delivery, offset, limit));
   }),
   route(MANAGEMENT.getDeliveryFile, async ({ params, caller }, deps) => {
     const delivery = await deliveryOf(deps, params.id, caller);

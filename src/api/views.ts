@@ -1,7 +1,17 @@
 /** What the management API returns for each stored document. */
 import { AUTO_DEDUP } from '../domain/dedup';
 import { currentVersion } from '../robots/steps-versions';
-import type { DeliveryOutcome, JsonValue, StepDefinition, StepStatus } from '../domain/types';
+import type {
+  BodyFormat,
+  DeliveryOutcome,
+  JsonValue,
+  RequestCapture,
+  StepDefinition,
+  StepStatus,
+} from '../domain/types';
+import { emptyPlaceholdersHint, everyPlaceholderEmpty } from '../domain/empty-placeholders';
+import { maskedToken } from '../domain/inspection';
+import { DELIVERY_RUN_IDS } from '../domain/limits';
 import type {
   AppDoc,
   ConnectionDoc,
@@ -13,7 +23,7 @@ import type {
 } from '../storage/documents';
 import type { RobotHistory } from '../history/reads';
 import type { RunSummary } from '../history/tally';
-import { webhookUrl } from '../domain/ids';
+import { runIdFor, webhookUrl } from '../domain/ids';
 import { appVerification } from '../apps/apps';
 import { SENDERS, type CustomVerification } from '../domain/senders/catalog';
 import { cardToken } from '../robots/trigger-tokens';
@@ -75,7 +85,7 @@ export interface RobotShown {
 
 /** The card's URL with its token masked: enough to recognise it, not to send to it. */
 function maskedUrl(baseUrl: string, identifier: string | null, token: string | null): string | null {
-  return webhookUrl(baseUrl, identifier, token && `…${token.slice(-4)}`);
+  return webhookUrl(baseUrl, identifier, token && maskedToken(token));
 }
 
 /** The trigger step's card (./answers.ts `card`), with the URL's credentials only where `credentials` says. */
@@ -211,3 +221,8 @@ export function deliveryView(
     ...(d.test ? { test: true as const } : {}),
   };
 }
+    ...(d.event === undefined ? {} : { event: d.event }),
+    ...(d.duplicateOf === undefined ? {} : { duplicateOf: d.duplicateOf }),
+    bodyKept: d.body ? (d.bodyKeptBytes ?? d.size) : 0,
+    runIds: Array.from({ length: Math.min(d.runCount, DELIVERY_RUN_IDS) }, (_, i) => runIdFor(d._id, i)),
+    ...(d.requestJson ? { request: JSON.parse(d.requestJson) as RequestCapture } : {}),

@@ -12,6 +12,7 @@ import { DEDUP_KEYS } from '../domain/dedup';
 import { deliveryOutcome, jsonValue } from './requests';
 import { answer, time } from './answer-shape';
 import { WORKSPACE_ANSWERS } from './workspace-answers';
+import { bodyPageAnswer, requestCaptureAnswer } from './inspection';
 
 export const errorAnswer = answer({
   error: z.string(),
@@ -202,6 +203,16 @@ export const deliveryAnswer = answer({
 /** The paths a robot's recent deliveries carried (src/domain/fields.ts): what its steps can read. */
 const robotFieldsAnswer = answer({
   /** How many deliveries they come from (the last 100 whose body was parsed). */
+  /** The sender's event name (`x-github-event`, Stripe's `type`), when it has one. */
+  event: z.string().optional(),
+  /** A duplicate's original, when known. */
+  duplicateOf: z.string().optional(),
+  /** The bytes of its body kept (0: none; fewer than `size`: a refused body's first REFUSED_BODY_KEPT_BYTES). */
+  bodyKept: z.number().int(),
+  /** Its first runs' ids (up to DELIVERY_RUN_IDS), in order. */
+  runIds: z.array(z.string()),
+  /** The request as it came (one delivery's answer only; absent before 0.12 and for a test delivery). */
+  request: requestCaptureAnswer.optional(),
   deliveries: z.number().int(),
   /** Some delivery carried more paths than are kept (200 per delivery). */
   truncated: z.boolean(),
@@ -240,7 +251,12 @@ const robotsAnswer = answer({
 });
 
 /** Replayed deliveries' new ids; `nextCursor` continues with the deliveries this request did not reach. */
-const bulkReplayAnswer = answer({ deliveryIds: z.array(z.string()), nextCursor: z.string().nullable() });
+const bulkReplayAnswer = answer({
+  deliveryIds: z.array(z.string()),
+  /** Refused deliveries left out: they still do not verify, or only part of their body was kept. */
+  notReplayed: z.number().int(),
+  nextCursor: z.string().nullable(),
+});
 
 export const runsPageAnswer = answer({ runs: z.array(runSummaryAnswer), nextCursor: z.string().nullable() });
 export const deliveriesPageAnswer = answer({ deliveries: z.array(deliveryAnswer), nextCursor: z.string().nullable() });
@@ -286,6 +302,7 @@ export const ANSWERS = {
 
 /** What the API answers, as the dashboard (web/src/api.ts) and other TypeScript clients read it. */
 export type AppAnswer = z.output<typeof appAnswer>;
+  BodyPage: bodyPageAnswer,
 export type ConnectionAnswer = z.output<typeof connectionAnswer>;
 export type RobotAnswer = z.output<typeof robotAnswer>;
 export type RunSummaryAnswer = z.output<typeof runSummaryAnswer>;

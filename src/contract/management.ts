@@ -206,9 +206,9 @@ export const MANAGEMENT = {
   listDeliveries: {
     method: 'get',
     path: '/api/robots/:id/deliveries',
-    summary: "The robot's deliveries log, newest first",
+    summary: "The robot's deliveries log, newest first; filtered by outcome, time and event name when asked",
     access: 'viewer',
-    query: 'Page',
+    query: 'DeliveriesPage',
     answers: { 200: 'DeliveriesPage', 400: 'Error', 404: 'Error' },
   },
   getDelivery: {
@@ -217,6 +217,14 @@ export const MANAGEMENT = {
     summary: 'One delivery',
     access: 'viewer',
     answers: { 200: 'Delivery', 404: 'Error' },
+  },
+  getDeliveryBody: {
+    method: 'get',
+    path: '/api/deliveries/:id/body',
+    summary: "A page of a delivery's body as it came (the inspector reads a large one a page at a time)",
+    access: 'viewer',
+    query: 'BodyPage',
+    answers: { 200: 'BodyPage', 404: 'Error' },
   },
   getDeliveryFile: {
     method: 'get',

@@ -23,6 +23,7 @@ import {
   TRIGGER_RULES_MAX,
 } from '../domain/limits';
 import { auditQuery, WORKSPACE_BODIES } from './workspace-requests';
+import { bodyPageQuery, deliveriesQuery } from './inspection';
 import { RULE_OPS, ruleProblem } from '../domain/trigger-rules';
 import { DEDUP_KEYS, DEDUP_WINDOW_MS } from '../domain/dedup';
 import { isHeaderName } from '../domain/headers';
@@ -276,10 +277,13 @@ export const payloadsBody = z
  * namespace of the document.
  */
 /** The queries the management API takes, by their names in its operations (./management.ts). */
-export const QUERIES = { Page: listQuery, RobotsPage: robotsQuery, AuditPage: auditQuery } satisfies Record<
-  string,
-  z.AnyZodObject
->;
+export const QUERIES = {
+  Page: listQuery,
+  RobotsPage: robotsQuery,
+  AuditPage: auditQuery,
+  DeliveriesPage: deliveriesQuery,
+  BodyPage: bodyPageQuery,
+} satisfies Record<string, z.AnyZodObject>;
 
 export const BODIES = {
   CreateApp: createAppBody,

@@ -4,7 +4,7 @@
  * robot's name, body format and steps version as they are at acceptance, and `held` when the robot
  * is paused.
  */
-import type { DeliveryInput, RobotState } from '../domain/types';
+import type { DeliveryInput, RequestCapture, RobotState } from '../domain/types';
 import type { Models } from '../storage/models';
 import type { RobotDoc } from '../storage/documents';
 import { robotBodyReading, type BodyReading } from '../robots/settings';
@@ -49,6 +49,8 @@ interface AcceptedDelivery {
   replayOf?: string;
   /** A test delivery (./test-delivery.ts). */
   test?: boolean;
+  /** The request as the inspector shows it (a replay: its original's). */
+  request?: RequestCapture;
 }
 
 /** The delivery's workflow input; a body over `inlineBodyBytes` is stored first. */
@@ -77,6 +79,7 @@ export async function deliveryInput(
     headers: d.headers,
     ...(d.replayOf ? { replayOf: d.replayOf } : {}),
     ...(d.test ? { test: true as const } : {}),
+    ...(d.request ? { request: d.request } : {}),
     ...(holdsDeliveries(d.robot.state) ? { held: true } : {}),
   };
 }

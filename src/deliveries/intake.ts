@@ -17,7 +17,7 @@ import type { Client } from '@temporalio/client';
 import type { Config } from '../core/config';
 import { bodyKey, dedupOf, SIGNED_REPLAY_WINDOW_MS } from '../domain/dedup';
 import { deliveryWorkflowId } from '../domain/ids';
-import { DUPLICATES_LOGGED_PER_MINUTE, THROTTLE_ENTRIES } from '../domain/limits';
+import { DUPLICATES_LOGGED_PER_MINUTE, REFUSED_BODY_KEPT_BYTES, THROTTLE_ENTRIES } from '../domain/limits';
 import { deliveryRecord, isEmptyBody, keptHeaders, type ReceivedDelivery } from '../domain/deliveries';
 import { derivedKey, newId } from '../domain/secrets';
 import { credentialHeaders, headersRead, senderDeliveryId, senderHandshake } from '../domain/senders/checks';
@@ -32,6 +32,9 @@ import type { DeliveryRecorder } from '../history/slots';
 import type { Logger } from '../core/log';
 import type { Models } from '../storage/models';
 import { Throttle } from '../core/throttle';
+import { captureRequest, eventName } from '../domain/inspection';
+import type { RequestCapture } from '../domain/types';
+import { bodyBlobId, storeBlob } from '../storage/blobs';
 import type { WebhookTrigger } from './webhook-trigger';
 
 interface TakeDeliveryDeps {
@@ -47,8 +50,17 @@ interface TakeDeliveryDeps {
   offerSecret(trigger: WebhookTrigger, secret: string, from: { address: string; at: Date }): Promise<Offered | null>;
 }
 
-/** A delivery the receiver answers itself is known by its id and the headers kept with it. */
-type ReceiverIds = { deliveryId: string; headers: Record<string, string> };
+/** A delivery the receiver answers itself is known by its id, the headers kept with it and its request. */
+type ReceiverIds = { deliveryId: string; headers: Record<string, string>; inspected: RequestCapture };
+
+/** A public URL's path and query (BASE_URL's origin left out). */
+const pathAndQueryOf = (publicUrl: string): string => {
+  const url = new URL(publicUrl);
+  return url.pathname + url.search;
+};
+
+/** The reason a request with a token that is not its URL's is recorded with (`refuseToken`). */
+export const WRONG_TOKEN = 'wrong or old token';
 
 /** The ids every log line about the delivery carries. */
 type DeliveryIds = { deliveryId: string; robotId: string; workspaceId: string; workflowId?: string };
@@ -93,8 +105,10 @@ export class DeliveryTaker {
     const known = { deliveryId, robotId: trigger.robotId, workspaceId: trigger.workspaceId };
     // Those its app's sender and its robot's trigger rules read are kept too.
     const read = [...(sender ? headersRead(sender) : []), ...trigger.ruleHeaders];
-    const headers = keptHeaders(req.headers, read, sender ? credentialHeaders(sender) : []);
-    const ids = { deliveryId, headers };
+    const credentials = sender ? credentialHeaders(sender) : [];
+    const headers = keptHeaders(req.headers, read, credentials);
+    const inspected = captureRequest({ ...req, pathAndQuery: pathAndQueryOf(req.publicUrl) }, credentials);
+    const ids = { deliveryId, headers, inspected };
     const request = sender && senderRequest(req);
     const unsigned = sender && request && senderHandshake(sender, request, false);
     if (unsigned) {
@@ -146,13 +160,14 @@ export class DeliveryTaker {
       bytes: req.body,
       verified,
       headers,
+      request: inspected,
     });
     const lookUpOriginal = this.duplicates.within(trigger.identifier);
     const started = await startDelivery(this.deps, input, workflowId, { windowMs, lookUpOriginal });
     if (started.started) return { outcome: 'accepted' };
     // A repeat: recorded with the delivery it repeats, a few a minute per URL at most.
     if (this.duplicates.take(trigger.identifier)) {
-      const received = { ...this.received(trigger, req, { deliveryId, key, headers }, verified), workflowId };
+      const received = { ...this.received(trigger, req, { ...ids, key }, verified), workflowId };
       const verdict = { outcome: 'duplicate' as const, duplicateOf: started.duplicateOf };
       // The repeat was refused already: a record that fails is logged, and the sender still gets 200.
       await this.deps.deliveries.record(deliveryRecord(received, verdict)).catch((err: Error) =>
@@ -164,6 +179,24 @@ export class DeliveryTaker {
       );
     }
     return { outcome: 'duplicate' };
+  }
+
+  /**
+   * A request to this trigger's identifier with a token that is not its own (a typo, one rotated out
+   * whose grace has ended): recorded as rejected, WRONG_TOKEN, within the URL's refusals this minute
+   * (REJECTED_PER_MINUTE, the throttle forgeries count in) and past them not at all, so a stranger
+   * guessing tokens fills nothing. Its sender is answered as for an unknown URL whatever this does;
+   * its body is not read.
+   */
+  async refuseToken(trigger: WebhookTrigger, req: DeliveryRequest): Promise<void> {
+    if (!this.rejections.take(trigger.identifier)) return;
+    const sender = trigger.verification && trigger.verification.scheme !== 'stripe' ? trigger.verification : null;
+    const read = [...(sender ? headersRead(sender) : []), ...trigger.ruleHeaders];
+    const credentials = sender ? credentialHeaders(sender) : [];
+    const inspected = captureRequest({ ...req, pathAndQuery: pathAndQueryOf(req.publicUrl) }, credentials);
+    const ids = { deliveryId: newId(), headers: keptHeaders(req.headers, read, credentials), inspected };
+    const received = this.received(trigger, req, { ...ids, key: bodyKey(this.digestKey, handshakeBytes(req)) }, false);
+    await this.deps.deliveries.record(deliveryRecord(received, { outcome: 'rejected', reason: WRONG_TOKEN }));
   }
 
   /**
@@ -201,7 +234,8 @@ export class DeliveryTaker {
     this.rejections.check(trigger.identifier);
     this.rejections.count(trigger.identifier);
     const received = this.received(trigger, req, { ...ids, key: bodyKey(this.digestKey, handshakeBytes(req)) }, false);
-    await this.deps.deliveries.record(deliveryRecord(received, { outcome: 'rejected', reason }));
+    const body = await this.keepBody(ids.deliveryId, req.body);
+    await this.deps.deliveries.record(deliveryRecord({ ...received, ...body }, { outcome: 'rejected', reason }));
   }
 
   /**
@@ -255,14 +289,27 @@ export class DeliveryTaker {
     const key = bodyKey(this.digestKey, handshakeBytes(req));
     if (!this.handshakesSeen.take(`${trigger.identifier}:${key}`)) return;
     const received = this.received(trigger, req, { ...ids, key }, verified);
-    await this.deps.deliveries.record(deliveryRecord(received, { outcome: 'handshake' }));
+    const body = await this.keepBody(ids.deliveryId, req.body);
+    await this.deps.deliveries.record(deliveryRecord({ ...received, ...body }, { outcome: 'handshake' }));
   }
 
-  /** A delivery the receiver answers itself (rejected, handshake, duplicate): no workflow of its own, no body kept. */
+  /**
+   * A body the receiver answers itself, kept for the inspector up to REFUSED_BODY_KEPT_BYTES (its
+   * recording is throttled before this), where replay and retention find any delivery's body.
+   */
+  private async keepBody(deliveryId: string, bytes: Buffer): Promise<Pick<ReceivedDelivery, 'body' | 'bodyKeptBytes'>> {
+    if (bytes.length === 0) return {};
+    const kept = bytes.subarray(0, REFUSED_BODY_KEPT_BYTES);
+    const ownerId = bodyBlobId(deliveryId);
+    const body = { ownerId, chunks: await storeBlob(this.deps.models, ownerId, kept) };
+    return kept.length < bytes.length ? { body, bodyKeptBytes: kept.length } : { body };
+  }
+
+  /** A delivery the receiver answers itself (rejected, handshake, duplicate): no workflow of its own. */
   private received(
     trigger: WebhookTrigger,
     req: DeliveryRequest,
-    { deliveryId, key, headers }: { deliveryId: string; key: string; headers: Record<string, string> },
+    { deliveryId, key, headers, inspected }: ReceiverIds & { key: string },
     verified: boolean | null,
   ): ReceivedDelivery {
     return {
@@ -276,6 +323,8 @@ export class DeliveryTaker {
       size: req.body.length,
       verified,
       headers,
+      request: inspected,
+      event: eventName(inspected.headers),
     };
   }
 }

@@ -12,6 +12,7 @@ import { senderTriggerData } from '../domain/senders/checks';
 import { DeliveryOverCap, MatchChars, TriggerBytes, UNCAPPED, type DeliveryCaps } from '../domain/delivery-caps';
 import { HEARTBEAT_ROWS } from '../domain/limits';
 import { FieldCollector } from '../domain/fields';
+import { eventName } from '../domain/inspection';
 import { MatchPacer } from '../domain/trigger-rules';
 import { admitted, admittedCount, StoppedRows, type DeliveryRules } from './rules';
 import {
@@ -96,6 +97,8 @@ export class DeliveryPreparer {
     const { verdict, firstRuns = [] } = decided;
     const received = {
       ...input,
+      // The sender's event name: a header's, else the parsed body's (src/domain/inspection.ts).
+      event: decided.event ?? (input.request && eventName(input.request.headers)),
       receivedAt: new Date(input.receivedAt),
       workflowId: at.workflowId,
       body: body && this.features.keepBodies ? await keepBody(input, body, this.writes.models) : null,
@@ -125,6 +128,7 @@ export class DeliveryPreparer {
     const stopped = new StoppedRows();
     const seen = () => (fields ? { fieldsJson: JSON.stringify(fields.result()) } : {});
     let stored: StoredRuns;
+    let event: string | undefined;
     if (format === 'csv') {
       // A first pass reads the whole body against the caps, so a bad row or a cap half way makes no
       // run at all. A retry that finds runs being stored (its heartbeat) knows the pass was made.
@@ -165,7 +169,8 @@ export class DeliveryPreparer {
       const reason =
         (await eventTypeStop(robot.trigger, data)) ??
         (rules ? await rules.stopReason({ trigger: data, headers }, pacer) : null);
-      if (reason !== null) return { verdict: { outcome: 'filtered', format, stepCount, reason, ...seen() } };
+      event = input.request && eventName(input.request.headers, data);
+      if (reason !== null) return { verdict: { outcome: 'filtered', format, stepCount, reason, ...seen() }, event };
       stored = await storeRuns(this.writes, input, [data], progress);
     }
     const { runCount, previewsJson, firstRuns } = stored;
@@ -173,6 +178,7 @@ export class DeliveryPreparer {
     return {
       verdict: { outcome: 'processed', format, stepCount, runCount, previewsJson, ...filteredRows, ...seen() },
       firstRuns,
+      event,
     };
   }
 }
@@ -181,6 +187,8 @@ export class DeliveryPreparer {
 interface Decided {
   verdict: Exclude<DeliveryVerdict, { outcome: 'rejected' | 'handshake' | 'duplicate' }>;
   firstRuns?: RunSeed[];
+  /** The sender's event name read from the parsed body (a header's when it has one). */
+  event?: string;
 }
 
 /** The delivery workflow's view of a verdict (without the body format, added by the caller). */

@@ -11,15 +11,23 @@
  *   and a bulk replay of large deliveries writes no copies. It is not verified again (a signature's
  *   time window would have passed): it carries its original's `verified`.
  * - A robot that is paused holds the replay like any delivery; a robot stopped or never put to work
- *   cannot replay (409). A rejected delivery (its body is never kept) cannot be replayed (409).
+ *   cannot replay (409).
+ * - A rejected delivery (refused by its signature check) replays only when its whole body was kept
+ *   (REFUSED_BODY_KEPT_BYTES) and it verifies now, with the trigger's secret of now, as at the time
+ *   it was received (the secret was wrong, not the sender): one that still does not is not replayed
+ *   (409, or left out of a bulk replay and counted). An app that no longer signs replays it unverified.
  * - Many at once (`replayMany`): the robot's deliveries of one outcome, newest first, that are
  *   not replays themselves, REPLAY_BATCH started at a time, at most REPLAYS_PER_REQUEST per request.
  */
 import { replayKey } from '../domain/dedup';
+import { triggerChecks } from '../robots/trigger-verification';
+import { cardToken } from '../robots/trigger-tokens';
+import { verifySender } from '../domain/senders/checks';
+import { webhookUrl } from '../domain/ids';
 import { deliveryWorkflowId } from '../domain/ids';
 import { REPLAY_BATCH, REPLAYS_PER_REQUEST } from '../domain/limits';
 import { newId } from '../domain/secrets';
-import type { DeliveryOutcome } from '../domain/types';
+import type { DeliveryOutcome, RequestCapture } from '../domain/types';
 import { deliveriesPage } from '../history/reads';
 import { byId } from '../storage/by-id';
 import type { DeliveryDoc, RobotDoc } from '../storage/documents';
@@ -44,8 +52,11 @@ export async function replayDelivery(deps: ReplayDeps, original: DeliveryDoc): P
   refuseUnlessTakingDeliveries(robot);
   const kept = original.body;
   if (!kept) throw new NotReplayable(`a ${original.outcome} delivery without a kept body cannot be replayed`);
+  if (original.bodyKeptBytes !== undefined)
+    throw new NotReplayable(`only the first ${original.bodyKeptBytes} bytes of its body were kept`);
   const deliveryId = newId();
   let bytes: Buffer | null = null;
+  let verified = original.verified;
   try {
     if (original.size <= deps.config.inlineBodyBytes) bytes = await readBlob(models, kept.ownerId, kept.chunks);
     else await referBody(models, kept, deliveryId, original._id);
@@ -53,6 +64,8 @@ export async function replayDelivery(deps: ReplayDeps, original: DeliveryDoc): P
     if (err instanceof BlobMissing || err instanceof BodyGone) throw new NotReplayable(notKept(err));
     throw err;
   }
+  // A refused body is at most REFUSED_BODY_KEPT_BYTES, so it is read whole above.
+  if (original.outcome === 'rejected' && bytes) verified = await verifiedNow(deps, robot, original, bytes);
   try {
     const n = await claimReplayNumber(models, original._id);
     const dedupKey = replayKey(original._id, n);
@@ -64,9 +77,10 @@ export async function replayDelivery(deps: ReplayDeps, original: DeliveryDoc): P
       dedupKey,
       contentType: original.contentType,
       bytes: bytes ?? { size: original.size, kept },
-      verified: original.verified,
+      verified,
       headers: JSON.parse(original.headersJson ?? '{}') as Record<string, string>,
       replayOf: original._id,
+      ...(original.requestJson ? { request: JSON.parse(original.requestJson) as RequestCapture } : {}),
     });
     await startDelivery(deps, input, deliveryWorkflowId(original.triggerIdentifier, dedupKey));
   } catch (err) {
@@ -76,6 +90,29 @@ export async function replayDelivery(deps: ReplayDeps, original: DeliveryDoc): P
     throw err;
   }
   return deliveryId;
+}
+
+/** A refused delivery's signature checked with the trigger's secret of now, as when it came; 409 when it fails. */
+async function verifiedNow(deps: ReplayDeps, robot: RobotDoc, original: DeliveryDoc, body: Buffer) {
+  const { verification } = await triggerChecks(deps.models, deps.config.secretsKeys, robot);
+  if (!verification) return null;
+  const path = original.requestJson ? (JSON.parse(original.requestJson) as RequestCapture).path : '';
+  const query = path.includes('?') ? path.slice(path.indexOf('?')) : '';
+  const url = webhookUrl(
+    deps.config.baseUrl,
+    robot.trigger.identifier,
+    cardToken(deps.config.secretsKeys, robot.trigger),
+  );
+  const verdict = verifySender(verification, {
+    method: original.requestJson ? (JSON.parse(original.requestJson) as RequestCapture).method : 'POST',
+    publicUrl: `${url ?? ''}${query}`,
+    query: new URLSearchParams(query.slice(1)),
+    headers: JSON.parse(original.headersJson ?? '{}') as Record<string, string>,
+    body,
+    receivedAtMs: new Date(original.receivedAt).getTime(),
+  });
+  if (!verdict.ok) throw new NotReplayable(`it still does not verify with the trigger's secret: ${verdict.reason}`);
+  return true;
 }
 
 const notKept = (err: Error) => (err instanceof BodyGone ? err.message : "the delivery's body is no longer kept");
@@ -94,28 +131,37 @@ export interface ReplayMany {
 }
 
 /**
- * Replays the robot's deliveries of an outcome (newest first, replays and rejected ones left out),
+ * Replays the robot's deliveries of an outcome, newest first (replays, and refused ones that do not verify now,
+ * left out),
  * up to REPLAYS_PER_REQUEST; `nextCursor` goes on where it stopped, null once none is left.
  */
 export async function replayMany(
   deps: ReplayDeps,
   robotId: string,
   which: ReplayMany,
-): Promise<{ deliveryIds: string[]; nextCursor: string | null }> {
+): Promise<{ deliveryIds: string[]; notReplayed: number; nextCursor: string | null }> {
   const deliveryIds: string[] = [];
+  let notReplayed = 0;
   let cursor = which.cursor;
   for (;;) {
     const room = REPLAYS_PER_REQUEST - deliveryIds.length;
-    if (room === 0) return { deliveryIds, nextCursor: cursor ?? null };
+    if (room === 0) return { deliveryIds, notReplayed, nextCursor: cursor ?? null };
     const page = await deliveriesPage(deps.models, robotId, Math.min(REPLAY_BATCH, room), cursor);
     const tooOld = (d: { receivedAt: Date }) => which.since !== undefined && new Date(d.receivedAt) < which.since;
     const chosen = page.items.filter((d) => !tooOld(d) && d.outcome === which.outcome && !d.replayOf && d.body);
     for (const d of chosen) {
       const original = await byId<DeliveryDoc>(deps.models.Delivery, d._id);
-      if (original) deliveryIds.push(await replayDelivery(deps, original));
+      if (!original) continue;
+      try {
+        deliveryIds.push(await replayDelivery(deps, original));
+      } catch (err) {
+        // A refused one that still does not verify (or whose body was cut) is left out, and counted.
+        if (!(err instanceof NotReplayable && original.outcome === 'rejected')) throw err;
+        notReplayed++;
+      }
     }
     // Newest first: once one is older than `since`, all after it are too.
-    if (page.items.some(tooOld) || !page.nextCursor) return { deliveryIds, nextCursor: null };
+    if (page.items.some(tooOld) || !page.nextCursor) return { deliveryIds, notReplayed, nextCursor: null };
     cursor = page.nextCursor;
   }
 }

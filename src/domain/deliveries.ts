@@ -31,12 +31,15 @@
  *   robot's resume releases what waits in arrival order (src/deliveries/hold.ts).
  * - **Kept for replay.** Its raw body and the headers in `KEPT_HEADERS` (with those its app's
  *   scheme reads) are kept as long as the delivery is in the history (`keptHeaders`).
+ * - **Kept for the inspector.** Every delivery keeps its request (every header, credentials masked)
+ *   and its sender's event name (./inspection.ts); one the receiver answers itself (refused, a
+ *   handshake) keeps its body's first REFUSED_BODY_KEPT_BYTES, within the refusal throttle.
  *
  * Every one of these outcomes is recorded by the same function, `deliveryRecord`.
  */
 import { headerValue, type RequestHeaders } from './headers';
 import { KEPT_HEADER_BYTES } from './limits';
-import type { BodyFormat, DeliveryFailure, DeliveryRecord, JsonValue, TriggerKind } from './types';
+import type { BodyFormat, DeliveryFailure, DeliveryRecord, JsonValue, RequestCapture, TriggerKind } from './types';
 import { CompiledRules, type TriggerRules } from './trigger-rules';
 
 /** Headers kept with every delivery, besides those its app's signature scheme reads. */
@@ -101,6 +104,10 @@ export interface ReceivedDelivery {
   replayOf?: string | null;
   /** A test delivery (src/deliveries/test-delivery.ts). */
   test?: true;
+  /** The request as the inspector shows it, its event name and its body's bytes kept when cut (./inspection.ts). */
+  request?: RequestCapture;
+  event?: string;
+  bodyKeptBytes?: number;
 }
 
 /** What became of a delivery. */
@@ -165,5 +172,9 @@ export function deliveryRecord(received: ReceivedDelivery, verdict: DeliveryVerd
     ...(received.test ? { test: true as const } : {}),
     ...('fieldsJson' in verdict && verdict.fieldsJson !== undefined ? { fieldsJson: verdict.fieldsJson } : {}),
     ...('filteredRows' in verdict && verdict.filteredRows ? { filteredRows: verdict.filteredRows } : {}),
+    ...(received.request ? { requestJson: JSON.stringify(received.request) } : {}),
+    ...(received.event === undefined ? {} : { event: received.event }),
+    ...(received.bodyKeptBytes === undefined ? {} : { bodyKeptBytes: received.bodyKeptBytes }),
+    ...(verdict.outcome === 'duplicate' && verdict.duplicateOf ? { duplicateOf: verdict.duplicateOf } : {}),
   };
 }

@@ -67,6 +67,14 @@ export interface DeliveryRecord {
   test?: true;
   /** A CSV's rows the trigger rules stopped (they made no run); absent when none. */
   filteredRows?: number;
+  /** The request as the inspector shows it (RequestCapture of ./inspection.ts) as JSON text; since 0.12. */
+  requestJson?: string;
+  /** The sender's event name (./inspection.ts `eventName`), when it has one; since 0.12. */
+  event?: string;
+  /** The bytes of its body kept when fewer than its size (a refused body: REFUSED_BODY_KEPT_BYTES). */
+  bodyKeptBytes?: number;
+  /** A duplicate's original, when known; since 0.12 (before, only in `reason`). */
+  duplicateOf?: string;
 }
 
 /** The failure type of a delivery workflow whose body does not parse in the app's body format. */
@@ -78,6 +86,17 @@ export const BODY_NOT_KEPT = 'BodyNotKept';
 /** Why a delivery failed: each is final (the workflow fails at once, and its ID is free again). */
 export const DELIVERY_FAILURES = [UNPARSABLE_BODY, OVER_CAP, BODY_NOT_KEPT] as const;
 export type DeliveryFailure = (typeof DELIVERY_FAILURES)[number];
+
+/** A request as the delivery inspector shows it (made by ./inspection.ts `captureRequest`). */
+export interface RequestCapture {
+  method: string;
+  /** The path and query as sent, the URL's token and credential parameters masked. */
+  path: string;
+  /** Every header in the order Node read them (lower-case names), credentials masked. */
+  headers: Array<[name: string, value: string]>;
+  /** Headers past INSPECTED_HEADERS_BYTES, counted, not kept. */
+  headersLeftOut?: number;
+}
 
 /** A robot step as the run executes it: the template is kept as JSON text (see README, storage). */
 export interface StepDefinition {
@@ -127,6 +146,8 @@ export interface DeliveryInput {
   replayOf?: string;
   /** Since 0.6: a test delivery, sent through the management API (src/deliveries/test-delivery.ts). */
   test?: true;
+  /** Since 0.12: the request as the delivery inspector shows it (./inspection.ts); absent for a replay or a test. */
+  request?: RequestCapture;
 }
 
 /**

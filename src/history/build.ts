@@ -172,8 +172,8 @@ async function closeHole(models: Models, t: LiveTally): Promise<boolean> {
 async function take(t: LiveTally, record: DeliveryDoc): Promise<number> {
   const st = t.state;
   const entry = st.entries++;
-  // The log lists neither: a page of it stays small (the fields are read from the record: ./fields.ts).
-  const { previewsJson: _previews, fieldsJson: _fields, ...rest } = record;
+  // The log lists none of these: a page of it stays small (the fields and the request are read from the record).
+  const { previewsJson: _previews, fieldsJson: _fields, requestJson: _request, ...rest } = record;
   const item: DeliveryEntry = { ...rest, firstRun: st.ordinals };
   await t.setItem('deliveries', entry, item);
   countDelivery(st, record.outcome, 1);

@@ -14,7 +14,7 @@ import { BLOCK_SIZE, RETENTION_SLOT_LAG_MS } from '../domain/limits';
 import { performance } from 'node:perf_hooks';
 
 /** A delivery as the deliveries log lists it (one item of a deliveries block). */
-export type DeliveryEntry = Omit<DeliveryDoc, 'previewsJson' | 'fieldsJson'> & {
+export type DeliveryEntry = Omit<DeliveryDoc, 'previewsJson' | 'fieldsJson' | 'requestJson'> & {
   /** Ordinal of its first run. */
   firstRun: number;
 };

@@ -23,9 +23,7 @@
  *   While the store does not answer, lookups do not wait for it: they are served from the cache,
  *   as they are between reads, and the stamp is asked again in the background.
  */
-import { appVerification, connectionSecret } from '../apps/apps';
-import { triggerSecrets } from '../robots/handshake-secrets';
-import type { BodyFormat } from '../domain/types';
+import { triggerChecks } from '../robots/trigger-verification';
 import { DEFAULT_WORKSPACE } from '../domain/workspaces';
 import type { Models } from '../storage/models';
 import { rawCollection } from '../storage/writes';
@@ -34,10 +32,8 @@ import { tokenHashes } from '../robots/trigger-tokens';
 import { TRIGGER_CACHE_ENTRIES } from '../domain/limits';
 import { isTriggerIdentifier } from '../domain/ids';
 import { ruleHeaders } from '../domain/trigger-rules';
-import { AUTO_DEDUP, type DedupChoice } from '../domain/dedup';
 import { currentVersion } from '../robots/steps-versions';
 import type { WebhookTrigger } from '../deliveries/webhook-trigger';
-import type { SenderVerification } from '../deliveries/request';
 
 /** The `_id` of the one stamp document. */
 const STAMP_ID = 'all';
@@ -179,23 +175,7 @@ export class TriggerCache {
     const robot = await this.models.Robot.findOne({ 'trigger.identifier': identifier }).lean();
     const tokens = robot && tokenHashes(robot.trigger);
     if (!robot || !tokens) return null;
-    let verification: SenderVerification | null = null;
-    let format: BodyFormat = 'json';
-    let dedup: DedupChoice = AUTO_DEDUP;
-    if (robot.trigger.kind === 'stripe' && robot.trigger.connectionId) {
-      const connection = await this.models.Connection.findById(robot.trigger.connectionId).lean();
-      const secret = connection && connectionSecret(this.secretsKeys, connection);
-      if (secret) verification = { scheme: 'stripe', secret };
-    } else if (robot.trigger.kind === 'custom') {
-      const app = await this.models.App.findById(robot.trigger.appId).lean();
-      format = app?.bodyFormat ?? 'json';
-      dedup = app?.dedup ?? AUTO_DEDUP;
-      if (app) verification = appVerification(this.secretsKeys, app);
-    }
-    // A secret its sender gave in a handshake is the URL's, once an editor confirmed it (an app's, before 0.11).
-    const secrets = triggerSecrets(this.secretsKeys, robot.trigger);
-    if (verification && verification.scheme !== 'stripe' && secrets.confirmed !== undefined)
-      verification = { ...verification, secret: secrets.confirmed };
+    const { verification, format, dedup, pendingSecrets } = await triggerChecks(this.models, this.secretsKeys, robot);
     return {
       robotId: robot._id,
       // Robots read before the workspace migration ran (it runs at connect) have none.
@@ -206,7 +186,7 @@ export class TriggerCache {
       tokens,
       state: robot.state,
       verification,
-      pendingSecrets: secrets.pending,
+      pendingSecrets,
       format,
       stepsVersion: robot.stepsVersion ?? 0,
       ruleHeaders: ruleHeaders(currentVersion(robot).rules),

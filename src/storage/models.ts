@@ -143,6 +143,11 @@ const deliverySchema = new Schema<DeliveryDoc>(
     fieldsJson: { type: String, default: undefined },
     test: { type: Boolean, default: undefined },
   },
+    filteredRows: { type: Number, default: undefined },
+    requestJson: { type: String, default: undefined },
+    event: { type: String, default: undefined },
+    bodyKeptBytes: { type: Number, default: undefined },
+    duplicateOf: { type: String, default: undefined },
   { ...opts, collection: 'deliveries' },
 );
 

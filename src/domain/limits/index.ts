@@ -4,7 +4,8 @@
  * request may be (./requests.ts), what a delivery may make and how it is worked (./deliveries.ts),
  * what a worker prepares at once (./preparation.ts),
  * the run history (./history.ts), trigger rules (./rules.ts), the management API (./management.ts),
- * what a sender's check parses before its credential is checked (./unsigned-parsing.ts), what one
+ * what a sender's check parses before its credential is checked (./unsigned-parsing.ts), what the
+ * delivery inspector keeps and reads at once (./inspection.ts), what one
  * workspace may hold (./workspace-sizes.ts),
  * and what processes keep in memory (./memory.ts). Timing constants (pauses, ticks, time-outs) stay
  * at the top of the module that waits. Imports nothing outside this folder: the workflow bundle, the
@@ -20,3 +21,4 @@ export * from './management';
 export * from './memory';
 export * from './unsigned-parsing';
 export * from './workspace-sizes';
+export * from './inspection';

@@ -201,7 +201,7 @@ describe("Slack's URL verification (src/domain/senders/slack.ts)", () => {
       'content-type': 'application/json',
     });
     expect(forged.status).toBe(400);
-    expect(forged.text).toBe('');
+    expect(forged.text).toBe("a header the signature check needs is missing: check the sender's webhook settings\n");
     // An event after it runs as usual.
     const event = JSON.stringify({ n: 1 });
     const sent = await stack.send('POST', robot.webhookUrl, event, schemes.slack.sign(event, now(), randomUUID()));

@@ -106,26 +106,36 @@ describe('with a signing secret', () => {
       'a wrong secret',
       (p: string) => signed(p, { secret: 'whsec_' + 'wrong'.repeat(6) }),
       'signature does not match the signing secret',
+      'signature does not match: check the signing secret',
     ],
-    ['no signature header', () => ({}), 'missing Stripe-Signature header'],
+    [
+      'no signature header',
+      () => ({}),
+      'missing Stripe-Signature header',
+      "a header the signature check needs is missing: check the sender's webhook settings",
+    ],
     [
       'a timestamp 6 minutes old',
       (p: string) => signed(p, { timestamp: Math.floor(Date.now() / 1000) - 360 }),
       'timestamp outside the 300-second tolerance',
+      "signed time is too old or too far ahead: send a fresh delivery, or check the sender's clock",
     ],
-  ])('rejects %s: 400, no run, the delivery recorded with the reason', async (_what, headers, reason) => {
-    const robot = await stripeRobot({ signingSecret: secret });
-    const payload = event('evt_bad');
-    const res = await stack.send('POST', robot.webhookUrl, payload, headers(payload));
-    expect(res.status).toBe(400);
-    expect(res.text).toBe('');
-    const [delivery] = await waitFor(
-      () => stack.deliveries(robot.robotId),
-      (d) => d.length === 1,
-    );
-    expect(delivery).toMatchObject({ outcome: 'rejected', reason, verified: false, workflowId: null });
-    expect(await stack.runs(robot.robotId)).toEqual([]);
-  });
+  ])(
+    'rejects %s: 400 saying what to check, no run, the delivery recorded with the reason',
+    async (_what, headers, reason, line) => {
+      const robot = await stripeRobot({ signingSecret: secret });
+      const payload = event('evt_bad');
+      const res = await stack.send('POST', robot.webhookUrl, payload, headers(payload));
+      expect(res.status).toBe(400);
+      expect(res.text).toBe(`${line}\n`);
+      const [delivery] = await waitFor(
+        () => stack.deliveries(robot.robotId),
+        (d) => d.length === 1,
+      );
+      expect(delivery).toMatchObject({ outcome: 'rejected', reason, verified: false, workflowId: null });
+      expect(await stack.runs(robot.robotId)).toEqual([]);
+    },
+  );
 
   it('does not let a forged event carrying a real event id, sent first, cost the real one its run', async () => {
     const robot = await stripeRobot({ signingSecret: secret });

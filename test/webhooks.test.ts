@@ -127,7 +127,7 @@ it('drops an empty body: 200, and no delivery or run', async () => {
   expect(await stack.deliveries(robot.robotId)).toHaveLength(1);
 });
 
-describe('URLs that are not a working trigger answer 404 with an empty body', () => {
+describe('URLs that are not a working trigger answer 404 with one line saying so', () => {
   let url: URL;
   beforeAll(async () => {
     url = new URL((await stack.robotAtWork()).webhookUrl);
@@ -146,7 +146,7 @@ describe('URLs that are not a working trigger answer 404 with an empty body', ()
   ])('%s', async (_what, make) => {
     const res = await stack.send('POST', make(), '{"a":1}');
     expect(res.status).toBe(404);
-    expect(res.text).toBe('');
+    expect(res.text).toBe('no webhook at this URL: it is unknown or its robot is stopped\n');
   });
 
   it('a robot that is not at work yet', async () => {
@@ -169,7 +169,7 @@ it('answers 413 for a body over MAX_BODY_BYTES and starts nothing', async () => 
     const robot = await small.robotAtWork();
     const res = await small.send('POST', robot.webhookUrl, JSON.stringify({ pad: 'x'.repeat(2000) }));
     expect(res.status).toBe(413);
-    expect(res.text).toBe('');
+    expect(res.text).toBe('body too large for this URL: nothing was stored\n');
     await small.send('POST', robot.webhookUrl, '{"fits":1}');
     const runs = await waitFor(
       () => small.api('GET', `/api/robots/${robot.robotId}/runs`).then((r) => r.body.runs as any[]),
@@ -191,7 +191,7 @@ it('answers 503 with Retry-After, never 200, while Temporal is unreachable', asy
     const res = await down.send('POST', robot.webhookUrl, '{"a":1}');
     expect(res.status).toBe(503);
     expect(res.headers.get('retry-after')).toBe('5');
-    expect(res.text).toBe('');
+    expect(res.text).toBe('not stored: the service cannot take it now, send it again after Retry-After seconds\n');
     const health = await fetch(`${down.metricsUrl}/healthz`);
     expect(health.status).toBe(503);
     expect(await health.json()).toEqual({ temporal: 'unreachable', mongodb: 'ok' });

@@ -147,19 +147,28 @@ interface RunParts {
   steps: StepDefinition[];
   results: StepResultText[];
   outcome: RunOutcomeDoc | undefined;
+  /** Its delivery's body format (undefined when the delivery is gone). */
+  format: BodyFormat | undefined;
 }
 
+/**
+ * A run whole; `workflow` is its link in the Temporal Web UI, left out (undefined) for all but the
+ * operator. `hint` when every placeholder of its steps came out empty (src/domain/empty-placeholders.ts).
+ */
 export function runView(
-  { run, triggerJson, steps, results, outcome }: RunParts,
-  workflow: string | null,
+  { run, triggerJson, steps, results, outcome, format }: RunParts,
+  workflow: string | null | undefined,
 ): AnswerIn<'Run'> {
   const byIndex = new Map(results.map((r) => [r.index, r]));
+  const trigger = JSON.parse(triggerJson) as JsonValue;
+  const templates = steps.map((s) => JSON.parse(s.templateJson) as JsonValue);
+  const empty = format !== undefined && everyPlaceholderEmpty(templates, trigger);
   return {
     id: run._id,
     robotId: run.robotId,
     deliveryId: run.deliveryId,
     status: outcome?.status ?? 'running',
-    trigger: JSON.parse(triggerJson) as JsonValue,
+    trigger,
     steps: steps.map((definition, i) => {
       const result = byIndex.get(i);
       if (!result) return { name: definition.name, status: 'pending' as StepStatus };
@@ -170,8 +179,9 @@ export function runView(
     verified: run.verified,
     createdAt: run.createdAt,
     finishedAt: outcome?.finishedAt ?? null,
-    workflowUrl: workflow,
+    ...(workflow === undefined ? {} : { workflowUrl: workflow }),
     ...(run.test ? { test: true as const } : {}),
+    ...(empty ? { hint: emptyPlaceholdersHint(format) } : {}),
   };
 }
 
@@ -197,7 +207,8 @@ const WITH_REASON: ReadonlySet<DeliveryOutcome> = new Set(['rejected', 'dropped'
 
 export function deliveryView(
   d: Pick<DeliveryDoc, Exclude<keyof DeliveryDoc, 'previewsJson' | 'slot' | 'stepCount'>>,
-  ui: WebUi,
+  /** The Temporal Web UI, for the operator only (null: no `workflowUrl`). */
+  ui: WebUi | null,
 ): AnswerIn<'Delivery'> {
   return {
     id: d._id,
@@ -213,16 +224,16 @@ export function deliveryView(
     ...(d.outcome === 'failed' ? { error: d.error } : {}),
     verified: d.verified,
     workflowId: d.workflowId,
-    workflowUrl: workflowUrl(ui, d.workflowId),
+    ...(ui ? { workflowUrl: workflowUrl(ui, d.workflowId) } : {}),
     ...(d.stepsVersion === undefined ? {} : { stepsVersion: d.stepsVersion }),
     replayable: Boolean(d.body),
     replayOf: d.replayOf ?? null,
     headers: JSON.parse(d.headersJson ?? '{}') as Record<string, string>,
     ...(d.test ? { test: true as const } : {}),
-  };
-}
     ...(d.event === undefined ? {} : { event: d.event }),
     ...(d.duplicateOf === undefined ? {} : { duplicateOf: d.duplicateOf }),
     bodyKept: d.body ? (d.bodyKeptBytes ?? d.size) : 0,
     runIds: Array.from({ length: Math.min(d.runCount, DELIVERY_RUN_IDS) }, (_, i) => runIdFor(d._id, i)),
     ...(d.requestJson ? { request: JSON.parse(d.requestJson) as RequestCapture } : {}),
+  };
+}

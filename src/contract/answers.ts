@@ -166,10 +166,12 @@ export const runAnswer = answer({
   verified: z.boolean().nullable(),
   createdAt: time,
   finishedAt: time.nullable(),
-  /** The run's workflow in the Temporal Web UI (TEMPORAL_UI_URL), when it is known. */
-  workflowUrl: z.string().url().nullable(),
+  /** The run's workflow in the Temporal Web UI (TEMPORAL_UI_URL), when it is known; to the operator only. */
+  workflowUrl: z.string().url().nullable().optional(),
   /** A run of a test delivery (absent otherwise). */
   test: z.literal(true).optional(),
+  /** Said when every placeholder of its steps came out empty: what to check (absent otherwise). */
+  hint: z.string().optional(),
 });
 
 export const deliveryAnswer = answer({
@@ -187,7 +189,8 @@ export const deliveryAnswer = answer({
   error: z.string().nullable().optional(),
   verified: z.boolean().nullable(),
   workflowId: z.string().nullable(),
-  workflowUrl: z.string().url().nullable(),
+  /** Its workflow in the Temporal Web UI (TEMPORAL_UI_URL); to the operator only. */
+  workflowUrl: z.string().url().nullable().optional(),
   /** The steps version its runs execute (absent for deliveries recorded before versions). */
   stepsVersion: z.number().int().optional(),
   /** Whether its raw body is kept, so it can be replayed. */
@@ -198,11 +201,6 @@ export const deliveryAnswer = answer({
   headers: z.record(z.string()),
   /** Sent as a test from the robot page or the API (absent otherwise). */
   test: z.literal(true).optional(),
-});
-
-/** The paths a robot's recent deliveries carried (src/domain/fields.ts): what its steps can read. */
-const robotFieldsAnswer = answer({
-  /** How many deliveries they come from (the last 100 whose body was parsed). */
   /** The sender's event name (`x-github-event`, Stripe's `type`), when it has one. */
   event: z.string().optional(),
   /** A duplicate's original, when known. */
@@ -213,6 +211,11 @@ const robotFieldsAnswer = answer({
   runIds: z.array(z.string()),
   /** The request as it came (one delivery's answer only; absent before 0.12 and for a test delivery). */
   request: requestCaptureAnswer.optional(),
+});
+
+/** The paths a robot's recent deliveries carried (src/domain/fields.ts): what its steps can read. */
+const robotFieldsAnswer = answer({
+  /** How many deliveries they come from (the last 100 whose body was parsed). */
   deliveries: z.number().int(),
   /** Some delivery carried more paths than are kept (200 per delivery). */
   truncated: z.boolean(),
@@ -297,12 +300,12 @@ export const ANSWERS = {
   ReplayedMany: bulkReplayAnswer,
   Payloads: payloadsAnswer,
   Codec: codecAnswer,
+  BodyPage: bodyPageAnswer,
   ...WORKSPACE_ANSWERS,
 } satisfies Record<string, z.ZodTypeAny>;
 
 /** What the API answers, as the dashboard (web/src/api.ts) and other TypeScript clients read it. */
 export type AppAnswer = z.output<typeof appAnswer>;
-  BodyPage: bodyPageAnswer,
 export type ConnectionAnswer = z.output<typeof connectionAnswer>;
 export type RobotAnswer = z.output<typeof robotAnswer>;
 export type RunSummaryAnswer = z.output<typeof runSummaryAnswer>;

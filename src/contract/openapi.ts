@@ -43,6 +43,8 @@ function schemas(named: Record<string, ZodTypeAny>, pipes: 'input' | 'output'): 
 
 function answer(kind: Operation['answers'][number]) {
   if (kind === 'empty') return { description: 'Empty body' };
+  if (kind === 'line')
+    return { description: 'Why it was refused, one line', content: { 'text/plain': { schema: { type: 'string' } } } };
   if (kind === 'document')
     return { description: 'OpenAPI 3.1', content: { 'application/json': { schema: { type: 'object' } } } };
   if (kind === 'file')

@@ -31,8 +31,11 @@ export interface Operation {
   workspaceFromPath?: true;
   body?: BodyName | 'raw';
   query?: QueryName;
-  /** Status → the answer's schema, `empty`, `document` (the OpenAPI document) or `file` (bytes: ./route.ts). */
-  answers: Record<number, AnswerName | 'empty' | 'document' | 'file'>;
+  /**
+   * Status → the answer's schema, `empty`, `document` (the OpenAPI document), `file` (bytes: ./route.ts)
+   * or `line` (one line of text/plain: a webhook URL's refusal, src/receiver/refusals.ts).
+   */
+  answers: Record<number, AnswerName | 'empty' | 'document' | 'file' | 'line'>;
 }
 
 /** The names of a path's parameters: `/api/robots/:id/runs` has `id`. */

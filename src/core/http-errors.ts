@@ -20,6 +20,8 @@ interface HttpErrorDetails {
   expected?: boolean;
   /** A 5xx whose message may be shown. */
   expose?: boolean;
+  /** On a webhook route: the one line of text its sender is answered with (src/receiver/refusals.ts). */
+  answer?: string;
 }
 
 /** Every refusal the service answers with; anything else thrown is a 500 (a 503 on webhook routes). */
@@ -92,6 +94,24 @@ export function answerEmpty(ctx: Context, status: number): void {
   ctx.status = status;
 }
 
+/**
+ * A status with one line of text/plain, never sniffed as anything else (a webhook route's refusal:
+ * src/receiver/refusals.ts), or an empty body when there is no line.
+ */
+export function answerLine(ctx: Context, status: number, line: string | undefined): void {
+  if (line === undefined) return answerEmpty(ctx, status);
+  ctx.status = status;
+  ctx.type = 'text/plain; charset=utf-8';
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  ctx.body = `${line}\n`;
+}
+
+/** What a webhook route told the handler to answer an error of this status with (`ctx.state.refusalLine`). */
+function refusalLineOf(ctx: Context, status: number): string | undefined {
+  const lineOf = ctx.state.refusalLine as ((status: number) => string | undefined) | undefined;
+  return lineOf?.(status);
+}
+
 /** Any thrown value as an HttpError: libraries' errors with a 4xx or 5xx status keep it. */
 function toHttpError(raw: unknown): HttpError {
   if (raw instanceof HttpError) return raw;
@@ -114,8 +134,9 @@ const RETRY_AFTER_SECONDS = 5;
 
 /**
  * Errors become JSON `{ "error", "field"? }` on the management API. Webhook routes set
- * `ctx.state.bareErrors`: senders get the status code with an empty body, and anything that is
- * not an HTTP error (database or engine unreachable) is a 503 with Retry-After, never a 200.
+ * `ctx.state.bareErrors`: senders get the status code with one line of text (the error's `answer`, or
+ * what `ctx.state.refusalLine` gives for its status) or an empty body, and anything that is not an
+ * HTTP error (database or engine unreachable) is a 503 with Retry-After, never a 200.
  */
 export function errorHandler(log: Logger): Middleware {
   return async (ctx, next) => {
@@ -139,7 +160,7 @@ export function errorHandler(log: Logger): Middleware {
       if (ctx.state.bareErrors && status === 500) status = 503;
       for (const [k, v] of Object.entries(err.details.headers ?? {})) ctx.set(k, v);
       if (status === 503) ctx.set('Retry-After', String(RETRY_AFTER_SECONDS));
-      if (ctx.state.bareErrors) return answerEmpty(ctx, status);
+      if (ctx.state.bareErrors) return answerLine(ctx, status, err.details.answer ?? refusalLineOf(ctx, status));
       ctx.status = status;
       const message = status < 500 || err.details.expose ? err.message : 'internal error';
       const { field } = err.details;

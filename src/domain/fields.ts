@@ -10,9 +10,11 @@
  * - **Bounded.** At most `FIELD_PATHS_PER_DELIVERY` paths of up to `FIELD_PATH_CHARS` characters;
  *   past either the delivery's fields are marked `truncated`. An example is cut to
  *   `FIELD_EXAMPLE_CHARS`.
- * - **No secrets in examples.** Under a key that names a secret (`SECRET_KEY`), for a value that
- *   looks like a key (`SECRET_VALUE`) or a generated credential (`looksGenerated`), the example is
- *   `REDACTED`; the path and its types are shown. Keys themselves are data, and are shown.
+ * - **No secrets in examples, and only secrets redacted.** Under a key that names a credential
+ *   (`namesCredential`: read word by word, so GitHub's `author` or a count of `total_tokens` is data,
+ *   an `auth` object or an `apiKey` is not), for a value that looks like a key (`SECRET_VALUE`) or a
+ *   generated credential (`looksGenerated`, but not under an id's key: GitHub's `node_id`), the
+ *   example is `REDACTED`; the path and its types are shown. Keys themselves are data, and are shown.
  * - **A robot's fields** (`mergeFields`): the union over its last `FIELDS_DELIVERIES` deliveries
  *   that were parsed, with in how many each path appeared and the newest example.
  *
@@ -52,9 +54,43 @@ export interface RobotField extends SeenField {
 }
 
 export const REDACTED = '[redacted]';
-/** Keys whose values are never shown as examples. */
-const SECRET_KEY =
-  /pass(word|wd|phrase)?$|pwd|secret|token|api[-_ ]?key|(^|[-_])key$|auth|signature|credential|private[-_ ]?key|cookie|session|jwt/i;
+/** Words of a key that name a credential: its value is never shown (`namesCredential`). */
+const CREDENTIAL_WORDS: ReadonlySet<string> = new Set([
+  ...['pass', 'password', 'passwd', 'passphrase', 'passcode', 'pwd', 'pin', 'secret', 'secrets', 'token'],
+  ...['auth', 'oauth', 'authorization', 'authorisation', 'authentication', 'signature', 'sig', 'credential'],
+  ...['credentials', 'cookie', 'cookies', 'session', 'jwt', 'apikey', 'bearer', 'otp', 'cvv', 'cvc'],
+]);
+/** Run together in one word (`xAccessToken` split, `accesstoken` not): still a credential. */
+const CREDENTIAL_IN_WORD = /password|passwd|secret|apikey|accesstoken|authtoken|refreshtoken|privatekey|signature/;
+/** The word before `key` that makes it a credential's (`api_key`, `privateKey`); a bare `key` is data (Jira's). */
+const CREDENTIAL_KEY_OF: ReadonlySet<string> = new Set([
+  ...['api', 'secret', 'private', 'access', 'signing', 'client', 'auth', 'encryption', 'master', 'session'],
+  ...['webhook', 'license', 'app', 'consumer'],
+]);
+
+/** A key's words, lower case: `apiKey`, `api_key`, `API-Key` and `api key` are `api`, `key`. */
+function wordsOf(key: string): string[] {
+  return key
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+}
+
+/** Whether a key names a credential, whose value (and everything under it) is never shown. */
+export function namesCredential(key: string): boolean {
+  const words = wordsOf(key);
+  return words.some(
+    (word, i) =>
+      CREDENTIAL_WORDS.has(word) ||
+      CREDENTIAL_IN_WORD.test(word) ||
+      (word === 'key' && i > 0 && CREDENTIAL_KEY_OF.has(words[i - 1])),
+  );
+}
+
+/** A key that names an identifier (`id`, `node_id`, `ids`): its value is data however generated it looks. */
+const namesId = (key: string): boolean => ['id', 'ids'].includes(wordsOf(key).at(-1) ?? '');
 /** Values that look like a key or a bearer credential whatever their key (Stripe, GitHub, Slack, AWS, JWT…). */
 const SECRET_VALUE =
   /^(whsec_|sk_(live|test)_|rk_(live|test)_|bearer\s|basic\s|gh[pousr]_|github_pat_|xox[abpr]-|AKIA|AIza|glpat-|eyJ)/i;
@@ -111,9 +147,9 @@ function typeOf(value: JsonValue): FieldType {
   return typeof value as 'string' | 'number' | 'boolean' | 'object';
 }
 
-function exampleOf(value: string | number | boolean, secret: boolean): string {
+function exampleOf(value: string | number | boolean, secret: boolean, id: boolean): string {
   const text = String(value);
-  if (secret || SECRET_VALUE.test(text.slice(0, GENERATED_CHARS)) || looksGenerated(text)) return REDACTED;
+  if (secret || SECRET_VALUE.test(text.slice(0, GENERATED_CHARS)) || (!id && looksGenerated(text))) return REDACTED;
   return text.length > FIELD_EXAMPLE_CHARS ? `${text.slice(0, FIELD_EXAMPLE_CHARS - 1)}…` : text;
 }
 
@@ -123,7 +159,7 @@ export class FieldCollector {
   private truncated = false;
 
   add(value: JsonValue): void {
-    this.walk(value, '', false);
+    this.walk(value, '', false, false);
   }
 
   result(): DeliveryFields {
@@ -131,7 +167,8 @@ export class FieldCollector {
     return this.truncated ? { fields, truncated: true } : { fields };
   }
 
-  private walk(value: JsonValue, path: string, secret: boolean): void {
+  /** `secret`: under a key that names a credential; `id`: the value of a key that names an identifier. */
+  private walk(value: JsonValue, path: string, secret: boolean, id: boolean): void {
     let field = this.seen.get(path);
     if (!field) {
       if (this.seen.size >= FIELD_PATHS_PER_DELIVERY) return void (this.truncated = true);
@@ -140,7 +177,7 @@ export class FieldCollector {
     }
     field.types.add(typeOf(value));
     if (value === null || typeof value !== 'object') {
-      if (field.example === null && value !== null) field.example = exampleOf(value, secret);
+      if (field.example === null && value !== null) field.example = exampleOf(value, secret, id);
       return;
     }
     const children: Array<[Segment, JsonValue]> = Array.isArray(value)
@@ -154,8 +191,8 @@ export class FieldCollector {
         this.truncated = true;
         continue;
       }
-      const secretBelow = secret || (typeof segment === 'string' && SECRET_KEY.test(segment));
-      this.walk(child, written, secretBelow);
+      const secretBelow = secret || (typeof segment === 'string' && namesCredential(segment));
+      this.walk(child, written, secretBelow, typeof segment === 'string' ? namesId(segment) : id);
     }
   }
 }

@@ -1,10 +1,16 @@
 /**
  * POST and PUT /api/webhooks/<trigger_identifier>/<token>: check the token, read the raw body
  * within the body budget, take the delivery (src/deliveries/intake.ts) and answer: 200 with an empty
- * body once it is durable, or an empty error (src/core/http-errors.ts). Parsing and the run happen in the
- * background. A handshake of the app's sender (src/domain/senders/) gets the answer the sender
- * expects instead, always `nosniff` and never HTML; GET is answered only for a sender whose
- * handshake is a GET (Meta, Dropbox, Okta), else 405.
+ * body once it is durable, or a refusal with one line of text saying why (./refusals.ts, rendered by
+ * src/core/http-errors.ts). Parsing and the run happen in the background. A handshake of the app's
+ * sender (src/domain/senders/) gets the answer the sender expects instead, always `nosniff` and never
+ * HTML; GET is answered only for a sender whose handshake is a GET (Meta, Dropbox, Okta), else 405.
+ *
+ * A token pasted with a trailing space, tab, newline or `+` (`%20`, `%0A`, `%0D%0A`) is read without
+ * them: a token never holds one. A token that is not the trigger's (a typo, one rotated out) is
+ * answered as an unknown URL, and recorded on the robot's deliveries log as a refusal within the
+ * URL's refusal throttle (`DeliveryTaker.refuseToken`), in the background so the answer takes no
+ * longer than for an identifier that does not exist.
  */
 import Router from '@koa/router';
 import type { Client } from '@temporalio/client';
@@ -12,7 +18,7 @@ import type { Context } from 'koa';
 import type { Config } from '../core/config';
 import { WEBHOOK_PATH } from '../domain/ids';
 import type { DeliveryRecorder } from '../history/slots';
-import { answerEmpty, HttpError, methodNotAllowed, notFound } from '../core/http-errors';
+import { answerEmpty, HttpError, methodNotAllowed } from '../core/http-errors';
 import type { Logger } from '../core/log';
 import type { Models } from '../storage/models';
 import type { Operation } from '../contract/operation';
@@ -26,6 +32,8 @@ import { answersMethod } from '../domain/senders/checks';
 import { SENDERS } from '../domain/senders/catalog';
 import { offerHandshakeSecret } from '../robots/handshake-secrets';
 import { recordSenderEvent } from '../workspaces/audit';
+import type { DeliveryRequest } from '../deliveries/request';
+import { REFUSALS, refusalByStatus, signatureRefusal } from './refusals';
 
 interface ReceiverDeps {
   config: Config;
@@ -42,24 +50,24 @@ export const WEBHOOK_OPERATIONS: readonly Operation[] = (['post', 'put'] as cons
   path: WEBHOOK_PATH,
   summary:
     `Deliver a webhook (${method.toUpperCase()} and ${method === 'post' ? 'PUT' : 'POST'} behave the same). ` +
-    'The token in the path is the only credential. Every answer has an empty body but one: a handshake of ' +
-    "the app's sender (docs/api.md#senders) gets the answer that sender expects (text/plain or JSON). A " +
-    "delivery taken is 200, or 204 where the sender requires it (Discord). A refusal is 400, or the sender's " +
-    'own status (Discord and Xero 401, GoCardless 498).',
+    'The token in the path is the only credential. A delivery taken is 200 with an empty body, or 204 where ' +
+    "the sender requires it (Discord); a handshake of the app's sender (docs/api.md#senders) gets the answer " +
+    "that sender expects (text/plain or JSON). A refusal is 400, or the sender's own status (Discord and Xero " +
+    '401, GoCardless 498), with one line of text/plain saying why (docs/api.md#what-a-webhook-url-answers).',
   access: 'open',
   body: 'raw',
   answers: {
     // One 2xx as every operation declares; a Discord app's deliveries and its PING are answered 204.
     200: 'empty',
-    400: 'empty',
-    401: 'empty',
-    404: 'empty',
-    408: 'empty',
-    413: 'empty',
-    429: 'empty',
+    400: 'line',
+    401: 'line',
+    404: 'line',
+    408: 'line',
+    413: 'line',
+    429: 'line',
     // GoCardless' status for a signature that does not verify.
-    498: 'empty',
-    503: 'empty',
+    498: 'line',
+    503: 'line',
   },
 }));
 
@@ -72,11 +80,34 @@ export const HANDSHAKE_OPERATION: Operation = {
     "header, X's CRC) or HEAD (Trello, Mandrill): answered as that sender expects for an app of that sender, " +
     'else 405.',
   access: 'open',
-  answers: { 200: 'empty', 400: 'empty', 403: 'empty', 404: 'empty', 405: 'empty', 429: 'empty', 503: 'empty' },
+  answers: { 200: 'empty', 400: 'line', 403: 'line', 404: 'line', 405: 'line', 429: 'line', 503: 'line' },
 };
 
 /** The audit log's action for a secret a handshake gave (kept pending on the URL). */
 const SECRET_FROM_HANDSHAKE = 'robot.secret-from-handshake';
+
+/** A webhook route's errors: a status and one line (./refusals.ts), never the management API's JSON. */
+function answerAsWebhook(ctx: Context): void {
+  ctx.state.bareErrors = true;
+  ctx.state.refusalLine = refusalByStatus;
+}
+
+/** The URL's token as pasted: a trailing space, tab, newline or `+` (none is ever in a token) left out. */
+export const pastedToken = (token: string): string => token.replace(/[\s+]+$/, '');
+
+/** The request as the receiver read it (src/deliveries/request.ts). */
+function requestOf(ctx: Context, publicBase: string, body: Buffer, receivedAt: Date): DeliveryRequest {
+  return {
+    method: ctx.method,
+    // The path and query as sent (never an absolute-form request line's scheme and host).
+    publicUrl: publicBase + ctx.path + (ctx.querystring ? `?${ctx.querystring}` : ''),
+    headers: ctx.headers,
+    contentType: ctx.get('content-type') || null,
+    body,
+    receivedAt,
+    address: ctx.ip,
+  };
+}
 
 /** 200 with an empty body, the answer to every delivery taken, unless its sender requires another (Discord's 204). */
 const acknowledge = (ctx: Context, trigger: WebhookTrigger) => {
@@ -117,13 +148,24 @@ export function webhookRouter(deps: ReceiverDeps): Router {
     },
   });
 
+  /** The URL's trigger; else 404 as for an unknown URL, a wrong or old token recorded on its robot. */
   async function triggerFor(ctx: Context): Promise<WebhookTrigger> {
-    const { identifier, token } = ctx.params as { identifier: string; token: string };
-    const accepted = (t: WebhookTrigger | null): t is WebhookTrigger =>
+    const { identifier, token: pasted } = ctx.params as { identifier: string; token: string };
+    const token = pastedToken(pasted);
+    const accepted = (t: WebhookTrigger | null): boolean =>
       t !== null && triggerTakesDeliveries(t) && tokenAccepted(t.tokens, token);
     const trigger = await triggers.lookupFor(identifier, accepted);
-    if (!accepted(trigger)) throw notFound();
-    return trigger;
+    if (trigger && accepted(trigger)) return trigger;
+    if (trigger && !tokenAccepted(trigger.tokens, token)) {
+      const request = requestOf(ctx, config.baseUrl, Buffer.alloc(0), new Date());
+      void taker.refuseToken(trigger, request).catch((err: Error) =>
+        log.warn('a wrong token could not be recorded in the deliveries log', {
+          robotId: trigger.robotId,
+          err: err.message,
+        }),
+      );
+    }
+    throw new HttpError(404, 'not found', { answer: REFUSALS.unknown });
   }
 
   const budget = new BodyBudget({
@@ -133,7 +175,7 @@ export function webhookRouter(deps: ReceiverDeps): Router {
   });
 
   async function receive(ctx: Context): Promise<void> {
-    ctx.state.bareErrors = true;
+    answerAsWebhook(ctx);
     const trigger = await triggerFor(ctx);
     const receivedAt = new Date();
     await budget.withBody(ctx.req, trigger.identifier, config.maxBodyBytes, (body) =>
@@ -143,7 +185,7 @@ export function webhookRouter(deps: ReceiverDeps): Router {
 
   /** A GET: a handshake of the app's sender, or 405. No body is read. */
   async function check(ctx: Context): Promise<void> {
-    ctx.state.bareErrors = true;
+    answerAsWebhook(ctx);
     const trigger = await triggerFor(ctx);
     const v = trigger.verification;
     if (!v || v.scheme === 'stripe' || !answersMethod(v, ctx.method)) throw methodNotAllowed('POST, PUT');
@@ -152,20 +194,12 @@ export function webhookRouter(deps: ReceiverDeps): Router {
 
   /** Takes a body that was read whole, and answers 200 unless its signature does not verify. */
   async function accept(ctx: Context, trigger: WebhookTrigger, body: Buffer, receivedAt: Date): Promise<void> {
-    const request = {
-      method: ctx.method,
-      // The path and query as sent (never an absolute-form request line's scheme and host).
-      publicUrl: config.baseUrl + ctx.path + (ctx.querystring ? `?${ctx.querystring}` : ''),
-      headers: ctx.headers,
-      contentType: ctx.get('content-type') || null,
-      body,
-      receivedAt,
-      address: ctx.ip,
-    };
+    const request = requestOf(ctx, config.baseUrl, body, receivedAt);
     const taken = await taker.take(trigger, request, (ids) => (ctx.state.ids = ids));
-    // An expected refusal: one info line with the delivery's ids (src/core/http-errors.ts), and an empty body.
+    // An expected refusal: one info line with the delivery's ids (src/core/http-errors.ts), and one line to its sender.
     if (taken.outcome === 'rejected') {
-      throw new HttpError(taken.status, `signature check failed: ${taken.reason}`, { expected: true });
+      const answer = signatureRefusal(taken.reason, taken.status);
+      throw new HttpError(taken.status, `signature check failed: ${taken.reason}`, { expected: true, answer });
     }
     if (taken.outcome === 'not-a-handshake') throw methodNotAllowed('POST, PUT');
     if (taken.outcome !== 'accepted') ctx.state.outcome = taken.outcome;
@@ -177,7 +211,7 @@ export function webhookRouter(deps: ReceiverDeps): Router {
   for (const op of WEBHOOK_OPERATIONS) router[op.method](op.path, receive);
   router.get(HANDSHAKE_OPERATION.path, check);
   router.all(WEBHOOK_PATH, (ctx) => {
-    ctx.state.bareErrors = true;
+    answerAsWebhook(ctx);
     throw methodNotAllowed('POST, PUT');
   });
   return router;

@@ -1,6 +1,7 @@
 /**
  * A run (`/runs/:id`): its trigger data, each step's output or error, its delivery and a link to
- * its workflow in the Temporal Web UI.
+ * its workflow in the Temporal Web UI (the API gives it to the operator only), and a hint when
+ * every placeholder came out empty.
  */
 import { useEffect, useState } from 'preact/hooks';
 import { call, ApiError, type Delivery, type Run } from '../api';
@@ -52,6 +53,11 @@ export function RunPage({ id }: { id: string }) {
           Started {formatTime(run.createdAt)}
           {run.finishedAt && `, finished ${formatTime(run.finishedAt)}`}
         </p>
+        {run.hint && (
+          <p role="note" aria-label="Hint">
+            Hint: {run.hint}.
+          </p>
+        )}
         {delivery && (
           <p>
             Delivery: {delivery.outcome}, {delivery.size} bytes of {delivery.format}, received{' '}

@@ -50,6 +50,7 @@ import { receiverAb } from './phases/receiver-ab';
 import { n8nLevels } from './phases/n8n';
 import { profile } from './phases/profile';
 import { senderChecks } from './phases/sender-checks';
+import { inspectorLoads } from './phases/inspector';
 import { warmUp } from './phases/warm-up';
 import { report, writeResults, type Results } from './report';
 import { machineFacts, readSettings } from './settings';
@@ -78,6 +79,7 @@ async function main(): Promise<number> {
     receiverAb: null,
     fields: null,
     senderChecks: null,
+    inspector: null,
     idleRobots: null,
     profile: null,
     error: null,
@@ -140,6 +142,8 @@ async function main(): Promise<number> {
         newRobot: async (name) => (await benchRobot(api, stack.origin, name, 'json', { n: '{{trigger.n}}' })).robotId,
       });
     }
+    if (s.inspector)
+      results.inspector = await inspectorLoads(api, { baseUrl: api.baseUrl, adminToken: stack.adminToken });
     if (s.workspaceRobots > 0) {
       const scale = { robots: s.workspaceRobots, entries: s.workspaceAudit, samples: s.historySamples };
       results.workspaces = await workspacesBench(api, models, scale);

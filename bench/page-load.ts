@@ -14,6 +14,9 @@ export interface PageLoad {
   adminToken: string;
 }
 
+/** A page's script that signs it in with the admin token, as web/src/api.ts keeps it (`credential`). */
+export const signedIn = (at: PageLoad) => `sessionStorage.setItem('credential', ${JSON.stringify(at.adminToken)})`;
+
 export async function robotPageLoads(at: PageLoad, robotId: string, samples: number): Promise<Percentiles | null> {
   const executablePath = process.env.CHROMIUM_BIN;
   if (!executablePath) return null;
@@ -22,7 +25,7 @@ export async function robotPageLoads(at: PageLoad, robotId: string, samples: num
     const times: number[] = [];
     for (let i = 0; i < samples + 2; i++) {
       const context = await browser.newContext();
-      await context.addInitScript(`sessionStorage.setItem('admin-token', ${JSON.stringify(at.adminToken)})`);
+      await context.addInitScript(signedIn(at));
       const page = await context.newPage();
       const started = performance.now();
       await page.goto(`${at.baseUrl}/robots/${robotId}`, { waitUntil: 'commit' });
@@ -50,7 +53,7 @@ export async function openRobotPage(
   if (!executablePath) return null;
   const browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
   const context = await browser.newContext();
-  await context.addInitScript(`sessionStorage.setItem('admin-token', ${JSON.stringify(at.adminToken)})`);
+  await context.addInitScript(signedIn(at));
   const page = await context.newPage();
   const times: number[] = [];
   page.on('requestfinished', (request) => {

@@ -19,6 +19,7 @@ import { WATCH_INTERVAL_MS, type CsvResult } from './phases/csv';
 import type { AblationResult } from './phases/ablation';
 import type { FieldsPriceRow } from './phases/fields';
 import type { SenderChecksResult } from './phases/sender-checks';
+import type { InspectorResult } from './phases/inspector';
 import type { HostileResult } from './phases/hostile';
 import type { IdleRobotsResult } from './phases/idle-robots';
 import type { FanOutBaseline } from './phases/fan-out-baseline';
@@ -58,6 +59,8 @@ export interface Results {
   fields: FieldsPriceRow[] | null;
   /** A sender's check per delivery, today's against the baseline commit's (phases/sender-checks.ts). */
   senderChecks: SenderChecksResult | null;
+  /** The delivery inspector's page on a 1 KiB and a 32 MiB body (phases/inspector.ts). */
+  inspector: InspectorResult | null;
   /** Each process's CPU a second with robots idle, at each count (bench/phases/idle-robots.ts). */
   idleRobots: IdleRobotsResult | null;
   /** Where a json delivery's and a CSV row's cost goes (bench/phases/profile.ts). */
@@ -229,6 +232,16 @@ export function report(r: Results): string {
         ['sender', 'µs today', 'µs baseline', 'today ÷ baseline'],
         r.senderChecks.rows.map((c) => [c.sender, c.todayUs, c.baselineUs, c.ratio]),
       ),
+    );
+  if (r.inspector)
+    out.push(
+      '',
+      "The delivery inspector: a delivery's page in chromium until its body's first part shows, fresh each time",
+      table(
+        ['body bytes', 'p50 ms', 'p95 ms', 'JS heap MB'],
+        [r.inspector.small, r.inspector.large].map((l) => [l.bodyBytes, l.ms.p50, l.ms.p95, l.heapMb]),
+      ),
+      `32 MiB ÷ 1 KiB at p50: ${r.inspector.ratio}`,
     );
   if (r.hostile) out.push('', hostileReport(r.hostile));
   if (r.idleRobots) out.push('', idleRobotsReport(r.idleRobots));

@@ -37,6 +37,7 @@
  *                          all of them off at once; '' for none)
  *   BENCH_BASELINE_COMMIT  the earlier commit of the ablation, '' for none (default 756a1f1: before the run history)
  *   BENCH_SENDER_CHECKS    0 to skip timing the senders' checks against that commit (default 1)
+ *   BENCH_INSPECTOR        0 to skip timing the delivery inspector on a 32 MiB body (default 1)
  *   BENCH_RECEIVER_AB      a commit whose receiver takes turns with today's on one stack, worker paused, at
  *                          each level (bench/phases/receiver-ab.ts; default '': skipped)
  *   BENCH_RECEIVER_AB_ROUNDS rounds of that at each level (default 4)
@@ -117,6 +118,7 @@ export interface Settings {
   ablationFeatures: string[];
   baselineCommit: string;
   senderChecks: boolean;
+  inspector: boolean;
   receiverAb: string;
   receiverAbRounds: number;
   idleRobots: number[];
@@ -192,6 +194,7 @@ export function readSettings(): Settings {
     ablationFeatures,
     baselineCommit: process.env.BENCH_BASELINE_COMMIT ?? BEFORE_THE_RUN_HISTORY,
     senderChecks: intSetting('BENCH_SENDER_CHECKS', 1, 0) > 0,
+    inspector: intSetting('BENCH_INSPECTOR', 1, 0) > 0,
     receiverAb: process.env.BENCH_RECEIVER_AB?.trim() ?? '',
     receiverAbRounds: intSetting('BENCH_RECEIVER_AB_ROUNDS', 4),
     idleRobots,

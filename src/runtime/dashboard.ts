@@ -1,8 +1,8 @@
 /**
  * The dashboard (web/, README "The dashboard"): its built files (web/dist, made by `npm run
  * build`) served by the receiver on the service's own port. Its pages (`/`, `/robots/:id`,
- * `/runs/:id`) answer its index.html; `/assets/<file>` its scripts and styles, kept by browsers
- * for a year (their names change with their content). Everything else goes on to the routers,
+ * `/runs/:id`, `/deliveries/:id`, …) answer its index.html; `/assets/<file>` its scripts and
+ * styles, kept by browsers for a year (their names change with their content). Everything else goes on to the routers,
  * so the dashboard never answers for the API, the webhooks or the health routes. It needs no
  * credential to load: what it shows comes from the API, with the key or admin token a person enters.
  */
@@ -10,7 +10,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Middleware } from 'koa';
 
-const PAGES = [/^\/$/, /^\/robots\/[^/]+$/, /^\/runs\/[^/]+$/, /^\/keys$/, /^\/audit$/];
+const PAGES = [
+  /^\/$/,
+  /^\/robots\/[^/]+$/,
+  /^\/runs\/[^/]+$/,
+  /^\/deliveries\/[^/]+$/,
+  /^\/keys$/,
+  /^\/audit$/,
+  /^\/apps$/,
+];
 const ASSET = /^\/assets\/([A-Za-z0-9_.-]+)$/;
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',

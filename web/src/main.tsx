@@ -16,6 +16,7 @@ import { RobotsPage } from './pages/robots';
 import { RobotPage } from './pages/robot';
 import { RunPage } from './pages/run';
 import { SignIn } from './pages/sign-in';
+import { DeliveryPage } from './pages/delivery';
 import './style.css';
 
 function App() {
@@ -82,3 +83,6 @@ function Page({ path, caller }: { path: string; caller: Caller }) {
 }
 
 render(<App />, document.getElementById('app')!);
+  const delivery = /^\/deliveries\/([^/]+)$/.exec(path);
+  if (delivery) return <DeliveryPage key={delivery[1]} id={decodeURIComponent(delivery[1])} />;
+  if (path === '/apps') return <AppsPage />;

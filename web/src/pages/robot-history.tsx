@@ -5,17 +5,23 @@
 import { useEffect, useState } from 'preact/hooks';
 import { call, type Delivery, type Outcome, type RunSummary } from '../api';
 import { link } from '../nav';
-import { FieldError, FOLLOW_MS, formatTime, useRefusal } from './components';
+import { Badge, FieldError, FOLLOW_MS, formatTime, plural, useRefusal } from './components';
 import { canWrite } from '../rights';
 
-/** A page of a history list, following its first page while it is shown. */
-function usePage<T>(robotId: string, list: 'listRuns' | 'listDeliveries') {
+/** The deliveries log's filters, applied by the API (src/contract/inspection.ts). */
+type DeliveryFilters = { outcome?: Outcome; event?: string; since?: string; until?: string };
+
+/** A page of a history list (the deliveries' filtered by the API), following its first page while it is shown. */
+function usePage<T>(robotId: string, list: 'listRuns' | 'listDeliveries', filters: DeliveryFilters = {}) {
   const [cursors, setCursors] = useState<string[]>([]); // the cursors of the pages before this one
   const [page, setPage] = useState<{ items: T[]; nextCursor: string | null } | null>(null);
   const cursor = cursors.at(-1);
+  const filtersKey = JSON.stringify(filters);
+  useEffect(() => setCursors([]), [filtersKey]);
   useEffect(() => {
     const load = async () => {
-      const answer = await call(list, { params: { id: robotId }, query: { limit: 20, cursor } });
+      const query = { limit: 20, cursor, ...(JSON.parse(filtersKey) as DeliveryFilters) };
+      const answer = await call(list, { params: { id: robotId }, query });
       const items = 'runs' in answer ? answer.runs : answer.deliveries;
       setPage({ items: items as T[], nextCursor: answer.nextCursor });
     };
@@ -23,7 +29,7 @@ function usePage<T>(robotId: string, list: 'listRuns' | 'listDeliveries') {
     if (cursor) return undefined;
     const timer = setInterval(() => void load(), FOLLOW_MS);
     return () => clearInterval(timer);
-  }, [robotId, list, cursor]);
+  }, [robotId, list, cursor, filtersKey]);
   const older = page?.nextCursor ? () => setCursors([...cursors, page.nextCursor!]) : null;
   const newer = cursors.length > 0 ? () => setCursors(cursors.slice(0, -1)) : null;
   return { page, older, newer };
@@ -89,13 +95,25 @@ export function Runs({ robotId }: { robotId: string }) {
 
 const OUTCOMES: Outcome[] = ['processed', 'filtered', 'duplicate', 'dropped', 'rejected', 'failed', 'handshake'];
 
+/** A time typed in a `datetime-local` input, as the API takes it (ISO 8601, UTC); undefined when empty. */
+const isoOf = (local: string) => (local ? new Date(local).toISOString() : undefined);
+
 export function Deliveries({ robotId }: { robotId: string }) {
-  const { page, older, newer } = usePage<Delivery>(robotId, 'listDeliveries');
   const [outcome, setOutcome] = useState<Outcome | ''>('');
+  const [event, setEvent] = useState('');
+  const [since, setSince] = useState('');
+  const [until, setUntil] = useState('');
+  const filters = {
+    ...(outcome ? { outcome } : {}),
+    ...(event.trim() ? { event: event.trim() } : {}),
+    ...(since ? { since: isoOf(since) } : {}),
+    ...(until ? { until: isoOf(until) } : {}),
+  };
+  const { page, older, newer } = usePage<Delivery>(robotId, 'listDeliveries', filters);
   const [replayed, setReplayed] = useState<string | null>(null);
   const { refusal, attempt } = useRefusal();
-  // The API lists deliveries by time only: the filter narrows the page shown.
-  const shown = page?.items.filter((d) => !outcome || d.outcome === outcome) ?? [];
+  const filtered = Object.keys(filters).length > 0;
+  const shown = page?.items ?? [];
   const replay = (d: Delivery) =>
     void attempt(async () => {
       setReplayed((await call('replayDelivery', { params: { id: d.id } })).deliveryId);
@@ -103,59 +121,98 @@ export function Deliveries({ robotId }: { robotId: string }) {
   return (
     <section>
       <h2>Deliveries</h2>
-      <label>
-        Outcome (on this page){' '}
-        <select value={outcome} onChange={(e) => setOutcome(e.currentTarget.value as Outcome | '')}>
-          <option value="">All</option>
-          {OUTCOMES.map((o) => (
-            <option key={o} value={o}>
-              {o}
-            </option>
-          ))}
-        </select>
-      </label>
-      {replayed && <p role="status">Replayed as delivery {replayed}.</p>}
+      <div class="filters" role="search" aria-label="Filter deliveries">
+        <label>
+          Outcome{' '}
+          <select value={outcome} onChange={(e) => setOutcome(e.currentTarget.value as Outcome | '')}>
+            <option value="">All</option>
+            {OUTCOMES.map((o) => (
+              <option key={o} value={o}>
+                {o}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Event name <input type="search" value={event} onInput={(e) => setEvent(e.currentTarget.value)} />
+        </label>
+        <label>
+          From <input type="datetime-local" value={since} onInput={(e) => setSince(e.currentTarget.value)} />
+        </label>
+        <label>
+          To <input type="datetime-local" value={until} onInput={(e) => setUntil(e.currentTarget.value)} />
+        </label>
+      </div>
+      {replayed && (
+        <p role="status">
+          Replayed as{' '}
+          <a href={`/deliveries/${replayed}`} onClick={link(`/deliveries/${replayed}`)}>
+            a new delivery
+          </a>
+          .
+        </p>
+      )}
       <FieldError refusal={refusal} />
-      <table aria-label="Deliveries">
-        <thead>
-          <tr>
-            <th>Outcome</th>
-            <th>Received</th>
-            <th>Size</th>
-            <th>Content type</th>
-            <th>Details</th>
-            {canWrite() && <th aria-label="Replay" />}
-          </tr>
-        </thead>
-        <tbody>
-          {shown.map((d) => (
-            <tr key={d.id}>
-              <td>{d.outcome}</td>
-              <td>{formatTime(d.receivedAt)}</td>
-              <td>{d.size} bytes</td>
-              <td>{d.contentType ?? ''}</td>
-              <td>
-                {d.outcome === 'processed' && `${d.runCount ?? 0} run(s)`}
-                {d.filteredRows !== undefined && d.outcome === 'processed' && `, ${d.filteredRows} row(s) filtered`}
-                {d.reason && <span>{d.reason}</span>}
-                {d.error && <span class="error">{d.error}</span>}
-                {d.replayOf && <span> (replay)</span>}
-                {d.test && <span class="tag"> (test delivery)</span>}
-              </td>
-              {canWrite() && (
-                <td>
-                  {d.replayable && (
-                    <button type="button" aria-label={`Replay delivery ${d.id}`} onClick={() => replay(d)}>
-                      Replay
-                    </button>
-                  )}
-                </td>
-              )}
+      <div class="table-scroll">
+        <table aria-label="Deliveries">
+          <thead>
+            <tr>
+              <th>Outcome</th>
+              <th>Event</th>
+              <th>Received</th>
+              <th>Size</th>
+              <th>Details</th>
+              {canWrite() && <th aria-label="Replay" />}
             </tr>
-          ))}
-        </tbody>
-      </table>
-      {page && shown.length === 0 && <p>No deliveries{outcome ? ` ${outcome}` : ''} on this page.</p>}
+          </thead>
+          <tbody>
+            {shown.map((d) => (
+              <tr key={d.id}>
+                <td>
+                  <a
+                    href={`/deliveries/${d.id}`}
+                    onClick={link(`/deliveries/${d.id}`)}
+                    aria-label={`Inspect the ${d.outcome} delivery of ${formatTime(d.receivedAt)}`}
+                  >
+                    <Badge status={d.outcome} />
+                  </a>
+                </td>
+                <td>{d.event && <code>{d.event}</code>}</td>
+                <td>{formatTime(d.receivedAt)}</td>
+                <td>{plural(d.size, 'byte')}</td>
+                <td>
+                  {d.outcome === 'processed' && plural(d.runCount ?? 0, 'run')}
+                  {d.filteredRows !== undefined &&
+                    d.outcome === 'processed' &&
+                    `, ${plural(d.filteredRows, 'row')} filtered`}
+                  {d.reason && <span>{d.reason}</span>}
+                  {d.error && <span class="error">{d.error}</span>}
+                  {d.replayOf && <span> (replay)</span>}
+                  {d.test && <span class="tag"> (test delivery)</span>}
+                </td>
+                {canWrite() && (
+                  <td>
+                    {d.replayable && (
+                      <button type="button" aria-label={`Replay delivery ${d.id}`} onClick={() => replay(d)}>
+                        Replay
+                      </button>
+                    )}
+                  </td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {page && shown.length === 0 && (
+        <p>
+          {filtered
+            ? page.nextCursor
+              ? 'None matched among the latest looked at: Older looks further.'
+              : 'No delivery matches.'
+            : 'No deliveries yet.'}
+        </p>
+      )}
       <Pager of="deliveries" older={older} newer={newer} />
     </section>
   );

@@ -57,6 +57,7 @@ export function connectionView(c: ConnectionDoc): AnswerIn<'Connection'> {
     provider: c.provider,
     name: c.name,
     hasSigningSecret: c.signingSecretSealed !== null,
+    events: c.events ?? [],
     createdAt: c.createdAt,
   };
 }

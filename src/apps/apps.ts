@@ -8,9 +8,14 @@ import type { z } from 'zod';
 import { dedupProblem, type DedupChoice } from '../domain/dedup';
 import { decryptSecret, encryptSecret, newId } from '../domain/secrets';
 import type { BodyFormat } from '../domain/types';
-import type { CustomVerification } from '../domain/senders/catalog';
+import { SENDERS, type CustomVerification } from '../domain/senders/catalog';
 import { invalidField, workspaceFull } from '../core/http-errors';
-import type { createAppBody, createConnectionBody, updateAppBody } from '../contract/requests';
+import {
+  verificationBody,
+  type createAppBody,
+  type createConnectionBody,
+  type updateAppBody,
+} from '../contract/requests';
 import type { AppDoc, ConnectionDoc } from '../storage/documents';
 import type { Models } from '../storage/models';
 
@@ -68,12 +73,29 @@ export async function createApp(
   return app.toObject();
 }
 
+/**
+ * A verification edited, whole: a secret setting left out is the app's own, when its sender stays
+ * the same (refused, naming the setting, when the sender changes or the app has none).
+ */
+function withKeptSecrets(secretsKeys: readonly Buffer[], app: AppDoc, edit: CustomVerification): CustomVerification {
+  const kept = appVerification(secretsKeys, app);
+  const whole: Record<string, unknown> = { ...edit };
+  for (const s of SENDERS[edit.scheme].settings) {
+    if (!s.secret || whole[s.name] !== undefined) continue;
+    const own = kept?.scheme === edit.scheme ? (kept as unknown as Record<string, unknown>)[s.name] : undefined;
+    if (own !== undefined) whole[s.name] = own;
+    else if (!s.optional) throw invalidField(`verification.${s.name}`, 'required: the app has no such secret to keep');
+  }
+  return verificationBody.parse(whole);
+}
+
 /** The app edited, or null if it is gone; its dedup choice checked against the app as it will be. */
 export async function editApp(
   { models, secretsKey, secretsKeys }: AppsDeps,
   app: AppDoc,
-  { verification, ...body }: z.output<typeof updateAppBody>,
+  { verification: edited, ...body }: z.output<typeof updateAppBody>,
 ): Promise<AppDoc | null> {
+  const verification = edited ? withKeptSecrets(secretsKeys, app, edited) : edited;
   checkDedup(body.dedup === undefined ? app.dedup : body.dedup, {
     signedWith:
       verification === undefined ? (appVerification(secretsKeys, app)?.scheme ?? null) : (verification?.scheme ?? null),

@@ -57,6 +57,8 @@ export const connectionAnswer = answer({
   name: z.string(),
   /** The secret itself is never returned. */
   hasSigningSecret: z.boolean(),
+  /** The event types its new robots start with (empty: none chosen, every event). */
+  events: z.array(z.string()),
   createdAt: time,
 });
 

@@ -69,12 +69,20 @@ function refuseWeakEd25519Key(key: string, encoding: 'hex' | 'base64', ctx: z.Re
   if (problem) ctx.addIssue({ code: 'custom', message: problem });
 }
 
-/** A sender's verification: its scheme and exactly the settings its catalog entry names. */
-const senderBody = (name: SenderName) =>
+/**
+ * A sender's verification: its scheme and exactly the settings its catalog entry names; in an edit
+ * (`keptSecrets`) its secret settings may be left out, to keep the app's own (src/apps/apps.ts).
+ */
+const senderBody = (name: SenderName, keptSecrets = false) =>
   z
     .object({
       scheme: z.literal(name),
-      ...Object.fromEntries(SENDERS[name].settings.map((s) => [s.name, settingSchema(s)])),
+      ...Object.fromEntries(
+        SENDERS[name].settings.map((s) => [
+          s.name,
+          keptSecrets && s.secret ? settingSchema(s).optional() : settingSchema(s),
+        ]),
+      ),
     })
     .strict();
 
@@ -82,26 +90,47 @@ const senderBody = (name: SenderName) =>
  * How the app's senders sign their requests (checked before any run), by the sender's name; the
  * secret is write-only. A standard-webhooks secret must be one the package can read.
  */
-export const verificationBody = z
-  .discriminatedUnion(
-    'scheme',
-    SENDER_NAMES.map(senderBody) as unknown as [ReturnType<typeof senderBody>, ...ReturnType<typeof senderBody>[]],
-  )
-  .superRefine((v, ctx) => {
-    const signature = SENDERS[v.scheme].signature;
-    const base64Key = signature.family === 'standard-webhooks' && signature.key !== 'text';
-    const secret = String((v as { secret?: unknown }).secret);
-    if (base64Key && !isStandardWebhooksSecret(secret))
-      ctx.addIssue({
-        code: 'custom',
-        path: ['secret'],
-        message: 'a standard-webhooks secret: whsec_ (or whpk_) followed by base64',
-      });
-    else if (base64Key && secret.startsWith(STANDARD_WEBHOOKS_PUBLIC_KEY)) {
-      const problem = ed25519PublicKeyProblem(secret.slice(STANDARD_WEBHOOKS_PUBLIC_KEY.length), 'base64');
-      if (problem) ctx.addIssue({ code: 'custom', path: ['secret'], message: problem });
-    }
-  }) as unknown as z.ZodType<CustomVerification, z.ZodTypeDef, unknown>;
+const verificationOf = (keptSecrets: boolean) =>
+  z
+    .discriminatedUnion(
+      'scheme',
+      SENDER_NAMES.map((n) => senderBody(n, keptSecrets)) as unknown as [
+        ReturnType<typeof senderBody>,
+        ...ReturnType<typeof senderBody>[],
+      ],
+    )
+    .superRefine(refuseUnreadableSecret);
+
+/** A standard-webhooks secret must be one the package can read (a kept one was checked when it was saved). */
+function refuseUnreadableSecret(v: { scheme: SenderName }, ctx: z.RefinementCtx): void {
+  const signature = SENDERS[v.scheme].signature;
+  const base64Key = signature.family === 'standard-webhooks' && signature.key !== 'text';
+  const secret = (v as { secret?: string }).secret;
+  if (secret === undefined) return;
+  if (base64Key && !isStandardWebhooksSecret(secret))
+    ctx.addIssue({
+      code: 'custom',
+      path: ['secret'],
+      message: 'a standard-webhooks secret: whsec_ (or whpk_) followed by base64',
+    });
+  else if (base64Key && secret.startsWith(STANDARD_WEBHOOKS_PUBLIC_KEY)) {
+    const problem = ed25519PublicKeyProblem(secret.slice(STANDARD_WEBHOOKS_PUBLIC_KEY.length), 'base64');
+    if (problem) ctx.addIssue({ code: 'custom', path: ['secret'], message: problem });
+  }
+}
+
+export const verificationBody = verificationOf(false) as unknown as z.ZodType<
+  CustomVerification,
+  z.ZodTypeDef,
+  unknown
+>;
+
+/** A verification edited: a secret setting left out keeps the app's own, when the sender stays the same. */
+export const verificationEditBody = verificationOf(true) as unknown as z.ZodType<
+  CustomVerification,
+  z.ZodTypeDef,
+  unknown
+>;
 
 /** What an app's deliveries are told apart by, and for how long (src/domain/dedup.ts). */
 export const dedupBody = z
@@ -133,18 +162,24 @@ export const updateAppBody = z
   .object({
     name: name.optional(),
     bodyFormat: z.enum(BODY_FORMATS).optional(),
-    verification: verificationBody.nullable().optional(),
+    /** A secret setting left out keeps the app's own (the same sender): the API shows the others, never a secret. */
+    verification: verificationEditBody.nullable().optional(),
     /** null: back to auto. */
     dedup: dedupBody.nullable().optional(),
   })
   .strict()
   .refine((b) => Object.keys(b).length > 0, 'name at least one field to change');
 
+/** Stripe's event types (`payment_intent.succeeded`): a robot on a connection takes these by default. */
+const eventTypes = z.array(z.string().min(1).max(200)).max(100);
+
 export const createConnectionBody = z
   .object({
     provider: z.literal('stripe'),
     name,
     signingSecret: secret.optional(),
+    /** The event types its new robots start with (the dashboard's robot form fills them in); none: every event. */
+    events: eventTypes.optional(),
   })
   .strict();
 
@@ -160,7 +195,7 @@ const trigger = z
   .object({
     appId: id.optional(),
     connectionId: id.optional(),
-    events: z.array(z.string().min(1).max(200)).max(100).optional(),
+    events: eventTypes.optional(),
   })
   .strict()
   .superRefine((t, ctx) => {

@@ -48,6 +48,8 @@ export interface ConnectionDoc {
   provider: 'stripe';
   name: string;
   signingSecretSealed: string | null;
+  /** The event types its new robots start with (absent: none chosen). */
+  events?: string[];
   createdAt: Date;
 }
 

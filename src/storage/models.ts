@@ -67,6 +67,7 @@ const connectionSchema = new Schema<ConnectionDoc>(
     name: { type: String, required: true },
     /** AES-256-GCM sealed with SECRETS_KEY; never returned by any route. */
     signingSecretSealed: { type: String, default: null },
+    events: { type: [String], default: undefined },
     createdAt: { type: Date, required: true },
   },
   { ...opts, collection: 'connections' },
@@ -142,12 +143,12 @@ const deliverySchema = new Schema<DeliveryDoc>(
     replayOf: { type: String, default: null },
     fieldsJson: { type: String, default: undefined },
     test: { type: Boolean, default: undefined },
-  },
     filteredRows: { type: Number, default: undefined },
     requestJson: { type: String, default: undefined },
     event: { type: String, default: undefined },
     bodyKeptBytes: { type: Number, default: undefined },
     duplicateOf: { type: String, default: undefined },
+  },
   { ...opts, collection: 'deliveries' },
 );
 

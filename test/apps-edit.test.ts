@@ -1,0 +1,75 @@
+/**
+ * Editing an app's sender settings without retyping its secret, and a payment connection's event
+ * types (issue 54, the Apps page), through the real API and receiver: a secret left out of
+ * `PATCH /api/apps/:id` is the app's own when the sender stays the same, and refused, named, when
+ * it changes; a connection keeps the event types its new robots start with.
+ */
+import { createHmac } from 'node:crypto';
+import { startStack, type Stack } from './support/stack';
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(() => stack.close());
+
+const SECRET = 'a-generic-hmac-secret-0123456789';
+const body = JSON.stringify({ order: 7 });
+const digest = createHmac('sha256', SECRET).update(body).digest('hex');
+
+/** An app signed by a generic HMAC header, and a robot at work on it: its webhook URL. */
+async function appAtWork(): Promise<{ appId: string; url: string }> {
+  const verification = { scheme: 'hmac', secret: SECRET, header: 'x-old-signature', algorithm: 'sha256' };
+  const app = await stack.api('POST', '/api/apps', {
+    name: 'Orders',
+    supportsInboundTrigger: true,
+    verification: { ...verification, encoding: 'hex' },
+  });
+  expect(app.status).toBe(201);
+  const steps = [{ name: 'compose', type: 'compose', template: { order: '{{trigger.order}}' } }];
+  const robot = await stack.api('POST', '/api/robots', { name: 'Ship', trigger: { appId: app.body.id }, steps });
+  const started = await stack.api('POST', `/api/robots/${robot.body.id}/start`);
+  return { appId: app.body.id, url: started.body.trigger.card.webhookUrl };
+}
+
+it("changes a sender's settings with its secret left out, and keeps the app's own", async () => {
+  const { appId, url } = await appAtWork();
+  const edited = await stack.api('PATCH', `/api/apps/${appId}`, {
+    verification: { scheme: 'hmac', header: 'x-new-signature', algorithm: 'sha256', encoding: 'hex' },
+  });
+  expect(edited.status).toBe(200);
+  expect(edited.body.verification).toEqual({
+    scheme: 'hmac',
+    header: 'x-new-signature',
+    algorithm: 'sha256',
+    encoding: 'hex',
+  });
+  // Signed with the secret kept, under the new header: taken; under the old one: refused.
+  const sent = (header: string) =>
+    stack.send('POST', url, body, { 'content-type': 'application/json', [header]: digest });
+  expect((await sent('x-new-signature')).status).toBe(200);
+  expect((await sent('x-old-signature')).status).toBe(400);
+});
+
+it('refuses a new sender without its secret, naming the setting', async () => {
+  const { appId } = await appAtWork();
+  const changed = await stack.api('PATCH', `/api/apps/${appId}`, { verification: { scheme: 'github' } });
+  expect(changed).toMatchObject({
+    status: 400,
+    body: { field: 'verification.secret', error: 'verification.secret: required: the app has no such secret to keep' },
+  });
+  // A secret given is checked as on create.
+  const short = await stack.api('PATCH', `/api/apps/${appId}`, { verification: { scheme: 'github', secret: 'short' } });
+  expect(short).toMatchObject({ status: 400, body: { field: 'verification.secret' } });
+});
+
+it('keeps the event types of a payment connection, answered with it', async () => {
+  const events = ['invoice.paid', 'customer.subscription.deleted'];
+  const made = await stack.api('POST', '/api/connections', { provider: 'stripe', name: 'Shop', events });
+  expect(made).toMatchObject({ status: 201, body: { name: 'Shop', events, hasSigningSecret: false } });
+  expect((await stack.api('GET', `/api/connections/${made.body.id}`)).body.events).toEqual(events);
+  const none = await stack.api('POST', '/api/connections', { provider: 'stripe', name: 'All events' });
+  expect(none.body.events).toEqual([]);
+  const bad = await stack.api('POST', '/api/connections', { provider: 'stripe', name: 'x', events: [''] });
+  expect(bad).toMatchObject({ status: 400, body: { field: 'events.0' } });
+});

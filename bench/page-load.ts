@@ -5,7 +5,7 @@
  * Without CHROMIUM_BIN the measurement is left out.
  */
 import path from 'node:path';
-import { chromium } from 'playwright-core';
+import { chromium, type Page } from 'playwright-core';
 import { percentiles, type Percentiles } from './load';
 import { cpuSecondsBelow } from './processes';
 
@@ -17,7 +17,17 @@ export interface PageLoad {
 /** A page's script that signs it in with the admin token, as web/src/api.ts keeps it (`credential`). */
 export const signedIn = (at: PageLoad) => `sessionStorage.setItem('credential', ${JSON.stringify(at.adminToken)})`;
 
-export async function robotPageLoads(at: PageLoad, robotId: string, samples: number): Promise<Percentiles | null> {
+/**
+ * A dashboard page opened `samples` times (after two untimed), each in a fresh browser context, timed
+ * from navigation until `shown` is on it; `after` sees each page once shown. Null without CHROMIUM_BIN.
+ */
+export async function timedLoads(
+  at: PageLoad,
+  pagePath: string,
+  shown: string,
+  samples: number,
+  after?: (page: Page) => Promise<void>,
+): Promise<number[] | null> {
   const executablePath = process.env.CHROMIUM_BIN;
   if (!executablePath) return null;
   const browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
@@ -28,15 +38,21 @@ export async function robotPageLoads(at: PageLoad, robotId: string, samples: num
       await context.addInitScript(signedIn(at));
       const page = await context.newPage();
       const started = performance.now();
-      await page.goto(`${at.baseUrl}/robots/${robotId}`, { waitUntil: 'commit' });
-      await page.locator('table[aria-label="Run history"] tbody tr').first().waitFor();
+      await page.goto(`${at.baseUrl}${pagePath}`, { waitUntil: 'commit' });
+      await page.locator(shown).first().waitFor();
       if (i >= 2) times.push(performance.now() - started); // two unmeasured loads first
+      await after?.(page);
       await context.close();
     }
-    return percentiles(times);
+    return times;
   } finally {
     await browser.close();
   }
+}
+
+export async function robotPageLoads(at: PageLoad, robotId: string, samples: number): Promise<Percentiles | null> {
+  const times = await timedLoads(at, `/robots/${robotId}`, 'table[aria-label="Run history"] tbody tr', samples);
+  return times && percentiles(times);
 }
 
 /**

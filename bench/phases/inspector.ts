@@ -6,12 +6,11 @@
  * 1 KiB one, measured the same way in the same run: the body is read a part at a time, so the large
  * one should cost about what the small one does. Without CHROMIUM_BIN it is left out.
  */
-import { chromium } from 'playwright-core';
 import type { ApiClient } from '../../src/client/api-client';
 import { robotAtWork } from '../../src/client/api-client';
 import { DEFAULT_MAX_BODY_BYTES } from '../../src/domain/limits';
 import { percentiles, type Percentiles } from '../load';
-import { signedIn, type PageLoad } from '../page-load';
+import { timedLoads, type PageLoad } from '../page-load';
 import { log, round } from '../util';
 import { waitFor } from '../../src/launch/os/wait';
 
@@ -32,29 +31,15 @@ export interface InspectorResult {
 /** Loads timed per body, after two untimed. */
 const LOADS = 10;
 
-async function loads(at: PageLoad, deliveryId: string, bodyBytes: number): Promise<InspectorLoad> {
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_BIN, args: ['--no-sandbox'] });
-  try {
-    const times: number[] = [];
-    let heap = 0;
-    for (let i = 0; i < LOADS + 2; i++) {
-      const context = await browser.newContext();
-      await context.addInitScript(signedIn(at));
-      const page = await context.newPage();
-      const started = performance.now();
-      await page.goto(`${at.baseUrl}/deliveries/${deliveryId}`, { waitUntil: 'commit' });
-      await page.locator('pre[aria-label^="Body"]').first().waitFor();
-      if (i >= 2) times.push(performance.now() - started);
-      const cdp = await context.newCDPSession(page);
-      await cdp.send('Performance.enable');
-      const { metrics } = await cdp.send('Performance.getMetrics');
-      heap = Math.max(heap, metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? 0);
-      await context.close();
-    }
-    return { bodyBytes, ms: percentiles(times), heapMb: round(heap / 2 ** 20, 1) };
-  } finally {
-    await browser.close();
-  }
+async function loads(at: PageLoad, deliveryId: string, bodyBytes: number): Promise<InspectorLoad | null> {
+  let heap = 0;
+  const times = await timedLoads(at, `/deliveries/${deliveryId}`, 'pre[aria-label^="Body"]', LOADS, async (page) => {
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Performance.enable');
+    const { metrics } = await cdp.send('Performance.getMetrics');
+    heap = Math.max(heap, metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? 0);
+  });
+  return times && { bodyBytes, ms: percentiles(times), heapMb: round(heap / 2 ** 20, 1) };
 }
 
 /** A delivery of `bytes` of text to a robot of its own, once it is recorded: its id. */
@@ -75,5 +60,5 @@ export async function inspectorLoads(api: ApiClient, at: PageLoad): Promise<Insp
   log('the delivery inspector: a 1 KiB body and a 32 MiB one, opened in chromium');
   const small = await loads(at, await deliveryOf(api, 1024), 1024);
   const large = await loads(at, await deliveryOf(api, DEFAULT_MAX_BODY_BYTES), DEFAULT_MAX_BODY_BYTES);
-  return { small, large, ratio: round(large.ms.p50 / small.ms.p50, 2) };
+  return small && large && { small, large, ratio: round(large.ms.p50 / small.ms.p50, 2) };
 }

@@ -1,6 +1,7 @@
 /** Small pieces the pages share. */
 import type { Ref } from 'preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
+import { link } from '../nav';
 import { ApiError, type Robot, type Steps } from '../api';
 
 const STATE_NAMES: Record<Robot['state'], string> = {
@@ -10,6 +11,46 @@ const STATE_NAMES: Record<Robot['state'], string> = {
   stopped: 'Stopped',
 };
 export const stateName = (state: Robot['state']) => STATE_NAMES[state];
+
+/** A count with its noun in good grammar: "1 run", "2 runs", "1 delivery", "3 deliveries". */
+export function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count.toLocaleString('en')} ${count === 1 ? one : many}`;
+}
+
+/** How a status reads at a glance: each outcome, run status and robot state has its colour. */
+const TONES: Record<string, 'good' | 'bad' | 'warn' | 'idle' | 'busy'> = {
+  at_work: 'good',
+  paused: 'warn',
+  stopped: 'bad',
+  draft: 'idle',
+  processed: 'good',
+  succeeded: 'good',
+  done: 'good',
+  filtered: 'idle',
+  duplicate: 'idle',
+  handshake: 'idle',
+  dropped: 'warn',
+  started: 'warn',
+  running: 'busy',
+  rejected: 'bad',
+  refused: 'bad',
+  failed: 'bad',
+};
+
+/** A status in colour (a robot's state, a delivery's outcome, a run's status, an audit entry's outcome). */
+export function Badge({ status, label }: { status: string; label?: string }) {
+  return <span class={`badge ${TONES[status] ?? 'idle'}`}>{label ?? status}</span>;
+}
+
+/** A robot's state as a badge, in the product's words. */
+export const StateBadge = ({ state }: { state: Robot['state'] }) => <Badge status={state} label={stateName(state)} />;
+
+/** Sets the browser tab's title for the page shown: "<what> · Webhook triggers". */
+export function useTitle(title: string | null): void {
+  useEffect(() => {
+    document.title = title ? `${title} · Webhook triggers` : 'Webhook triggers';
+  }, [title]);
+}
 
 /** How often an open page reads what it follows: a robot, its first pages of runs and deliveries, a running run. */
 export const FOLLOW_MS = 2000;
@@ -181,4 +222,26 @@ export function parseSteps(text: string): { steps: Steps } | { notJson: string }
   } catch (err) {
     return { notJson: `Not JSON: ${(err as Error).message}` };
   }
+}
+
+/**
+ * A run's or a delivery's way back to its robot, and for the operator (the API gives the link to the admin
+ * token only) its workflow in the Temporal Web UI.
+ */
+export function BackToRobot({ robotId, workflowUrl }: { robotId: string; workflowUrl?: string | null }) {
+  return (
+    <p>
+      <a href={`/robots/${robotId}`} onClick={link(`/robots/${robotId}`)}>
+        Back to the robot
+      </a>
+      {workflowUrl && (
+        <>
+          {' · '}
+          <a href={workflowUrl} target="_blank" rel="noreferrer">
+            Open in the Temporal Web UI
+          </a>
+        </>
+      )}
+    </p>
+  );
 }

@@ -8,7 +8,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { ApiError, call, type Delivery } from '../api';
 import { link } from '../nav';
 import { canWrite } from '../rights';
-import { Badge, FieldError, formatTime, plural, useRefusal, useTitle } from './components';
+import { Badge, FieldError, formatTime, plural, useRefusal, useTitle, BackToRobot } from './components';
 import { BodyView } from './body-view';
 
 /** What the sender was answered, in words. */
@@ -57,19 +57,7 @@ export function DeliveryPage({ id }: { id: string }) {
           Delivery <Badge status={d.outcome} />
           {d.event && <code class="event"> {d.event}</code>}
         </h1>
-        <p>
-          <a href={`/robots/${d.robotId}`} onClick={link(`/robots/${d.robotId}`)}>
-            Back to the robot
-          </a>
-          {d.workflowUrl && (
-            <>
-              {' · '}
-              <a href={d.workflowUrl} target="_blank" rel="noreferrer">
-                Open in the Temporal Web UI
-              </a>
-            </>
-          )}
-        </p>
+        <BackToRobot robotId={d.robotId} workflowUrl={d.workflowUrl} />
         <dl class="facts" aria-label="Delivery">
           <dt>Received</dt>
           <dd>{formatTime(d.receivedAt)}</dd>

@@ -5,8 +5,7 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { call, ApiError, type Delivery, type Run } from '../api';
-import { link } from '../nav';
-import { FOLLOW_MS, formatTime, json } from './components';
+import { Badge, FOLLOW_MS, formatTime, json, plural, useTitle, BackToRobot } from './components';
 
 export function RunPage({ id }: { id: string }) {
   const [run, setRun] = useState<Run | null>(null);
@@ -30,25 +29,16 @@ export function RunPage({ id }: { id: string }) {
     const timer = setInterval(() => void load(), FOLLOW_MS);
     return () => clearInterval(timer);
   }, [id, running]);
+  useTitle(missing ? 'No such run' : run ? `Run ${run.status}` : null);
   if (missing) return <p>No such run.</p>;
   if (!run) return <p>Loading…</p>;
   return (
     <>
       <section>
-        <h1>Run {run.status}</h1>
-        <p>
-          <a href={`/robots/${run.robotId}`} onClick={link(`/robots/${run.robotId}`)}>
-            Back to the robot
-          </a>
-          {run.workflowUrl && (
-            <>
-              {' · '}
-              <a href={run.workflowUrl} target="_blank" rel="noreferrer">
-                Open in the Temporal Web UI
-              </a>
-            </>
-          )}
-        </p>
+        <h1>
+          Run <Badge status={run.status} />
+        </h1>
+        <BackToRobot robotId={run.robotId} workflowUrl={run.workflowUrl} />
         <p>
           Started {formatTime(run.createdAt)}
           {run.finishedAt && `, finished ${formatTime(run.finishedAt)}`}
@@ -60,8 +50,8 @@ export function RunPage({ id }: { id: string }) {
         )}
         {delivery && (
           <p>
-            Delivery: {delivery.outcome}, {delivery.size} bytes of {delivery.format}, received{' '}
-            {formatTime(delivery.receivedAt)}
+            Delivery: <Badge status={delivery.outcome} />, {plural(delivery.size, 'byte')} of {delivery.format},
+            received {formatTime(delivery.receivedAt)}
           </p>
         )}
       </section>
@@ -72,7 +62,7 @@ export function RunPage({ id }: { id: string }) {
       {run.steps.map((s, i) => (
         <section key={i} aria-label={`Step ${s.name}`}>
           <h2>
-            Step {i + 1}: {s.name} ({s.status})
+            Step {i + 1}: {s.name} <Badge status={s.status} />
           </h2>
           {s.error ? <pre class="error">{s.error}</pre> : <pre>{json(s.output ?? null)}</pre>}
         </section>

@@ -44,7 +44,8 @@ it('creates an app and a robot, showing the API validation error next to the ste
   await page.getByRole('button', { name: 'Create robot' }).click();
   const error = page.getByRole('form', { name: 'New robot' }).getByRole('alert');
   await error.waitFor();
-  expect(await error.textContent()).toMatch(/^steps\.0\./);
+  // In words, at the steps, never the API's path (`steps.0.type`).
+  expect(await error.textContent()).toMatch(/^step 1, its “type”: /);
 
   await page
     .getByLabel('Steps (JSON)')

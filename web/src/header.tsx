@@ -24,6 +24,9 @@ export function Header(props: { caller: Caller; onSwitch: (workspaceId: string) 
         <a href="/" onClick={link('/')}>
           Robots
         </a>
+        <a href="/apps" onClick={link('/apps')}>
+          Apps
+        </a>
         <a href="/audit" onClick={link('/audit')}>
           Audit log
         </a>

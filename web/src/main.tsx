@@ -1,15 +1,16 @@
 /**
  * The dashboard: sign-in (a key or the admin token), robots (`/`), a robot with its trigger step's
  * card, run history and deliveries log (`/robots/:id`), a run (`/runs/:id`), the workspace's audit
- * log (`/audit`) and keys (`/keys`). Pages are chosen by the path; links move through the browser's
- * history without reloading. Everything shown is of one workspace: the key's, or the one the admin
- * chose in the header, whose change shows its robots afresh.
+ * log (`/audit`), keys (`/keys`) and apps (`/apps`). Pages are chosen by the path; links move
+ * through the browser's history without reloading. Everything shown is of one workspace: the key's,
+ * or the one the admin chose in the header, whose change shows its robots afresh.
  */
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { call, session, whenSignedOut, type Caller } from './api';
 import { Header } from './header';
 import { navigate } from './nav';
+import { AppsPage } from './pages/apps';
 import { AuditPage } from './pages/audit';
 import { KeysPage } from './pages/keys';
 import { RobotsPage } from './pages/robots';
@@ -75,13 +76,14 @@ async function whoAmI(): Promise<Caller> {
 function Page({ path, caller }: { path: string; caller: Caller }) {
   const robot = /^\/robots\/([^/]+)$/.exec(path);
   const run = /^\/runs\/([^/]+)$/.exec(path);
-  const delivery = /^\/deliveries\/([^/]+)$/.exec(path);
   if (robot) return <RobotPage key={robot[1]} id={decodeURIComponent(robot[1])} />;
   if (run) return <RunPage key={run[1]} id={decodeURIComponent(run[1])} />;
-  if (delivery) return <DeliveryPage key={delivery[1]} id={decodeURIComponent(delivery[1])} />;
   if (path === '/audit') return <AuditPage />;
   if (path === '/keys') return <KeysPage workspace={caller.workspace} />;
   return <RobotsPage />;
 }
 
 render(<App />, document.getElementById('app')!);
+  const delivery = /^\/deliveries\/([^/]+)$/.exec(path);
+  if (delivery) return <DeliveryPage key={delivery[1]} id={decodeURIComponent(delivery[1])} />;
+  if (path === '/apps') return <AppsPage />;

@@ -74,6 +74,14 @@ export function Card(props: {
                   delivery takes the same body as if it had been checked.
                 </p>
               )}
+              {robot.trigger.kind === 'stripe' && (
+                <p class="muted" aria-label="Stripe's signed test">
+                  Sent so, unsigned, it is refused (400) when the connection has a signing secret: only Stripe can sign
+                  it. For a signed test event, add the URL as an endpoint in Stripe's test mode and run{' '}
+                  <code>stripe trigger {robot.trigger.events?.[0] ?? 'payment_intent.succeeded'}</code> (the Stripe
+                  CLI). Send test delivery takes a sample event as if it had been checked.
+                </p>
+              )}
             </>
           )}
         </>

@@ -4,13 +4,24 @@
  * creates one, above the list; below it, creating apps and payment connections. A viewer sees the
  * list only (./rights.ts).
  */
-import { DedupFields, type Dedup } from './dedup';
-import { NO_SENDER, SenderFields, verificationOf, type SenderChoice } from './senders';
+import { NAME_RULE, NewApp } from './app-form';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { call, type App, type BodyFormat, type Connection, type Robot } from '../api';
+import { ApiError, call, type App, type Connection, type Robot } from '../api';
 import { link, navigate } from '../nav';
 import { canWrite } from '../rights';
-import { FieldError, formatTime, parseSteps, stateName, StepsEditor, TextField, useRefusal } from './components';
+import { formatTime, parseSteps, stateName, StepsEditor } from './components';
+import {
+  checkAll,
+  Problem,
+  problemsOfRefusal,
+  stepInWords,
+  ProblemsSummary,
+  required,
+  Rule,
+  useDraft,
+  useLeavePrompt,
+} from '../forms';
+import type { Problems } from '../forms';
 
 /** Robots a page shows. */
 const PAGE = 20;
@@ -46,7 +57,13 @@ export function RobotsPage() {
       {writer && (
         <div class="grid">
           <NewApp onCreated={() => void loadTriggers()} />
-          <NewConnection onCreated={() => void loadTriggers()} />
+          <p>
+            Apps and payment connections are listed, edited and their refused deliveries replayed on the{' '}
+            <a href="/apps" onClick={link('/apps')}>
+              Apps page
+            </a>
+            .
+          </p>
         </div>
       )}
     </>
@@ -143,120 +160,65 @@ function RobotList({ triggers }: { triggers: Triggers | null }) {
   );
 }
 
-function NewApp({ onCreated }: { onCreated: () => void }) {
-  const [name, setName] = useState('');
-  const [bodyFormat, setFormat] = useState<BodyFormat>('json');
-  const [dedup, setDedup] = useState<Dedup>({ key: 'auto' });
-  const [sender, setSender] = useState<SenderChoice>(NO_SENDER);
-  const { refusal, attempt } = useRefusal();
-  const submit = (e: Event) => {
-    e.preventDefault();
-    void attempt(async () => {
-      const verification = verificationOf(sender);
-      await call('createApp', { body: { name, supportsInboundTrigger: true, bodyFormat, verification, dedup } });
-      setName('');
-      setSender(NO_SENDER);
-      onCreated();
-    });
-  };
-  return (
-    <section>
-      <h2>New app</h2>
-      <form onSubmit={submit} aria-label="New app">
-        <TextField label="App name" value={name} onInput={setName} refusal={refusal} field="name" />
-        <SenderFields value={sender} onChange={setSender} onFormat={setFormat} refusal={refusal} />
-        <label>
-          Body format
-          <select value={bodyFormat} onChange={(e) => setFormat(e.currentTarget.value as BodyFormat)}>
-            <option value="json">JSON</option>
-            <option value="xml">XML</option>
-            <option value="csv">CSV (one run per row)</option>
-            <option value="text">Plain text</option>
-            <option value="form">Form fields (application/x-www-form-urlencoded)</option>
-          </select>
-        </label>
-        <FieldError refusal={refusal} field="bodyFormat" />
-        <DedupFields value={dedup} onChange={setDedup} />
-        <FieldError refusal={refusal} field="dedup" />
-        <button type="submit">Create app</button>
-        <FieldError refusal={refusal} />
-      </form>
-    </section>
-  );
-}
-
-function NewConnection({ onCreated }: { onCreated: () => void }) {
-  const [name, setName] = useState('');
-  const [secret, setSecret] = useState('');
-  const { refusal, attempt } = useRefusal();
-  const submit = (e: Event) => {
-    e.preventDefault();
-    void attempt(async () => {
-      await call('createConnection', {
-        body: { provider: 'stripe', name, ...(secret ? { signingSecret: secret } : {}) },
-      });
-      setName('');
-      setSecret('');
-      onCreated();
-    });
-  };
-  return (
-    <section>
-      <h2>New payment connection</h2>
-      <form onSubmit={submit} aria-label="New payment connection">
-        <TextField label="Connection name" value={name} onInput={setName} refusal={refusal} field="name" />
-        <TextField
-          label="Signing secret (optional, write-only)"
-          type="password"
-          value={secret}
-          onInput={setSecret}
-          refusal={refusal}
-          field="signingSecret"
-        />
-        <button type="submit">Create connection</button>
-        <FieldError refusal={refusal} />
-      </form>
-    </section>
-  );
-}
-
 const EXAMPLE_STEPS = JSON.stringify(
   [{ name: 'compose', type: 'compose', template: { hello: '{{trigger.name}}' } }],
   null,
   2,
 );
 
+interface RobotDraft {
+  name: string;
+  trigger: string;
+  steps: string;
+}
+const NEW_ROBOT: RobotDraft = { name: '', trigger: '', steps: EXAMPLE_STEPS };
+const STEPS_RULE = 'a JSON list of steps, each { "name", "type": "compose", "template" }; at most 50';
+const ROBOT_RULES = [required('name', NAME_RULE), required('trigger', 'required: an app or a payment connection')];
+
+/** The robot's form: its rules shown first, every problem at once in words, its draft kept (../forms.tsx). */
 function NewRobot(props: { apps: App[]; connections: Connection[]; onCancel: () => void }) {
   const { apps, connections } = props;
-  const [name, setName] = useState('');
-  const [trigger, setTrigger] = useState('');
-  const [steps, setSteps] = useState(EXAMPLE_STEPS);
-  const [stepsError, setStepsError] = useState<string | null>(null);
-  const { refusal, attempt } = useRefusal();
+  const draft = useDraft<RobotDraft>('new-robot', NEW_ROBOT);
+  const { name, trigger, steps } = draft.value;
+  const set = (change: Partial<RobotDraft>) => draft.set((before) => ({ ...before, ...change }));
+  const leaving = useLeavePrompt(JSON.stringify(draft.value) !== JSON.stringify(NEW_ROBOT));
+  const [problems, setProblems] = useState<Problems>({});
   const form = useRef<HTMLFormElement>(null);
   // Opened by "New robot": the person types its name next.
   useEffect(() => form.current?.querySelector('input')?.focus(), []);
-  const submit = (e: Event) => {
+  const submit = async (e: Event) => {
     e.preventDefault();
     const parsed = parseSteps(steps);
-    setStepsError('notJson' in parsed ? parsed.notJson : null);
-    if ('notJson' in parsed) return;
+    const found = checkAll(ROBOT_RULES, { name, trigger });
+    if ('notJson' in parsed) found.steps = parsed.notJson;
+    setProblems(found);
+    if ('notJson' in parsed || Object.keys(found).length > 0) return;
     const [kind, id] = trigger.split(':');
-    void attempt(async () => {
-      const robot = await call('createRobot', {
-        body: { name, trigger: kind === 'connection' ? { connectionId: id } : { appId: id }, steps: parsed.steps },
-      });
+    const events = connections.find((c) => c.id === id)?.events ?? [];
+    const on = kind === 'connection' ? { connectionId: id, ...(events.length ? { events } : {}) } : { appId: id };
+    try {
+      const robot = await call('createRobot', { body: { name, trigger: on, steps: parsed.steps } });
+      draft.clear();
+      leaving.saved();
       navigate(`/robots/${robot.id}`);
-    });
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.status === 401) throw err;
+      setProblems(problemsOfRefusal(err, ['name', 'trigger', 'steps'], stepInWords));
+    }
   };
   return (
     <section>
       <h2>New robot</h2>
-      <form onSubmit={submit} aria-label="New robot" ref={form}>
-        <TextField label="Robot name" value={name} onInput={setName} refusal={refusal} field="name" />
+      <form onSubmit={(e) => void submit(e)} aria-label="New robot" ref={form} noValidate>
+        <label>
+          Robot name
+          <input value={name} onInput={(e) => set({ name: e.currentTarget.value })} />
+        </label>
+        <Problem problems={problems} field="name" />
+        <Rule text={NAME_RULE} />
         <label>
           Trigger
-          <select value={trigger} onChange={(e) => setTrigger(e.currentTarget.value)}>
+          <select value={trigger} onChange={(e) => set({ trigger: e.currentTarget.value })}>
             <option value="">Choose an app or connection</option>
             {apps.map((a) => (
               <option key={a.id} value={`app:${a.id}`}>
@@ -270,10 +232,18 @@ function NewRobot(props: { apps: App[]; connections: Connection[]; onCancel: () 
             ))}
           </select>
         </label>
-        <FieldError refusal={refusal} field="trigger" />
+        <Problem problems={problems} field="trigger" />
+        <Rule text={ROBOT_RULES[1].rule} />
         {apps.length + connections.length === 0 && <p class="muted">Create an app (below) to trigger it first.</p>}
-        <StepsEditor value={steps} onInput={setSteps} notJson={stepsError} refusal={refusal} />
-        <FieldError refusal={refusal} />
+        <StepsEditor
+          value={steps}
+          onInput={(text) => set({ steps: text })}
+          notJson={problems.steps ?? null}
+          refusal={null}
+        />
+        <Rule text={STEPS_RULE} />
+        <ProblemsSummary problems={problems} />
+        <Problem problems={problems} field="" />
         <div class="actions">
           <button type="submit">Create robot</button>
           <button type="button" onClick={props.onCancel}>

@@ -3,7 +3,8 @@
  * types part of a name (or of the examples, or the scheme's id) and sees the matches under their
  * group's heading, in the catalog's group order. A combobox with a listbox (WAI-ARIA's "list
  * autocomplete" pattern): Down and Up move through the matches, Enter chooses, Escape closes; a click
- * chooses too. Until it is changed the box shows the chosen sender's name.
+ * chooses too. Until it is changed the box shows the chosen sender's name. Where the form makes a
+ * payment connection too (the new-app form), Stripe is offered under Payments beside the others.
  */
 import { useEffect, useId, useState } from 'preact/hooks';
 import {
@@ -31,6 +32,12 @@ export const GROUP_NAMES: Record<SenderGroup, string> = {
 };
 
 const NONE = 'None (unsigned)';
+/** Stripe: a payment connection, not an app's sender (src/domain/senders/catalog/stripe.ts). */
+const STRIPE = 'Stripe';
+const STRIPE_EXAMPLES = 'payments, a payment connection';
+
+/** An option: a sender, none, or Stripe. */
+type Choice = SenderName | null | 'stripe';
 
 /** Whether what was typed is part of the sender's name, its examples or its scheme's id, ignoring case. */
 function matches(name: SenderName, typed: string): boolean {
@@ -39,35 +46,48 @@ function matches(name: SenderName, typed: string): boolean {
 }
 
 /** The senders matching, under their groups in SENDER_GROUPS order (a group with none left out). */
-function matchesByGroup(typed: string): { group: SenderGroup; names: SenderName[] }[] {
+function matchesByGroup(typed: string, withStripe: boolean): { group: SenderGroup; names: Choice[] }[] {
   const wanted = typed.trim().toLowerCase();
   const names = SENDER_NAMES.filter((name) => matches(name, wanted));
-  return SENDER_GROUPS.map((group) => ({ group, names: names.filter((name) => SENDERS[name].group === group) })).filter(
-    (g) => g.names.length > 0,
-  );
+  const stripe = withStripe && [STRIPE, STRIPE_EXAMPLES].some((t) => t.toLowerCase().includes(wanted));
+  return SENDER_GROUPS.map((group) => ({
+    group,
+    names: [
+      ...(stripe && group === 'payments' ? ['stripe' as const] : []),
+      ...names.filter((name) => SENDERS[name].group === group),
+    ],
+  })).filter((g) => g.names.length > 0);
 }
 
 /**
  * What the open list shows for what is typed: "None (unsigned)" first while nothing is typed (or when
  * it is what is typed), then the matches by group; `options` is them all in that order.
  */
-function listFor(typed: string) {
+function listFor(typed: string, withStripe: boolean) {
   const none = NONE.toLowerCase().includes(typed.trim().toLowerCase());
-  const groups = matchesByGroup(typed);
-  const options: (SenderName | null)[] = [...(none ? [null] : []), ...groups.flatMap((g) => g.names)];
+  const groups = matchesByGroup(typed, withStripe);
+  const options: Choice[] = [...(none ? [null] : []), ...groups.flatMap((g) => g.names)];
   return { none, groups, options };
 }
 
-export function SenderPicker(props: { value: SenderName | null; onPick: (name: SenderName | null) => void }) {
-  const { value, onPick } = props;
+const labelOf = (c: Choice) => (c === 'stripe' ? STRIPE : c ? SENDERS[c].label : NONE);
+
+export function SenderPicker(props: {
+  value: SenderName | null;
+  onPick: (name: SenderName | null) => void;
+  /** Stripe offered too: whether it is chosen, and what hears it chosen. */
+  stripe?: { chosen: boolean; onPick: () => void };
+}) {
+  const { onPick, stripe } = props;
+  const value: Choice = stripe?.chosen ? 'stripe' : props.value;
   const id = useId();
   /** What is typed while the list is open; null: closed, the box shows the chosen sender. */
   const [typed, setTyped] = useState<string | null>(null);
   /** The option Down and Up moved to, as an index into `options`; -1: none yet. */
   const [active, setActive] = useState(-1);
   const open = typed !== null;
-  const { none, groups, options } = listFor(typed ?? '');
-  const optionId = (name: SenderName | null) => `${id}-option-${name ?? 'none'}`;
+  const { none, groups, options } = listFor(typed ?? '', stripe !== undefined);
+  const optionId = (name: Choice) => `${id}-option-${name ?? 'none'}`;
   const activeId = active >= 0 && active < options.length ? optionId(options[active]) : undefined;
   useEffect(() => {
     if (activeId) document.getElementById(activeId)?.scrollIntoView({ block: 'nearest' });
@@ -77,14 +97,16 @@ export function SenderPicker(props: { value: SenderName | null; onPick: (name: S
     setTyped(null);
     setActive(-1);
   };
-  const choose = (name: SenderName | null) => {
+  const choose = (name: Choice) => {
     close();
-    if (name !== value) onPick(name);
+    if (name === value) return;
+    if (name === 'stripe') stripe?.onPick();
+    else onPick(name);
   };
   /** Opens the whole list, on the chosen sender. */
   const openAll = () => {
     setTyped('');
-    setActive(listFor('').options.indexOf(value));
+    setActive(listFor('', stripe !== undefined).options.indexOf(value));
   };
   const onKeyDown = (e: KeyboardEvent) => {
     if (e.key === 'ArrowDown') {
@@ -105,7 +127,7 @@ export function SenderPicker(props: { value: SenderName | null; onPick: (name: S
   };
 
   const listId = `${id}-list`;
-  const row = (name: SenderName | null, label: string, examples?: string) => (
+  const row = (name: Choice, label: string, examples?: string) => (
     <div
       key={name ?? ''}
       id={optionId(name)}
@@ -131,7 +153,7 @@ export function SenderPicker(props: { value: SenderName | null; onPick: (name: S
         aria-controls={open ? listId : undefined}
         aria-activedescendant={activeId}
         placeholder={`Search ${SENDER_NAMES.length} senders by name`}
-        value={open ? typed : value ? SENDERS[value].label : NONE}
+        value={open ? typed : labelOf(value)}
         onInput={(e) => {
           setTyped(e.currentTarget.value);
           setActive(-1);
@@ -149,7 +171,11 @@ export function SenderPicker(props: { value: SenderName | null; onPick: (name: S
               <div id={`${id}-group-${group}`} role="presentation" class="sender-group">
                 {GROUP_NAMES[group]}
               </div>
-              {names.map((name) => row(name, SENDERS[name].label, SENDERS[name].examples))}
+              {names.map((name) =>
+                name === 'stripe'
+                  ? row(name, STRIPE, STRIPE_EXAMPLES)
+                  : row(name, labelOf(name), name ? SENDERS[name].examples : undefined),
+              )}
             </div>
           ))}
         </div>

@@ -4,9 +4,12 @@
  * by name in ./sender-picker.tsx) with exactly the settings that sender takes, and the trigger card's
  * set-up lines (a secret a sender gives in its handshake is confirmed on the card: ./handshake-secrets.tsx).
  */
-import type { ApiError, App, BodyFormat } from '../api';
+import { useState } from 'preact/hooks';
+import type { App, BodyFormat } from '../api';
 import { SENDERS, type Sender, type SenderName, type SenderSetting } from '../../../src/domain/senders/catalog';
-import { FieldError } from './components';
+import { MIN_SIGNING_SECRET_LENGTH } from '../../../src/domain/limits/requests';
+import { atLeast, Problem, required, Rule, shaped, type FieldRule, type Problems } from '../forms';
+import { copyText } from './components';
 import { SenderPicker } from './sender-picker';
 
 /** The form's choice: no sender (unsigned), or one with its settings as typed. */
@@ -18,7 +21,7 @@ export interface SenderChoice {
 export const NO_SENDER: SenderChoice = { name: null, settings: {} };
 
 /** A sender picked afresh: its defaults filled in, nothing carried over from another sender. */
-function picked(name: SenderName | null): SenderChoice {
+export function picked(name: SenderName | null): SenderChoice {
   if (!name) return NO_SENDER;
   const settings: Record<string, string> = {};
   for (const s of SENDERS[name].settings) settings[s.name] = s.default ?? '';
@@ -27,53 +30,83 @@ function picked(name: SenderName | null): SenderChoice {
 
 /**
  * The choice as the API takes it (`verification`, or null: unsigned). A setting left empty is left
- * out when it may be (optional, a default, a choice not made): the API then says what it needs.
+ * out when it may be (optional, a default, a choice not made, a secret `kept` in an edit): the API
+ * then says what it needs.
  */
-export function verificationOf({ name, settings }: SenderChoice): Record<string, string> | null {
+export function verificationOf({ name, settings }: SenderChoice, kept = false): Record<string, string> | null {
   if (!name) return null;
   const sent: Record<string, string> = { scheme: name };
   for (const s of SENDERS[name].settings) {
     const value = settings[s.name] ?? '';
-    if (value === '' && (s.optional || s.default !== undefined || s.choices)) continue;
+    if (value === '' && (s.optional || s.default !== undefined || s.choices || (kept && s.secret))) continue;
     sent[s.name] = value;
   }
   return sent;
 }
 
-/** The request fields the app form shows itself: a refusal of another `verification.*` shows at the select. */
-const shownFields = (name: SenderName | null) => (name ? SENDERS[name].settings : []);
+/** The choice without its secrets' values: what a draft may keep. */
+export const withoutSecrets = ({ name, settings }: SenderChoice): SenderChoice => ({
+  name,
+  settings: Object.fromEntries(
+    Object.entries(settings).filter(([k]) => !name || !SENDERS[name].settings.some((s) => s.name === k && s.secret)),
+  ),
+});
+
+/** A setting's rule in words, as the API checks it (src/contract/requests.ts `settingSchema`). */
+function ruleOf(s: SenderSetting, kept: boolean): FieldRule | null {
+  const field = `verification.${s.name}`;
+  const optional = s.optional === true || (kept && s.secret);
+  if (s.choices) return null;
+  if (s.name === 'header') return shaped(field, "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", 'a header name', optional);
+  if (s.pattern) return shaped(field, s.pattern.source, s.pattern.message, optional);
+  const min = s.minLength ?? (s.secret ? MIN_SIGNING_SECRET_LENGTH : 1);
+  if (min > 1) return atLeast(field, min, optional);
+  return optional ? null : required(field);
+}
+
+/** Every rule of the chosen sender's settings; in an edit (`kept`), a secret left empty keeps the app's own. */
+export const senderRules = ({ name }: SenderChoice, kept = false): FieldRule[] =>
+  name ? SENDERS[name].settings.flatMap((s) => ruleOf(s, kept) ?? []) : [];
+
+/** The fields the sender's part of the form shows, for placing the API's refusals. */
+export const senderFields = ({ name }: SenderChoice): string[] => [
+  'verification',
+  ...(name ? SENDERS[name].settings.map((s) => `verification.${s.name}`) : []),
+];
 
 /**
- * The new-app form's "Sender": picking one shows its settings (secrets as password inputs, a
- * choice as a select, defaults filled in), its set-up text and its check of the URL in words, and
- * gives its body format to `onFormat`.
+ * The app form's "Sender": picking one shows its settings (secrets as password inputs, a chosen
+ * token as text, a choice as a select, defaults filled in), each with its rule, its set-up text and
+ * its check of the URL in words, and gives its body format to `onFormat`. In an edit (`kept`) a
+ * secret left empty keeps the app's own.
  */
 export function SenderFields(props: {
   value: SenderChoice;
   onChange: (choice: SenderChoice) => void;
   onFormat: (format: BodyFormat) => void;
-  refusal: ApiError | null;
+  problems: Problems;
+  kept?: boolean;
+  /** Stripe, a payment connection, is offered too (the new-app form): its own fields are the form's. */
+  withStripe?: boolean;
+  stripe?: boolean;
+  onStripe?: () => void;
 }) {
-  const { value, onChange, refusal } = props;
+  const { value, onChange, problems, kept = false } = props;
   const sender = value.name ? SENDERS[value.name] : null;
   const pick = (name: SenderName | null) => {
     onChange(picked(name));
     if (name) props.onFormat(SENDERS[name].bodyFormat);
   };
   const set = (name: string, text: string) => onChange({ ...value, settings: { ...value.settings, [name]: text } });
-  const field = refusal?.field ?? '';
-  const atSelect =
-    field === 'verification' ||
-    (field.startsWith('verification.') && !shownFields(value.name).some((s) => field === `verification.${s.name}`));
   return (
     <>
-      <SenderPicker value={value.name} onPick={pick} />
-      {atSelect && (
-        <p role="alert" class="error">
-          {refusal!.message}
-        </p>
-      )}
-      {!sender && <p class="muted">Any request to the URL is taken: only its token protects it.</p>}
+      <SenderPicker
+        value={value.name}
+        onPick={pick}
+        stripe={props.withStripe ? { chosen: props.stripe === true, onPick: () => props.onStripe?.() } : undefined}
+      />
+      <Problem problems={problems} field="verification" />
+      {!sender && !props.stripe && <p class="muted">Any request to the URL is taken: only its token protects it.</p>}
       {sender && (
         <fieldset aria-label="What to fill in">
           <legend>{sender.label}</legend>
@@ -97,7 +130,8 @@ export function SenderFields(props: {
               setting={s}
               value={value.settings[s.name] ?? ''}
               onInput={(text) => set(s.name, text)}
-              refusal={refusal}
+              problems={problems}
+              kept={kept}
             />
           ))}
         </fieldset>
@@ -124,15 +158,33 @@ const withCode = (text: string) => text.split('`').map((part, i) => (i % 2 === 1
 const SECRET_INPUT = { type: 'password', autocomplete: 'new-password' } as const;
 const TEXT_INPUT = { type: 'text', autocomplete: 'off' } as const;
 
-/** One setting, as the sender's console names it, with the API's refusal of it under it. */
+/**
+ * A secret the person chooses and pastes into the sender too: Meta's verify token (shown as text,
+ * it is typed twice), and a secret with no format of the sender's own (GitHub's): these may be generated.
+ */
+const chosen = (s: SenderSetting) => s.name === 'verifyToken' || (s.secret && !s.minLength && !s.pattern);
+
+/** 32 random bytes as 64 hex digits. */
+export function generateSecret(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** One setting, as the sender's console names it, with its rule, and the problem with it next to it. */
 function Setting(props: {
   setting: SenderSetting;
   value: string;
   onInput: (text: string) => void;
-  refusal: ApiError | null;
+  problems: Problems;
+  kept: boolean;
 }) {
-  const { setting: s, value, onInput } = props;
+  const { setting: s, value, onInput, kept } = props;
+  const [generated, setGenerated] = useState(false);
+  const [copied, setCopied] = useState<boolean | null>(null);
   const label = s.optional ? `${s.label} (optional)` : s.label;
+  const field = `verification.${s.name}`;
+  const rule = ruleOf(s, kept)?.rule;
+  const asText = !s.secret || s.name === 'verifyToken' || generated;
   return (
     <>
       <label>
@@ -148,13 +200,35 @@ function Setting(props: {
           </select>
         ) : (
           <input
-            {...(s.secret ? SECRET_INPUT : TEXT_INPUT)}
+            {...(asText ? TEXT_INPUT : SECRET_INPUT)}
             value={value}
             onInput={(e) => onInput(e.currentTarget.value)}
           />
         )}
       </label>
-      <FieldError refusal={props.refusal} field={`verification.${s.name}`} />
+      <Problem problems={props.problems} field={field} />
+      <Rule text={kept && s.secret ? `${rule ?? ''}; left empty: the app's own is kept` : rule} />
+      {chosen(s) && (
+        <div class="actions">
+          <button
+            type="button"
+            onClick={() => {
+              setGenerated(true);
+              setCopied(null);
+              onInput(generateSecret());
+            }}
+          >
+            Generate {s.label.replace(/ \(.*\)$/, '')}
+          </button>
+          <button type="button" disabled={!value} onClick={() => void copyText(value).then(setCopied)}>
+            Copy {s.label.replace(/ \(.*\)$/, '')}
+          </button>
+          {copied !== null && <span role="status">{copied ? 'Copied' : 'Not copied: select it and press Ctrl+C'}</span>}
+          {generated && s.secret && s.name !== 'verifyToken' && (
+            <span class="muted">Shown while you set it up: copy it into the sender now.</span>
+          )}
+        </div>
+      )}
     </>
   );
 }

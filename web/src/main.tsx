@@ -76,14 +76,14 @@ async function whoAmI(): Promise<Caller> {
 function Page({ path, caller }: { path: string; caller: Caller }) {
   const robot = /^\/robots\/([^/]+)$/.exec(path);
   const run = /^\/runs\/([^/]+)$/.exec(path);
+  const delivery = /^\/deliveries\/([^/]+)$/.exec(path);
   if (robot) return <RobotPage key={robot[1]} id={decodeURIComponent(robot[1])} />;
   if (run) return <RunPage key={run[1]} id={decodeURIComponent(run[1])} />;
+  if (delivery) return <DeliveryPage key={delivery[1]} id={decodeURIComponent(delivery[1])} />;
+  if (path === '/apps') return <AppsPage />;
   if (path === '/audit') return <AuditPage />;
   if (path === '/keys') return <KeysPage workspace={caller.workspace} />;
   return <RobotsPage />;
 }
 
 render(<App />, document.getElementById('app')!);
-  const delivery = /^\/deliveries\/([^/]+)$/.exec(path);
-  if (delivery) return <DeliveryPage key={delivery[1]} id={decodeURIComponent(delivery[1])} />;
-  if (path === '/apps') return <AppsPage />;

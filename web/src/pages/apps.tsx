@@ -2,7 +2,7 @@
  * Apps (`/apps`): the workspace's apps with the robots that use them (name, body format, sender),
  * and its payment connections (Stripe) with theirs; an app opens to be edited (./app-edit.tsx),
  * then offers to replay what its robots refused; the new-app form (./app-form.tsx), where Stripe
- * is a sender too. A viewer sees the lists only (../rights.ts).
+ * is a sender too. A viewer sees the lists only, no app to open (../rights.ts).
  */
 import { useEffect, useState } from 'preact/hooks';
 import { call, type App, type Connection, type Robot } from '../api';
@@ -89,9 +89,13 @@ export function AppsPage() {
           {listed.apps.map((a) => (
             <tr key={a.id}>
               <td>
-                <button type="button" class="link" aria-expanded={open === a.id} onClick={() => setOpen(a.id)}>
-                  {a.name}
-                </button>
+                {canWrite() ? (
+                  <button type="button" class="link" aria-expanded={open === a.id} onClick={() => setOpen(a.id)}>
+                    {a.name}
+                  </button>
+                ) : (
+                  a.name
+                )}
               </td>
               <td>{formatName(a.bodyFormat)}</td>
               <td>{a.verification ? SENDERS[a.verification.scheme].label : 'None (unsigned)'}</td>

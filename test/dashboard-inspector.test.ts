@@ -4,7 +4,8 @@
  * log to its headers (a credential masked) and its body (form fields pretty, the raw text); the log
  * filters on the server by outcome and event name; a large body is read a part at a time.
  */
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
+import { waitFor } from '../src/launch/os/wait';
 import { sign } from '@octokit/webhooks-methods';
 import type { Stack } from './support/stack';
 import { screenshot, tableRows, tableRowsBecome, useDashboard } from './support/dashboard';
@@ -38,7 +39,10 @@ async function inspect(robotId: string, outcome: string) {
 }
 
 const header = async (name: string) =>
-  page.getByRole('table', { name: 'Headers' }).getByRole('row', { name: new RegExp(`^${name} `) }).textContent();
+  page
+    .getByRole('table', { name: 'Headers' })
+    .getByRole('row', { name: new RegExp(`^${name} `) })
+    .textContent();
 
 it('opens a form-encoded GitHub push and a refused one to their headers and bodies', async () => {
   const robot = await robotAtWork(stack.client, {
@@ -120,9 +124,9 @@ it('reads a large body a part at a time', async () => {
   expect(await page.getByText(/^Bytes /).textContent()).toMatch(/of [\d,]+$/);
 });
 
-async function waitForChange(locator: ReturnType<Page['getByLabel']>, before: string) {
-  await locator.page().waitForFunction(
-    ([selector, text]) => document.querySelector(selector)?.textContent !== text,
-    ['pre[aria-label="Body (raw)"]', before] as const,
+/** Waits until the locator's text is no longer `before` (the next part was read). */
+const waitForChange = (locator: Locator, before: string) =>
+  waitFor(
+    () => locator.textContent(),
+    (text) => text !== before,
   );
-}

@@ -227,7 +227,8 @@ export function deliveryView(
     workflowId: d.workflowId,
     ...(ui ? { workflowUrl: workflowUrl(ui, d.workflowId) } : {}),
     ...(d.stepsVersion === undefined ? {} : { stepsVersion: d.stepsVersion }),
-    replayable: Boolean(d.body),
+    // A handshake's body is kept to be inspected, and a refused one's first 64 KiB: neither replays whole.
+    replayable: Boolean(d.body) && d.outcome !== 'handshake' && d.bodyKeptBytes === undefined,
     replayOf: d.replayOf ?? null,
     headers: JSON.parse(d.headersJson ?? '{}') as Record<string, string>,
     ...(d.test ? { test: true as const } : {}),

@@ -72,6 +72,15 @@ export const MANAGEMENT = {
     body: 'CreateConnection',
     answers: { 201: 'Connection', 400: 'Error' },
   },
+  editConnection: {
+    method: 'patch',
+    path: '/api/connections/:id',
+    summary: "Edit a payment provider connection's name, signing secret (replaced or removed) or event types",
+    access: 'editor',
+    audit: 'connection.edit',
+    body: 'UpdateConnection',
+    answers: { 200: 'Connection', 400: 'Error', 404: 'Error' },
+  },
   listConnections: {
     method: 'get',
     path: '/api/connections',
@@ -224,7 +233,7 @@ export const MANAGEMENT = {
     summary: "A page of a delivery's body as it came (the inspector reads a large one a page at a time)",
     access: 'viewer',
     query: 'BodyPage',
-    answers: { 200: 'BodyPage', 404: 'Error' },
+    answers: { 200: 'BodyPage', 400: 'Error', 404: 'Error' },
   },
   getDeliveryFile: {
     method: 'get',

@@ -52,6 +52,7 @@ export async function replayDelivery(deps: ReplayDeps, original: DeliveryDoc): P
   refuseUnlessTakingDeliveries(robot);
   const kept = original.body;
   if (!kept) throw new NotReplayable(`a ${original.outcome} delivery without a kept body cannot be replayed`);
+  if (original.outcome === 'handshake') throw new NotReplayable("a sender's check of the URL is not replayed");
   if (original.bodyKeptBytes !== undefined)
     throw new NotReplayable(`only the first ${original.bodyKeptBytes} bytes of its body were kept`);
   const deliveryId = newId();

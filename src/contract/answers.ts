@@ -195,7 +195,7 @@ export const deliveryAnswer = answer({
   workflowUrl: z.string().url().nullable().optional(),
   /** The steps version its runs execute (absent for deliveries recorded before versions). */
   stepsVersion: z.number().int().optional(),
-  /** Whether its raw body is kept, so it can be replayed. */
+  /** Whether it can be replayed: its whole raw body is kept, and it is no handshake. */
   replayable: z.boolean(),
   /** The delivery it replays. */
   replayOf: z.string().nullable(),

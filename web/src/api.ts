@@ -2,8 +2,8 @@
  * The dashboard's only way to the service: the public management API (docs/api.md), with the
  * credential a person pasted at sign-in (a workspace's key or the admin token), kept for the
  * browser session only (sessionStorage), never in a URL. The admin token acts in the workspace
- * the person chose (`X-Workspace-Id`, kept beside it); a key acts in its own. A 401 forgets both,
- * and the dashboard returns to sign-in.
+ * the person chose (`X-Workspace-Id`, kept beside it); a key acts in its own. A 401 forgets the
+ * credential only: the dashboard shows sign-in over the page, whose forms keep what was typed.
  */
 
 import { MANAGEMENT, type ManagementOperation } from '../../src/contract/management';
@@ -27,6 +27,13 @@ export const session = {
     sessionStorage.setItem(TOKEN_KEY, token);
   },
   signOut: () => [TOKEN_KEY, CALLER_KEY, WORKSPACE_KEY].forEach((k) => sessionStorage.removeItem(k)),
+  /**
+   * The credential was refused mid-session (revoked or expired): it is forgotten, who it was and the
+   * admin's workspace are kept, so the page and what was typed in its forms stay under sign-in.
+   */
+  lapse: () => sessionStorage.removeItem(TOKEN_KEY),
+  /** Signs in again after a lapse: a new credential, the page and the admin's workspace kept. */
+  resume: (token: string) => sessionStorage.setItem(TOKEN_KEY, token),
   /** Who the credential is, as last asked (null: not asked yet in this tab). */
   caller: (): Caller | null => {
     const kept = sessionStorage.getItem(CALLER_KEY);
@@ -77,6 +84,8 @@ export async function call<K extends ManagementOperation>(
     Object.entries(query).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])),
   ).toString();
   const workspaceId = session.workspaceId();
+  // No credential (it lapsed while a page was open): nothing is asked until sign-in.
+  if (session.token() === null) throw new ApiError(401, 'Signed out: sign in again');
   const res = await fetch(search ? `${path}?${search}` : path, {
     method: op.method.toUpperCase(),
     headers: {
@@ -87,7 +96,7 @@ export async function call<K extends ManagementOperation>(
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   if (res.status === 401) {
-    session.signOut();
+    session.lapse();
     onSignedOut();
     throw new ApiError(401, 'The key or admin token was refused (wrong, revoked or expired)');
   }

@@ -16,8 +16,8 @@ import { KeysPage } from './pages/keys';
 import { RobotsPage } from './pages/robots';
 import { RobotPage } from './pages/robot';
 import { RunPage } from './pages/run';
-import { SignIn } from './pages/sign-in';
 import { DeliveryPage } from './pages/delivery';
+import { SignIn } from './pages/sign-in';
 import './style.css';
 
 function App() {
@@ -35,7 +35,7 @@ function App() {
     if (signedIn && !caller) void whoAmI().then(setCaller);
   }, [signedIn, caller]);
 
-  if (!signedIn)
+  if (!signedIn && !caller)
     return (
       <SignIn
         onSignedIn={(c) => {
@@ -62,6 +62,18 @@ function App() {
       <main key={caller.workspace.id}>
         <Page path={path} caller={caller} />
       </main>
+      {/* A credential refused mid-session: sign-in over the page, which keeps what its forms hold. */}
+      {!signedIn && (
+        <div class="overlay">
+          <SignIn
+            lapsed
+            onSignedIn={(c) => {
+              setCaller(c);
+              setSignedIn(true);
+            }}
+          />
+        </div>
+      )}
     </>
   );
 }

@@ -59,6 +59,14 @@ export const DIRECTORY_SNAPSHOT_EVERY = 500;
 /** Entries of a chain (a directory's, src/storage/chains.ts) read at once: each is a read by `_id`. */
 export const CHAIN_READS_AT_ONCE = 100;
 
+// ---- The dashboard (docs/dashboard.md) ------------------------------------------------------------
+
+/**
+ * Fields a robot's Fields seen tree shows opened whole: past this many (a GitHub push carries about
+ * 200) only the top level is shown, each object or list opened by a click, so the page is not a wall.
+ */
+export const FIELDS_TREE_OPEN_MAX = 20;
+
 // ---- Replay and pause (docs/api.md) -----------------------------------------------------------------
 
 /** Deliveries a bulk replay reads (one page of the log) and starts at a time. */

@@ -3,12 +3,15 @@
  * a tree. A click inserts the field's placeholder at the cursor of the open steps editor, or puts
  * it on the clipboard when the editor is closed. The steps editor marks placeholders no recent
  * delivery carried (`unseenPlaceholders`). The rules (paths, arrays by their first item) are the
- * service's own, src/domain/fields.ts, bundled here.
+ * service's own, src/domain/fields.ts, bundled here. Past FIELDS_TREE_OPEN_MAX fields the tree shows
+ * its top level only, each object or list opened with ▸.
  */
 import { useEffect, useState } from 'preact/hooks';
 import { seenPathOf } from '../../../src/domain/fields';
 import { placeholderExpressions } from '../../../src/domain/placeholders';
 import { call, type Robot, type RobotFields } from '../api';
+import { FIELDS_TREE_OPEN_MAX } from '../../../src/domain/limits/management';
+import { plural } from './components';
 
 type Field = RobotFields['fields'][number];
 
@@ -67,10 +70,29 @@ export function FieldsSeen({
     children.set(parent, [...(children.get(parent) ?? []), f]);
   }
   const pick = (f: Field) => void onPick(f.placeholder).then(setDone);
+  const [opened, setOpened] = useState<Set<string>>(new Set());
+  const isOpen = (path: string) => (fields?.fields.length ?? 0) <= FIELDS_TREE_OPEN_MAX || opened.has(path);
+  const toggle = (path: string) => {
+    const next = new Set(opened);
+    if (isOpen(path)) next.delete(path);
+    else next.add(path);
+    setOpened(next);
+  };
+  const small = (fields?.fields.length ?? 0) <= FIELDS_TREE_OPEN_MAX;
   const tree = (parent: string | null) => (
     <ul role={parent === null ? 'tree' : 'group'} aria-label={parent === null ? 'Fields seen' : undefined}>
       {(children.get(parent) ?? []).map((f) => (
-        <li role="treeitem" key={f.path}>
+        <li role="treeitem" key={f.path} aria-expanded={children.has(f.path) ? isOpen(f.path) : undefined}>
+          {children.has(f.path) && !small && (
+            <button
+              type="button"
+              class="toggle"
+              aria-label={`${isOpen(f.path) ? 'Close' : 'Open'} ${f.path}`}
+              onClick={() => toggle(f.path)}
+            >
+              {isOpen(f.path) ? '▾' : '▸'}
+            </button>
+          )}
           <button type="button" class="field" aria-label={f.path || 'trigger'} onClick={() => pick(f)}>
             {f.path === '' ? 'trigger' : f.path.slice(parent === null ? 0 : parent.length).replace(/^\./, '')}
           </button>{' '}
@@ -84,7 +106,7 @@ export function FieldsSeen({
             )}
             {fields && f.seenIn < fields.deliveries && ` · in ${f.seenIn} of ${fields.deliveries}`}
           </span>
-          {children.has(f.path) && tree(f.path)}
+          {children.has(f.path) && isOpen(f.path) && tree(f.path)}
         </li>
       ))}
     </ul>
@@ -97,9 +119,9 @@ export function FieldsSeen({
       ) : (
         <>
           <p>
-            From the last {fields.deliveries} deliver{fields.deliveries === 1 ? 'y' : 'ies'}
+            {plural(fields.fields.length, 'field')} from the last {plural(fields.deliveries, 'delivery', 'deliveries')}
             {fields.truncated && ' (some carried more fields than are kept)'}. Click a field to insert its placeholder
-            into the steps being edited, or to copy it.
+            into the steps being edited, or to copy it{small ? '' : '; ▸ opens an object or a list'}.
           </p>
           {tree(null)}
           {done && <p role="status">{done}</p>}

@@ -2,15 +2,17 @@
  * Keys (`/keys`, for an owner of the workspace or the admin): the workspace's keys (name, role,
  * when made, when they expire, when last used, whether revoked; never their values), a new key,
  * whose value is shown once, as it is made, and revoking a key (asked twice): it is refused from
- * then on.
+ * then on. The signed-in key is marked "your key", an expired one "expired"; a key whose revocation
+ * the API would refuse (the workspace's last owner key, or one that made it) says so and has no Revoke.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { call, type Key, type Workspace } from '../api';
+import { call, session, type Key, type Workspace } from '../api';
 import { ROLES, type Role } from '../../../src/domain/workspaces';
 import { canManageKeys } from '../rights';
-import { copyShown, FieldError, formatTime, TextField, useRefusal } from './components';
+import { Badge, copyShown, FieldError, formatTime, TextField, useRefusal, useTitle } from './components';
 
 export function KeysPage({ workspace }: { workspace: Workspace }) {
+  useTitle('Keys');
   const [keys, setKeys] = useState<Key[] | null>(null);
   const load = async () => setKeys((await call('listKeys', { params: { id: workspace.id } })).keys);
   useEffect(() => {
@@ -30,6 +32,8 @@ export function KeysPage({ workspace }: { workspace: Workspace }) {
 
 function KeysTable({ keys, onRevoked }: { keys: Key[]; onRevoked: () => void }) {
   const [asking, setAsking] = useState<string | null>(null);
+  /** The signed-in key (none for the admin token), marked "your key". */
+  const mine = session.caller()?.keyId ?? null;
   const { refusal, attempt } = useRefusal();
   const revoke = (k: Key) =>
     void attempt(async () => {
@@ -41,48 +45,70 @@ function KeysTable({ keys, onRevoked }: { keys: Key[]; onRevoked: () => void }) 
   return (
     <>
       <FieldError refusal={refusal} />
-      <table aria-label="Keys">
-        <thead>
-          <tr>
-            <th>Name</th>
-            <th>Role</th>
-            <th>Created</th>
-            <th>Expires</th>
-            <th>Last used</th>
-            <th>Revoked</th>
-            <th aria-label="Revoke" />
-          </tr>
-        </thead>
-        <tbody>
-          {keys.map((k) => (
-            <tr key={k.id}>
-              <td>{k.name}</td>
-              <td>{k.role}</td>
-              <td>{formatTime(k.createdAt)}</td>
-              <td>{k.expiresAt ? formatTime(k.expiresAt) : 'never'}</td>
-              <td>{k.lastUsedAt ? formatTime(k.lastUsedAt) : 'never'}</td>
-              <td>{k.revokedAt ? formatTime(k.revokedAt) : 'no'}</td>
-              <td>
-                {k.revokedAt ? null : asking !== k.id ? (
-                  <button type="button" aria-label={`Revoke key ${k.name}`} onClick={() => setAsking(k.id)}>
-                    Revoke
-                  </button>
-                ) : (
-                  <span role="group" aria-label={`Revoke key ${k.name}?`}>
-                    Refused from now on, by everything that uses it.{' '}
-                    <button type="button" onClick={() => revoke(k)}>
-                      Yes, revoke
-                    </button>{' '}
-                    <button type="button" onClick={() => setAsking(null)}>
-                      Cancel
-                    </button>
-                  </span>
-                )}
-              </td>
+      <div class="table-scroll">
+        <table aria-label="Keys">
+          <thead>
+            <tr>
+              <th>Name</th>
+              <th>Role</th>
+              <th>Created</th>
+              <th>Expires</th>
+              <th>Last used</th>
+              <th>Revoked</th>
+              <th aria-label="Revoke" />
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {keys.map((k) => (
+              <tr key={k.id}>
+                <td>
+                  {k.name}
+                  {k.id === mine && (
+                    <>
+                      {' '}
+                      <Badge status="done" label="your key" />
+                    </>
+                  )}
+                </td>
+                <td>{k.role}</td>
+                <td>{formatTime(k.createdAt)}</td>
+                <td>
+                  {!k.expiresAt ? (
+                    'never'
+                  ) : Date.parse(k.expiresAt) <= Date.now() ? (
+                    <>
+                      <Badge status="failed" label="expired" /> {formatTime(k.expiresAt)}
+                    </>
+                  ) : (
+                    formatTime(k.expiresAt)
+                  )}
+                </td>
+                <td>{k.lastUsedAt ? formatTime(k.lastUsedAt) : 'never'}</td>
+                <td>{k.revokedAt ? formatTime(k.revokedAt) : 'no'}</td>
+                <td>
+                  {k.revokedAt ? null : k.revokeRefused ? (
+                    <span class="muted">Cannot be revoked: {k.revokeRefused}.</span>
+                  ) : asking !== k.id ? (
+                    <button type="button" aria-label={`Revoke key ${k.name}`} onClick={() => setAsking(k.id)}>
+                      Revoke
+                    </button>
+                  ) : (
+                    <span role="group" aria-label={`Revoke key ${k.name}?`}>
+                      Refused from now on, by everything that uses it.{' '}
+                      <button type="button" onClick={() => revoke(k)}>
+                        Yes, revoke
+                      </button>{' '}
+                      <button type="button" onClick={() => setAsking(null)}>
+                        Cancel
+                      </button>
+                    </span>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </>
   );
 }

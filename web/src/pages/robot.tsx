@@ -1,6 +1,8 @@
 /**
- * A robot (`/robots/:id`): its trigger step's card (./card.tsx), what can be done to it, its run
- * history and its deliveries log. Both lists follow new runs and deliveries every 2 seconds.
+ * A robot (`/robots/:id`): what can be done to it (Stop and Rotate token ask first: ./confirm.tsx),
+ * then in tabs its run history and deliveries log (both follow new ones every 2 seconds), its
+ * trigger step's card (./card.tsx), and its fields seen, trigger rules and steps; Overview shows
+ * them all, runs and deliveries first.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { call, ApiError, type App, type Robot, type RobotFields } from '../api';
@@ -14,12 +16,16 @@ import {
   FOLLOW_MS,
   json,
   parseSteps,
+  plural,
   SaveOrCancel,
-  stateName,
+  StateBadge,
   StepsEditor,
   TextField,
   useRefusal,
+  useTitle,
 } from './components';
+import { ConfirmRotate, ConfirmStop } from './confirm';
+import { Tabs, useTab, type Tab } from './robot-tabs';
 import { Deliveries, Runs } from './robot-history';
 import { canWrite } from '../rights';
 
@@ -62,26 +68,35 @@ export function RobotPage({ id }: { id: string }) {
     }
     return (await copyText(placeholder)) ? `Copied ${placeholder}` : `Could not copy: type ${placeholder}`;
   };
+  useTitle(missing ? 'No such robot' : (robot?.name ?? null));
+  const [tab, setTab] = useTab();
   if (missing) return <p>No such robot.</p>;
   if (!robot) return <p>Loading…</p>;
+  const shows = (panel: Tab) => tab === 'overview' || tab === panel;
   return (
     <>
       <section>
         <h1>{robot.name}</h1>
         {canWrite() && <Rename robot={robot} onChange={changed} />}
         <p>
-          State: <span class="state">{stateName(robot.state)}</span>
+          State: <StateBadge state={robot.state} />
           {robot.runCounts &&
-            ` · ${robot.runCounts.total} runs (${robot.runCounts.running} running, ${robot.runCounts.succeeded} succeeded, ${robot.runCounts.failed} failed)`}
+            ` · ${plural(robot.runCounts.total, 'run')} (${robot.runCounts.running} running, ` +
+              `${robot.runCounts.succeeded} succeeded, ${robot.runCounts.failed} failed)`}
         </p>
         {canWrite() && <Actions robot={robot} onChange={changed} />}
       </section>
-      <Card robot={robot} app={app} onChange={changed} onAppChange={setApp} />
-      <FieldsSeen fields={fields} onPick={pick} />
-      <TriggerRules robot={robot} fields={fields} onChange={changed} />
-      <EditSteps robot={robot} onChange={changed} fields={fields} insert={insert} />
-      <Runs robotId={robot.id} />
-      <Deliveries robotId={robot.id} />
+      <Tabs tab={tab} onTab={setTab} />
+      {shows('runs') && <Runs robotId={robot.id} />}
+      {shows('deliveries') && <Deliveries robotId={robot.id} />}
+      {shows('card') && <Card robot={robot} app={app} onChange={changed} onAppChange={setApp} />}
+      {shows('steps') && (
+        <>
+          <FieldsSeen fields={fields} onPick={pick} />
+          <TriggerRules robot={robot} fields={fields} onChange={changed} />
+          <EditSteps robot={robot} onChange={changed} fields={fields} insert={insert} />
+        </>
+      )}
     </>
   );
 }
@@ -110,16 +125,49 @@ function Actions({ robot, onChange }: { robot: Robot; onChange: (r: Robot) => vo
       );
     });
   const params = { id: robot.id };
+  /** Stop and Rotate token ask first what senders will get (./confirm.tsx). */
+  const [asking, setAsking] = useState<'stop' | 'rotate' | null>(null);
+  const asked = (request: () => Promise<Robot>) => () => {
+    setAsking(null);
+    act(request)();
+  };
   const button = (label: string, request: () => Promise<Robot>) => (
-    <button type="button" onClick={act(request)}>
+    <button type="button" key={label} onClick={act(request)}>
       {label}
     </button>
   );
+  const transition = (t: RobotTransition) =>
+    t === 'stop' ? (
+      <button type="button" key={t} onClick={() => setAsking('stop')}>
+        {TRANSITION_LABELS[t]}
+      </button>
+    ) : (
+      button(TRANSITION_LABELS[t], () => call(t, { params }))
+    );
   return (
     <div class="actions">
       <FieldError refusal={refusal} />
-      {offeredTransitions(robot.state).map((t) => button(TRANSITION_LABELS[t], () => call(t, { params })))}
-      {robot.trigger.identifier && button('Rotate token', () => call('rotateToken', { params, body: {} }))}
+      {offeredTransitions(robot.state).map(transition)}
+      {robot.trigger.identifier && (
+        <button type="button" onClick={() => setAsking('rotate')}>
+          Rotate token
+        </button>
+      )}
+      {asking === 'stop' && (
+        <ConfirmStop
+          robot={robot}
+          onStop={asked(() => call('stop', { params }))}
+          onPause={asked(() => call('pause', { params }))}
+          onClose={() => setAsking(null)}
+        />
+      )}
+      {asking === 'rotate' && (
+        <ConfirmRotate
+          robot={robot}
+          onRotate={(graceHours) => asked(() => call('rotateToken', { params, body: { graceHours } }))()}
+          onClose={() => setAsking(null)}
+        />
+      )}
       {takesDeliveries(robot.state) && (
         <button type="button" onClick={sendTest}>
           Send test delivery

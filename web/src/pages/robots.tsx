@@ -1,15 +1,16 @@
 /**
- * Robots (`/`): the workspace's robots, newest first, a page at a time and searched by name, with
- * their state, trigger, run counts and last delivery; "New robot" at the top opens the form that
- * creates one, above the list; below it, creating apps and payment connections. A viewer sees the
- * list only (./rights.ts).
+ * Robots (`/`): the workspace's robots, newest first, a page at a time, searched by name and
+ * filtered by state (./robot-list.tsx), with their state, trigger, run counts and last delivery;
+ * "New robot" at the top opens the form that creates one, above the list; below it, creating apps
+ * and payment connections. A viewer sees the list only (./rights.ts).
  */
 import { NAME_RULE, NewApp } from './app-form';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError, call, type App, type Connection, type Robot } from '../api';
+import { ApiError, call, type App, type Connection } from '../api';
 import { link, navigate } from '../nav';
+import { RobotList, type Triggers } from './robot-list';
 import { canWrite } from '../rights';
-import { formatTime, parseSteps, stateName, StepsEditor } from './components';
+import { parseSteps, StepsEditor, useTitle } from './components';
 import {
   checkAll,
   Problem,
@@ -23,15 +24,8 @@ import {
 } from '../forms';
 import type { Problems } from '../forms';
 
-/** Robots a page shows. */
-const PAGE = 20;
-
-interface Triggers {
-  apps: App[];
-  connections: Connection[];
-}
-
 export function RobotsPage() {
+  useTitle('Robots');
   const [triggers, setTriggers] = useState<Triggers | null>(null);
   const [creating, setCreating] = useState(false);
   const loadTriggers = async () => {
@@ -67,96 +61,6 @@ export function RobotsPage() {
         </div>
       )}
     </>
-  );
-}
-
-/** A page of the robots whose name holds what is searched: "Next page" goes on with older ones. */
-function RobotList({ triggers }: { triggers: Triggers | null }) {
-  const [search, setSearch] = useState('');
-  const [cursor, setCursor] = useState<string | undefined>(undefined);
-  const [page, setPage] = useState<{ robots: Robot[]; nextCursor: string | null } | null>(null);
-  useEffect(() => {
-    let current = true;
-    const query = { limit: PAGE, cursor, search: search.trim() || undefined };
-    void call('listRobots', { query }).then((p) => current && setPage(p));
-    return () => void (current = false);
-  }, [search, cursor]);
-  const triggerOf = ({ trigger }: Robot) => {
-    if (trigger.kind === 'stripe') {
-      return `Payment provider: ${triggers?.connections.find((c) => c.id === trigger.connectionId)?.name ?? '?'}`;
-    }
-    const app = triggers?.apps.find((a) => a.id === trigger.appId);
-    return app ? `${app.name} (${app.bodyFormat})` : '?';
-  };
-  const next = page?.nextCursor;
-  return (
-    <section>
-      <form role="search" aria-label="Search robots" onSubmit={(e) => e.preventDefault()}>
-        <label>
-          Search by name
-          <input
-            type="search"
-            value={search}
-            onInput={(e) => {
-              setSearch(e.currentTarget.value);
-              setCursor(undefined);
-            }}
-          />
-        </label>
-      </form>
-      {!page ? (
-        <p>Loading…</p>
-      ) : (
-        <>
-          <table aria-label="Robots">
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>State</th>
-                <th>Trigger</th>
-                <th>Runs</th>
-                <th>Last delivery</th>
-              </tr>
-            </thead>
-            <tbody>
-              {page.robots.map((r) => (
-                <tr key={r.id}>
-                  <td>
-                    <a href={`/robots/${r.id}`} onClick={link(`/robots/${r.id}`)}>
-                      {r.name}
-                    </a>
-                  </td>
-                  <td>{stateName(r.state)}</td>
-                  <td>{triggerOf(r)}</td>
-                  <td>
-                    {r.runCounts
-                      ? `${r.runCounts.total} (${r.runCounts.succeeded} succeeded, ${r.runCounts.failed} failed)`
-                      : ''}
-                  </td>
-                  <td>{r.lastDeliveryAt ? formatTime(r.lastDeliveryAt) : 'none yet'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          {page.robots.length === 0 &&
-            (search.trim() ? (
-              <p>No robot's name holds “{search.trim()}”.</p>
-            ) : cursor ? (
-              <p>No more robots.</p>
-            ) : (
-              <p>No robot yet{canWrite() ? ': create an app (below), then a robot on it.' : '.'}</p>
-            ))}
-        </>
-      )}
-      <div class="actions">
-        <button type="button" disabled={!cursor} onClick={() => setCursor(undefined)}>
-          First page
-        </button>
-        <button type="button" disabled={!next} onClick={() => next && setCursor(next)}>
-          Next page
-        </button>
-      </div>
-    </section>
   );
 }
 

@@ -1,22 +1,28 @@
 /**
  * Sign-in: a workspace's key (`whk_…`) or the admin token, pasted by a person, checked against the
- * API (`GET /api/me`, who it is), and kept with that answer for the browser session.
+ * API (`GET /api/me`, who it is), and kept with that answer for the browser session. Shown over
+ * the page when the credential is refused mid-session (`lapsed`), saying why: the page and its
+ * forms stay underneath, so nothing typed is lost.
  */
 import { useState } from 'preact/hooks';
 import { call, ApiError, session, type Caller } from '../api';
+import { useTitle } from './components';
 
-export function SignIn({ onSignedIn }: { onSignedIn: (caller: Caller) => void }) {
+export function SignIn({ onSignedIn, lapsed = false }: { onSignedIn: (caller: Caller) => void; lapsed?: boolean }) {
   const [token, setToken] = useState('');
   const [error, setError] = useState<string | null>(null);
+  useTitle('Sign in');
   const submit = async (e: Event) => {
     e.preventDefault();
-    session.signIn(token.trim());
+    if (lapsed) session.resume(token.trim());
+    else session.signIn(token.trim());
     try {
       const caller = await call('caller');
       session.remember(caller);
       onSignedIn(caller);
     } catch (err) {
-      session.signOut();
+      if (lapsed) session.lapse();
+      else session.signOut();
       setError(
         err instanceof ApiError && err.status === 401
           ? 'That key or admin token is not right (or it was revoked, or it expired).'
@@ -24,10 +30,17 @@ export function SignIn({ onSignedIn }: { onSignedIn: (caller: Caller) => void })
       );
     }
   };
+  const Outer = lapsed ? 'div' : 'main';
   return (
-    <main>
-      <section>
+    <Outer>
+      <section aria-label="Sign in">
         <h1>Webhook triggers</h1>
+        {lapsed && (
+          <p role="alert" class="warning">
+            Your key was refused: it was revoked or has expired. Sign in again with a key that works: this page, and
+            what you typed in its forms, stay as they were.
+          </p>
+        )}
         <form onSubmit={(e) => void submit(e)}>
           <label>
             Key or admin token
@@ -45,6 +58,6 @@ export function SignIn({ onSignedIn }: { onSignedIn: (caller: Caller) => void })
           and kept in the data folder (`admin-token`).
         </p>
       </section>
-    </main>
+    </Outer>
   );
 }

@@ -32,8 +32,8 @@ export function ConfirmStop(props: { robot: Robot; onStop: () => void; onPause: 
   return (
     <Dialog title={`Stop ${props.robot.name}?`} onClose={props.onClose}>
       <p>
-        From then on its senders' deliveries are <strong>answered 404</strong> (“no webhook at this URL”) and nothing of
-        them is kept: a sender may retry for a while, then give up, and some turn off a URL that answers 404.
+        From then on its senders' deliveries are <strong>answered 404</strong> (“no webhook at this URL”) and never run:
+        a sender may retry for a while, then give up, and some turn off a URL that answers 404.
       </p>
       <p>Put to work again, it takes deliveries at the same URL.</p>
       {canPause && (

@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { apiClient, robotAtWork, type ApiClient } from '../src/client/api-client';
 import { waitFor } from '../src/launch/os/wait';
-import { WRONG_TOKEN } from '../src/deliveries/intake';
+import { WRONG_TOKEN } from '../src/deliveries/receiver-records';
 import { REFUSALS } from '../src/receiver/refusals';
 import { startStack, type Stack } from './support/stack';
 import { SENDER_FIXTURES } from './support/senders';

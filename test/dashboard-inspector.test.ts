@@ -71,7 +71,7 @@ it('opens a form-encoded GitHub push and a refused one to their headers and bodi
   expect(await page.getByLabel('Body (raw)').textContent()).toBe(body);
 
   await inspect(robot.robotId, 'rejected');
-  expect(await page.getByLabel('Answer').textContent()).toMatch(/^Refused \(4xx\): .*signature/);
+  expect(await page.getByLabel('Answer').textContent()).toMatch(/^Refused \(400\): .*signature/);
   expect(await header('x-github-event')).toBe('x-github-eventissues');
   await page.getByRole('button', { name: 'Raw' }).click();
   expect(await page.getByLabel('Body (raw)').textContent()).toBe(forged);

@@ -85,6 +85,8 @@ describe('the delivery inspector', () => {
     expect(refused.event).toBe('issues');
     expect(new Map(refused.request.headers).get('x-github-event')).toBe('issues');
     expect(refused.runIds).toEqual([]);
+    expect(refused.answered).toBe(400);
+    expect(taken.answered).toBeUndefined();
   });
 
   it("reads a body a page at a time, never cutting a character; keeps a refused body's first 64 KiB", async () => {

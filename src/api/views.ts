@@ -234,6 +234,7 @@ export function deliveryView(
     ...(d.test ? { test: true as const } : {}),
     ...(d.event === undefined ? {} : { event: d.event }),
     ...(d.duplicateOf === undefined ? {} : { duplicateOf: d.duplicateOf }),
+    ...(d.answered === undefined ? {} : { answered: d.answered }),
     bodyKept: d.body ? (d.bodyKeptBytes ?? d.size) : 0,
     runIds: Array.from({ length: Math.min(d.runCount, DELIVERY_RUN_IDS) }, (_, i) => runIdFor(d._id, i)),
     ...(d.requestJson ? { request: JSON.parse(d.requestJson) as RequestCapture } : {}),

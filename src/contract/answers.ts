@@ -207,6 +207,8 @@ export const deliveryAnswer = answer({
   event: z.string().optional(),
   /** A duplicate's original, when known. */
   duplicateOf: z.string().optional(),
+  /** The status its sender was answered, for one the receiver answered itself (refused, a handshake, a repeat). */
+  answered: z.number().int().optional(),
   /** The bytes of its body kept (0: none; fewer than `size`: a refused body's first REFUSED_BODY_KEPT_BYTES). */
   bodyKept: z.number().int(),
   /** Its first runs' ids (up to DELIVERY_RUN_IDS), in order. */

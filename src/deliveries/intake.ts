@@ -15,14 +15,13 @@
  */
 import type { Client } from '@temporalio/client';
 import type { Config } from '../core/config';
-import { bodyKey, dedupOf, SIGNED_REPLAY_WINDOW_MS } from '../domain/dedup';
+import { dedupOf } from '../domain/dedup';
 import { deliveryWorkflowId } from '../domain/ids';
-import { DUPLICATES_LOGGED_PER_MINUTE, REFUSED_BODY_KEPT_BYTES, THROTTLE_ENTRIES } from '../domain/limits';
-import { deliveryRecord, isEmptyBody, keptHeaders, type ReceivedDelivery } from '../domain/deliveries';
-import { derivedKey, newId } from '../domain/secrets';
-import { credentialHeaders, headersRead, senderDeliveryId, senderHandshake } from '../domain/senders/checks';
+import { isEmptyBody } from '../domain/deliveries';
+import { derivedKey } from '../domain/secrets';
+import { senderDeliveryId, senderHandshake } from '../domain/senders/checks';
 import type { Handshake, HandshakeAnswer, SenderRequest } from '../domain/senders/parts';
-import { handshakeBytes, senderRequest, verifyRequest, type DeliveryRequest } from './request';
+import { senderRequest, verifyRequest, type DeliveryRequest } from './request';
 import { readsFormEnvelope, SENDERS } from '../domain/senders/catalog';
 import type { RefusalStatus } from '../domain/senders/catalog/sender';
 import { secretFingerprint, type Offered } from '../robots/handshake-secrets';
@@ -31,10 +30,7 @@ import { startDelivery } from './start';
 import type { DeliveryRecorder } from '../history/slots';
 import type { Logger } from '../core/log';
 import type { Models } from '../storage/models';
-import { Throttle } from '../core/throttle';
-import { captureRequest, eventName } from '../domain/inspection';
-import type { RequestCapture } from '../domain/types';
-import { bodyBlobId, storeBlob } from '../storage/blobs';
+import { ReceiverRecords, type Arrived } from './receiver-records';
 import type { WebhookTrigger } from './webhook-trigger';
 
 interface TakeDeliveryDeps {
@@ -49,18 +45,6 @@ interface TakeDeliveryDeps {
    */
   offerSecret(trigger: WebhookTrigger, secret: string, from: { address: string; at: Date }): Promise<Offered | null>;
 }
-
-/** A delivery the receiver answers itself is known by its id, the headers kept with it and its request. */
-type ReceiverIds = { deliveryId: string; headers: Record<string, string>; inspected: RequestCapture };
-
-/** A public URL's path and query (BASE_URL's origin left out). */
-const pathAndQueryOf = (publicUrl: string): string => {
-  const url = new URL(publicUrl);
-  return url.pathname + url.search;
-};
-
-/** The reason a request with a token that is not its URL's is recorded with (`refuseToken`). */
-export const WRONG_TOKEN = 'wrong or old token';
 
 /** The ids every log line about the delivery carries. */
 type DeliveryIds = { deliveryId: string; robotId: string; workspaceId: string; workflowId?: string };
@@ -77,22 +61,12 @@ export type Taken =
 export class DeliveryTaker {
   /** Keys the digests in dedup keys (src/domain/dedup.ts). */
   private readonly digestKey: Buffer;
-  /** Rejected deliveries and handshakes recorded per trigger this minute (src/core/throttle.ts). */
-  private readonly rejections: Throttle;
-  /** Duplicates recorded per trigger this minute (DUPLICATES_LOGGED_PER_MINUTE). */
-  private readonly duplicates = new Throttle('duplicates logged for this URL', DUPLICATES_LOGGED_PER_MINUTE);
-  /**
-   * Handshakes recorded, by trigger and body digest, for as long as a signed capture verifies
-   * (SIGNED_REPLAY_WINDOW_MS): one sent again is answered, but recorded once.
-   */
-  private readonly handshakesSeen = new Throttle('handshakes', 1, THROTTLE_ENTRIES, SIGNED_REPLAY_WINDOW_MS);
+  /** What it answers itself, recorded (./receiver-records.ts): refusals, handshakes, repeats. */
+  readonly records: ReceiverRecords;
 
   constructor(private readonly deps: TakeDeliveryDeps) {
     this.digestKey = derivedKey(deps.config.secretsKey, 'dedup');
-    this.rejections = new Throttle(
-      'refused deliveries and handshakes for this URL',
-      deps.config.throttles.rejectedPerMinute,
-    );
+    this.records = new ReceiverRecords(deps, this.digestKey);
   }
 
   /** Takes the delivery; `identified` hears its ids as soon as they are known (before any start). */
@@ -100,15 +74,10 @@ export class DeliveryTaker {
     const { verification } = trigger;
     const sender = verification && verification.scheme !== 'stripe' ? verification : null;
     const signedWith = verification?.scheme ?? null;
-    const deliveryId = newId();
+    const ids = this.records.arrived(trigger, req);
+    const { deliveryId, headers, inspected } = ids;
     // What the log lines about it carry (src/core/log.ts), its workflow once known.
     const known = { deliveryId, robotId: trigger.robotId, workspaceId: trigger.workspaceId };
-    // Those its app's sender and its robot's trigger rules read are kept too.
-    const read = [...(sender ? headersRead(sender) : []), ...trigger.ruleHeaders];
-    const credentials = sender ? credentialHeaders(sender) : [];
-    const headers = keptHeaders(req.headers, read, credentials);
-    const inspected = captureRequest({ ...req, pathAndQuery: pathAndQueryOf(req.publicUrl) }, credentials);
-    const ids = { deliveryId, headers, inspected };
     const request = sender && senderRequest(req);
     const unsigned = sender && request && senderHandshake(sender, request, false);
     if (unsigned) {
@@ -118,10 +87,11 @@ export class DeliveryTaker {
     if (req.method !== 'POST' && req.method !== 'PUT') return { outcome: 'not-a-handshake' };
     if (isEmptyBody(req.body.length)) return { outcome: 'empty' };
     // Checked before anything parses the body: a forgery is keyed by its digest.
-    const forged = await this.rejectForgery(trigger, req, ids, request);
+    const status = sender ? SENDERS[sender.scheme].refusalStatus : 400;
+    const forged = await this.rejectForgery(trigger, req, ids, request, status);
     if (forged) {
       identified(known);
-      return { outcome: 'rejected', reason: forged, status: sender ? SENDERS[sender.scheme].refusalStatus : 400 };
+      return { outcome: 'rejected', reason: forged, status };
     }
     const signed = sender && request && senderHandshake(sender, request, true);
     if (signed) {
@@ -162,41 +132,13 @@ export class DeliveryTaker {
       headers,
       request: inspected,
     });
-    const lookUpOriginal = this.duplicates.within(trigger.identifier);
+    const lookUpOriginal = this.records.duplicates.within(trigger.identifier);
     const started = await startDelivery(this.deps, input, workflowId, { windowMs, lookUpOriginal });
     if (started.started) return { outcome: 'accepted' };
-    // A repeat: recorded with the delivery it repeats, a few a minute per URL at most.
-    if (this.duplicates.take(trigger.identifier)) {
-      const received = { ...this.received(trigger, req, { ...ids, key }, verified), workflowId };
-      const verdict = { outcome: 'duplicate' as const, duplicateOf: started.duplicateOf };
-      // The repeat was refused already: a record that fails is logged, and the sender still gets 200.
-      await this.deps.deliveries.record(deliveryRecord(received, verdict)).catch((err: Error) =>
-        this.deps.log.warn('a duplicate could not be recorded in the deliveries log', {
-          deliveryId,
-          robotId: trigger.robotId,
-          err: err.message,
-        }),
-      );
-    }
+    const acknowledged = sender ? (SENDERS[sender.scheme].acknowledgeStatus ?? 200) : 200;
+    const repeat = { ...ids, key, workflowId, verified, status: acknowledged };
+    await this.records.duplicate(trigger, req, repeat, started.duplicateOf);
     return { outcome: 'duplicate' };
-  }
-
-  /**
-   * A request to this trigger's identifier with a token that is not its own (a typo, one rotated out
-   * whose grace has ended): recorded as rejected, WRONG_TOKEN, within the URL's refusals this minute
-   * (REJECTED_PER_MINUTE, the throttle forgeries count in) and past them not at all, so a stranger
-   * guessing tokens fills nothing. Its sender is answered as for an unknown URL whatever this does;
-   * its body is not read.
-   */
-  async refuseToken(trigger: WebhookTrigger, req: DeliveryRequest): Promise<void> {
-    if (!this.rejections.take(trigger.identifier)) return;
-    const sender = trigger.verification && trigger.verification.scheme !== 'stripe' ? trigger.verification : null;
-    const read = [...(sender ? headersRead(sender) : []), ...trigger.ruleHeaders];
-    const credentials = sender ? credentialHeaders(sender) : [];
-    const inspected = captureRequest({ ...req, pathAndQuery: pathAndQueryOf(req.publicUrl) }, credentials);
-    const ids = { deliveryId: newId(), headers: keptHeaders(req.headers, read, credentials), inspected };
-    const received = this.received(trigger, req, { ...ids, key: bodyKey(this.digestKey, handshakeBytes(req)) }, false);
-    await this.deps.deliveries.record(deliveryRecord(received, { outcome: 'rejected', reason: WRONG_TOKEN }));
   }
 
   /**
@@ -206,8 +148,9 @@ export class DeliveryTaker {
   private async rejectForgery(
     trigger: WebhookTrigger,
     req: DeliveryRequest,
-    ids: ReceiverIds,
+    ids: Arrived,
     request: SenderRequest | null,
+    status: number,
   ): Promise<string | null> {
     const v = trigger.verification;
     if (!v) return null;
@@ -222,20 +165,8 @@ export class DeliveryTaker {
         ? verdict.reason
         : `signed with the secret ${secretFingerprint(pending)} a handshake gave, which no editor has confirmed: ` +
           "confirm it on the robot's card";
-    await this.recordRefusal(trigger, req, ids, reason);
+    await this.records.refusal(trigger, req, ids, reason, status);
     return reason;
-  }
-
-  /**
-   * A refused request, recorded as rejected with its reason; past REJECTED_PER_MINUTE for its
-   * trigger it is answered 429 and not recorded. Keyed by the digest of its bytes: nothing of it is parsed.
-   */
-  private async recordRefusal(trigger: WebhookTrigger, req: DeliveryRequest, ids: ReceiverIds, reason: string) {
-    this.rejections.check(trigger.identifier);
-    this.rejections.count(trigger.identifier);
-    const received = this.received(trigger, req, { ...ids, key: bodyKey(this.digestKey, handshakeBytes(req)) }, false);
-    const body = await this.keepBody(ids.deliveryId, req.body);
-    await this.deps.deliveries.record(deliveryRecord({ ...received, ...body }, { outcome: 'rejected', reason }));
   }
 
   /**
@@ -245,17 +176,17 @@ export class DeliveryTaker {
   private async handshake(
     trigger: WebhookTrigger,
     req: DeliveryRequest,
-    ids: ReceiverIds,
+    ids: Arrived,
     h: Handshake,
     verified: true | null,
   ): Promise<Taken> {
     const robotId = trigger.robotId;
     if ('refused' in h) {
-      await this.recordRefusal(trigger, req, ids, h.refused);
+      await this.records.refusal(trigger, req, ids, h.refused, h.status);
       return { outcome: 'rejected', reason: h.refused, status: h.status };
     }
     // Throttled before anything is kept: a handshake answered 429 has changed nothing.
-    this.rejections.check(trigger.identifier);
+    this.records.rejections.check(trigger.identifier);
     if (h.learnedSecret !== undefined) {
       const offered = await this.deps.offerSecret(trigger, h.learnedSecret, {
         address: req.address,
@@ -269,62 +200,7 @@ export class DeliveryTaker {
         });
     }
     if (h.note) this.deps.log.warn(h.note, { deliveryId: ids.deliveryId, robotId });
-    await this.recordHandshake(trigger, req, ids, verified);
+    await this.records.handshake(trigger, req, ids, verified, h.answer.status);
     return { outcome: 'handshake', answer: h.answer };
-  }
-
-  /**
-   * A verified handshake, throttled like a refusal (past REJECTED_PER_MINUTE for its URL: 429, not
-   * recorded) and keyed by its body's digest: the same one sent again within SIGNED_REPLAY_WINDOW_MS
-   * (a capture replayed) is answered but not recorded again.
-   */
-  private async recordHandshake(
-    trigger: WebhookTrigger,
-    req: DeliveryRequest,
-    ids: ReceiverIds,
-    verified: true | null,
-  ): Promise<void> {
-    this.rejections.check(trigger.identifier);
-    this.rejections.count(trigger.identifier);
-    const key = bodyKey(this.digestKey, handshakeBytes(req));
-    if (!this.handshakesSeen.take(`${trigger.identifier}:${key}`)) return;
-    const received = this.received(trigger, req, { ...ids, key }, verified);
-    const body = await this.keepBody(ids.deliveryId, req.body);
-    await this.deps.deliveries.record(deliveryRecord({ ...received, ...body }, { outcome: 'handshake' }));
-  }
-
-  /**
-   * A body the receiver answers itself, kept for the inspector up to REFUSED_BODY_KEPT_BYTES (its
-   * recording is throttled before this), where replay and retention find any delivery's body.
-   */
-  private async keepBody(deliveryId: string, bytes: Buffer): Promise<Pick<ReceivedDelivery, 'body' | 'bodyKeptBytes'>> {
-    if (bytes.length === 0) return {};
-    const kept = bytes.subarray(0, REFUSED_BODY_KEPT_BYTES);
-    const ownerId = bodyBlobId(deliveryId);
-    const body = { ownerId, chunks: await storeBlob(this.deps.models, ownerId, kept) };
-    return kept.length < bytes.length ? { body, bodyKeptBytes: kept.length } : { body };
-  }
-
-  /** A delivery the receiver answers itself (rejected, handshake, duplicate): no workflow of its own. */
-  private received(
-    trigger: WebhookTrigger,
-    req: DeliveryRequest,
-    { deliveryId, key, headers, inspected }: ReceiverIds & { key: string },
-    verified: boolean | null,
-  ): ReceivedDelivery {
-    return {
-      deliveryId,
-      robotId: trigger.robotId,
-      triggerIdentifier: trigger.identifier,
-      workflowId: null,
-      dedupKey: key,
-      receivedAt: req.receivedAt,
-      contentType: req.contentType,
-      size: req.body.length,
-      verified,
-      headers,
-      request: inspected,
-      event: eventName(inspected.headers),
-    };
   }
 }

@@ -108,6 +108,8 @@ export interface ReceivedDelivery {
   request?: RequestCapture;
   event?: string;
   bodyKeptBytes?: number;
+  /** The status its sender was answered, for one the receiver answers itself (refused, a handshake, a repeat). */
+  answered?: number;
 }
 
 /** What became of a delivery. */
@@ -175,6 +177,7 @@ export function deliveryRecord(received: ReceivedDelivery, verdict: DeliveryVerd
     ...(received.request ? { requestJson: JSON.stringify(received.request) } : {}),
     ...(received.event === undefined ? {} : { event: received.event }),
     ...(received.bodyKeptBytes === undefined ? {} : { bodyKeptBytes: received.bodyKeptBytes }),
+    ...(received.answered === undefined ? {} : { answered: received.answered }),
     ...(verdict.outcome === 'duplicate' && verdict.duplicateOf ? { duplicateOf: verdict.duplicateOf } : {}),
   };
 }

@@ -75,6 +75,8 @@ export interface DeliveryRecord {
   bodyKeptBytes?: number;
   /** A duplicate's original, when known; since 0.12 (before, only in `reason`). */
   duplicateOf?: string;
+  /** The status its sender was answered when the receiver answered it itself (refused, handshake, repeat); 0.12. */
+  answered?: number;
 }
 
 /** The failure type of a delivery workflow whose body does not parse in the app's body format. */

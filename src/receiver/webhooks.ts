@@ -9,7 +9,7 @@
  * A token pasted with a trailing space, tab, newline or `+` (`%20`, `%0A`, `%0D%0A`) is read without
  * them: a token never holds one. A token that is not the trigger's (a typo, one rotated out) is
  * answered as an unknown URL, and recorded on the robot's deliveries log as a refusal within the
- * URL's refusal throttle (`DeliveryTaker.refuseToken`), in the background so the answer takes no
+ * URL's refusal throttle (`ReceiverRecords.wrongToken`), in the background so the answer takes no
  * longer than for an identifier that does not exist.
  */
 import Router from '@koa/router';
@@ -158,7 +158,7 @@ export function webhookRouter(deps: ReceiverDeps): Router {
     if (trigger && accepted(trigger)) return trigger;
     if (trigger && !tokenAccepted(trigger.tokens, token)) {
       const request = requestOf(ctx, config.baseUrl, Buffer.alloc(0), new Date());
-      void taker.refuseToken(trigger, request).catch((err: Error) =>
+      void taker.records.wrongToken(trigger, request).catch((err: Error) =>
         log.warn('a wrong token could not be recorded in the deliveries log', {
           robotId: trigger.robotId,
           err: err.message,

@@ -148,6 +148,7 @@ const deliverySchema = new Schema<DeliveryDoc>(
     event: { type: String, default: undefined },
     bodyKeptBytes: { type: Number, default: undefined },
     duplicateOf: { type: String, default: undefined },
+    answered: { type: Number, default: undefined },
   },
   { ...opts, collection: 'deliveries' },
 );

@@ -11,23 +11,24 @@ import { canWrite } from '../rights';
 import { Badge, FieldError, formatTime, plural, useRefusal, useTitle, BackToRobot } from './components';
 import { BodyView } from './body-view';
 
-/** What the sender was answered, in words. */
+/** What the sender was answered, in words: its status where the receiver answered it itself. */
 function answerOf(d: Delivery): string {
+  const status = d.answered ?? (d.outcome === 'rejected' ? '4xx' : '2xx');
   switch (d.outcome) {
     case 'rejected':
-      return `Refused (4xx): ${d.reason ?? ''}`;
+      return `Refused (${status}): ${d.reason ?? ''}`;
     case 'handshake':
-      return "Answered the sender's check of the URL (no run)";
+      return `Answered the sender's check of the URL (${status}), no run`;
     case 'duplicate':
-      return 'Accepted (2xx) as a repeat: no run';
+      return `Accepted (${status}) as a repeat: no run`;
     case 'processed':
-      return `Accepted (2xx): ${plural(d.runCount ?? 0, 'run')}`;
+      return `Accepted (${status}): ${plural(d.runCount ?? 0, 'run')}`;
     case 'filtered':
-      return `Accepted (2xx), no run: ${d.reason ?? ''}`;
+      return `Accepted (${status}), no run: ${d.reason ?? ''}`;
     case 'dropped':
-      return `Accepted (2xx), dropped: ${d.reason ?? ''}`;
+      return `Accepted (${status}), dropped: ${d.reason ?? ''}`;
     case 'failed':
-      return `Accepted (2xx), then failed: ${d.error ?? ''}`;
+      return `Accepted (${status}), then failed: ${d.error ?? ''}`;
   }
 }
 

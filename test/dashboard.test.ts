@@ -127,6 +127,8 @@ it('shows a run with its trigger data and step output, then stops the robot', as
   await page.getByRole('link', { name: 'Back to the robot' }).click();
   await page.waitForURL(stack.baseUrl + robotPath);
   await page.getByRole('button', { name: 'Stop' }).click();
+  // Stop asks first, saying what senders get (test/dashboard-lists.test.ts).
+  await page.getByRole('dialog').getByRole('button', { name: 'Stop robot' }).click();
   await page.getByText('Stopped', { exact: true }).waitFor();
   await page.getByText('The webhook URL appears here once the robot is put to work.').waitFor();
 });

@@ -173,12 +173,16 @@ export function RobotList({ triggers }: { triggers: Triggers | null }) {
             </table>
           </div>
           {page.robots.length === 0 &&
-            (searched || view.state ? (
-              <p>No {what} matches.</p>
+            (searched ? (
+              <p>
+                No {what}'s name holds “{searched}”.
+              </p>
+            ) : view.state ? (
+              <p>No {what}.</p>
             ) : view.after || view.before ? (
               <p>No more robots.</p>
             ) : (
-              <p>No robot yet{canWrite() ? ': create an app, then a robot on it.' : '.'}</p>
+              <p>No robot yet{canWrite() ? ': create an app (below), then a robot on it.' : '.'}</p>
             ))}
         </>
       )}

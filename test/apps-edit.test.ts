@@ -2,7 +2,8 @@
  * Editing an app's sender settings without retyping its secret, and a payment connection's event
  * types (issue 54, the Apps page), through the real API and receiver: a secret left out of
  * `PATCH /api/apps/:id` is the app's own when the sender stays the same, and refused, named, when
- * it changes; a connection keeps the event types its new robots start with.
+ * it changes; a connection keeps the event types its new robots start with, and its signing secret
+ * is replaced or removed (`PATCH /api/connections/:id`).
  */
 import { createHmac } from 'node:crypto';
 import { startStack, type Stack } from './support/stack';
@@ -72,4 +73,38 @@ it('keeps the event types of a payment connection, answered with it', async () =
   expect(none.body.events).toEqual([]);
   const bad = await stack.api('POST', '/api/connections', { provider: 'stripe', name: 'x', events: [''] });
   expect(bad).toMatchObject({ status: 400, body: { field: 'events.0' } });
+});
+
+/** A Stripe event signed as Stripe signs it (`t=<unix>,v1=<hex HMAC-SHA256 of "t.body">`). */
+function stripeSigned(secret: string) {
+  const event = JSON.stringify({ id: `evt_${Date.now()}`, type: 'invoice.paid', data: { object: { id: 'in_1' } } });
+  const t = Math.floor(Date.now() / 1000);
+  const v1 = createHmac('sha256', secret).update(`${t}.${event}`).digest('hex');
+  return { event, headers: { 'content-type': 'application/json', 'stripe-signature': `t=${t},v1=${v1}` } };
+}
+
+it("replaces a connection's signing secret, then removes it, and changes its event types", async () => {
+  const OLD = 'whsec_the-old-secret-0123456789';
+  const NEW = 'whsec_the-new-secret-0123456789';
+  const made = await stack.api('POST', '/api/connections', { provider: 'stripe', name: 'Shop', signingSecret: OLD });
+  const steps = [{ name: 'compose', type: 'compose', template: { invoice: '{{trigger.data.object.id}}' } }];
+  const trigger = { connectionId: made.body.id };
+  const robot = await stack.api('POST', '/api/robots', { name: 'Invoices', trigger, steps });
+  const url = (await stack.api('POST', `/api/robots/${robot.body.id}/start`)).body.trigger.card.webhookUrl;
+  const sent = (secret: string) => {
+    const { event, headers } = stripeSigned(secret);
+    return stack.send('POST', url, event, headers);
+  };
+  expect((await sent(OLD)).status).toBe(200);
+
+  const edited = await stack.api('PATCH', `/api/connections/${made.body.id}`, { signingSecret: NEW, events: ['a.b'] });
+  expect(edited).toMatchObject({ status: 200, body: { name: 'Shop', hasSigningSecret: true, events: ['a.b'] } });
+  expect((await sent(OLD)).status).toBe(400);
+  expect((await sent(NEW)).status).toBe(200);
+
+  const removed = await stack.api('PATCH', `/api/connections/${made.body.id}`, { signingSecret: null });
+  expect(removed.body).toMatchObject({ hasSigningSecret: false, events: ['a.b'] });
+  const short = await stack.api('PATCH', `/api/connections/${made.body.id}`, { signingSecret: 'short' });
+  expect(short).toMatchObject({ status: 400, body: { field: 'signingSecret' } });
+  expect((await stack.api('PATCH', `/api/connections/${made.body.id}`, {})).status).toBe(400);
 });

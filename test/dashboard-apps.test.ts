@@ -152,12 +152,23 @@ it('offers Stripe in the sender list: its set-up, event types searched or typed,
     { name: 'Shop payments', hasSigningSecret: true, events: ['invoice.paid', 'customer.tax_id.created'] },
   ]);
 
+  // Opened: its secret replaced (never shown), an event type dropped.
+  await row.getByRole('button', { name: 'Stripe: Shop payments' }).click();
+  const edit = page.getByRole('form', { name: 'Edit payment connection' });
+  expect(await edit.getByLabel('New signing secret').inputValue()).toBe('');
+  await edit.getByText('left empty: the one set is kept').waitFor();
+  await edit.getByLabel('New signing secret').fill('whsec_another0123456789abcdef');
+  await edit.getByLabel('customer.tax_id.created').uncheck();
+  await edit.getByRole('button', { name: 'Save connection' }).click();
+  await edit.getByRole('status').filter({ hasText: 'Payment connection “Shop payments” saved.' }).waitFor();
+  expect(await row.locator('td').nth(2).textContent()).toBe('invoice.paid');
+
   // A robot on it takes those event types; its card says how to send a signed test.
   await page.goto(stack.baseUrl + '/');
   await page.getByRole('button', { name: 'New robot' }).click();
   const { card, robotId } = await robotAtWorkOn(page, 'Fulfil paid orders', 'Payment provider: Shop payments');
   const robot = (await stack.api('GET', `/api/robots/${robotId}`)).body;
-  expect(robot.trigger.events).toEqual(['invoice.paid', 'customer.tax_id.created']);
+  expect(robot.trigger.events).toEqual(['invoice.paid']);
   expect(await card.getByLabel("Stripe's signed test").textContent()).toContain('stripe trigger invoice.paid');
 });
 

@@ -3,7 +3,15 @@
  * by) and payment provider connections.
  * Secrets are sealed with SECRETS_KEY as they arrive and never returned.
  */
-import { createApp, createConnection, editApp, workspaceApps, workspaceConnections, type AppsDeps } from '../apps/apps';
+import {
+  createApp,
+  createConnection,
+  editApp,
+  editConnection,
+  workspaceApps,
+  workspaceConnections,
+} from '../apps/apps';
+import type { AppsDeps } from '../apps/apps';
 import { MANAGEMENT } from '../contract/management';
 import { found, ours } from './lookups';
 import { byId } from '../storage/by-id';
@@ -42,6 +50,16 @@ export const APP_ROUTES: ManagementRoute[] = [
   ),
   route(MANAGEMENT.createConnection, async ({ body, caller }, deps) =>
     connectionView(await createConnection(appsDeps(deps), caller.workspaceId, body)),
+  ),
+  route(
+    MANAGEMENT.editConnection,
+    /** Other receiver processes see the edit within TRIGGER_CACHE_TTL_MS. */
+    async ({ params, body, caller }, deps) => {
+      const connection = await ours('connection', byId<ConnectionDoc>(deps.models.Connection, params.id), caller);
+      const updated = await found('connection', editConnection(appsDeps(deps), connection, body));
+      await deps.triggers.forgetAll();
+      return connectionView(updated);
+    },
   ),
   route(MANAGEMENT.listConnections, async ({ caller }, deps) => ({
     connections: (await workspaceConnections(deps, caller.workspaceId)).map(connectionView),

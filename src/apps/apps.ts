@@ -15,6 +15,7 @@ import {
   type createAppBody,
   type createConnectionBody,
   type updateAppBody,
+  type updateConnectionBody,
 } from '../contract/requests';
 import type { AppDoc, ConnectionDoc } from '../storage/documents';
 import type { Models } from '../storage/models';
@@ -118,6 +119,19 @@ export async function createConnection(
     createdAt: new Date(),
   });
   return connection.toObject();
+}
+
+/** The connection edited, or null if it is gone: a secret given is sealed, `null` removes it. */
+export async function editConnection(
+  { models, secretsKey }: AppsDeps,
+  connection: ConnectionDoc,
+  { signingSecret, ...body }: z.output<typeof updateConnectionBody>,
+): Promise<ConnectionDoc | null> {
+  const sealed =
+    signingSecret === undefined
+      ? {}
+      : { signingSecretSealed: signingSecret && encryptSecret(secretsKey, signingSecret) };
+  return models.Connection.findByIdAndUpdate(connection._id, { $set: { ...body, ...sealed } }, { new: true }).lean();
 }
 
 /**

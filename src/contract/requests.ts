@@ -183,6 +183,16 @@ export const createConnectionBody = z
   })
   .strict();
 
+/** Fields left out keep their value; `signingSecret: null` removes the check (events taken unsigned). */
+export const updateConnectionBody = z
+  .object({
+    name: name.optional(),
+    signingSecret: secret.nullable().optional(),
+    events: eventTypes.optional(),
+  })
+  .strict()
+  .refine((b) => Object.keys(b).length > 0, 'name at least one field to change');
+
 const step = z
   .object({
     name,
@@ -325,6 +335,7 @@ export const BODIES = {
   CreateConnection: createConnectionBody,
   CreateRobot: createRobotBody,
   UpdateApp: updateAppBody,
+  UpdateConnection: updateConnectionBody,
   UpdateRobot: updateRobotBody,
   RotateToken: rotateTokenBody,
   ConfirmHandshakeSecret: confirmHandshakeSecretBody,

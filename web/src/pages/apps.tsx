@@ -1,8 +1,9 @@
 /**
  * Apps (`/apps`): the workspace's apps with the robots that use them (name, body format, sender),
  * and its payment connections (Stripe) with theirs; an app opens to be edited (./app-edit.tsx),
- * then offers to replay what its robots refused; the new-app form (./app-form.tsx), where Stripe
- * is a sender too. A viewer sees the lists only, no app to open (../rights.ts).
+ * then offers to replay what its robots refused, a connection too (./connection-edit.tsx); the
+ * new-app form (./app-form.tsx), where Stripe is a sender too. A viewer sees the lists only,
+ * nothing to open (../rights.ts).
  */
 import { useEffect, useState } from 'preact/hooks';
 import { call, type App, type Connection, type Robot } from '../api';
@@ -10,6 +11,7 @@ import { link } from '../nav';
 import { canWrite } from '../rights';
 import { SENDERS } from '../../../src/domain/senders/catalog';
 import { EditApp } from './app-edit';
+import { EditConnection } from './connection-edit';
 import { BODY_FORMATS, NewApp } from './app-form';
 
 /** Robots read to tell which use which app: the newest, up to this many. */
@@ -68,6 +70,7 @@ export function AppsPage() {
   const robotsOn = (c: Connection) =>
     listed.robots.filter((r) => r.trigger.kind === 'stripe' && r.trigger.connectionId === c.id);
   const opened = listed.apps.find((a) => a.id === open) ?? null;
+  const openedConnection = listed.connections.find((c) => c.id === open) ?? null;
   return (
     <>
       <div class="title">
@@ -130,7 +133,15 @@ export function AppsPage() {
         <tbody>
           {listed.connections.map((c) => (
             <tr key={c.id}>
-              <td>Stripe: {c.name}</td>
+              <td>
+                {canWrite() ? (
+                  <button type="button" class="link" aria-expanded={open === c.id} onClick={() => setOpen(c.id)}>
+                    Stripe: {c.name}
+                  </button>
+                ) : (
+                  `Stripe: ${c.name}`
+                )}
+              </td>
               <td>{c.hasSigningSecret ? 'set (never shown)' : 'none: events taken unsigned'}</td>
               <td>{c.events.length ? c.events.join(', ') : 'every event'}</td>
               <td>
@@ -141,6 +152,16 @@ export function AppsPage() {
         </tbody>
       </table>
       {listed.connections.length === 0 && <p>No payment connection yet: choose Stripe as the sender of a new app.</p>}
+      {openedConnection && (
+        <EditConnection
+          key={openedConnection.id}
+          connection={openedConnection}
+          onSaved={(now) =>
+            setListed({ ...listed, connections: listed.connections.map((c) => (c.id === now.id ? now : c)) })
+          }
+          onClose={() => setOpen(null)}
+        />
+      )}
       {canWrite() && <NewApp onCreated={() => void load()} />}
     </>
   );

@@ -69,8 +69,10 @@ export function StripeEvents(props: { value: string[]; onChange: (events: string
   const { value, onChange } = props;
   const [search, setSearch] = useState('');
   const [typedProblem, setTypedProblem] = useState<string | null>(null);
+  /** Event types not among the common ones, chosen before or typed here: still listed once unticked. */
+  const [others, setOthers] = useState<string[]>(value);
   const wanted = search.trim().toLowerCase();
-  const listed = [...new Set([...COMMON_STRIPE_EVENTS, ...value])].filter((e) => e.includes(wanted));
+  const listed = [...new Set([...COMMON_STRIPE_EVENTS, ...others, ...value])].filter((e) => e.includes(wanted));
   const toggle = (event: string) =>
     onChange(value.includes(event) ? value.filter((e) => e !== event) : [...value, event]);
   const typed = search.trim();
@@ -78,6 +80,7 @@ export function StripeEvents(props: { value: string[]; onChange: (events: string
     if (!EVENT_TYPE.test(typed)) return setTypedProblem('an event type: words joined by dots, like invoice.paid');
     setTypedProblem(null);
     if (!value.includes(typed)) onChange([...value, typed]);
+    if (!others.includes(typed)) setOthers([...others, typed]);
     setSearch('');
   };
   return (

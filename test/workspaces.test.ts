@@ -189,7 +189,13 @@ describe('two workspaces', () => {
       'GET',
       `/api/robots?search=ALPHA&limit=1&cursor=${encodeURIComponent(first.nextCursor)}`,
     );
-    expect(second).toEqual({ robots: [expect.objectContaining({ id: made[0].id })], nextCursor: null });
+    expect(second).toEqual({
+      robots: [expect.objectContaining({ id: made[0].id })],
+      nextCursor: null,
+      prevCursor: expect.any(String),
+      total: 2,
+      offset: 1,
+    });
     const all = await a.owner.json<{ robots: { id: string }[] }>('GET', '/api/robots');
     expect(all.robots.map((r) => r.id)).toEqual([made[2].id, made[1].id, made[0].id, ofA.robot.robotId]);
     // A robot renamed is found by its new name, by every receiver.

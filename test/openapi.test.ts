@@ -9,16 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { routers } from '../src/runtime/app';
 import { silentLogger } from '../src/core/log';
-import {
-  appAnswer,
-  connectionAnswer,
-  deliveriesPageAnswer,
-  deliveryAnswer,
-  errorAnswer,
-  robotAnswer,
-  runAnswer,
-  runsPageAnswer,
-} from '../src/contract/answers';
+import { appAnswer, connectionAnswer, errorAnswer, robotAnswer } from '../src/contract/answers';
+import { deliveriesPageAnswer, deliveryAnswer, runAnswer, runsPageAnswer } from '../src/contract/history-answers';
 import { startStack, type Stack } from './support/stack';
 import { waitFor } from '../src/launch/os/wait';
 

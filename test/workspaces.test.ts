@@ -78,6 +78,7 @@ interface Documented {
 /** A body each route's schema takes, by its name: a route must get past 400 to show it answers 404. */
 const BODY: Partial<Record<keyof typeof BODIES, unknown>> = {
   UpdateApp: { name: 'renamed' },
+  UpdateConnection: { name: 'renamed' },
   UpdateRobot: { name: 'renamed' },
   RotateToken: {},
   ConfirmHandshakeSecret: { fingerprint: 'sha256:0123456789abcdef' },

@@ -13,6 +13,7 @@ import { SENDERS } from '../../../src/domain/senders/catalog';
 import { EditApp } from './app-edit';
 import { EditConnection } from './connection-edit';
 import { BODY_FORMATS, NewApp } from './app-form';
+import { useTitle } from './components';
 
 /** Robots read to tell which use which app: the newest, up to this many. */
 const ROBOTS_READ = 1000;
@@ -58,6 +59,7 @@ function RobotLinks({ robots }: { robots: Robot[] }) {
 }
 
 export function AppsPage() {
+  useTitle('Apps');
   const [listed, setListed] = useState<Listed | null>(null);
   const [open, setOpen] = useState<string | null>(null);
   const load = async () => {

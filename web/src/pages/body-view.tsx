@@ -77,14 +77,19 @@ function Table({ label, head, rows }: { label: string; head: string[]; rows: str
   );
 }
 
-export function BodyView({ delivery }: { delivery: Delivery }) {
+/** The body's first part, asked for as the page opens, beside the delivery (not after it): its read is the slower. */
+export const firstPart = (id: string): Promise<BodyPage | null> =>
+  call('getDeliveryBody', { params: { id } }).catch(() => null);
+
+export function BodyView({ delivery, first }: { delivery: Delivery; first: Promise<BodyPage | null> }) {
   const [offsets, setOffsets] = useState<number[]>([0]); // the pages read so far, this one last
   const [page, setPage] = useState<BodyPage | null>(null);
   const [view, setView] = useState<'pretty' | 'raw'>('pretty');
   const offset = offsets.at(-1)!;
   useEffect(() => {
-    void call('getDeliveryBody', { params: { id: delivery.id }, query: { offset } }).then(setPage);
-  }, [delivery.id, offset]);
+    const read = offset === 0 ? first : call('getDeliveryBody', { params: { id: delivery.id }, query: { offset } });
+    void read.then(setPage);
+  }, [delivery.id, offset, first]);
   if (delivery.bodyKept === 0) return <p>No body was kept ({plural(delivery.size, 'byte')} came).</p>;
   if (!page) return <p>Loading the body…</p>;
   const whole = page.offset === 0 && page.nextOffset === null && page.encoding === 'utf8';

@@ -9,7 +9,7 @@ import { ApiError, call, type Delivery } from '../api';
 import { link } from '../nav';
 import { canWrite } from '../rights';
 import { Badge, FieldError, formatTime, plural, useRefusal, useTitle, BackToRobot } from './components';
-import { BodyView } from './body-view';
+import { BodyView, firstPart } from './body-view';
 
 /** What the sender was answered, in words: its status where the receiver answered it itself. */
 function answerOf(d: Delivery): string {
@@ -39,6 +39,7 @@ export function DeliveryPage({ id }: { id: string }) {
   const [missing, setMissing] = useState(false);
   const [replayed, setReplayed] = useState<string | null>(null);
   const { refusal, attempt } = useRefusal();
+  const [first] = useState(() => firstPart(id));
   useTitle(delivery ? `Delivery ${delivery.event ?? delivery.outcome}` : 'Delivery');
   useEffect(() => {
     call('getDelivery', { params: { id } }).then(setDelivery, (err: unknown) => {
@@ -153,7 +154,7 @@ export function DeliveryPage({ id }: { id: string }) {
       </section>
       <section>
         <h2>Body</h2>
-        <BodyView delivery={d} />
+        <BodyView delivery={d} first={first} />
       </section>
     </>
   );

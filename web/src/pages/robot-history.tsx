@@ -73,7 +73,7 @@ export function Runs({ robotId }: { robotId: string }) {
                   onClick={link(`/runs/${r.id}`)}
                   aria-label={`${r.status}: run of ${formatTime(r.createdAt)}`}
                 >
-                  {r.status}
+                  <Badge status={r.status} />
                 </a>
               </td>
               <td>

@@ -63,6 +63,8 @@ describe('connections', () => {
       provider: 'stripe',
       name: 'Payments',
       hasSigningSecret: true,
+      // No event types chosen for its new robots: every event (issue 54's connection form).
+      events: [],
       createdAt: expect.any(String),
     });
     const read = await stack.api('GET', `/api/connections/${res.body.id}`);

@@ -204,3 +204,9 @@ export interface UnconfirmedBodyDoc {
   chunks: number;
   at: Date;
 }
+
+/** `trigger_changes/all`: a value every receiver changes when it changes a trigger (src/receiver/trigger-cache.ts). */
+export interface TriggerChangeDoc {
+  _id: string;
+  stamp: string;
+}

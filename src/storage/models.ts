@@ -28,6 +28,7 @@ import type {
   RunOutcomeDoc,
   StepResultDoc,
   UnconfirmedBodyDoc,
+  TriggerChangeDoc,
 } from './documents';
 
 const opts = { versionKey: false as const, _id: false as const };
@@ -258,12 +259,6 @@ const unconfirmedBodySchema = new Schema<UnconfirmedBodyDoc>(
   },
   { ...opts, collection: 'unconfirmed_bodies' },
 );
-
-/** `trigger_changes/all`: a value every receiver changes when it changes a trigger (src/receiver/trigger-cache.ts). */
-interface TriggerChangeDoc {
-  _id: string;
-  stamp: string;
-}
 
 const triggerChangeSchema = new Schema<TriggerChangeDoc>(
   { _id: { type: String, required: true }, stamp: { type: String, required: true } },

@@ -140,7 +140,9 @@ describe('replaying refused deliveries once the secret is fixed', () => {
     const good = '{"n":1}';
     expect((await stack.send('POST', robot.webhookUrl, good, await github(good, secret))).status).toBe(400);
     const forged = '{"n":2}';
-    expect((await stack.send('POST', robot.webhookUrl, forged, await github(forged, 'not-' + secret))).status).toBe(400);
+    expect((await stack.send('POST', robot.webhookUrl, forged, await github(forged, 'not-' + secret))).status).toBe(
+      400,
+    );
     await waitFor(
       () => stack.deliveries(robot.robotId),
       (d) => d.length === 2,

@@ -7,13 +7,12 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { call, type App, type Connection, type Robot } from '../api';
-import { link } from '../nav';
 import { canWrite } from '../rights';
 import { SENDERS } from '../../../src/domain/senders/catalog';
 import { EditApp } from './app-edit';
 import { EditConnection } from './connection-edit';
 import { BODY_FORMATS, NewApp } from './app-form';
-import { useTitle } from './components';
+import { RobotLinks, useTitle } from './components';
 
 /** Robots read to tell which use which app: the newest, up to this many. */
 const ROBOTS_READ = 1000;
@@ -41,22 +40,6 @@ async function newestRobots(): Promise<{ robots: Robot[]; more: boolean }> {
 }
 
 const formatName = (f: App['bodyFormat']) => BODY_FORMATS.find(([k]) => k === f)?.[1] ?? f;
-
-function RobotLinks({ robots }: { robots: Robot[] }) {
-  if (robots.length === 0) return <span class="muted">none</span>;
-  return (
-    <>
-      {robots.map((r, i) => (
-        <span key={r.id}>
-          {i > 0 && ', '}
-          <a href={`/robots/${r.id}`} onClick={link(`/robots/${r.id}`)}>
-            {r.name}
-          </a>
-        </span>
-      ))}
-    </>
-  );
-}
 
 export function AppsPage() {
   useTitle('Apps');

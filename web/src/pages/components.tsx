@@ -245,3 +245,20 @@ export function BackToRobot({ robotId, workflowUrl }: { robotId: string; workflo
     </p>
   );
 }
+
+/** Links to robots, by name, comma-separated ('none' when there are none). */
+export function RobotLinks({ robots }: { robots: Robot[] }) {
+  if (robots.length === 0) return <span class="muted">none</span>;
+  return (
+    <>
+      {robots.map((r, i) => (
+        <span key={r.id}>
+          {i > 0 && ', '}
+          <a href={`/robots/${r.id}`} onClick={link(`/robots/${r.id}`)}>
+            {r.name}
+          </a>
+        </span>
+      ))}
+    </>
+  );
+}

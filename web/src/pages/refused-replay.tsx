@@ -6,8 +6,7 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { call, type Robot } from '../api';
-import { link } from '../nav';
-import { formatTime } from './components';
+import { formatTime, RobotLinks } from './components';
 
 /** How far back a person may look for refusals: the choices, in hours. */
 const WINDOWS: Array<[number, string]> = [
@@ -101,16 +100,7 @@ export function ReplayRefused({ robots }: { robots: Robot[] }) {
       )}
       {replayed !== null && (
         <p role="status">
-          Replayed {deliveries(replayed)}: see their runs on{' '}
-          {working.map((r, i) => (
-            <span key={r.id}>
-              {i > 0 && ', '}
-              <a href={`/robots/${r.id}`} onClick={link(`/robots/${r.id}`)}>
-                {r.name}
-              </a>
-            </span>
-          ))}
-          .
+          Replayed {deliveries(replayed)}: see their runs on <RobotLinks robots={working} />.
         </p>
       )}
       {problem && (

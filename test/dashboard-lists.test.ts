@@ -9,13 +9,13 @@
  * its title.
  */
 import fs from 'node:fs';
-import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import type { Stack } from './support/stack';
 import { screenshot, tableRows, useDashboard } from './support/dashboard';
 import { waitFor } from '../src/launch/os/wait';
 import { apiClient } from '../src/client/api-client';
 import { rawCollection } from '../src/storage/writes';
+import { storedRobotDoc } from './support/robots';
 import { ROBOT_STATES } from '../src/domain/types';
 import type { RobotDoc } from '../src/storage/documents';
 
@@ -58,18 +58,7 @@ beforeAll(async () => {
   for (let from = 0; from < STORED; from += 1000) {
     const docs: RobotDoc[] = [];
     for (let i = from; i < Math.min(STORED, from + 1000); i++)
-      docs.push({
-        _id: randomUUID(),
-        workspaceId,
-        name: `Robot ${i}`,
-        state: ROBOT_STATES[i % 4],
-        trigger: { kind: 'custom', appId: app.id, connectionId: null, identifier: null },
-        steps: [{ name: 's', type: 'compose', templateJson: '{}' }],
-        stepsVersion: 0,
-        rulesJson: null,
-        heldSince: null,
-        createdAt: new Date(start + i * 1000),
-      });
+      docs.push(storedRobotDoc(workspaceId, app.id, `Robot ${i}`, ROBOT_STATES[i % 4], new Date(start + i * 1000)));
     await rawCollection(stack.models.Robot).insertMany(docs);
     // Each listed in the workspace's directory, as making it through the API does.
     const listings = docs.map((r, k) => ({

@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { apiClient, type ApiClient } from '../src/client/api-client';
 import { rawCollection } from '../src/storage/writes';
+import { storedRobotDoc } from './support/robots';
 import type { RobotDoc } from '../src/storage/documents';
 import { RobotDirectory } from '../src/workspaces/robot-directory';
 import { startStack, type Stack } from './support/stack';
@@ -37,18 +38,9 @@ async function workspace() {
 /** `n` robots stored as the service stores them, listed in the directory with `state`, a second apart. */
 async function storedRobots(workspaceId: string, appId: string, n: number, state: RobotDoc['state'], withState = true) {
   const start = Date.now() - 3_600_000;
-  const docs: RobotDoc[] = Array.from({ length: n }, (_, i) => ({
-    _id: randomUUID(),
-    workspaceId,
-    name: `Stored ${state} ${i}`,
-    state,
-    trigger: { kind: 'custom', appId, connectionId: null, identifier: null },
-    steps: [{ name: 's', type: 'compose', templateJson: '{}' }],
-    stepsVersion: 0,
-    rulesJson: null,
-    heldSince: null,
-    createdAt: new Date(start + i * 1000),
-  }));
+  const docs = Array.from({ length: n }, (_, i) =>
+    storedRobotDoc(workspaceId, appId, `Stored ${state} ${i}`, state, new Date(start + i * 1000)),
+  );
   await rawCollection(stack.models.Robot).insertMany(docs);
   const directory = new RobotDirectory(stack.models);
   for (const r of docs) {

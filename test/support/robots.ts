@@ -3,7 +3,8 @@
  * a robot whose one compose step renders `template`, for the tests of activities and workflows.
  */
 import { randomUUID } from 'node:crypto';
-import type { BodyFormat } from '../../src/domain/types';
+import type { BodyFormat, RobotState } from '../../src/domain/types';
+import type { RobotDoc } from '../../src/storage/documents';
 import { DEFAULT_WORKSPACE } from '../../src/domain/workspaces';
 import type { Models } from '../../src/storage/models';
 
@@ -29,3 +30,18 @@ export async function robotAtWork(models: Models, bodyFormat: BodyFormat, templa
   });
   return robotId;
 }
+
+/** A draft-like robot document of the workspace on an app, as the lists' tests store thousands at once. */
+export const storedRobotDoc = (workspaceId: string, appId: string, name: string, state: RobotState, createdAt: Date) =>
+  ({
+    _id: randomUUID(),
+    workspaceId,
+    name,
+    state,
+    trigger: { kind: 'custom', appId, connectionId: null, identifier: null },
+    steps: [{ name: 's', type: 'compose', templateJson: '{}' }],
+    stepsVersion: 0,
+    rulesJson: null,
+    heldSince: null,
+    createdAt,
+  }) satisfies RobotDoc as RobotDoc;

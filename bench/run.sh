@@ -4,6 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/bins.sh
+use_node
 use_bins ./scripts/setup.sh
 # The cluster's servers (BENCH_CLUSTER, on by default).
 [ "${BENCH_CLUSTER:-1}" = 0 ] || use_bins ./scripts/cluster-binaries.sh

@@ -12,3 +12,11 @@ use_bins() {
     export "$name=$value"
   done <<<"$out"
 }
+
+# `use_node`: the Node of .nvmrc first on PATH for everything after it, npm's scripts included
+# (scripts/node.sh brings it when this machine's Node is another major).
+use_node() {
+  use_bins "$(dirname "${BASH_SOURCE[0]}")/node.sh"
+  PATH="$(dirname "$NODE_BIN"):$PATH"
+  export PATH
+}

@@ -4,6 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/bins.sh
+use_node
 use_bins ./scripts/browser.sh
 npx tsc -p tsconfig.json
 node dist/scripts/screenshots.js

@@ -5,6 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/bins.sh
+use_node
 use_bins ./scripts/setup.sh
 use_bins ./scripts/cluster-binaries.sh
 export DATA_DIR="${DATA_DIR:-.data/cluster}"

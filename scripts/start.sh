@@ -3,5 +3,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/bins.sh
+use_node
 use_bins ./scripts/setup.sh
 exec node dist/src/entry/embedded.js

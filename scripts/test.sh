@@ -5,6 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/bins.sh
+use_node
 use_bins ./scripts/setup.sh
 # The OpenAPI fuzzer (test/openapi.test.ts).
 use_bins ./scripts/schemathesis.sh

@@ -1,7 +1,5 @@
 /** CSV at scale and large bodies, on the real stack. */
 import { createHash } from 'node:crypto';
-import path from 'node:path';
-import { exited, startProcess } from '../src/launch/os/child-processes';
 import { startStack, type Stack } from './support/stack';
 import { waitFor } from '../src/launch/os/wait';
 import { allPages } from '../src/client/api-client';
@@ -52,11 +50,12 @@ const csvOf = (rows: number) =>
   ['n,email', ...Array.from({ length: rows }, (_, i) => `${i},user${i}@example.com`)].join('\n');
 
 /**
- * Exactly one run per row across continue-as-new: 3,000 rows make three workflow runs of
- * RUNS_PER_CONTINUATION and six start batches. Rates at 10,000 and 100,000 rows are the bench's
+ * Exactly one run per row across continue-as-new: one row past twice RUNS_PER_CONTINUATION makes
+ * three workflow runs, so the offset is carried through two continuations (a worker killed during a
+ * CSV is test/faults/worker.test.ts's). Rates at 10,000 and 100,000 rows are the bench's
  * (docs/benchmark.md): a test asserts what happens, not how fast.
  */
-const SCALE_ROWS = 3 * RUNS_PER_CONTINUATION;
+const SCALE_ROWS = 2 * RUNS_PER_CONTINUATION + 1;
 
 it(
   `makes exactly ${SCALE_ROWS} runs from a ${SCALE_ROWS}-row CSV, continuing as new, counted run by run`,
@@ -139,53 +138,6 @@ it(
     const robot = await stack.robotAtWork();
     const res = await stack.send('POST', robot.webhookUrl, Buffer.alloc(32 * 1024 * 1024 + 1, 0x20));
     expect(res.status).toBe(413);
-  },
-  LONG + 60_000,
-);
-
-it(
-  'finishes a CSV after its worker is killed half way and restarted: no run missing, none doubled',
-  async () => {
-    const rows = 3000;
-    const own = await startStack({}, { worker: false });
-    const env = {
-      ...process.env,
-      TEMPORAL_ADDRESS: own.config.temporal.address,
-      MONGODB_URI: own.config.mongodbUri,
-      TEMPORAL_TASK_QUEUE: own.config.temporal.taskQueue,
-      DATA_DIR: own.config.dataDir,
-      LOG_LEVEL: 'warn',
-    };
-    const log = path.join(own.config.dataDir, 'worker.log');
-    let worker = startProcess('worker', env, log);
-    try {
-      const robot = await own.robotAtWork({ bodyFormat: 'csv', template: { to: '{{trigger.email}}' } });
-      expect((await own.send('POST', robot.webhookUrl, csvOf(rows))).status).toBe(200);
-      await waitFor(
-        () => robotOf(own, robot.robotId),
-        (r) => r.runCounts.succeeded >= 300,
-        LONG,
-      );
-      worker.kill('SIGKILL');
-      await exited(worker);
-      const atKill = (await robotOf(own, robot.robotId)).runCounts;
-      expect(atKill.succeeded).toBeLessThan(rows);
-
-      worker = startProcess('worker', env, log);
-      const done = await waitFor(
-        () => robotOf(own, robot.robotId),
-        (r) => r.runCounts.succeeded === rows,
-        LONG,
-      );
-      expect(done.runCounts).toEqual({ total: rows, running: 0, succeeded: rows, failed: 0 });
-      expectOneRunPerRow(await wholeRuns(own, await allRuns(own, robot.robotId)), rows);
-      // One step each, which ends its run: stored with the run's outcome.
-      expect(await own.models.RunOutcome.countDocuments({ 'endingStep.index': 0 })).toBe(rows);
-    } finally {
-      worker.kill('SIGKILL');
-      await exited(worker);
-      await own.close();
-    }
   },
   LONG + 60_000,
 );

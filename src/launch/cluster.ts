@@ -16,7 +16,7 @@ import { supervise, type Supervised } from './os/supervisor';
 import type { Logger } from '../core/log';
 import { ConfigError } from '../core/config';
 import { clusterTemporalBackEnd, mongodbBackEnd, type ClusterTemporalBackEnd, type MongodbBackEnd } from './back-ends';
-import { startEntry, type EdgeTls } from './servers/nginx';
+import { startNginx, type EdgeTls } from './servers/nginx';
 import { clientTlsEnv, clusterCertificates, edgeCertificate, type ClusterTls } from './servers/tls';
 import type { TemporalServerOptions, TemporalServerPorts } from './servers/temporal-server-config';
 
@@ -196,7 +196,7 @@ export class Cluster {
         await this.mongodb.start();
         return;
       case 'entry':
-        this.entry = await startEntry({
+        this.entry = await startNginx({
           bin: o.bins.nginx,
           dir: path.join(o.dataDir, 'entry'),
           port: o.port,

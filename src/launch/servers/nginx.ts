@@ -181,7 +181,7 @@ export function entryConfig(o: EntryConfig): string {
   ].join('\n');
 }
 
-interface EntryOptions {
+interface NginxOptions {
   bin: string;
   dir: string;
   port: number;
@@ -197,7 +197,7 @@ const NGINX_WORKER_USER = 'nobody';
 const NGINX_WORKER_GROUP = 'nogroup';
 
 /** Writes the config into its folder and starts nginx in the foreground on loopback. */
-export async function startEntry(o: EntryOptions): Promise<ManagedProcess> {
+export async function startNginx(o: NginxOptions): Promise<ManagedProcess> {
   const asRoot = process.getuid?.() === 0;
   fs.mkdirSync(o.dir, { recursive: true });
   const conf = path.join(o.dir, 'nginx.conf');

@@ -1,7 +1,7 @@
 /**
  * The one place that reads the environment (its settings and their checks: ./config-env.ts).
  * Every process calls loadConfig() once at start; a bad value stops it with a message naming the
- * variable.
+ * variable, the value typed and what is expected (./settings/messages.ts).
  */
 import path from 'node:path';
 import type { LogFormat, LogLevel } from './log';
@@ -10,6 +10,7 @@ import type { PreparationLimits } from '../domain/limits';
 import type { RunFeatures } from '../domain/types';
 import { ConfigError, keptSecrets } from './config-secrets';
 import { envSchema } from './config-env';
+import { issueLines } from './settings/messages';
 
 export { ConfigError };
 
@@ -128,8 +129,7 @@ export interface TemporalTls {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
-    throw new ConfigError(`Invalid environment:\n${lines.join('\n')}`);
+    throw new ConfigError(`Invalid environment:\n${issueLines(parsed.error.issues, env).join('\n')}`);
   }
   const e = parsed.data;
   if (e.HEADERS_TIMEOUT_MS > e.REQUEST_TIMEOUT_MS)

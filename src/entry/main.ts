@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { webUiCodecBase, webUiCodecEndpoint } from '../codec/routes';
 import { ConfigError, type Config } from '../core/config';
+import { unknownSettingWarnings } from '../core/settings/unknown';
 
 /**
  * Runs an entry point. A ConfigError prints its message alone; anything else its stack. When
@@ -10,6 +11,8 @@ import { ConfigError, type Config } from '../core/config';
  */
 export function runMain(name: string, main: () => Promise<void>): void {
   const parent = Number(process.env.WEBHOOKS_PARENT_PID);
+  // A variable that looks like a setting and is not one, said once: by the launcher, not its children.
+  if (!parent) for (const warning of unknownSettingWarnings(process.env)) process.stderr.write(`${name}: ${warning}\n`);
   if (parent) {
     setInterval(() => {
       try {

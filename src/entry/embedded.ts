@@ -11,13 +11,17 @@ import { EMBEDDED_RETENTION } from '../launch/servers/dev-servers';
 import { waitForPort } from '../launch/os/managed-process';
 import { createLogger, type Logger } from '../core/log';
 import { binariesFromEnv, startBackEnds, type BackEnds } from '../launch/back-ends';
+import { embeddedPortClaims, refuseTakenPorts } from '../launch/ports-in-use';
+import { namespaceSupport } from '../launch/servers/dev-namespace';
 import { closeDataFolder } from '../launch/os/data-folder';
 import { adminTokenLines, onShutdown, runMain, temporalLines, webUiKeyLines } from './main';
 
 runMain('embedded', async () => {
   const config = loadConfig();
   const log = createLogger('embedded', config.logLevel, { format: config.logFormat });
-  // Before anything is started: what the servers and processes write is theirs alone.
+  // Before anything is started: every port it will listen on is free (else which, and what holds it),
+  // and what the servers and processes write is theirs alone.
+  await refuseTakenPorts(embeddedPortClaims(config, namespaceSupport().ok));
   closeDataFolder(config.dataDir);
   const logDir = path.join(config.dataDir, 'logs');
   fs.mkdirSync(logDir, { recursive: true });
@@ -110,7 +114,7 @@ async function startAll(config: Config, log: Logger, logDir: string, started: St
       ...adminTokenLines(config),
       ...webUiKeyLines(config),
       `  Metrics and health:         http://localhost:${config.receiverMetricsPort}/metrics, /healthz (receiver);` +
-        ` http://localhost:${config.workerMetricsPort}/metrics (worker)`,
+        ` http://localhost:${config.workerMetricsPort}/metrics, /healthz (worker)`,
       `  Data folder:                ${config.dataDir}   logs: ${logDir}`,
       '  Ctrl-C stops everything.',
       '',

@@ -1,13 +1,14 @@
 # The receiver and the worker (one image, two commands: see docker-compose.yml).
-# Node 22, an LTS line supported until 2027-04; dependencies exactly as locked (`npm ci`).
-FROM node:22-bookworm-slim AS build
+# Node 24 (.nvmrc's major, what the tests run on), an LTS line supported until 2028-04-30, on Debian 13
+# (trixie, the current stable); dependencies exactly as locked (`npm ci`).
+FROM node:24-trixie-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build && npm prune --omit=dev
 
-FROM node:22-bookworm-slim
+FROM node:24-trixie-slim
 WORKDIR /app
 COPY --from=build /app/package.json /app/package-lock.json ./
 COPY --from=build /app/node_modules ./node_modules

@@ -10,7 +10,7 @@
 # Any of them already set to an existing file is kept as it is.
 set -euo pipefail
 
-TEMPORAL_SERVER_VERSION="${TEMPORAL_SERVER_VERSION:-v1.29.1}"
+TEMPORAL_SERVER_VERSION="${TEMPORAL_SERVER_VERSION:-v1.32.0}"
 CACHE="${WEBHOOKS_BIN_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/webhook-trigger-service/bin}"
 log() { echo "[cluster-binaries] $*" >&2; }
 need_go() { command -v go >/dev/null || { log "Go is required to build $1 (https://go.dev/dl)"; exit 1; }; }

@@ -5,57 +5,70 @@
 #   FERRETDB_BIN=...       FerretDB (MongoDB wire protocol on SQLite)
 #   SQLITE_TUNE_BIN=...    our own scripts/sqlite-tune: the `_id` index FerretDB's queries use, and
 #                          the dev server's visibility indexes the service never searches by
-# TEMPORAL_CLI_BIN / FERRETDB_BIN already set to an existing file are kept as they are.
+# TEMPORAL_CLI_BIN / FERRETDB_BIN already set to an existing file are kept as they are. Each build says
+# what it builds and the time since the set-up began, and every 30 s that it is still going.
 set -euo pipefail
+source "$(dirname "$0")/progress.sh"
 
 TEMPORAL_CLI_VERSION="${TEMPORAL_CLI_VERSION:-v1.5.1}"
 FERRETDB_VERSION="${FERRETDB_VERSION:-v1.24.2}"
 CACHE="${WEBHOOKS_BIN_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/webhook-trigger-service/bin}"
-log() { echo "[binaries] $*" >&2; }
+log() { note "$@"; }
+built=0
 need_go() { command -v go >/dev/null || { log "Go is required to build $1 (https://go.dev/dl)"; exit 1; }; }
 
 build_temporal() {
   local bin="$1" tmp
   need_go "the Temporal CLI"
-  log "building the Temporal CLI $TEMPORAL_CLI_VERSION into $(dirname "$bin") (first run only, several minutes)"
+  log "building the Temporal CLI $TEMPORAL_CLI_VERSION into $(dirname "$bin") (first run only, several minutes) …"
   tmp=$(mktemp -d)
   # Tags after v1.5.1 carry a `replace` directive in go.mod and cannot be `go install`ed.
-  GOBIN="$tmp" GOFLAGS=-buildvcs=false go install "github.com/temporalio/cli/cmd/temporal@$TEMPORAL_CLI_VERSION" >&2
+  GOBIN="$tmp" GOFLAGS=-buildvcs=false with_ticker "building the Temporal CLI $TEMPORAL_CLI_VERSION" \
+    go install "github.com/temporalio/cli/cmd/temporal@$TEMPORAL_CLI_VERSION" >&2
   mkdir -p "$(dirname "$bin")"
   mv "$tmp/temporal" "$bin"
   rmdir "$tmp"
+  log "built the Temporal CLI $TEMPORAL_CLI_VERSION"
+  built=1
 }
 
 build_ferretdb() {
   local bin="$1" src work
   need_go "FerretDB"
-  log "building FerretDB $FERRETDB_VERSION into $(dirname "$bin") (first run only, a few minutes)"
+  log "downloading FerretDB $FERRETDB_VERSION's source (first run only) …"
   # `go install github.com/FerretDB/FerretDB/cmd/ferretdb@VERSION` fails here: it asks the module
   # proxy for the module's version list (to look for deprecation notices), which the proxy refuses
   # (403). And the published module lacks build/version/version.txt, which FerretDB's own tooling
   # generates, so a binary built from it panics at start. So: download that exact module version,
   # add the one file, and build with the module's own go.mod and go.sum.
-  src=$(cd "${TMPDIR:-/tmp}" && go mod download -json "github.com/FerretDB/FerretDB@$FERRETDB_VERSION" |
-    sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
+  src=$(cd "${TMPDIR:-/tmp}" && with_ticker "downloading FerretDB $FERRETDB_VERSION" \
+    go mod download -json "github.com/FerretDB/FerretDB@$FERRETDB_VERSION" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
   [ -d "$src" ] || { log "go mod download gave no source folder for FerretDB $FERRETDB_VERSION"; exit 1; }
   work=$(mktemp -d)
   cp -r "$src/." "$work/"
   chmod -R u+w "$work"
   echo "$FERRETDB_VERSION" > "$work/build/version/version.txt"
   mkdir -p "$(dirname "$bin")"
-  (cd "$work" && GOFLAGS=-buildvcs=false go build -o "$bin.tmp" ./cmd/ferretdb) >&2
+  log "building FerretDB $FERRETDB_VERSION into $(dirname "$bin") (first run only, a few minutes) …"
+  (cd "$work" && GOFLAGS=-buildvcs=false with_ticker "building FerretDB $FERRETDB_VERSION" \
+    go build -o "$bin.tmp" ./cmd/ferretdb) >&2
   rm -rf "$work"
   "$bin.tmp" --version >/dev/null
   mv "$bin.tmp" "$bin"
+  log "built FerretDB $FERRETDB_VERSION"
+  built=1
 }
 
 build_sqlite_tune() {
   local bin="$1"
   need_go "scripts/sqlite-tune"
-  log "building scripts/sqlite-tune into $(dirname "$bin") (first run only)"
+  log "building scripts/sqlite-tune into $(dirname "$bin") (first run only) …"
   mkdir -p "$(dirname "$bin")"
-  (cd "$(dirname "$0")/sqlite-tune" && GOFLAGS=-buildvcs=false go build -o "$bin.tmp" .) >&2
+  (cd "$(dirname "$0")/sqlite-tune" && GOFLAGS=-buildvcs=false with_ticker "building scripts/sqlite-tune" \
+    go build -o "$bin.tmp" .) >&2
   mv "$bin.tmp" "$bin"
+  log "built scripts/sqlite-tune"
+  built=1
 }
 
 temporal_bin="${TEMPORAL_CLI_BIN:-$CACHE/temporal-$TEMPORAL_CLI_VERSION/temporal}"
@@ -76,6 +89,7 @@ if ! command -v ip >/dev/null && ! command -v ifconfig >/dev/null; then
   apt_install iproute2
 fi
 
+[ "$built" = 1 ] || log "Temporal CLI $TEMPORAL_CLI_VERSION, FerretDB $FERRETDB_VERSION, sqlite-tune: up to date"
 echo "TEMPORAL_CLI_BIN=$temporal_bin"
 echo "FERRETDB_BIN=$ferretdb_bin"
 echo "SQLITE_TUNE_BIN=$tune_bin"

@@ -251,10 +251,10 @@ it("stops the servers a killed launcher left running at the next start, and not 
   expect(await stop()).toBe(0);
 }, 300_000);
 
-it('refuses to start with a bad setting, naming the variable', async () => {
+it('refuses to start with a bad setting, naming the variable, the value and what is expected', async () => {
   const bad = startProcess('embedded', { ...env, PORT: 'eighty' }, log);
   expect(await exited(bad)).toBe(1);
-  expect(fs.readFileSync(log, 'utf8')).toContain('PORT: Expected number');
+  expect(fs.readFileSync(log, 'utf8')).toContain("PORT='eighty': expected a whole number, from 0 to 65535");
 });
 
 /** Whether something accepts connections on this loopback port. */

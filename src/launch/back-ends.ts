@@ -118,21 +118,45 @@ interface MongodbBackEndOptions extends Embedded<'FERRETDB_BIN' | 'SQLITE_TUNE_B
   uri?: string;
 }
 
-/** A back-end run as a child process: started by `launch`, stopped through its ManagedProcess. */
-function embeddedProcess(logDir: string, launch: () => Promise<void>, current: { proc?: ManagedProcess }) {
+/**
+ * The one process a back-end runs at a time (the dev server, FerretDB, PostgreSQL, the Temporal
+ * server). `fill` starts it unless one is held, then `ready` readies it (a store prepared, a schema
+ * made; if that fails it is stopped and the error thrown: a start leaves it ready or leaves nothing);
+ * `stop` stops the one held, cleanly or killed, and empties the slot for the next start.
+ */
+function processSlot() {
+  let held: ManagedProcess | undefined;
   return {
-    embedded: true,
-    async start() {
-      if (current.proc) return;
-      fs.mkdirSync(logDir, { recursive: true });
-      await launch();
+    async fill(start: () => Promise<ManagedProcess>, ready?: () => Promise<void>): Promise<void> {
+      if (held) return;
+      const proc = await start();
+      try {
+        await ready?.();
+      } catch (err) {
+        await proc.stop();
+        throw err;
+      }
+      held = proc;
     },
-    async stop(signal: StopSignal = 'SIGTERM') {
-      const proc = current.proc;
-      current.proc = undefined;
+    async stop(signal: StopSignal = 'SIGTERM'): Promise<void> {
+      const proc = held;
+      held = undefined;
       if (!proc) return;
       await (signal === 'SIGKILL' ? proc.kill() : proc.stop());
     },
+  };
+}
+
+/** A back-end run as one child process, its log folder made before its start. */
+function embeddedProcess(logDir: string, start: () => Promise<ManagedProcess>, ready?: () => Promise<void>) {
+  const slot = processSlot();
+  return {
+    embedded: true,
+    async start() {
+      fs.mkdirSync(logDir, { recursive: true });
+      await slot.fill(start, ready);
+    },
+    stop: (signal?: StopSignal) => slot.stop(signal),
   };
 }
 
@@ -143,9 +167,8 @@ export function temporalBackEnd(o: TemporalBackEndOptions): TemporalBackEnd {
   if (o.uiPort !== undefined && !o.uiPassword) throw new Error("the dev server's Web UI needs a password");
   const support = namespaceSupport(o.unshare);
   const closed = support.ok ? { uiPassword: o.uiPassword ?? '', unshare: o.unshare } : undefined;
-  const current: { proc?: ManagedProcess } = {};
-  const launch = async () => {
-    current.proc = await startTemporalDevServer({
+  const launch = () =>
+    startTemporalDevServer({
       bin: o.binary('TEMPORAL_CLI_BIN'),
       tuneBin: o.binary('SQLITE_TUNE_BIN'),
       dataDir: o.dataDir,
@@ -157,13 +180,12 @@ export function temporalBackEnd(o: TemporalBackEndOptions): TemporalBackEnd {
       logFile: path.join(o.logDir, 'temporal.log'),
       private: closed,
     });
-  };
   return {
     name: 'temporal',
     address: devServerAddress({ ...o, private: closed }),
     webUiUrl: o.uiPort === undefined ? null : `http://localhost:${o.uiPort}`,
     openToLocalUsers: support.ok ? null : support.why,
-    ...embeddedProcess(o.logDir, launch, current),
+    ...embeddedProcess(o.logDir, launch),
   };
 }
 
@@ -187,15 +209,10 @@ export interface ClusterTemporalBackEnd extends TemporalBackEnd {
  * server alone, as a crash of it would, and `close` PostgreSQL too.
  */
 export function clusterTemporalBackEnd(o: ClusterTemporalOptions): ClusterTemporalBackEnd {
-  const current: { postgres?: ManagedProcess; server?: ManagedProcess } = {};
+  const postgres = processSlot();
+  const temporalServer = processSlot();
   const options = () => o.server();
   const address = () => `127.0.0.1:${options().ports.frontend}`;
-  const stopServer = async (signal: StopSignal = 'SIGTERM') => {
-    const proc = current.server;
-    current.server = undefined;
-    if (!proc) return;
-    await (signal === 'SIGKILL' ? proc.kill() : proc.stop());
-  };
   return {
     name: 'temporal',
     embedded: true,
@@ -206,22 +223,20 @@ export function clusterTemporalBackEnd(o: ClusterTemporalOptions): ClusterTempor
     openToLocalUsers: null,
     async start() {
       const server = options();
-      if (!current.postgres) {
-        const { binDir, dir, port, password } = server.postgres;
-        current.postgres = await startPostgres({ binDir, dir, port, password, logFile: o.postgresLogFile });
-        await prepareTemporalSchema(server);
-      }
-      if (!current.server) {
-        current.server = await startTemporalServer(server);
-        await prepareTemporalNamespace(address(), server.tls, server.namespace, o.log);
-      }
+      const { binDir, dir, port, password } = server.postgres;
+      await postgres.fill(
+        () => startPostgres({ binDir, dir, port, password, logFile: o.postgresLogFile }),
+        () => prepareTemporalSchema(server),
+      );
+      await temporalServer.fill(
+        () => startTemporalServer(server),
+        () => prepareTemporalNamespace(address(), server.tls, server.namespace, o.log),
+      );
     },
-    stop: stopServer,
+    stop: (signal?: StopSignal) => temporalServer.stop(signal),
     async close() {
-      await stopServer();
-      const postgres = current.postgres;
-      current.postgres = undefined;
-      await postgres?.stop();
+      await temporalServer.stop();
+      await postgres.stop();
     },
   };
 }
@@ -229,31 +244,16 @@ export function clusterTemporalBackEnd(o: ClusterTemporalOptions): ClusterTempor
 export function mongodbBackEnd(o: MongodbBackEndOptions): MongodbBackEnd {
   if (o.uri) return { name: 'mongodb', uri: o.uri, sqliteDir: null, ...existing };
   const uri = ferretDbUri(o.dataDir);
-  const current: { proc?: ManagedProcess } = {};
-  const launch = async () => {
-    const proc = await startFerretDb({
-      bin: o.binary('FERRETDB_BIN'),
-      dataDir: o.dataDir,
-      logFile: path.join(o.logDir, 'ferretdb.log'),
-    });
-    try {
-      // Collections made, then the `_id` index FerretDB's own lookups can use (docs/storage.md).
-      await prepareEmbeddedStore(uri, {
-        indexBin: o.binary('SQLITE_TUNE_BIN'),
-        dataDir: o.dataDir,
-        dbName: EMBEDDED_DATABASE,
-      });
-    } catch (err) {
-      await proc.stop();
-      throw err;
-    }
-    current.proc = proc;
-  };
+  const launch = () =>
+    startFerretDb({ bin: o.binary('FERRETDB_BIN'), dataDir: o.dataDir, logFile: path.join(o.logDir, 'ferretdb.log') });
+  // Collections made, then the `_id` index FerretDB's own lookups can use (docs/storage.md).
+  const prepare = () =>
+    prepareEmbeddedStore(uri, { indexBin: o.binary('SQLITE_TUNE_BIN'), dataDir: o.dataDir, dbName: EMBEDDED_DATABASE });
   return {
     name: 'mongodb',
     uri,
     sqliteDir: path.dirname(ferretDbFile(o.dataDir, EMBEDDED_DATABASE)),
-    ...embeddedProcess(o.logDir, launch, current),
+    ...embeddedProcess(o.logDir, launch, prepare),
   };
 }
 

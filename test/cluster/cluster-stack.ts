@@ -12,7 +12,7 @@ import { temporalServerPorts, type TemporalServerPorts } from '../../src/launch/
 import { loadConfig } from '../../src/core/config';
 import { DEFAULT_MAX_BODY_BYTES } from '../../src/domain/limits';
 import { createLogger } from '../../src/core/log';
-import { stackApi, type StackApi } from '../faults/fault-stack';
+import { stackApi, stackForTests, type StackApi } from '../faults/stack-api';
 import { freePorts } from '../../src/launch/os/ports';
 import { entryPoint } from '../../src/launch/os/child-processes';
 
@@ -34,6 +34,9 @@ export interface ClusterStack extends StackApi {
   logs(): string;
   close(): Promise<void>;
 }
+
+/** The cluster started before the tests of the file this is called in, and stopped after them. */
+export const useClusterStack = (): ClusterStack => stackForTests(startClusterStack);
 
 export async function startClusterStack(): Promise<ClusterStack> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'webhooks-cluster-'));

@@ -10,14 +10,10 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { DEDUP_KEY_MAX_BYTES } from '../../src/domain/dedup';
 import { waitFor } from '../../src/launch/os/wait';
-import { expectCsvSurvives, expectExactlyOneRunEach, range, sendDeliveries } from '../faults/fault-stack';
-import { startClusterStack, type ClusterStack } from './cluster-stack';
+import { expectCsvSurvives, expectExactlyOneRunEach, range, sendDeliveries } from '../faults/deliveries';
+import { useClusterStack } from './cluster-stack';
 
-let stack: ClusterStack;
-beforeAll(async () => {
-  stack = await startClusterStack();
-});
-afterAll(() => stack?.close());
+const stack = useClusterStack();
 
 /** The receiver's URL of a robot's webhook on another base (a receiver's own address). */
 const on = (webhookUrl: string, base: string) => base + new URL(webhookUrl).pathname;

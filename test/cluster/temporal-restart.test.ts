@@ -4,14 +4,10 @@
  * and every delivery that got a 200, before, during or after, runs exactly once.
  */
 import { waitFor } from '../../src/launch/os/wait';
-import { expectExactlyOneRunEach, range, sendDeliveries } from '../faults/fault-stack';
-import { startClusterStack, type ClusterStack } from './cluster-stack';
+import { expectExactlyOneRunEach, range, sendDeliveries } from '../faults/deliveries';
+import { useClusterStack } from './cluster-stack';
 
-let stack: ClusterStack;
-beforeAll(async () => {
-  stack = await startClusterStack();
-});
-afterAll(() => stack?.close());
+const stack = useClusterStack();
 
 it('answers only 200 or 503 while Temporal server restarts under load, and runs every accepted delivery once', async () => {
   const robot = await stack.robotAtWork();

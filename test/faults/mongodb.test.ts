@@ -3,13 +3,10 @@
  * and every run is stored and listed once.
  */
 import { waitFor } from '../../src/launch/os/wait';
-import { expectExactlyOneRunEach, range, sendDeliveries, startFaultStack, type FaultStack } from './fault-stack';
+import { useFaultStack } from './fault-stack';
+import { expectExactlyOneRunEach, range, sendDeliveries } from './deliveries';
 
-let stack: FaultStack;
-beforeAll(async () => {
-  stack = await startFaultStack();
-});
-afterAll(() => stack?.close());
+const stack = useFaultStack();
 
 it("stores every accepted delivery's run exactly once after a 20-second outage, and answers only 200 or 503 during it", async () => {
   const robot = await stack.robotAtWork();

@@ -1,12 +1,9 @@
 /** A receiver is killed mid-burst; senders retry every request that got no 200. */
 import { waitFor } from '../../src/launch/os/wait';
-import { expectExactlyOneRunEach, range, sendDeliveries, startFaultStack, type FaultStack } from './fault-stack';
+import { useFaultStack } from './fault-stack';
+import { expectExactlyOneRunEach, range, sendDeliveries } from './deliveries';
 
-let stack: FaultStack;
-beforeAll(async () => {
-  stack = await startFaultStack();
-});
-afterAll(() => stack?.close());
+const stack = useFaultStack();
 
 it('ends with exactly one run per distinct delivery', async () => {
   const robot = await stack.robotAtWork();

@@ -1,12 +1,9 @@
 /** The Temporal server is stopped: 503 with Retry-After until it is back, and nothing accepted is lost. */
 import { waitFor } from '../../src/launch/os/wait';
-import { expectExactlyOneRunEach, range, sendDeliveries, startFaultStack, type FaultStack } from './fault-stack';
+import { useFaultStack } from './fault-stack';
+import { expectExactlyOneRunEach, range, sendDeliveries } from './deliveries';
 
-let stack: FaultStack;
-beforeAll(async () => {
-  stack = await startFaultStack();
-});
-afterAll(() => stack?.close());
+const stack = useFaultStack();
 
 it('answers 503 (never 200) while Temporal is down, accepts again once it is back, and loses nothing accepted before', async () => {
   const robot = await stack.robotAtWork();

@@ -7,14 +7,9 @@
  * out of heap.
  */
 import { waitFor } from '../../src/launch/os/wait';
-import {
-  allDeliveries,
-  expectExactlyOneRunEach,
-  range,
-  sendDeliveries,
-  startFaultStack,
-  type FaultStack,
-} from './fault-stack';
+import { useFaultStack, type FaultStack } from './fault-stack';
+import { expectExactlyOneRunEach, range, sendDeliveries } from './deliveries';
+import { allDeliveries } from './stack-api';
 
 /** The worker's heap: a quarter of what one preparation of each of these bodies would take with 50 at once. */
 const HEAP_MB = 256;
@@ -23,7 +18,6 @@ const FORM_BODIES = 6;
 const CSV_BODIES = 4;
 const CSV_ROWS = 6;
 
-let stack: FaultStack;
 const heapOf = (mb: number) => `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=${mb}`.trim();
 
 /** About 3.6 MB of small objects: some 750,000 items, within MAX_TRIGGER_ITEMS, 35 MB of heap parsed. */
@@ -58,23 +52,20 @@ async function postUntilTaken(url: string, body: string): Promise<void> {
 }
 
 /** The worker's process is still the one started: it never exited (out of memory or otherwise). */
-function workerRunning(): void {
+function workerRunning(stack: FaultStack): void {
   const exit = stack.exitOf('worker');
   if (exit) throw new Error(`the worker exited (${JSON.stringify(exit)}):\n${stack.logs().slice(-3000)}`);
 }
 
 describe('a worker of 256 MB', () => {
-  beforeAll(async () => {
-    stack = await startFaultStack({
-      workerEnv: {
-        NODE_OPTIONS: heapOf(HEAP_MB),
-        // One at a time: two of these forms at once (about 60 MB of heap each) are more than this heap
-        // has room for beside the worker's own (the default, 2, is for a worker of Node's default heap).
-        LARGE_BODY_PREPARATIONS: '1',
-      },
-    });
+  const stack = useFaultStack({
+    workerEnv: {
+      NODE_OPTIONS: heapOf(HEAP_MB),
+      // One at a time: two of these forms at once (about 60 MB of heap each) are more than this heap
+      // has room for beside the worker's own (the default, 2, is for a worker of Node's default heap).
+      LARGE_BODY_PREPARATIONS: '1',
+    },
   });
-  afterAll(() => stack?.close());
 
   it('takes large JSON, form and CSV bodies at its concurrency', async () => {
     const json = await stack.robotAtWork('json');
@@ -101,7 +92,7 @@ describe('a worker of 256 MB', () => {
     for (const { robot, deliveries, runs } of expected) {
       await waitFor(
         async () => {
-          workerRunning();
+          workerRunning(stack);
           return stack.counts(robot.robotId);
         },
         (c) => c.deliveries === deliveries && c.succeeded + c.failed === runs,
@@ -121,20 +112,17 @@ describe('a worker of 256 MB', () => {
     }
     // The other robot's runs ran, one for each of its deliveries.
     await expectExactlyOneRunEach(stack, other.robotId, accepted);
-    workerRunning();
+    workerRunning(stack);
     expect(stack.logs()).not.toMatch(/heap out of memory/i);
   });
 });
 
 describe('a body that kills its worker, alone, at every attempt', () => {
-  beforeAll(async () => {
-    stack = await startFaultStack({
-      // Its items are let through (MAX_TRIGGER_ITEMS of 100 million) so that it is parsed: about
-      // 300 MB of heap, past this worker's 160.
-      workerEnv: { NODE_OPTIONS: heapOf(160), MAX_TRIGGER_ITEMS: '100000000' },
-    });
+  const stack = useFaultStack({
+    // Its items are let through (MAX_TRIGGER_ITEMS of 100 million) so that it is parsed: about
+    // 300 MB of heap, past this worker's 160.
+    workerEnv: { NODE_OPTIONS: heapOf(160), MAX_TRIGGER_ITEMS: '100000000' },
   });
-  afterAll(() => stack?.close());
 
   it('is failed naming PREPARATION_ATTEMPTS once its worker stopped under it three times', async () => {
     const robot = await stack.robotAtWork('json');
@@ -154,7 +142,7 @@ describe('a body that kills its worker, alone, at every attempt', () => {
     }
     const [delivery] = await waitFor(
       async () => {
-        workerRunning();
+        workerRunning(stack);
         return allDeliveries(stack, robot.robotId);
       },
       (deliveries) => deliveries.length === 1,
@@ -171,7 +159,7 @@ describe('a body that kills its worker, alone, at every attempt', () => {
     // The worker that gave it up goes on serving: another robot's delivery runs.
     const { accepted } = await sendDeliveries(other.webhookUrl, [1], { retryUntil200: true });
     await expectExactlyOneRunEach(stack, other.robotId, accepted);
-    workerRunning();
+    workerRunning(stack);
     expect((await stack.counts(robot.robotId)).runs).toBe(0);
   });
 });

@@ -1,19 +1,9 @@
 /** The worker is killed with SIGKILL and restarted: every accepted delivery has exactly its runs. */
 import { waitFor } from '../../src/launch/os/wait';
-import {
-  expectCsvSurvives,
-  expectExactlyOneRunEach,
-  range,
-  sendDeliveries,
-  startFaultStack,
-  type FaultStack,
-} from './fault-stack';
+import { useFaultStack } from './fault-stack';
+import { expectCsvSurvives, expectExactlyOneRunEach, range, sendDeliveries } from './deliveries';
 
-let stack: FaultStack;
-beforeAll(async () => {
-  stack = await startFaultStack();
-});
-afterAll(() => stack?.close());
+const stack = useFaultStack();
 
 it('during a burst of 1,000 deliveries', async () => {
   const robot = await stack.robotAtWork();

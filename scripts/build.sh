@@ -55,11 +55,11 @@ typescript() {
   fi
   rm -f "$STAMPS/typescript"
   step "TypeScript: building (tsc --incremental)"
-  npx tsc -p tsconfig.json --incremental --tsBuildInfoFile "$STAMPS/tsconfig.tsbuildinfo"
+  npx tsc -p tsconfig.json --incremental --tsBuildInfoFile "$STAMPS/tsconfig.tsbuildinfo" >&2
   # An output whose source was removed or renamed.
   find dist -mindepth 2 -name '*.js' -not -path "$STAMPS/*" | while IFS= read -r js; do
     local source="${js#dist/}"
-    [ -f "${source%.js}.ts" ] || rm -f "$js" "$js.map"
+    [ -f "${source%.js}.ts" ] || [ -f "${source%.js}.tsx" ] || rm -f "$js" "$js.map"
   done
   stamp typescript "inputs $inputs outputs $(ts_outputs)"
 }

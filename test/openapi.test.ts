@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { routers } from '../src/runtime/app';
+import { receiverParts, routers } from '../src/runtime/app';
 import { silentLogger } from '../src/core/log';
 import { appAnswer, connectionAnswer, errorAnswer, robotAnswer } from '../src/contract/answers';
 import { deliveriesPageAnswer, deliveryAnswer, runAnswer, runsPageAnswer } from '../src/contract/history-answers';
@@ -39,7 +39,7 @@ it('names exactly the routes the service has', async () => {
   const documented = Object.entries(doc.paths).flatMap(([path, ops]) =>
     Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`),
   );
-  const served = routers({ ...stack, log: silentLogger, metrics: stack.metrics.receiver })
+  const served = routers(receiverParts({ ...stack, log: silentLogger, metrics: stack.metrics.receiver }))
     .flatMap((r) => r.stack)
     // The webhook URL's catch-all (`router.all`: every method, answered 405) is not an operation.
     .filter((layer) => !layer.methods.includes('ACL'))

@@ -16,6 +16,7 @@
  * work). Before each signal it reads the robot again and stops once the robot is no longer at work
  * or has been paused since: nothing it releases runs while the robot is paused (but for one signal
  * sent in the instant of a pause), and the next resume's release takes over, in arrival order.
+ * Once it ends (`releasePause`), the pause is over: `heldSince` is cleared, unless a pause came since.
  *
  * What waiting costs the engine: one open workflow per held delivery (its input holds a body up to
  * INLINE_BODY_BYTES; larger bodies are in MongoDB) and about 6 history events an hour.
@@ -149,3 +150,18 @@ async function recorded(
 
 /** Waits `ms`, or less when `signal` aborts. */
 const sleep = (ms: number, signal?: AbortSignal) => setTimeout(ms, undefined, { signal }).catch(() => undefined);
+
+/**
+ * A resume's release of what its pause held (`releaseHeld`), then the pause marked over: the robot's
+ * `heldSince` cleared, only while no pause came since (a later pause's deliveries wait for its own
+ * resume), and not when the process is stopping (`signal` aborted: what is left goes with its hourly look).
+ */
+export async function releasePause(
+  deps: ReleaseDeps,
+  robotId: string,
+  heldSince: Date,
+  signal: AbortSignal,
+): Promise<void> {
+  await releaseHeld(deps, robotId, heldSince, signal);
+  if (!signal.aborted) await deps.models.Robot.updateOne({ _id: robotId, heldSince }, { $set: { heldSince: null } });
+}

@@ -13,34 +13,28 @@
  * longer than for an identifier that does not exist.
  */
 import Router from '@koa/router';
-import type { Client } from '@temporalio/client';
 import type { Context } from 'koa';
 import type { Config } from '../core/config';
 import { WEBHOOK_PATH } from '../domain/ids';
-import type { DeliveryRecorder } from '../history/slots';
 import { answerEmpty, HttpError, methodNotAllowed } from '../core/http-errors';
 import type { Logger } from '../core/log';
-import type { Models } from '../storage/models';
 import type { Operation } from '../contract/operation';
 import { BodyBudget } from './body-budget';
-import { DeliveryTaker } from '../deliveries/intake';
+import type { DeliveryTaker } from '../deliveries/intake';
 import { triggerTakesDeliveries, type WebhookTrigger } from '../deliveries/webhook-trigger';
 import { tokenAccepted } from '../robots/trigger-tokens';
 import type { TriggerCache } from './trigger-cache';
 import type { HandshakeAnswer } from '../domain/senders/parts';
 import { answersMethod } from '../domain/senders/checks';
 import { SENDERS } from '../domain/senders/catalog';
-import { offerHandshakeSecret } from '../robots/handshake-secrets';
-import { recordSenderEvent } from '../workspaces/audit';
 import type { DeliveryRequest } from '../deliveries/request';
 import { REFUSALS, refusalByStatus, signatureRefusal } from './refusals';
 
 interface ReceiverDeps {
   config: Config;
-  models: Models;
-  temporal: Client;
   triggers: TriggerCache;
-  deliveries: DeliveryRecorder;
+  /** What takes a delivery, made once a process (src/runtime/delivery-taker.ts). */
+  taker: DeliveryTaker;
   log: Logger;
 }
 
@@ -83,9 +77,6 @@ export const HANDSHAKE_OPERATION: Operation = {
   answers: { 200: 'empty', 400: 'line', 403: 'line', 404: 'line', 405: 'line', 429: 'line', 503: 'line' },
 };
 
-/** The audit log's action for a secret a handshake gave (kept pending on the URL). */
-const SECRET_FROM_HANDSHAKE = 'robot.secret-from-handshake';
-
 /** A webhook route's errors: a status and one line (./refusals.ts), never the management API's JSON. */
 function answerAsWebhook(ctx: Context): void {
   ctx.state.bareErrors = true;
@@ -126,27 +117,7 @@ function answerHandshake(ctx: Context, answer: HandshakeAnswer): void {
 }
 
 export function webhookRouter(deps: ReceiverDeps): Router {
-  const { config, triggers, models, log } = deps;
-  const secretsKeys = config.secretsKeys;
-  const taker = new DeliveryTaker({
-    ...deps,
-    async offerSecret(trigger, secret, from) {
-      const deps = { models, secretsKey: config.secretsKey, secretsKeys };
-      const { robotId, workspaceId } = trigger;
-      // In the URL's workspace's audit log before it is kept (src/workspaces/audit.ts): never kept unrecorded.
-      const event = { workspaceId, address: from.address, action: SECRET_FROM_HANDSHAKE, resource: `robot:${robotId}` };
-      const recorded = () => recordSenderEvent(models, config.auditRetentionMs, event);
-      const offered = await offerHandshakeSecret(deps, robotId, secret, from, recorded);
-      if (offered !== 'pending') return offered;
-      // Kept: the answer goes out whatever happens here; other receivers take it within the stamp's poll.
-      await triggers
-        .forget(trigger.identifier)
-        .catch((err: Error) =>
-          log.warn('a pending secret was kept, but the trigger cache could not be told', { err: err.message }),
-        );
-      return offered;
-    },
-  });
+  const { config, triggers, taker, log } = deps;
 
   /** The URL's trigger; else 404 as for an unknown URL, a wrong or old token recorded on its robot. */
   async function triggerFor(ctx: Context): Promise<WebhookTrigger> {

@@ -30,12 +30,12 @@ import { drainOnClose } from './drain';
 import type { Logger } from '../core/log';
 import { receiverMetrics, type ReceiverMetrics } from '../core/metrics';
 import type { Models } from '../storage/models';
-import { DeliveryRecorder } from '../history/slots';
 import { TriggerCache } from '../receiver/trigger-cache';
 import { countWebhookAnswers } from '../receiver/webhook-metrics';
 import { Throttle } from '../core/throttle';
 import { serveDashboard } from './dashboard';
-import { robotLifecycle } from './robot-lifecycle';
+import { deliveryTaker } from './delivery-taker';
+import { managementParts } from './management';
 import { webhookRouter } from '../receiver/webhooks';
 import { payloadEncryption, temporalAnswers } from '../temporal/client';
 
@@ -49,6 +49,14 @@ interface AppDeps {
   metrics?: ReceiverMetrics;
   /** Work started by requests that goes on after the answer (releases); stopped when the receiver closes. */
   background?: BackgroundWork;
+}
+
+/** What the routers are made of: the process's parts, each made once (`receiverParts`). */
+export interface ReceiverParts extends AppDeps {
+  metrics: ReceiverMetrics;
+  background: BackgroundWork;
+  /** The receiver's view of triggers (src/receiver/trigger-cache.ts), shared by the webhook URL and the API. */
+  triggers: TriggerCache;
 }
 
 /**
@@ -76,32 +84,40 @@ function triggerCache(deps: Pick<AppDeps, 'models' | 'config'>): TriggerCache {
   return new TriggerCache(deps.models, deps.config.secretsKeys, deps.config.triggerCacheTtlMs);
 }
 
-/** Every router of the service's port, in the order requests meet them (test/openapi.test.ts lists their routes). */
-export function routers(deps: AppDeps, triggers = triggerCache(deps)): Router[] {
-  const { config } = deps;
+/** The receiver's parts: each one not given made here, once a process (listenReceiver). */
+export function receiverParts(deps: AppDeps): ReceiverParts {
+  const metrics = deps.metrics ?? receiverMetrics();
+  return { ...deps, metrics, background: deps.background ?? new BackgroundWork(), triggers: triggerCache(deps) };
+}
+
+/**
+ * Every router of the service's port, in the order requests meet them (test/openapi.test.ts lists
+ * their routes), each handed what it serves with, made here: the webhook URL its delivery taker,
+ * the management API its parts.
+ */
+export function routers(parts: ReceiverParts): Router[] {
+  const { config } = parts;
   // Wrong admin tokens are counted per client address, whichever route they were tried on.
   const authFailures = new Throttle('requests with a wrong admin token', config.throttles.authFailuresPerMinute);
   const document = openApiDocument(config.baseUrl, OPERATIONS);
-  const background = deps.background ?? new BackgroundWork();
-  const management = { ...deps, background, triggers, authFailures, document };
   return [
-    webhookRouter({ ...deps, triggers, deliveries: new DeliveryRecorder(deps.models) }),
+    webhookRouter({ ...parts, taker: deliveryTaker(parts) }),
     codecRouter({ config, codec: payloadEncryption(config), authFailures }),
-    managementRouter(management, robotLifecycle(management)),
+    managementRouter(managementParts({ ...parts, authFailures, document })),
   ];
 }
 
-export function createApp(deps: AppDeps, triggers = triggerCache(deps)): Koa {
+export function createApp(deps: ReceiverParts): Koa {
+  const { metrics } = deps;
   const app = new Koa();
   app.silent = true; // errors are logged by the error handler
   // Behind the cluster's entry the client's address is in X-Forwarded-For (refusals are counted by
   // it), believed only from a trusted proxy (src/core/client-address.ts).
   app.use(clientAddresses(new TrustedProxies(deps.config.trustedProxies)));
-  const metrics = deps.metrics ?? receiverMetrics();
   app.use(safetyHeaders());
   app.use(countWebhookAnswers(metrics)); // outside the error handler: it sees what the sender got
   app.use(errorHandler(deps.log));
-  for (const router of routers({ ...deps, metrics }, triggers)) app.use(router.routes());
+  for (const router of routers(deps)) app.use(router.routes());
   app.use(serveDashboard());
   return app;
 }
@@ -181,11 +197,9 @@ export async function listenReceiver(
   /** Ports to use instead of PORT and RECEIVER_METRICS_PORT (0: any free one; null: no metrics port). */
   opts: { port?: number; metricsPort?: number | null; host?: string } = {},
 ): Promise<Listening> {
-  const { config } = deps;
-  const metrics = deps.metrics ?? receiverMetrics();
-  const background = deps.background ?? new BackgroundWork();
-  const triggers = triggerCache(deps);
-  const app = createApp({ ...deps, metrics, background }, triggers);
+  const parts = receiverParts(deps);
+  const { config, metrics, background } = parts;
+  const app = createApp(parts);
   const server = http.createServer(
     {
       headersTimeout: config.http.headersTimeoutMs,

@@ -3,7 +3,7 @@
  * copy of each trigger, and releasing held deliveries in the background (src/deliveries/hold.ts).
  */
 import type { ManagementInput } from '../api/deps';
-import { releaseHeld } from '../deliveries/hold';
+import { releasePause } from '../deliveries/hold';
 import { RobotLifecycle } from '../robots/lifecycle';
 
 /** The robot's lifecycle (src/robots/lifecycle.ts); a release runs in the background (src/deliveries/hold.ts). */
@@ -17,10 +17,7 @@ export function robotLifecycle(deps: ManagementInput): RobotLifecycle {
       const { heldSince } = robot;
       deps.background.run(async (signal) => {
         try {
-          await releaseHeld(deps, robot._id, heldSince, signal);
-          // Cleared only while no pause came since: a later pause's deliveries wait for its own resume.
-          if (!signal.aborted)
-            await models.Robot.updateOne({ _id: robot._id, heldSince }, { $set: { heldSince: null } });
+          await releasePause(deps, robot._id, heldSince, signal);
         } catch (err) {
           log.warn('releasing held deliveries stopped; each goes on within an hour', {
             robotId: robot._id,

@@ -1,8 +1,12 @@
-/** Made-up identifiers cost no database read each and never push a real trigger out of the cache. */
+/**
+ * Made-up identifiers cost no database read each and never push a real trigger out of the cache; an
+ * expired trigger is read once however many lookups wait for it.
+ */
 import { randomUUID } from 'node:crypto';
 import { startStack, type Stack } from './support/stack';
 import { waitFor } from '../src/launch/os/wait';
-import { STAMP_POLL_MS, TriggerCache } from '../src/receiver/trigger-cache';
+import { STAMP_POLL_MS, TriggerCache, type TriggerCacheOptions } from '../src/receiver/trigger-cache';
+import { triggerLoad } from '../src/receiver/trigger-load';
 import { triggerTakesDeliveries } from '../src/deliveries/webhook-trigger';
 
 let stack: Stack;
@@ -72,9 +76,9 @@ it('takes a stop, a pause or a revoked token made through another receiver withi
 });
 
 /** A receiver's trigger cache on a clock of the test's own, and the identifier of a robot's URL. */
-function cacheOnClock() {
+function cacheOnClock(options: TriggerCacheOptions = {}) {
   const clock = { now: 1_000_000 };
-  const cache = new TriggerCache(stack.models, stack.config.secretsKeys, 60_000, () => clock.now);
+  const cache = new TriggerCache(stack.models, stack.config.secretsKeys, 60_000, { now: () => clock.now, ...options });
   return { clock, cache };
 }
 const identifierOf = (webhookUrl: string) => decodeURIComponent(new URL(webhookUrl).pathname.split('/')[3]);
@@ -137,4 +141,80 @@ it('serves cached triggers without waiting while the stamp cannot be read', asyn
   } finally {
     reads.mockRestore();
   }
+});
+
+/** The store's own read of a trigger, counted; `held` keeps each read's answer until the test lets it go. */
+function countedLoad(opts: { held?: boolean; failFirst?: boolean } = {}) {
+  const read = triggerLoad(stack.models, stack.config.secretsKeys);
+  const counted = { loads: 0, release: [] as Array<() => void> };
+  const load = async (identifier: string) => {
+    const n = ++counted.loads;
+    if (opts.failFirst && n === 1) throw new Error('the store is not answering');
+    const trigger = await read(identifier);
+    if (opts.held) await new Promise<void>((resolve) => counted.release.push(resolve));
+    return trigger;
+  };
+  return { counted, load };
+}
+
+it('reads an expired trigger once however many lookups wait for it', async () => {
+  const robot = await stack.robotAtWork();
+  const identifier = identifierOf(robot.webhookUrl);
+  const { counted, load } = countedLoad();
+  const { clock, cache } = cacheOnClock({ load });
+  expect(await takes(cache, identifier)).toBe(true);
+  expect(counted.loads).toBe(1);
+  // Expired: 64 lookups at once, as 64 connections' deliveries to one URL, share one read.
+  clock.now += 60_000;
+  const found = await Promise.all(Array.from({ length: 64 }, () => cache.lookup(identifier)));
+  expect(found.every((t) => t?.robotId === robot.robotId)).toBe(true);
+  expect(counted.loads).toBe(2);
+  // And it is kept: no read for the next lookup.
+  expect(await takes(cache, identifier)).toBe(true);
+  expect(counted.loads).toBe(2);
+});
+
+it('fails only the lookups that waited for a failed read, and keeps nothing of it', async () => {
+  const robot = await stack.robotAtWork();
+  const identifier = identifierOf(robot.webhookUrl);
+  const { counted, load } = countedLoad({ failFirst: true });
+  const { cache } = cacheOnClock({ load });
+  const waited = await Promise.allSettled(Array.from({ length: 8 }, () => cache.lookup(identifier)));
+  expect(waited.map((w) => w.status)).toEqual(Array(8).fill('rejected'));
+  expect(counted.loads).toBe(1);
+  // The next lookup reads again, and is answered.
+  expect(await takes(cache, identifier)).toBe(true);
+  expect(counted.loads).toBe(2);
+});
+
+it('keeps nothing of a read under way when its robot is stopped through this receiver', async () => {
+  const robot = await stack.robotAtWork();
+  const identifier = identifierOf(robot.webhookUrl);
+  const { counted, load } = countedLoad({ held: true });
+  const { cache } = cacheOnClock({ load });
+  // A lookup reads the robot at work, and its answer is held back.
+  const before = cache.lookup(identifier);
+  await waitFor(
+    () => counted.release.length,
+    (held) => held === 1,
+    10_000,
+  );
+  // Stopped in the store, then forgotten here, as the stop route does.
+  await stack.api('POST', `/api/robots/${robot.robotId}/stop`);
+  await cache.forget(identifier);
+  // A lookup now does not wait for the read under way: it reads again and sees the stop.
+  const after = cache.lookup(identifier);
+  await waitFor(
+    () => counted.release.length,
+    (held) => held === 2,
+    10_000,
+  );
+  const taken = (t: Awaited<typeof before>) => t !== null && triggerTakesDeliveries(t);
+  counted.release[1]();
+  expect(taken(await after)).toBe(false);
+  // The first read ends last, with the robot at work: its own lookup is answered so, and it is not kept.
+  counted.release[0]();
+  expect(taken(await before)).toBe(true);
+  expect(await takes(cache, identifier)).toBe(false);
+  expect(counted.loads).toBe(2);
 });

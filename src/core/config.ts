@@ -74,6 +74,8 @@ export interface Config {
   /** What one delivery may make (src/domain/limits/deliveries.ts): past a cap it is failed, with no run. */
   deliveryCaps: DeliveryCaps;
   triggerCacheTtlMs: number;
+  /** false only to measure it (TRIGGER_CACHE_COALESCE=0): src/receiver/trigger-cache.ts. */
+  triggerCacheCoalesce: boolean;
   /** The embedded dev server's ports; its metrics' port is the server's own choice when unset. */
   embedded: { temporalPort: number; temporalUiPort: number; temporalMetricsPort?: number };
   /** `npm run start:cluster` (docs/cluster.md): how many receivers and workers, and PostgreSQL's port. */
@@ -208,6 +210,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       FANOUT_ROWS_PER_HOUR_PER_WORKSPACE: e.FANOUT_ROWS_PER_HOUR_PER_WORKSPACE,
     },
     triggerCacheTtlMs: e.TRIGGER_CACHE_TTL_MS,
+    triggerCacheCoalesce: e.TRIGGER_CACHE_COALESCE === '1',
     embedded: {
       temporalPort: e.EMBEDDED_TEMPORAL_PORT,
       temporalUiPort: e.EMBEDDED_TEMPORAL_UI_PORT,

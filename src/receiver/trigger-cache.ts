@@ -22,18 +22,23 @@
  *   whatever the traffic cost an idle receiver about 2 ms of CPU a second, measured 2026-11-26).
  *   While the store does not answer, lookups do not wait for it: they are served from the cache,
  *   as they are between reads, and the stamp is asked again in the background.
+ *
+ * One read per trigger however many requests wait: when an entry is missing or expired, the first
+ * lookup reads it and every lookup of that identifier meanwhile waits for the same read (at 64
+ * connections an expired entry was read once per waiting request, each a filter FerretDB evaluates
+ * over every robot). A read that fails fails the lookups that waited for it and is not kept: the
+ * next lookup reads again. A read under way when its trigger is forgotten, or everything is dropped
+ * (a stamp moved), answers its waiters but is not kept, and later lookups do not wait for it.
+ * The reads under way are as many as the identifiers being looked up at that moment, at most one
+ * each, so bounded by the receiver's connections.
  */
-import { triggerChecks } from '../robots/trigger-verification';
-import { DEFAULT_WORKSPACE } from '../domain/workspaces';
 import type { Models } from '../storage/models';
 import { rawCollection } from '../storage/writes';
 import { randomUUID } from 'node:crypto';
-import { tokenHashes } from '../robots/trigger-tokens';
 import { TRIGGER_CACHE_ENTRIES } from '../domain/limits';
 import { isTriggerIdentifier } from '../domain/ids';
-import { ruleHeaders } from '../domain/trigger-rules';
-import { currentVersion } from '../robots/steps-versions';
 import type { WebhookTrigger } from '../deliveries/webhook-trigger';
+import { triggerLoad, type TriggerLoad } from './trigger-load';
 
 /** The `_id` of the one stamp document. */
 const STAMP_ID = 'all';
@@ -43,8 +48,26 @@ const STAMP_ID = 'all';
  */
 export const STAMP_POLL_MS = 1000;
 
+/** What a test or the bench sets; the service takes the defaults (and `coalesce` from TRIGGER_CACHE_COALESCE). */
+export interface TriggerCacheOptions {
+  /** The clock entries' and the stamp's ages are measured by (a test's own). */
+  now?: () => number;
+  /** How one trigger is read (by default from the store; a test counts the reads through it). */
+  load?: TriggerLoad;
+  /**
+   * false: every lookup of a missing or expired entry reads it itself, as before 2026-11-29
+   * (TRIGGER_CACHE_COALESCE=0: only for the bench to measure what the shared read is worth).
+   */
+  coalesce?: boolean;
+}
+
 export class TriggerCache {
   private readonly entries = new Map<string, { trigger: WebhookTrigger | null; expires: number }>();
+  /** The read under way of each identifier being looked up (see the module's doc). */
+  private readonly loading = new Map<string, Promise<WebhookTrigger | null>>();
+  private readonly now: () => number;
+  private readonly load: TriggerLoad;
+  private readonly coalesce: boolean;
   private known: { ids: Set<string>; expires: number } = { ids: new Set(), expires: 0 };
   private reading: Promise<Set<string>> | undefined;
   /** The shared stamp as last seen, and the read of it under way. */
@@ -56,22 +79,46 @@ export class TriggerCache {
 
   constructor(
     private readonly models: Models,
-    private readonly secretsKeys: readonly Buffer[],
+    secretsKeys: readonly Buffer[],
     private readonly ttlMs: number,
-    /** The clock the stamp's age is measured by (a test's own). */
-    private readonly now: () => number = Date.now,
-  ) {}
+    options: TriggerCacheOptions = {},
+  ) {
+    this.now = options.now ?? Date.now;
+    this.load = options.load ?? triggerLoad(models, secretsKeys);
+    this.coalesce = options.coalesce ?? true;
+  }
 
   async lookup(identifier: string): Promise<WebhookTrigger | null> {
     if (!isTriggerIdentifier(identifier)) return null;
     const stale = this.staleStamp();
     if (stale) await stale;
     const hit = this.entries.get(identifier);
-    if (hit && hit.expires > Date.now()) return hit.trigger;
+    if (hit && hit.expires > this.now()) return hit.trigger;
     if (!(await this.knownIdentifiers()).has(identifier)) return null;
-    const trigger = await this.load(identifier);
+    if (!this.coalesce) return this.keep(identifier, await this.load(identifier));
+    return this.loading.get(identifier) ?? this.read(identifier);
+  }
+
+  /** One read of a trigger, shared by the lookups that come meanwhile, kept unless dropped before it ends. */
+  private read(identifier: string): Promise<WebhookTrigger | null> {
+    /** Whether this read is still the one under way (not dropped meanwhile); it is over either way. */
+    const current = (): boolean => this.loading.get(identifier) === read && this.loading.delete(identifier);
+    const read: Promise<WebhookTrigger | null> = this.load(identifier).then(
+      (trigger): WebhookTrigger | null => (current() ? this.keep(identifier, trigger) : trigger),
+      (err: unknown) => {
+        current();
+        throw err;
+      },
+    );
+    this.loading.set(identifier, read);
+    return read;
+  }
+
+  /** Kept for the TTL; at TRIGGER_CACHE_ENTRIES, the oldest kept goes first. */
+  private keep(identifier: string, trigger: WebhookTrigger | null): WebhookTrigger | null {
+    this.entries.delete(identifier);
     if (this.entries.size >= TRIGGER_CACHE_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(identifier, { trigger, expires: Date.now() + this.ttlMs });
+    this.entries.set(identifier, { trigger, expires: this.now() + this.ttlMs });
     return trigger;
   }
 
@@ -103,7 +150,7 @@ export class TriggerCache {
         const stamp = await this.readStamp();
         if (stamp === this.stamp) return false;
         this.stamp = stamp;
-        this.entries.clear();
+        this.dropAll();
         this.known.expires = 0;
         return true;
       } finally {
@@ -121,6 +168,7 @@ export class TriggerCache {
   async forget(identifier: string | null): Promise<void> {
     if (!identifier) return;
     this.entries.delete(identifier);
+    this.loading.delete(identifier);
     this.known.ids.add(identifier);
     await this.announce();
   }
@@ -147,13 +195,19 @@ export class TriggerCache {
 
   /** An app was edited through this process: every trigger is read again, here and by the others. */
   async forgetAll(): Promise<void> {
-    this.entries.clear();
+    this.dropAll();
     await this.announce();
+  }
+
+  /** Every trigger kept, and every read under way, dropped: the next lookups read again. */
+  private dropAll(): void {
+    this.entries.clear();
+    this.loading.clear();
   }
 
   /** Every trigger identifier there is: one read of the robots at most once per TTL, shared by concurrent lookups. */
   private async knownIdentifiers(): Promise<Set<string>> {
-    if (this.known.expires > Date.now()) return this.known.ids;
+    if (this.known.expires > this.now()) return this.known.ids;
     this.reading ??= (async () => {
       try {
         // The stamp first: a change after it is either in the set or moves the stamp again.
@@ -162,35 +216,12 @@ export class TriggerCache {
           { 'trigger.identifier': { $ne: null } },
           { 'trigger.identifier': 1 },
         ).lean();
-        this.known = { ids: new Set(robots.map((r) => r.trigger.identifier!)), expires: Date.now() + this.ttlMs };
+        this.known = { ids: new Set(robots.map((r) => r.trigger.identifier!)), expires: this.now() + this.ttlMs };
         return this.known.ids;
       } finally {
         this.reading = undefined;
       }
     })();
     return this.reading;
-  }
-
-  private async load(identifier: string): Promise<WebhookTrigger | null> {
-    const robot = await this.models.Robot.findOne({ 'trigger.identifier': identifier }).lean();
-    const tokens = robot && tokenHashes(robot.trigger);
-    if (!robot || !tokens) return null;
-    const { verification, format, dedup, pendingSecrets } = await triggerChecks(this.models, this.secretsKeys, robot);
-    return {
-      robotId: robot._id,
-      // Robots read before the workspace migration ran (it runs at connect) have none.
-      workspaceId: robot.workspaceId ?? DEFAULT_WORKSPACE,
-      robotName: robot.name,
-      identifier,
-      kind: robot.trigger.kind,
-      tokens,
-      state: robot.state,
-      verification,
-      pendingSecrets,
-      format,
-      stepsVersion: robot.stepsVersion ?? 0,
-      ruleHeaders: ruleHeaders(currentVersion(robot).rules),
-      dedup,
-    };
   }
 }

@@ -81,7 +81,8 @@ function safetyHeaders(): Middleware {
 
 /** The receiver's view of triggers (src/receiver/trigger-cache.ts); `watch` it while it serves. */
 function triggerCache(deps: Pick<AppDeps, 'models' | 'config'>): TriggerCache {
-  return new TriggerCache(deps.models, deps.config.secretsKeys, deps.config.triggerCacheTtlMs);
+  const { secretsKeys, triggerCacheTtlMs, triggerCacheCoalesce } = deps.config;
+  return new TriggerCache(deps.models, secretsKeys, triggerCacheTtlMs, { coalesce: triggerCacheCoalesce });
 }
 
 /** The receiver's parts: each one not given made here, once a process (listenReceiver). */

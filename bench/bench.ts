@@ -29,6 +29,11 @@
  *      row's cost goes: each process's CPU, the Temporal server's requests, one history each.
  *  12. Sender checks (with BENCH_BASELINE_COMMIT): what intake asks of an app's sender for one delivery,
  *      today's code against the baseline's, in this process.
+ *  13. Trigger cache (BENCH_TRIGGER_CACHE, 64): two receivers of this build on a stack of their own, with
+ *      the cache's shared read and without (TRIGGER_CACHE_COALESCE=0), taking turns: their ack p99.
+ *  14. Floors: after the levels, one-run json deliveries in turns with do-nothing delivery workflows
+ *      (BENCH_FLOOR_DELIVERIES); the summary prints acks ÷ bare starts, deliveries ÷ that floor and
+ *      CSV rows ÷ the do-nothing fan-out (bench/report-floors.ts), first.
  *
  * Prints a table and writes bench-results/bench-<timestamp>.json. Settings (environment):
  * bench/settings.ts. The phases: bench/phases/ (levels 1-3, fan-out baseline and CSV 4, history
@@ -47,6 +52,9 @@ import { ablation } from './phases/ablation';
 import { fieldsPrice } from './phases/fields';
 import { measureLevel } from './phases/levels';
 import { receiverAb } from './phases/receiver-ab';
+import { triggerCacheAb } from './phases/trigger-cache';
+import { deliveryFloor } from './phases/delivery-floor';
+import { floorsOf } from './report-floors';
 import { n8nLevels } from './phases/n8n';
 import { profile } from './phases/profile';
 import { senderChecks } from './phases/sender-checks';
@@ -82,6 +90,9 @@ async function main(): Promise<number> {
     inspector: null,
     idleRobots: null,
     profile: null,
+    triggerCache: null,
+    deliveryFloor: null,
+    floors: null,
     error: null,
   };
   const cleanups: Array<() => Promise<void>> = [];
@@ -106,6 +117,7 @@ async function main(): Promise<number> {
     if (s.ablationRows > 0) results.ablation = await ablation(s, cleanups);
     if (s.idleRobots.length > 0) results.idleRobots = await idleRobots(s, cleanups);
     if (s.receiverAb && s.levels.length > 0) results.receiverAb = await receiverAb(s, cleanups);
+    if (s.triggerCacheConnections > 0) results.triggerCache = await triggerCacheAb(s, cleanups);
     if (s.csvRows > 0 && s.csvNoKeeper) results.csvNoKeeper = await csvWithoutKeeper(s, cleanups);
     log('starting the embedded stack');
     // The worst CSV the caps allow is the hostile phase's: the stack's row cap is set to it, and so is
@@ -154,6 +166,7 @@ async function main(): Promise<number> {
     for (const connections of s.levels) {
       results.levels.push(await measureLevel(connections, { ...clients, koaPort: koa.port, httpStart, floor }));
     }
+    if (s.floorDeliveries > 0) results.deliveryFloor = await deliveryFloor(clients);
     if (s.fanOutBaseline > 0) results.fanOutBaseline = await fanOutBaseline(stack, temporal, s);
     if (s.csvRows > 0) {
       await warmCsv(clients);
@@ -178,6 +191,7 @@ async function main(): Promise<number> {
     results.error = (err as Error).message;
   } finally {
     results.finishedAt = new Date().toISOString();
+    results.floors = floorsOf(results);
     log('stopping everything');
     await stopAll();
   }

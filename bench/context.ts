@@ -83,7 +83,10 @@ export async function benchRobot(
  * collection (seconds at 100,000 runs), and doing that every second would take a core away from
  * what is being measured. A run's outcome is stored before its workflow completes.
  */
-export function completions(temporal: Client, type: 'deliveryWorkflow' | 'runWorkflow' | 'benchChild') {
+export function completions(
+  temporal: Client,
+  type: 'deliveryWorkflow' | 'runWorkflow' | 'benchChild' | 'benchDelivery',
+) {
   const query = `WorkflowType = '${type}' AND ExecutionStatus = 'Completed'`;
   const count = async () => (await temporal.workflow.count(query)).count;
   let before = 0;

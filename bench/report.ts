@@ -14,6 +14,9 @@ import {
 } from './report-sections';
 import { levelsReport, receiverAbReport } from './report-levels';
 import { profileReport } from './report-profile';
+import { floorsReport, triggerCacheReport, type Floors } from './report-floors';
+import type { DeliveryFloorResult } from './phases/delivery-floor';
+import type { TriggerCacheResult } from './phases/trigger-cache';
 import { WATCH_INTERVAL_MS, type CsvResult } from './phases/csv';
 import type { AblationResult } from './phases/ablation';
 import type { FieldsPriceRow } from './phases/fields';
@@ -66,6 +69,12 @@ export interface Results {
   profile: ProfileResult | null;
   /** The ack load against n8n at the same levels, in this run (bench/phases/n8n.ts). */
   n8n?: N8nLevel[];
+  /** Two receivers of this build, with the trigger cache's shared read and without (bench/phases/trigger-cache.ts). */
+  triggerCache: TriggerCacheResult | null;
+  /** One-run deliveries in turns with do-nothing delivery workflows (bench/phases/delivery-floor.ts). */
+  deliveryFloor: DeliveryFloorResult | null;
+  /** Each headline figure against its floor in this run (bench/report-floors.ts), set once the phases are done. */
+  floors: Floors | null;
   error: string | null;
 }
 
@@ -79,6 +88,9 @@ export function report(r: Results): string {
     `Load: ${r.settings.durationS} s per level and kind, JSON deliveries with unique keys, ` +
       'one request in flight per connection',
   ];
+  const floors = r.floors && floorsReport(r.floors, r.deliveryFloor);
+  if (floors) out.push('', floors);
+  if (r.triggerCache) out.push('', triggerCacheReport(r.triggerCache));
   if (r.profile) out.push('', profileReport(r.profile));
   if (r.levels.length > 0) out.push(...levelsReport(r.levels));
   if (r.cluster && r.cluster.length > 0) out.push('', clusterReport(r.levels, r.cluster));

@@ -41,6 +41,15 @@
  *   BENCH_RECEIVER_AB      a commit whose receiver takes turns with today's on one stack, worker paused, at
  *                          each level (bench/phases/receiver-ab.ts; default '': skipped)
  *   BENCH_RECEIVER_AB_ROUNDS rounds of that at each level (default 4)
+ *   BENCH_TRIGGER_CACHE    connections at which two receivers of today's build, one with the trigger cache's
+ *                          shared read and one without (TRIGGER_CACHE_COALESCE=0), take turns on one stack of
+ *                          their own, worker paused: their ack p99 (bench/phases/trigger-cache.ts; default 64,
+ *                          0 skips it)
+ *   BENCH_TRIGGER_CACHE_ROUNDS rounds of BENCH_DURATION_S on each of them (default 4)
+ *   BENCH_TRIGGER_CACHE_ROBOTS other robots in that stack's store (default 10000)
+ *   BENCH_FLOOR_DELIVERIES json deliveries of one run each, on the main stack after the levels, in turns with as
+ *                          many do-nothing delivery workflows (start, one local activity, complete;
+ *                          bench/phases/delivery-floor.ts), BENCH_LEVEL_ROUNDS rounds (default 2000, 0 skips it)
  *   BENCH_N8N              1: the same levels against n8n (scripts/n8n.sh installs it and sets N8N_BIN), after
  *                          the embedded stack is stopped, beside our acks (default 1; left out without N8N_BIN)
  *   BENCH_IDLE_ROBOTS      counts of idle robots, ascending, comma-separated: each process's CPU a second with
@@ -121,6 +130,10 @@ export interface Settings {
   inspector: boolean;
   receiverAb: string;
   receiverAbRounds: number;
+  triggerCacheConnections: number;
+  triggerCacheRounds: number;
+  triggerCacheRobots: number;
+  floorDeliveries: number;
   idleRobots: number[];
   idleWindowS: number;
   profile: number;
@@ -197,6 +210,10 @@ export function readSettings(): Settings {
     inspector: intSetting('BENCH_INSPECTOR', 1, 0) > 0,
     receiverAb: process.env.BENCH_RECEIVER_AB?.trim() ?? '',
     receiverAbRounds: intSetting('BENCH_RECEIVER_AB_ROUNDS', 4),
+    triggerCacheConnections: intSetting('BENCH_TRIGGER_CACHE', 64, 0),
+    triggerCacheRounds: intSetting('BENCH_TRIGGER_CACHE_ROUNDS', 4),
+    triggerCacheRobots: intSetting('BENCH_TRIGGER_CACHE_ROBOTS', 10_000, 0),
+    floorDeliveries: intSetting('BENCH_FLOOR_DELIVERIES', 2000, 0),
     idleRobots,
     idleWindowS: intSetting('BENCH_IDLE_WINDOW_S', QUIET_TICK_MS / 1000),
     profile: intSetting('BENCH_PROFILE', 200, 0),

@@ -42,13 +42,13 @@ export interface ReceiverAbResult {
 type Side = 'today' | 'other';
 
 /** The environment a process was started with. */
-function environmentOf(pid: number): NodeJS.ProcessEnv {
+export function environmentOf(pid: number): NodeJS.ProcessEnv {
   const entries = fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean);
   return Object.fromEntries(entries.map((e) => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)]));
 }
 
 /** A receiver of the build in `root` with `env`, on ports of its own; resolves once it listens. */
-async function startReceiver(root: string, env: NodeJS.ProcessEnv) {
+export async function startReceiver(root: string, env: NodeJS.ProcessEnv) {
   const [port, metricsPort] = await freePorts(2);
   const receiver = spawnManaged('receiver', process.execPath, [path.join(root, 'dist/src/entry/receiver.js')], {
     env: { ...env, PORT: String(port), RECEIVER_METRICS_PORT: String(metricsPort) },

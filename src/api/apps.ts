@@ -13,9 +13,7 @@ import {
 } from '../apps/apps';
 import type { AppsDeps } from '../apps/apps';
 import { MANAGEMENT } from '../contract/management';
-import { found, ours } from './lookups';
-import { byId } from '../storage/by-id';
-import type { AppDoc, ConnectionDoc } from '../storage/documents';
+import { found } from './lookups';
 import { route, type ManagementDeps, type ManagementRoute } from './deps';
 import { appView, connectionView } from './views';
 
@@ -35,14 +33,11 @@ export const APP_ROUTES: ManagementRoute[] = [
   route(MANAGEMENT.listApps, async ({ caller }, deps) => ({
     apps: (await workspaceApps(deps, caller.workspaceId)).map((a) => appView(a, deps.config.secretsKeys)),
   })),
-  route(MANAGEMENT.getApp, async ({ params, caller }, { models, config }) =>
-    appView(await ours('app', byId<AppDoc>(models.App, params.id), caller), config.secretsKeys),
-  ),
+  route(MANAGEMENT.getApp, ({ named: app }, { config }) => Promise.resolve(appView(app, config.secretsKeys))),
   route(
     MANAGEMENT.editApp,
     /** Other receiver processes see the edit within TRIGGER_CACHE_TTL_MS. */
-    async ({ params, body, caller }, deps) => {
-      const app = await ours('app', byId<AppDoc>(deps.models.App, params.id), caller);
+    async ({ named: app, body }, deps) => {
       const updated = await found('app', editApp(appsDeps(deps), app, body));
       await deps.triggers.forgetAll();
       return appView(updated, deps.config.secretsKeys);
@@ -54,8 +49,7 @@ export const APP_ROUTES: ManagementRoute[] = [
   route(
     MANAGEMENT.editConnection,
     /** Other receiver processes see the edit within TRIGGER_CACHE_TTL_MS. */
-    async ({ params, body, caller }, deps) => {
-      const connection = await ours('connection', byId<ConnectionDoc>(deps.models.Connection, params.id), caller);
+    async ({ named: connection, body }, deps) => {
       const updated = await found('connection', editConnection(appsDeps(deps), connection, body));
       await deps.triggers.forgetAll();
       return connectionView(updated);
@@ -64,7 +58,5 @@ export const APP_ROUTES: ManagementRoute[] = [
   route(MANAGEMENT.listConnections, async ({ caller }, deps) => ({
     connections: (await workspaceConnections(deps, caller.workspaceId)).map(connectionView),
   })),
-  route(MANAGEMENT.getConnection, async ({ params, caller }, { models }) =>
-    connectionView(await ours('connection', byId<ConnectionDoc>(models.Connection, params.id), caller)),
-  ),
+  route(MANAGEMENT.getConnection, ({ named }) => Promise.resolve(connectionView(named))),
 ];

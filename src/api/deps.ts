@@ -14,6 +14,7 @@ import type { AuditLog } from '../workspaces/audit';
 import type { Keys } from '../workspaces/keys';
 import type { RobotDirectory } from '../workspaces/robot-directory';
 import type { Workspaces } from '../workspaces/workspaces';
+import type { NamedDocs } from './lookups';
 
 /** What the process gives the management API (src/runtime/app.ts). */
 export interface ManagementInput {
@@ -45,6 +46,9 @@ export interface ManagementDeps extends ManagementInput, RouteGuard {
   versions: StepsVersions;
 }
 
-/** Gives a management operation (src/contract/management.ts) its handler, typed from its declaration. */
-export const route = routesFor<ManagementDeps>();
+/**
+ * Gives a management operation (src/contract/management.ts) its handler, typed from its declaration:
+ * what its path names is handed to it as its document (./lookups.ts).
+ */
+export const route = routesFor<ManagementDeps, NamedDocs>();
 export type ManagementRoute = ApiRoute<ManagementDeps>;

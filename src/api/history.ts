@@ -10,8 +10,7 @@ import { bodyPage } from '../deliveries/body-pages';
 import { byId } from '../storage/by-id';
 import { loadJson, outputBlobId, triggerBlobId } from '../storage/blobs';
 import type { DeliveryDoc, RobotDoc, RunDoc, RunOutcomeDoc, StepResultDoc } from '../storage/documents';
-import { asked, found, ours, pageOf } from './lookups';
-import { notFound } from '../core/http-errors';
+import { asked, found, pageOf } from './lookups';
 import type { Caller } from '../domain/workspaces';
 import { route, type ManagementDeps, type ManagementRoute } from './deps';
 import { MANAGEMENT } from '../contract/management';
@@ -20,23 +19,6 @@ import { deliveryView, runSummaryView, runView, workflowUrl, type StepResultText
 /** Where the Temporal Web UI is: the operator's (the admin token's) tool, so null for a workspace's key. */
 const webUi = ({ config }: ManagementDeps, caller: Caller): WebUi | null =>
   caller.actor.kind === 'admin' ? { url: config.temporalUiUrl, namespace: config.temporal.namespace } : null;
-
-/** A robot of the caller's workspace, read for its `_id` and workspace only (404 for another's). */
-const robotOf = ({ models }: ManagementDeps, id: string, caller: Caller) =>
-  ours('robot', byId<RobotDoc>(models.Robot, id, { _id: 1, workspaceId: 1 }), caller);
-
-/** What the path names (a run, a delivery), when its robot is of the caller's workspace; 404 otherwise. */
-async function ofOurRobot<T extends { robotId: string }>(
-  deps: ManagementDeps,
-  what: string,
-  doc: Promise<T | null>,
-  caller: Caller,
-): Promise<T> {
-  const value = await found(what, doc);
-  const robot = await byId<RobotDoc>(deps.models.Robot, value.robotId, { _id: 1, workspaceId: 1 });
-  if (!robot || robot.workspaceId !== caller.workspaceId) throw notFound(`${what} not found`);
-  return value;
-}
 
 /**
  * A run as the API shows it: with the steps its delivery was accepted with, its step results and
@@ -75,47 +57,33 @@ async function runWithSteps(deps: ManagementDeps, run: RunDoc, caller: Caller) {
 
 const dateOf = (iso: string | undefined) => (iso === undefined ? undefined : new Date(iso));
 
-const deliveryOf = (deps: ManagementDeps, id: string, caller: Caller) =>
-  ofOurRobot(deps, 'delivery', byId<DeliveryDoc>(deps.models.Delivery, id), caller);
-
 export const HISTORY_ROUTES: ManagementRoute[] = [
   route(
     MANAGEMENT.listRuns,
     /** Summaries, newest first (src/history/reads.ts). */
-    async ({ params, query: { limit, cursor }, caller }, deps) => {
-      const robot = await robotOf(deps, params.id, caller);
+    async ({ named: robot, query: { limit, cursor } }, deps) => {
       const page = await pageOf(runsPage(deps.models, robot._id, limit, cursor));
       return { runs: page.items.map((r) => runSummaryView(r, robot._id)), nextCursor: page.nextCursor };
     },
   ),
-  route(MANAGEMENT.getRun, async ({ params, caller }, deps) => {
-    const run = await ofOurRobot(deps, 'run', byId<RunDoc>(deps.models.Run, params.id), caller);
-    return runWithSteps(deps, run, caller);
-  }),
-  route(MANAGEMENT.listDeliveries, async ({ params, query, caller }, deps) => {
-    const robot = await robotOf(deps, params.id, caller);
+  route(MANAGEMENT.getRun, ({ named: run, caller }, deps) => runWithSteps(deps, run, caller)),
+  route(MANAGEMENT.listDeliveries, async ({ named: robot, query, caller }, deps) => {
     const { limit, cursor, outcome, event } = query;
     const filter = { outcome, event, since: dateOf(query.since), until: dateOf(query.until) };
     const page = await pageOf(filteredDeliveriesPage(deps.models, robot._id, limit, cursor, filter));
     return { deliveries: page.items.map((d) => deliveryView(d, webUi(deps, caller))), nextCursor: page.nextCursor };
   }),
-  route(MANAGEMENT.getDelivery, async ({ params, caller }, deps) => {
-    return deliveryView(await deliveryOf(deps, params.id, caller), webUi(deps, caller));
-  }),
-  route(MANAGEMENT.getDeliveryBody, async ({ params, query: { offset, limit }, caller }, deps) => {
-    const delivery = await deliveryOf(deps, params.id, caller);
-    return found('body', bodyPage(deps.models, delivery, offset, limit));
-  }),
-  route(MANAGEMENT.getDeliveryFile, async ({ params, caller }, deps) => {
-    const delivery = await deliveryOf(deps, params.id, caller);
-    return { file: await found('file', deliveryFile(deps.models, delivery, params.sha256)) };
-  }),
-  route(MANAGEMENT.replayDelivery, async ({ params, caller }, deps) => {
-    const original = await deliveryOf(deps, params.id, caller);
-    return { deliveryId: await asked(replayDelivery(deps, original)) };
-  }),
-  route(MANAGEMENT.replayDeliveries, async ({ params, body: { outcome, since, cursor }, caller }, deps) => {
-    const robot = await robotOf(deps, params.id, caller);
+  route(MANAGEMENT.getDelivery, ({ named, caller }, deps) => Promise.resolve(deliveryView(named, webUi(deps, caller)))),
+  route(MANAGEMENT.getDeliveryBody, ({ named, query: { offset, limit } }, { models }) =>
+    found('body', bodyPage(models, named, offset, limit)),
+  ),
+  route(MANAGEMENT.getDeliveryFile, async ({ named, params }, { models }) => ({
+    file: await found('file', deliveryFile(models, named, params.sha256)),
+  })),
+  route(MANAGEMENT.replayDelivery, async ({ named: original }, deps) => ({
+    deliveryId: await asked(replayDelivery(deps, original)),
+  })),
+  route(MANAGEMENT.replayDeliveries, async ({ named: robot, body: { outcome, since, cursor } }, deps) => {
     const which = { outcome, since: since === undefined ? undefined : new Date(since), cursor };
     return asked(pageOf(replayMany(deps, robot._id, which)));
   }),

@@ -7,7 +7,7 @@ import { robotHistory } from '../history/reads';
 import { robotFields } from '../history/fields';
 import { sendTestDelivery } from '../deliveries/test-delivery';
 import type { RobotTransition } from '../domain/robot-lifecycle';
-import { asked, ours, pageOf } from './lookups';
+import { asked, found, pageOf } from './lookups';
 import { invalidField } from '../core/http-errors';
 import { byId } from '../storage/by-id';
 import type { Caller } from '../domain/workspaces';
@@ -23,17 +23,12 @@ import { SENDERS } from '../domain/senders/catalog';
 import type { AppDoc, RobotDoc } from '../storage/documents';
 import { createRobot, editRobot } from '../robots/edit';
 
-/** The robot the path names, in the caller's workspace (404 otherwise). */
-const robotById = ({ models }: ManagementDeps, id: string, caller: Caller) =>
-  ours('robot', byId<RobotDoc>(models.Robot, id), caller);
-
 /**
  * A lifecycle transition on the robot the path names (`/api/robots/:id/<transition>`): the robot as
  * it is after it; 409 for a transition the robot's state refuses (src/domain/robot-lifecycle.ts).
  */
 const transition = (name: RobotTransition): ManagementRoute =>
-  route(MANAGEMENT[name], async ({ params, caller }, deps) => {
-    const robot = await robotById(deps, params.id, caller);
+  route(MANAGEMENT[name], async ({ named: robot, caller }, deps) => {
     const moved = await deps.lifecycle[name](robot);
     // Listed in its new state: the robots page's filter by state (src/workspaces/robot-directory.ts).
     if (moved.state !== robot.state) await deps.directory.list(moved);
@@ -90,24 +85,20 @@ export const ROBOT_ROUTES: ManagementRoute[] = [
       };
     },
   ),
-  route(MANAGEMENT.getRobot, async ({ params, caller }, deps) => {
-    const robot = await robotById(deps, params.id, caller);
-    return robotShown(deps, caller, robot, await robotHistory(deps.models, robot._id));
-  }),
-  route(MANAGEMENT.robotFields, async ({ params, caller }, deps) => {
-    const robot = await robotById(deps, params.id, caller);
-    return robotFields(deps.models, robot._id);
-  }),
-  route(MANAGEMENT.sendTestDelivery, async ({ params, body, caller }, deps) => {
-    const robot = await robotById(deps, params.id, caller);
-    return { deliveryId: await asked(sendTestDelivery(deps, robot, body)) };
-  }),
+  route(MANAGEMENT.getRobot, async ({ named: robot, caller }, deps) =>
+    robotShown(deps, caller, robot, await robotHistory(deps.models, robot._id)),
+  ),
+  route(MANAGEMENT.robotFields, ({ named: robot }, { models }) => robotFields(models, robot._id)),
+  route(MANAGEMENT.sendTestDelivery, async ({ named: robot, body }, deps) => ({
+    deliveryId: await asked(sendTestDelivery(deps, robot, body)),
+  })),
   route(
     MANAGEMENT.editRobot,
     /** New steps apply to deliveries accepted from then on (src/robots/steps-versions.ts). */
-    async ({ params, body, caller }, deps) => {
-      await editRobot(deps.models, await robotById(deps, params.id, caller), body, (id) => deps.triggers.forget(id));
-      const robot = await robotById(deps, params.id, caller);
+    async ({ named, body, caller }, deps) => {
+      await editRobot(deps.models, named, body, (id) => deps.triggers.forget(id));
+      // Read again as edited (its `_id` is the caller's workspace's: it was found there).
+      const robot = await found('robot', byId<RobotDoc>(deps.models.Robot, named._id));
       if (body.name) await deps.directory.list(robot);
       return robotShown(deps, caller, robot);
     },
@@ -116,18 +107,16 @@ export const ROBOT_ROUTES: ManagementRoute[] = [
   transition('stop'),
   transition('pause'),
   transition('resume'),
-  route(MANAGEMENT.rotateToken, async ({ params, body, caller }, deps) => {
-    const robot = await robotById(deps, params.id, caller);
-    return robotShown(deps, caller, await deps.lifecycle.rotate(robot, body.graceHours));
-  }),
+  route(MANAGEMENT.rotateToken, async ({ named: robot, body, caller }, deps) =>
+    robotShown(deps, caller, await deps.lifecycle.rotate(robot, body.graceHours)),
+  ),
   route(
     MANAGEMENT.confirmHandshakeSecret,
     /** A pending secret made the URL's (src/robots/handshake-secrets.ts); the receivers read the trigger again. */
-    async ({ params, body, caller }, deps) => {
+    async ({ named, body, caller }, deps) => {
       const { config, models } = deps;
-      const found = await robotById(deps, params.id, caller);
       const keys = { models, secretsKey: config.secretsKey, secretsKeys: config.secretsKeys };
-      const { robot, secret } = await confirmHandshakeSecret(keys, found, body.fingerprint);
+      const { robot, secret } = await confirmHandshakeSecret(keys, named, body.fingerprint);
       await deps.triggers.forget(robot.trigger.identifier);
       const label = robot.trigger.appId ? await pasteBackLabel(deps, robot.trigger.appId) : undefined;
       return {

@@ -9,7 +9,7 @@ import { MANAGEMENT } from '../contract/management';
 import { actorName, allows, type Caller } from '../domain/workspaces';
 import type { AuditEntry } from '../workspaces/audit';
 import type { ApiKeyDoc, WorkspaceDoc } from '../storage/workspace-documents';
-import { found, ours, pageOf } from './lookups';
+import { found, pageOf } from './lookups';
 import { route, type ManagementRoute } from './deps';
 import { revokeRefusal } from '../workspaces/keys';
 import { resourceNames } from '../workspaces/resource-names';
@@ -77,10 +77,7 @@ export const WORKSPACE_ROUTES: ManagementRoute[] = [
      * (src/workspaces/keys.ts): its owners never lock themselves out. The admin token, which can
      * always make an owner key, is not.
      */
-    async ({ params, caller }, { keys }) => {
-      const key = await ours('key', keys.get(params.id), caller);
-      return keyView(await keys.revoke(key, caller.actor.kind === 'key'));
-    },
+    async ({ named: key, caller }, { keys }) => keyView(await keys.revoke(key, caller.actor.kind === 'key')),
   ),
   route(MANAGEMENT.auditLog, async ({ query, caller }, deps) => {
     const { limit, cursor, actor, action, since, until } = query;

@@ -50,6 +50,7 @@ export const MANAGEMENT = {
   getApp: {
     method: 'get',
     path: '/api/apps/:id',
+    names: 'app',
     summary: 'A custom app',
     access: 'viewer',
     answers: { 200: 'App', 404: 'Error' },
@@ -57,6 +58,7 @@ export const MANAGEMENT = {
   editApp: {
     method: 'patch',
     path: '/api/apps/:id',
+    names: 'app',
     summary: "Edit a custom app's name, body format, verification or dedup (for deliveries accepted from then on)",
     access: 'editor',
     audit: 'app.edit',
@@ -75,6 +77,7 @@ export const MANAGEMENT = {
   editConnection: {
     method: 'patch',
     path: '/api/connections/:id',
+    names: 'connection',
     summary: "Edit a payment provider connection's name, signing secret (replaced or removed) or event types",
     access: 'editor',
     audit: 'connection.edit',
@@ -91,6 +94,7 @@ export const MANAGEMENT = {
   getConnection: {
     method: 'get',
     path: '/api/connections/:id',
+    names: 'connection',
     summary: 'A payment provider connection',
     access: 'viewer',
     answers: { 200: 'Connection', 404: 'Error' },
@@ -115,6 +119,7 @@ export const MANAGEMENT = {
   getRobot: {
     method: 'get',
     path: '/api/robots/:id',
+    names: 'robot',
     summary: 'A robot with its card and run counts',
     access: 'viewer',
     answers: { 200: 'Robot', 404: 'Error' },
@@ -122,6 +127,7 @@ export const MANAGEMENT = {
   robotFields: {
     method: 'get',
     path: '/api/robots/:id/fields',
+    names: 'robot',
     summary:
       "The fields the robot's last 100 deliveries carried: each {{trigger.*}} placeholder, its types and an example",
     access: 'viewer',
@@ -130,6 +136,7 @@ export const MANAGEMENT = {
   sendTestDelivery: {
     method: 'post',
     path: '/api/robots/:id/test-delivery',
+    names: 'robot',
     summary: "Send a test delivery: a body in the robot's format (its sample when none is given), marked as a test",
     access: 'editor',
     audit: 'robot.test-delivery',
@@ -139,6 +146,7 @@ export const MANAGEMENT = {
   editRobot: {
     method: 'patch',
     path: '/api/robots/:id',
+    names: 'robot',
     summary: "Edit a robot's name, steps or trigger rules (new ones apply to deliveries accepted from then on)",
     access: 'editor',
     audit: 'robot.edit',
@@ -148,6 +156,7 @@ export const MANAGEMENT = {
   start: {
     method: 'post',
     path: '/api/robots/:id/start',
+    names: 'robot',
     summary: 'Put the robot to work: its webhook URL appears on the card',
     access: 'editor',
     audit: 'robot.start',
@@ -156,6 +165,7 @@ export const MANAGEMENT = {
   stop: {
     method: 'post',
     path: '/api/robots/:id/stop',
+    names: 'robot',
     summary: 'Stop the robot: its URL answers 404',
     access: 'editor',
     audit: 'robot.stop',
@@ -164,6 +174,7 @@ export const MANAGEMENT = {
   pause: {
     method: 'post',
     path: '/api/robots/:id/pause',
+    names: 'robot',
     summary: 'Pause the robot: its URL keeps answering 200 and deliveries wait; nothing runs',
     access: 'editor',
     audit: 'robot.pause',
@@ -172,6 +183,7 @@ export const MANAGEMENT = {
   resume: {
     method: 'post',
     path: '/api/robots/:id/resume',
+    names: 'robot',
     summary: 'Resume the robot: what waited runs in arrival order, then new deliveries as usual',
     access: 'editor',
     audit: 'robot.resume',
@@ -180,6 +192,7 @@ export const MANAGEMENT = {
   rotateToken: {
     method: 'post',
     path: '/api/robots/:id/trigger/rotate',
+    names: 'robot',
     summary: 'A new token (and URL) for the trigger; the old one keeps working for graceHours',
     access: 'editor',
     audit: 'robot.rotate-token',
@@ -189,6 +202,7 @@ export const MANAGEMENT = {
   confirmHandshakeSecret: {
     method: 'post',
     path: '/api/robots/:id/trigger/handshake-secrets/confirm',
+    names: 'robot',
     summary:
       "Makes a secret the sender gave in a handshake (pending, named by its fingerprint) the URL's: events signed " +
       "with it run from then on; Notion's token is answered this once, to paste back",
@@ -200,6 +214,7 @@ export const MANAGEMENT = {
   listRuns: {
     method: 'get',
     path: '/api/robots/:id/runs',
+    names: 'robot',
     summary: "The robot's run history, newest first",
     access: 'viewer',
     query: 'Page',
@@ -208,6 +223,7 @@ export const MANAGEMENT = {
   getRun: {
     method: 'get',
     path: '/api/runs/:id',
+    names: 'run',
     summary: 'One run with its steps',
     access: 'viewer',
     answers: { 200: 'Run', 404: 'Error' },
@@ -215,6 +231,7 @@ export const MANAGEMENT = {
   listDeliveries: {
     method: 'get',
     path: '/api/robots/:id/deliveries',
+    names: 'robot',
     summary: "The robot's deliveries log, newest first; filtered by outcome, time and event name when asked",
     access: 'viewer',
     query: 'DeliveriesPage',
@@ -223,6 +240,7 @@ export const MANAGEMENT = {
   getDelivery: {
     method: 'get',
     path: '/api/deliveries/:id',
+    names: 'delivery',
     summary: 'One delivery',
     access: 'viewer',
     answers: { 200: 'Delivery', 404: 'Error' },
@@ -230,6 +248,7 @@ export const MANAGEMENT = {
   getDeliveryBody: {
     method: 'get',
     path: '/api/deliveries/:id/body',
+    names: 'delivery',
     summary: "A page of a delivery's body as it came (the inspector reads a large one a page at a time)",
     access: 'viewer',
     query: 'BodyPage',
@@ -238,6 +257,7 @@ export const MANAGEMENT = {
   getDeliveryFile: {
     method: 'get',
     path: '/api/deliveries/:id/files/:sha256',
+    names: 'delivery',
     summary: "A file a `form` delivery's multipart body carried, by the sha256 its trigger data names",
     access: 'viewer',
     answers: { 200: 'file', 404: 'Error' },
@@ -245,6 +265,7 @@ export const MANAGEMENT = {
   replayDelivery: {
     method: 'post',
     path: '/api/deliveries/:id/replay',
+    names: 'delivery',
     summary: "Replay a delivery: a new delivery from its raw body, in the app's format and robot's steps of now",
     access: 'editor',
     audit: 'delivery.replay',
@@ -253,6 +274,7 @@ export const MANAGEMENT = {
   replayDeliveries: {
     method: 'post',
     path: '/api/robots/:id/deliveries/replay',
+    names: 'robot',
     summary: "Replay the robot's deliveries of one outcome (newest first, up to 1,000 a request)",
     access: 'editor',
     audit: 'robot.replay-deliveries',

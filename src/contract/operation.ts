@@ -14,6 +14,9 @@ type AnswerName = keyof typeof ANSWERS;
 type BodyName = keyof typeof BODIES;
 type QueryName = keyof typeof QUERIES;
 
+/** What a path's `:id` can name, found in the caller's workspace before the handler runs (./route.ts). */
+export type Named = 'robot' | 'app' | 'connection' | 'run' | 'delivery' | 'key';
+
 /** A route as the OpenAPI document sees it (the webhook and codec routes are declared as these). */
 export interface Operation {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -29,6 +32,11 @@ export interface Operation {
   audit?: string;
   /** The workspace it acts in is the path's `:id` (a key of another workspace: 404). */
   workspaceFromPath?: true;
+  /**
+   * What the path's `:id` names (every other path with an `:id` declares it): its handler is handed it,
+   * found in the caller's workspace, and the route answers 404 for one of another workspace (./route.ts).
+   */
+  names?: Named;
   body?: BodyName | 'raw';
   query?: QueryName;
   /**

@@ -1,7 +1,8 @@
 /**
  * A route of the service's port: a declared operation (./operation.ts; the management API's are
  * named in ./management.ts) with its handler. `routesFor` gives one its handler, typed from the
- * declaration: the handler is given the path parameters, body and query read and checked, and
+ * declaration: the handler is given the path parameters, body and query read and checked (and
+ * what the path names, found in the caller's workspace, when the operation declares `names`), and
  * must return the declared 2xx answer, or it does not compile. `mountRoutes` puts a list of them
  * on a router (every route it mounts needs a credential: the open ones, the webhook URL and the
  * Web UI's codec key, have their own routers); src/runtime/operations.ts gathers every route of
@@ -10,11 +11,11 @@
  */
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { forbidden, readJson } from '../core/http-errors';
+import { forbidden, notFound, readJson } from '../core/http-errors';
 import { retried } from '../core/retry';
 import { AUDIT_RECORD_RETRY } from '../domain/limits';
 import { allows, type AuditOutcome, type Caller } from '../domain/workspaces';
-import type { AnswerIn, FileAnswer, Operation, RouteRequest, SuccessAnswer } from './operation';
+import type { AnswerIn, FileAnswer, Named, Operation, RouteRequest, SuccessAnswer } from './operation';
 import { BODIES, QUERIES } from './requests';
 
 /** A write as the audit log records it (src/workspaces/audit.ts): done, or refused (403). */
@@ -33,6 +34,11 @@ export interface RouteGuard {
    * known caller; 404: a workspace it may not name). Whether its role allows the route is the mount's.
    */
   identify(ctx: Context, op: Operation): Promise<Caller>;
+  /**
+   * What a path's `:id` names (its operation's `names`), when it is of the caller's workspace; null
+   * when it is not or does not exist, which the route answers 404 alike.
+   */
+  find(what: Named, id: string, caller: Caller): Promise<unknown>;
   /** Records a write (src/workspaces/audit.ts) once; its entry's id; throws when the database did not take it. */
   recordWrite(write: AuditedWrite): Promise<string>;
   /** Sets how a `started` write went and what it made (`write.outcome`, `write.resource`) on its entry. */
@@ -79,24 +85,41 @@ async function recordLast(deps: RouteGuard, write: AuditedWrite, entryId?: strin
 }
 
 /**
+ * What the path names, of the caller's workspace; 404 naming what was not found otherwise, as for
+ * what does not exist: a key never learns what another workspace has.
+ */
+async function found(deps: RouteGuard, what: Named, id: string, caller: Caller): Promise<unknown> {
+  const doc = await deps.find(what, id, caller);
+  if (doc === null || doc === undefined) throw notFound(`${what} not found`);
+  return doc;
+}
+
+/**
  * A route with its handler, which returns the JSON answer; its status is the operation's one 2xx
  * answer. Refusals are thrown (src/core/http-errors.ts), never returned. `D` is what the process
  * gives every handler (src/api/deps.ts for the management API).
  */
 export interface ApiRoute<D> extends Operation {
-  handle(request: RouteRequest<Operation>, deps: D): Promise<unknown>;
+  handle(request: RouteRequest<Operation> & { named?: unknown }, deps: D): Promise<unknown>;
 }
 
+/** What the path of `O` names (`named`), as `N` types each kind it can name; nothing when it names none. */
+type NamedBy<O extends Operation, N> = O['names'] extends keyof N ? { named: N[O['names']] } : unknown;
+
 /** A handler of the operation `O`: given its request, it returns the operation's declared 2xx answer. */
-type Handler<O extends Operation, D> = (request: RouteRequest<O>, deps: D) => Promise<AnswerIn<SuccessAnswer<O>>>;
+type Handler<O extends Operation, D, N> = (
+  request: RouteRequest<O> & NamedBy<O, N>,
+  deps: D,
+) => Promise<AnswerIn<SuccessAnswer<O>>>;
 
 /**
  * `route(op, handler)` for handlers given `D`: gives a declared operation its handler, checked
- * against the operation's path parameters, body, query and answer.
+ * against the operation's path parameters, body, query and answer, and handed what its path names
+ * as `N` types it (the documents, by kind).
  */
-export function routesFor<D>() {
+export function routesFor<D, N extends Partial<Record<Named, unknown>> = Record<never, never>>() {
   // A list holds routes of different request types; each handler was checked against its own here.
-  return <const O extends Operation>(op: O, handle: Handler<O, D>): ApiRoute<D> => ({ ...op, handle });
+  return <const O extends Operation>(op: O, handle: Handler<O, D, N>): ApiRoute<D> => ({ ...op, handle });
 }
 
 /** The status a route answers with when its handler returns: its one 2xx answer. */
@@ -123,7 +146,9 @@ function sendFile(ctx: Context, { file }: FileAnswer): void {
 /**
  * Puts the routes on the router: the caller known and allowed (a write its role is short of is
  * recorded as `refused`, then answered 403), the body and query read, a write recorded in the audit
- * log as `started` before it is made and as `done` or `failed` before it is answered, the answer set.
+ * log as `started` before it is made and as `done` or `failed` before it is answered, what the path
+ * names found in the caller's workspace (one read, handed to the handler; else 404, a write's entry
+ * `failed`, as when a handler refuses), the answer set.
  */
 export function mountRoutes<D extends RouteGuard>(router: Router, routes: readonly ApiRoute<D>[], deps: D): void {
   for (const r of routes) {
@@ -147,7 +172,8 @@ export function mountRoutes<D extends RouteGuard>(router: Router, routes: readon
       const entryId = started ? await retried(() => deps.recordWrite(started), AUDIT_RECORD_RETRY) : undefined;
       let answer: unknown;
       try {
-        answer = await r.handle(request, deps);
+        const named = r.names ? await found(deps, r.names, params.id, caller) : undefined;
+        answer = await r.handle({ ...request, named }, deps);
       } catch (err) {
         if (started) await recordLast(deps, { ...started, outcome: 'failed' }, entryId);
         throw err;

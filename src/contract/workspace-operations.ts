@@ -50,6 +50,7 @@ export const WORKSPACE_OPERATIONS = {
   revokeKey: {
     method: 'delete',
     path: '/api/keys/:id',
+    names: 'key',
     summary:
       'Revoke a key of the workspace, and every key it made: they are refused from then on, by every receiver ' +
       "(409 when that would revoke the workspace's last working owner key)",

@@ -1,9 +1,11 @@
 /**
  * The management API's parts, made once a process (src/runtime/app.ts) from what the process
  * gives it: the workspaces, keys, audit log, steps versions and robots directory its routes share,
- * the robot's lifecycle (./robot-lifecycle.ts), who a caller is and the audit of writes.
+ * the robot's lifecycle (./robot-lifecycle.ts), who a caller is, the audit of writes, and what a
+ * path names, found in the caller's workspace (src/api/lookups.ts).
  */
 import type { ManagementDeps, ManagementInput } from '../api/deps';
+import { namedIn } from '../api/lookups';
 import { auditActor } from '../domain/workspaces';
 import { StepsVersions } from '../robots/steps-versions';
 import { AuditLog } from '../workspaces/audit';
@@ -34,6 +36,7 @@ export function managementParts(input: ManagementInput): ManagementDeps {
         workspaces,
         refused: (reason) => metrics?.credentialsRefused.inc({ reason }),
       }),
+    find: namedIn(models, keys),
     recordWrite: ({ caller, action, resource, workspaceId, outcome }) =>
       audit.record(caller, action, resource, workspaceId, outcome),
     settleWrite: (entryId, { outcome, resource }) => audit.settle(entryId, outcome, resource),

@@ -57,6 +57,22 @@ it('declares 409 on exactly the lifecycle transitions whose state table can refu
   }
 });
 
+it('declares what every `:id` of a path names: the resource its path is under', () => {
+  const kinds: Record<string, string> = {
+    apps: 'app',
+    connections: 'connection',
+    robots: 'robot',
+    runs: 'run',
+    deliveries: 'delivery',
+    keys: 'key',
+    workspaces: 'workspace',
+  };
+  for (const op of OPERATIONS.filter((o) => o.path.includes('/:id'))) {
+    const declared = op.workspaceFromPath ? 'workspace' : op.names;
+    expect({ path: op.path, names: declared }).toEqual({ path: op.path, names: kinds[op.path.split('/')[2]] });
+  }
+});
+
 const route = routesFor<RouteGuard>();
 const thing = {
   method: 'post',
@@ -69,7 +85,27 @@ const thing = {
   answers: { 202: 'Replayed', 400: 'Error', 409: 'Error' },
 } as const;
 
+/** A robot of the route test's store: what `find` finds. */
+interface Robot {
+  _id: string;
+  workspaceId: string;
+}
+const poke = {
+  method: 'post',
+  path: '/api/robots/:id/poke',
+  summary: 'test',
+  access: 'editor',
+  audit: 'robot.poke',
+  names: 'robot',
+  answers: { 202: 'Replayed', 404: 'Error' },
+} as const;
+const robotRoute = routesFor<RouteGuard, { robot: Robot }>();
+
 it('checks a handler against its declared answer when it compiles', () => {
+  // @ts-expect-error -- `thing` declares no `names`: its handler is handed nothing it names
+  route(thing, ({ named }) => Promise.resolve({ deliveryId: String(named) }));
+  // @ts-expect-error -- what `poke` names is a robot, which has no `name` here
+  robotRoute(poke, ({ named }) => Promise.resolve({ deliveryId: named.name }));
   // @ts-expect-error -- the declared 202 answer is `Replayed` ({ deliveryId }), not a robot's fields
   route(thing, () => Promise.resolve({ name: 'not a delivery id' }));
   // @ts-expect-error -- the path has `id`, not `robotId`
@@ -91,6 +127,9 @@ describe('a mounted route', () => {
   /** How many of the next tries to record an entry, or to settle one, fail (the database not answering). */
   let failingRecords = 0;
   let failingSettles = 0;
+  /** The robots `find` finds, and the reads it was asked for. */
+  const robots: Record<string, Robot> = { r1: { _id: 'r1', workspaceId: 'w1' }, r2: { _id: 'r2', workspaceId: 'w2' } };
+  const finds: string[] = [];
 
   beforeAll(async () => {
     const deps: RouteGuard = {
@@ -119,6 +158,11 @@ describe('a mounted route', () => {
         return Promise.resolve();
       },
       unrecorded: (write, err) => unrecorded.push({ action: write.action, outcome: write.outcome, err: String(err) }),
+      find: (what, id, caller) => {
+        finds.push(`${what} ${id}`);
+        const robot = what === 'robot' ? robots[id] : undefined;
+        return Promise.resolve(robot?.workspaceId === caller.workspaceId ? robot : null);
+      },
     };
     const router = new Router();
     mountRoutes(
@@ -129,6 +173,10 @@ describe('a mounted route', () => {
           atHandler.push({ ...recorded.at(-1) });
           if (params.id === 'gone') return Promise.reject(conflict('the thing is gone'));
           return Promise.resolve({ deliveryId: `${params.id} ${body.graceHours} ${query.limit}` });
+        }),
+        robotRoute(poke, ({ named }) => {
+          heard.push({ named });
+          return Promise.resolve({ deliveryId: `poked ${named._id}` });
         }),
       ],
       deps,
@@ -209,6 +257,28 @@ describe('a mounted route', () => {
       { action: 'thing.rotate', outcome: 'done', err: 'Error: the database did not answer' },
     ]);
     expect(failingSettles).toBe(0);
+  });
+
+  it("hands the handler what the path names, read once in the caller's workspace; another's is 404", async () => {
+    finds.length = 0;
+    const res = await post('/api/robots/r1/poke', {});
+    expect(res.status).toBe(202);
+    expect(await res.json()).toEqual({ deliveryId: 'poked r1' });
+    expect(heard.at(-1)).toEqual({ named: robots.r1 });
+    expect(finds).toEqual(['robot r1']);
+
+    const before = heard.length;
+    for (const id of ['r2', 'none']) {
+      const refused = await post(`/api/robots/${id}/poke`, {});
+      expect(refused.status).toBe(404);
+      expect(await refused.json()).toMatchObject({ error: 'robot not found' });
+      // Answered as for what does not exist; the write's entry says it failed.
+      expect(recorded.at(-1)).toMatchObject({ action: 'robot.poke', resource: `robot:${id}`, outcome: 'failed' });
+    }
+    expect(heard.length).toBe(before);
+    // A route that names nothing finds nothing.
+    await post('/api/things/t1/rotate', {});
+    expect(finds).toEqual(['robot r1', 'robot r2', 'robot none']);
   });
 
   it('refuses a wrong admin token (401) before the handler runs', async () => {

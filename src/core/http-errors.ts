@@ -156,7 +156,7 @@ export function errorHandler(log: Logger): Middleware {
         ...(ctx.state.ids as Record<string, string> | undefined),
       };
       if (err.details.expected) log.info(`refused: ${err.message}`, { ...where, status });
-      else if (status >= 500) log.error('request failed', { ...where, error: String((raw as Error)?.stack ?? raw) });
+      else if (status >= 500) log.error('request failed', { ...where, err: raw });
       if (ctx.state.bareErrors && status === 500) status = 503;
       for (const [k, v] of Object.entries(err.details.headers ?? {})) ctx.set(k, v);
       if (status === 503) ctx.set('Retry-After', String(RETRY_AFTER_SECONDS));

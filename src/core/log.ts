@@ -9,16 +9,23 @@
  *   at `info`, never a stack trace. Stacks are for what is not expected.
  * - No line holds a webhook token, a signing secret, the admin token or a body: callers never pass
  *   them, and the field names they would have are redacted anyway (`REDACTED_FIELDS`).
+ * - An error is under `err`, as the Error itself: pino writes its `type`, `message` and `stack` (and
+ *   its `cause`). An expected one that must not show its message (it may quote a body) is `{ type }`.
+ *   No other key holds an error (`error` is refused by the type).
+ * - A line written while a request to the service's port is worked carries its `requestId`
+ *   (src/core/request-ids.ts).
  *
  * `LOG_FORMAT` (config.ts) chooses `json` or `pretty`; by default a terminal gets `pretty`, anything
  * else `json`. The embedded launcher passes its choice on to the receiver and the worker.
  */
 import pino from 'pino';
 import PinoPretty from 'pino-pretty';
+import { currentRequestId } from './request-ids';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export type LogFormat = 'json' | 'pretty';
-type LogFields = Record<string, unknown>;
+/** A line's fields; an error goes under `err` (see the contract above), never `error`. */
+type LogFields = Record<string, unknown> & { error?: never };
 
 export interface Logger {
   debug(message: string, fields?: LogFields): void;
@@ -60,6 +67,11 @@ export function createLogger(name: string, level: LogLevel = 'info', opts: Logge
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
       redact: { paths: REDACTED_FIELDS.flatMap((f) => [f, `*.${f}`]), censor: '[redacted]' },
+      // A fresh object each line: pino merges the line's own fields into it.
+      mixin: () => {
+        const requestId = currentRequestId();
+        return requestId === undefined ? {} : { requestId };
+      },
     },
     stream,
   );

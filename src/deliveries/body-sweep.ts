@@ -32,7 +32,7 @@ export async function noteUnconfirmedBody(models: Models, note: UnconfirmedBodyD
   } catch (err) {
     log.warn('a stored body of a failed start could not be noted; it stays stored', {
       deliveryId: note._id,
-      error: String(err),
+      err,
     });
   }
 }
@@ -69,7 +69,7 @@ export function startBodySweep(models: Models, temporal: Client, log: Logger): {
   const timer = setInterval(() => {
     sweepUnconfirmedBodies(models, temporal).then(
       (n) => n > 0 && log.info('discarded stored bodies of deliveries that never started', { count: n }),
-      (err: unknown) => log.warn('body sweep failed; tried again later', { error: String(err) }),
+      (err: unknown) => log.warn('body sweep failed; tried again later', { err }),
     );
   }, SWEEP_EVERY_MS);
   timer.unref();

@@ -110,7 +110,7 @@ export async function releaseHeld(
         await temporal.workflow.getHandle(workflowId).signal(releaseSignal);
       } catch (err) {
         // It went on by itself (its hourly look) or ended: nothing to release.
-        log.debug('a held delivery could not be signalled', { robotId, deliveryId, err: String(err) });
+        log.debug('a held delivery could not be signalled', { robotId, deliveryId, err });
         continue;
       }
       released += 1;

@@ -130,7 +130,7 @@ export class ReceiverRecords {
       this.deps.log.warn('a duplicate could not be recorded in the deliveries log', {
         deliveryId: repeat.deliveryId,
         robotId: trigger.robotId,
-        err: err.message,
+        err,
       }),
     );
   }

@@ -26,13 +26,14 @@ const CREDENTIAL_NAME = /authorization|cookie|secret|passw|token|api[-_]?key|x-a
 /** A URL token as a viewer may see it: enough to recognise it, not to send to it. */
 export const maskedToken = (token: string): string => `…${token.slice(-4)}`;
 
-/** The webhook path's token masked, and each credential query parameter's value. */
-function maskedPath(pathAndQuery: string): string {
+/** The webhook path's token masked, and each credential query parameter's value (the access log's path too). */
+export function maskedPath(pathAndQuery: string): string {
   const q = pathAndQuery.indexOf('?');
   const path = q === -1 ? pathAndQuery : pathAndQuery.slice(0, q);
   const segments = path.split('/');
-  // …/api/webhooks/<trigger_identifier>/<token> (BASE_URL may have a path of its own)
-  const at = segments.findIndex((s, i) => s === 'api' && segments[i + 1] === 'webhooks');
+  // …/api/webhooks/<trigger_identifier>/<token> (BASE_URL may have a path of its own), in any case: the
+  // router matches paths so.
+  const at = segments.findIndex((s, i) => s.toLowerCase() === 'api' && segments[i + 1]?.toLowerCase() === 'webhooks');
   if (at !== -1 && segments[at + 3] !== undefined)
     segments[at + 3] = maskedToken(decodeSafely(segments[at + 3]).trim());
   if (q === -1) return segments.join('/');

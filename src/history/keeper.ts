@@ -93,7 +93,7 @@ export function startHistoryKeeper(opts: KeeperOptions): HistoryKeeper {
         }
         await schedule.findRobots(models);
       } catch (err) {
-        log.warn('history keeper: the store is not answering; trying again', { error: String(err) });
+        log.warn('history keeper: the store is not answering; trying again', { err });
         await sleep(IDLE_TICK_MS);
         continue;
       }
@@ -106,7 +106,7 @@ export function startHistoryKeeper(opts: KeeperOptions): HistoryKeeper {
         } catch (err) {
           tallies.delete(robotId); // start again from what is stored
           next = Math.min(next, schedule.retry(robotId));
-          log.warn('history keeper: a step failed; it is tried again', { robotId, error: String(err) });
+          log.warn('history keeper: a step failed; it is tried again', { robotId, err });
         }
       }
       countRobots();

@@ -132,7 +132,7 @@ export function webhookRouter(deps: ReceiverDeps): Router {
       void taker.records.wrongToken(trigger, request).catch((err: Error) =>
         log.warn('a wrong token could not be recorded in the deliveries log', {
           robotId: trigger.robotId,
-          err: err.message,
+          err,
         }),
       );
     }

@@ -25,6 +25,8 @@ import { codecRouter, webUiCodecRouter } from '../codec/routes';
 import type { Config } from '../core/config';
 import { clientAddresses, TrustedProxies } from '../core/client-address';
 import { errorHandler } from '../core/http-errors';
+import { accessLog } from '../core/access-log';
+import { requestIds } from '../core/request-ids';
 import { capConnections, KEEP_ALIVE_TIMEOUT_MS } from '../receiver/connections';
 import { drainOnClose } from './drain';
 import type { Logger } from '../core/log';
@@ -112,6 +114,7 @@ export function createApp(deps: ReceiverParts): Koa {
   const { metrics } = deps;
   const app = new Koa();
   app.silent = true; // errors are logged by the error handler
+  app.use(requestIds()).use(accessLog(deps.log)); // first: every line of a request has its id, then its access line
   // Behind the cluster's entry the client's address is in X-Forwarded-For (refusals are counted by
   // it), believed only from a trusted proxy (src/core/client-address.ts).
   app.use(clientAddresses(new TrustedProxies(deps.config.trustedProxies)));

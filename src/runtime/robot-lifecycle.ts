@@ -21,7 +21,7 @@ export function robotLifecycle(deps: ManagementInput): RobotLifecycle {
         } catch (err) {
           log.warn('releasing held deliveries stopped; each goes on within an hour', {
             robotId: robot._id,
-            err: String(err),
+            err,
           });
         }
       });

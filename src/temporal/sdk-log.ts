@@ -25,8 +25,9 @@ function failureType(error: unknown): string | undefined {
 }
 
 /**
- * An error as a log field: its type, message and stack; an expected one by its type alone (its
- * message may quote a body).
+ * An error as a log field (`err`, the shape pino gives an Error: src/core/log.ts): its type (a
+ * Temporal failure's own), message and stack; an expected one by its type alone (its message may
+ * quote a body).
  */
 function errorField(error: unknown, expected: boolean): unknown {
   if (typeof error !== 'object' || error === null) return expected ? undefined : error;
@@ -51,7 +52,7 @@ export function sdkLogger(log: Logger): SdkLogger {
     }
     let expected = error !== undefined && EXPECTED_FAILURE_TYPES.includes(failureType(error) ?? '');
     if (message === 'Workflow failed' && workflowId && expectedFailures.delete(workflowId)) expected = true;
-    const all = error === undefined ? fields : { ...fields, error: errorField(error, expected) };
+    const all = error === undefined ? fields : { ...fields, err: errorField(error, expected) };
     if (expected || level === 'TRACE' || level === 'DEBUG') return log.debug(message, all);
     if (level === 'INFO') return log.info(message, all);
     if (level === 'WARN') return log.warn(message, all);

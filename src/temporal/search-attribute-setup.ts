@@ -72,7 +72,7 @@ export async function registerSearchAttributes(
       if (!NOT_ANSWERING.has((err as { code?: number }).code ?? -1)) {
         log.error(`could not add the search attributes; add them by hand: ${BY_HAND}`, {
           namespace,
-          error: String(err),
+          err,
         });
         return;
       }

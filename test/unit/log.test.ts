@@ -4,6 +4,9 @@ import { PassThrough } from 'node:stream';
 import { UNPARSABLE_BODY } from '../../src/domain/types';
 import { createLogger, type LogLevel } from '../../src/core/log';
 import { sdkLogger } from '../../src/temporal/sdk-log';
+import type Koa from 'koa';
+import { requestIdOf, requestIds } from '../../src/core/request-ids';
+import { REQUEST_ID_MAX_CHARS } from '../../src/domain/limits';
 
 function captured(level: LogLevel = 'debug') {
   const out = new PassThrough();
@@ -55,7 +58,7 @@ it("lowers the SDK's warning for an expected failure to debug, without its messa
   const debug = captured('debug');
   sdkLogger(debug.log).warn('Workflow failed', { workflowId: 'delivery:x', error: parse });
   expect(debug.lines).toEqual([
-    expect.objectContaining({ level: 'debug', msg: 'Workflow failed', error: { type: UNPARSABLE_BODY } }),
+    expect.objectContaining({ level: 'debug', msg: 'Workflow failed', err: { type: UNPARSABLE_BODY } }),
   ]);
   expect(JSON.stringify(debug.lines)).not.toContain('card-4242');
 });
@@ -69,7 +72,7 @@ it('keeps the level, message and stack of anything unexpected', () => {
       level: 'error',
       msg: 'Activity failed',
       activityType: 'prepareDelivery',
-      error: expect.objectContaining({
+      err: expect.objectContaining({
         message: 'connection lost',
         stack: expect.stringContaining('Error: connection lost'),
       }),
@@ -97,4 +100,46 @@ it("lowers the SDK's warning for a workflow that logged its expected failure, th
     ['warn', 'Workflow failed', 'delivery:b'],
   ]);
   expect(JSON.stringify(lines)).not.toContain('card-4242');
+});
+
+it('writes an error under `err` as pino does: its type, message and stack', () => {
+  const { log, lines } = captured('info');
+  log.warn('a step failed', { robotId: 'r1', err: new TypeError('no such robot') });
+  expect(lines).toEqual([
+    expect.objectContaining({
+      msg: 'a step failed',
+      robotId: 'r1',
+      err: expect.objectContaining({
+        type: 'TypeError',
+        message: 'no such robot',
+        stack: expect.stringContaining('TypeError: no such robot'),
+      }),
+    }),
+  ]);
+  expect(lines[0]).not.toHaveProperty('error');
+});
+
+it("adds the request's id to every line written while it is worked, and to no other", async () => {
+  const { log, lines } = captured('info');
+  const ctx = { get: () => 'req-7', set: () => undefined, state: {} } as unknown as Koa.Context;
+  await requestIds()(ctx, async () => {
+    log.info('inside');
+    await new Promise((resolve) => setImmediate(resolve));
+    log.child({ robotId: 'r1' }).warn('later, still inside');
+  });
+  log.info('outside');
+  expect(lines.map((l) => [l.msg, l.requestId])).toEqual([
+    ['inside', 'req-7'],
+    ['later, still inside', 'req-7'],
+    ['outside', undefined],
+  ]);
+});
+
+it('takes a sane request id as it is and makes one for any other', () => {
+  expect(requestIdOf('0f8fad5b-d9cb-469f-a165-70867728950e')).toBe('0f8fad5b-d9cb-469f-a165-70867728950e');
+  expect(requestIdOf('Root=1-5759e988+bd86/2e3f:a.b_c')).toBe('Root=1-5759e988+bd86/2e3f:a.b_c');
+  expect(requestIdOf('x'.repeat(REQUEST_ID_MAX_CHARS))).toBe('x'.repeat(REQUEST_ID_MAX_CHARS));
+  const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+  for (const insane of ['', 'x'.repeat(REQUEST_ID_MAX_CHARS + 1), 'a b', 'a\u001b[31m', 'a"b', 'id-1, id-2', 'é'])
+    expect(requestIdOf(insane)).toMatch(uuid);
 });

@@ -7,7 +7,8 @@
  * what a sender's check parses before its credential is checked (./unsigned-parsing.ts), what the
  * delivery inspector keeps and reads at once (./inspection.ts), what one
  * workspace may hold (./workspace-sizes.ts),
- * and what processes keep in memory (./memory.ts). Timing constants (pauses, ticks, time-outs) stay
+ * what processes keep in memory (./memory.ts), a request's id as taken from a client (./request-ids.ts)
+ * and the answers compressed (./compression.ts). Timing constants (pauses, ticks, time-outs) stay
  * at the top of the module that waits. Imports nothing outside this folder: the workflow bundle, the
  * bench and the tests read limits from here.
  */
@@ -22,3 +23,5 @@ export * from './memory';
 export * from './unsigned-parsing';
 export * from './workspace-sizes';
 export * from './inspection';
+export * from './request-ids';
+export * from './compression';

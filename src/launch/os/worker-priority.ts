@@ -35,7 +35,7 @@ export function giveWayOnCpu(nice: number, log: Logger): number {
       lowered++;
     } catch (err) {
       // A thread that ended meanwhile, or a system that refuses: the worker runs as it is.
-      log.debug('could not lower a thread of the worker', { thread, err: (err as Error).message });
+      log.debug('could not lower a thread of the worker', { thread, err });
     }
   }
   return lowered;

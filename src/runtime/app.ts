@@ -26,6 +26,7 @@ import type { Config } from '../core/config';
 import { clientAddresses, TrustedProxies } from '../core/client-address';
 import { errorHandler } from '../core/http-errors';
 import { accessLog } from '../core/access-log';
+import { compressAnswers } from '../core/compression';
 import { requestIds } from '../core/request-ids';
 import { capConnections, KEEP_ALIVE_TIMEOUT_MS } from '../receiver/connections';
 import { drainOnClose } from './drain';
@@ -120,6 +121,7 @@ export function createApp(deps: ReceiverParts): Koa {
   app.use(clientAddresses(new TrustedProxies(deps.config.trustedProxies)));
   app.use(safetyHeaders());
   app.use(countWebhookAnswers(metrics)); // outside the error handler: it sees what the sender got
+  app.use(compressAnswers()); // not on the webhook routes
   app.use(errorHandler(deps.log));
   for (const router of routers(deps)) app.use(router.routes());
   app.use(serveDashboard());

@@ -32,6 +32,9 @@
  *   connections to the receivers closed a second sooner than the receivers would close them.
  * - The receivers see the sender's address in X-Forwarded-For (set, never appended to: a sender's
  *   own X-Forwarded-For is dropped) and the original Host.
+ * - **Compression** is the entry's (gzip, from COMPRESS_MIN_BYTES on, as a receiver would): it asks the
+ *   receivers for answers as they are (no Accept-Encoding past `location /`), so their CPU stays for
+ *   deliveries; webhook answers are empty or one line and are never compressed.
  * - As root, nginx's workers run as `nobody`, which owns nothing: its configuration, pid file and
  *   log are root's, in a folder closed to others, and it buffers nothing to disk.
  *
@@ -40,6 +43,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import {
+  COMPRESS_MIN_BYTES,
   DEFAULT_BODY_IDLE_TIMEOUT_MS,
   DEFAULT_HEADERS_TIMEOUT_MS,
   DEFAULT_MAX_CONNECTIONS,
@@ -112,6 +116,9 @@ export const COMPOSE_ENTRY: Omit<EntryConfig, 'maxBodyBytes'> = {
   tls: { certFile: '/tls/edge.pem', keyFile: '/tls/edge-key.pem' },
 };
 
+/** What the entry compresses (text/html always is): the API's and codec's JSON, the dashboard's scripts and styles. */
+const ENTRY_GZIP_TYPES = ['application/json', 'text/javascript', 'application/javascript', 'text/css', 'image/svg+xml'];
+
 /** Bytes above MAX_BODY_BYTES nginx still takes, so the receiver, not nginx, refuses a body too large. */
 const BODY_HEADROOM_BYTES = 1024 * 1024;
 const seconds = (ms: number) => `${Math.ceil(ms / 1000)}s`;
@@ -141,6 +148,11 @@ export function entryConfig(o: EntryConfig): string {
     'http {',
     '  access_log off;',
     '  server_tokens off;',
+    // The API's JSON and the dashboard's files compressed here, once, for the receivers (see `location /`).
+    '  gzip on;',
+    `  gzip_types ${ENTRY_GZIP_TYPES.join(' ')};`,
+    `  gzip_min_length ${COMPRESS_MIN_BYTES};`,
+    '  gzip_proxied any;',
     `  keepalive_timeout ${seconds(KEEP_ALIVE_TIMEOUT_MS)};`,
     '  limit_conn_zone $binary_remote_addr zone=per_address:10m;',
     `  limit_conn per_address ${DEFAULT_MAX_CONNECTIONS_PER_ADDRESS};`,
@@ -174,6 +186,7 @@ export function entryConfig(o: EntryConfig): string {
     '    # Everything else: never sent twice once a receiver has it.',
     '    location / {',
     ...proxied('error timeout http_502 http_503', o.apiReadTimeoutSeconds ?? API_READ_TIMEOUT_S),
+    '      proxy_set_header Accept-Encoding "";',
     '    }',
     '  }',
     '}',

@@ -42,7 +42,7 @@ afterAll(async () => {
 });
 
 const robotOf = (robotId: string) => stack.api('GET', `/api/robots/${robotId}`).then((r) => r.body);
-/** The worker's `history_keeper_robots` gauge, once it reads `awake` and `quiet` (it is set after each pass). */
+/** The worker's `webhooks_history_keeper_robots` gauge, once it reads `awake` and `quiet` (set after each pass). */
 const gaugeReads = (awake: number, quiet: number) =>
   waitFor(
     async () => (await stack.metrics.worker.historyRobots.get()).values,

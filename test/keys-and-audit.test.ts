@@ -217,7 +217,9 @@ describe('the audit log', () => {
     await stack.client.request('DELETE', `/api/keys/${gone.id}`, undefined, { 'x-workspace-id': w.id });
     const count = async (reason: string) => {
       const text = await (await fetch(`${stack.metricsUrl}/metrics`)).text();
-      const line = text.split('\n').find((l) => l.startsWith(`api_credentials_refused_total{reason="${reason}"}`));
+      const line = text
+        .split('\n')
+        .find((l) => l.startsWith(`webhooks_api_credentials_refused_total{reason="${reason}"}`));
       return Number(line?.split(' ').pop());
     };
     const before = { revoked: await count('revoked'), wrong: await count('wrong'), missing: await count('missing') };

@@ -1,11 +1,15 @@
 /**
  * Prometheus metrics (src/core/metrics.ts): the receiver's `GET /metrics` moves with each answer on a
- * webhook URL, the worker's metrics port moves with runs and CSV rows and carries the Temporal
- * SDK's own metrics, and no label ever holds an id or a token.
+ * webhook URL, the worker's metrics port (src/runtime/worker-metrics-port.ts) moves with runs and CSV
+ * rows, carries the Temporal SDK's own metrics and answers `GET /healthz`, both say what they run
+ * (`webhooks_build_info`), and no label ever holds an id or a token.
  */
+import fs from 'node:fs';
 import type http from 'node:http';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { serveWorkerMetrics } from '../src/core/metrics';
+import { serveWorkerMetrics } from '../src/runtime/worker-metrics-port';
+import { buildInfo } from '../src/core/build-info';
 import { startStack, type Stack } from './support/stack';
 import { waitFor } from '../src/launch/os/wait';
 
@@ -38,15 +42,16 @@ it('counts what the receiver did with each request, its status and how long it t
   const after = await receiverScrape();
 
   const moved = (series: string) => sample(after, series) - sample(before, series);
-  expect(moved('webhook_deliveries_total{outcome="accepted"}')).toBe(1);
-  expect(moved('webhook_deliveries_total{outcome="duplicate"}')).toBe(1);
-  expect(moved('webhook_deliveries_total{outcome="empty"}')).toBe(1);
-  expect(moved('webhook_deliveries_total{outcome="unknown"}')).toBe(1);
-  expect(moved('webhook_responses_total{status="200"}')).toBe(3);
-  expect(moved('webhook_responses_total{status="404"}')).toBe(1);
-  expect(moved('webhook_ack_duration_seconds_count')).toBe(4);
+  expect(moved('webhooks_deliveries_total{outcome="accepted"}')).toBe(1);
+  expect(moved('webhooks_deliveries_total{outcome="duplicate"}')).toBe(1);
+  expect(moved('webhooks_deliveries_total{outcome="empty"}')).toBe(1);
+  expect(moved('webhooks_deliveries_total{outcome="unknown"}')).toBe(1);
+  expect(moved('webhooks_delivery_responses_total{code="200"}')).toBe(3);
+  expect(moved('webhooks_delivery_responses_total{code="404"}')).toBe(1);
+  expect(moved('webhooks_ack_duration_seconds_count')).toBe(4);
   // The management API's own calls are not webhook answers.
-  expect(sample(after, 'webhook_responses_total{status="201"}')).toBe(0);
+  expect(sample(after, 'webhooks_delivery_responses_total{code="201"}')).toBe(0);
+  expect(sample(after, 'webhooks_api_responses_total{code="201"}')).toBeGreaterThan(0);
   // Its one run ends before the next test counts runs.
   await waitFor(
     () => stack.runs(robot.robotId),
@@ -58,7 +63,11 @@ describe("the worker's metrics port", () => {
   let server: http.Server;
   let url: string;
   beforeAll(async () => {
-    server = await serveWorkerMetrics(stack.metrics.worker, { port: 0, host: '127.0.0.1' }, stack.metrics.sdkUrl);
+    server = await serveWorkerMetrics(
+      stack.metrics.worker,
+      { port: 0, host: '127.0.0.1' },
+      { sdkMetricsUrl: stack.metrics.sdkUrl, health: () => stack.workerHealth() },
+    );
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/metrics`;
   });
   afterAll(() => new Promise((resolve) => server.close(resolve)));
@@ -74,14 +83,18 @@ describe("the worker's metrics port", () => {
     );
     const after = await scrape();
 
-    expect(sample(after, 'runs_total{status="succeeded"}') - sample(before, 'runs_total{status="succeeded"}')).toBe(3);
-    expect(sample(after, 'csv_rows_total') - sample(before, 'csv_rows_total')).toBe(3);
-    expect(
-      sample(after, 'deliveries_prepared_total{outcome="processed"}') -
-        sample(before, 'deliveries_prepared_total{outcome="processed"}'),
-    ).toBe(1);
+    const moved = (series: string) => sample(after, series) - sample(before, series);
+    expect(moved('webhooks_runs_total{status="succeeded"}')).toBe(3);
+    expect(moved('webhooks_csv_rows_total')).toBe(3);
+    expect(moved('webhooks_deliveries_prepared_total{outcome="processed"}')).toBe(1);
     expect(after).toMatch(/^temporal_\w+/m); // the SDK's own (task slots, poll latencies, …)
     expect((await fetch(url.replace('/metrics', '/other'))).status).toBe(404);
+  });
+
+  it('answers GET /healthz 200 while the worker runs and Temporal answers it', async () => {
+    const res = await fetch(url.replace('/metrics', '/healthz'));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ worker: 'running', temporal: 'ok' });
   });
 
   it('shows the worker holding WORKER_WORKFLOW_TASKS workflow tasks at most: all of them free once idle', async () => {
@@ -99,6 +112,17 @@ describe("the worker's metrics port", () => {
       message: (free) => `the worker's free workflow task slots stayed at ${free}, not ${held}`,
     });
   });
+});
+
+it("says on both ports what the process runs: package.json's version, its Node, its revision", async () => {
+  const { version } = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as {
+    version: string;
+  };
+  // Run from the sources: no build wrote dist/build-info.json beside this code.
+  const line = `webhooks_build_info{version="${version}",revision="unknown",node_version="${process.version}"} 1`;
+  expect((await receiverScrape()).split('\n')).toContain(line);
+  expect((await stack.metrics.worker.registry.metrics()).split('\n')).toContain(line);
+  expect(buildInfo()).toEqual({ version, revision: 'unknown', nodeVersion: process.version });
 });
 
 it('never carries an id, a token or a path in a label', async () => {

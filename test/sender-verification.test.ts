@@ -81,7 +81,7 @@ const schemes: Record<string, Scheme> = {
   },
 };
 
-/** Deliveries the receiver answered as repeats (webhook_deliveries_total{outcome="duplicate"}). */
+/** Deliveries the receiver answered as repeats (webhooks_deliveries_total{outcome="duplicate"}). */
 async function duplicates(): Promise<number> {
   const { values } = await stack.metrics.receiver.deliveries.get();
   return values.find((v) => v.labels.outcome === 'duplicate')?.value ?? 0;

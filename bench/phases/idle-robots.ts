@@ -1,7 +1,7 @@
 /**
  * What robots cost while nobody sends them anything (BENCH_IDLE_ROBOTS): on a stack of its own,
  * robots put to work (one JSON delivery each, so each has a history), their runs in the history,
- * then, once the history keeper lets every robot be (its `history_keeper_robots{state="awake"}`
+ * then, once the history keeper lets every robot be (its `webhooks_history_keeper_robots{state="awake"}`
  * gauge reads 0: src/history/keeper.ts, QUIET_AFTER_MS), each process's CPU a second over
  * BENCH_IDLE_WINDOW_S with nothing sent, at each count of robots. The per-robot figure is each
  * count's CPU beyond the first count's, over the robots beyond it.
@@ -47,8 +47,9 @@ async function awakeRobots(stack: BenchStack): Promise<number | null | undefined
   const res = await fetch(stack.workerMetricsUrl).catch(() => undefined);
   if (!res?.ok) return undefined;
   const text = await res.text();
-  if (!text.includes('# TYPE history_keeper_robots gauge')) return null;
-  const line = /^history_keeper_robots\{state="awake"\} (\d+)/m.exec(text);
+  // Named history_keeper_robots before issue 55 (a baseline build may be older).
+  if (!/^# TYPE (webhooks_)?history_keeper_robots gauge$/m.test(text)) return null;
+  const line = /^(?:webhooks_)?history_keeper_robots\{state="awake"\} (\d+)/m.exec(text);
   return line ? Number(line[1]) : undefined; // not counted yet
 }
 

@@ -2,15 +2,21 @@
  * Prometheus metrics (prom-client): `GET /metrics` on the receiver, and the worker's metrics port
  * (WORKER_METRICS_PORT), which also carries the Temporal SDK's own worker metrics.
  *
+ * Names follow Prometheus' conventions: every metric of the service under `webhooks_`, base units in
+ * the name (`_seconds`), counters ending `_total`, HTTP statuses under `code`. docs/operations.md's
+ * table is generated from these registries (scripts/metrics-table.ts; test/unit/metrics-table.test.ts
+ * fails when it differs).
+ *
  * Contract: a label holds one value of a small, closed set named here (an outcome, a status code,
  * a run status), never an id, a token, a path or anything a sender chooses, so a scrape is safe to
- * show anyone and its size never grows with traffic.
+ * show anyone and its size never grows with traffic. `webhooks_build_info`'s labels are the process's
+ * own (version, revision, Node), one series per process.
  */
-import http from 'node:http';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { buildInfo } from './build-info';
 
 /**
- * What the receiver did with a request on a webhook URL (`webhook_deliveries_total{outcome}`):
+ * What the receiver did with a request on a webhook URL (`webhooks_deliveries_total{outcome}`):
  * accepted (its workflow started), duplicate (refused by the engine as a repeat, answered 200),
  * empty (empty body, dropped), rejected (failed signature check), throttled (too many rejected in a
  * minute: 429, not recorded), unknown (no such trigger, wrong token, or not at work), too_large,
@@ -41,10 +47,10 @@ export interface ReceiverMetrics {
   registry: Registry;
   deliveries: Counter<'outcome'>;
   ackDuration: Histogram;
-  responses: Counter<'status'>;
+  responses: Counter<'code'>;
   /** Answers of the management API, the codec endpoints and the dashboard, by HTTP status. */
-  apiResponses: Counter<'status'>;
-  /** Connections closed at once because MAX_CONNECTIONS were open. */
+  apiResponses: Counter<'code'>;
+  /** Connections closed unanswered past MAX_CONNECTIONS or MAX_CONNECTIONS_PER_ADDRESS (receiver/connections.ts). */
   connectionsRefused: Counter;
   /** Management requests refused for their credential (401), by why (src/workspaces/keys.ts). */
   credentialsRefused: Counter<'reason'>;
@@ -62,7 +68,7 @@ const CREDENTIAL_REFUSALS = ['missing', 'wrong', 'revoked', 'expired'] as const;
  * pool's look at the same pace (POOL_CHECK_MS), an idle receiver spends 0.7–0.8 ms a second, against
  * 1.6–1.7 with sampling at 100 ms (measured 2026-11-26, evening). A stall of a second or more always
  * shows in the histogram; a shorter one does when it holds up a sample, so in proportion to its
- * length. What senders wait is `webhook_ack_duration_seconds`, and `nodejs_eventloop_lag_seconds` is
+ * length. What senders wait is `webhooks_ack_duration_seconds`, and `nodejs_eventloop_lag_seconds` is
  * measured at each scrape.
  */
 export const EVENT_LOOP_SAMPLE_MS = 1000;
@@ -74,61 +80,95 @@ function processMetrics(): Registry {
   return registry;
 }
 
+/**
+ * The closed set of a label's values, as docs/operations.md's table lists them (scripts/metrics-table.ts),
+ * each series at 0 from the start when `zero` (a rate needs the series before its first count).
+ */
+const closedSets = new WeakMap<object, Record<string, readonly string[]>>();
+function closedSet<T extends string>(
+  metric: { inc(labels: Partial<Record<T, string>>, value?: number): void },
+  label: T,
+  values: readonly string[],
+  { zero }: { zero: boolean },
+): void {
+  closedSets.set(metric, { ...closedSets.get(metric), [label]: values });
+  if (zero) for (const value of values) metric.inc({ [label]: value } as Partial<Record<T, string>>, 0);
+}
+
+/** The label values a metric of these registries takes from a closed set ({} when none). */
+export function closedLabelValues(metric: object): Record<string, readonly string[]> {
+  return closedSets.get(metric) ?? {};
+}
+
+/** `webhooks_build_info` (1): what the process runs, the usual way to see versions during a rolling upgrade. */
+function registerBuildInfo(registry: Registry): void {
+  const { version, revision, nodeVersion } = buildInfo();
+  new Gauge({
+    name: 'webhooks_build_info',
+    help: 'Always 1: what the process runs (package.json version, git revision or unknown, Node version)',
+    labelNames: ['version', 'revision', 'node_version'],
+    registers: [registry],
+  }).set({ version, revision, node_version: nodeVersion }, 1);
+}
+
 export function receiverMetrics(): ReceiverMetrics {
   const registry = processMetrics();
+  registerBuildInfo(registry);
   const deliveries = new Counter({
-    name: 'webhook_deliveries_total',
-    help: 'Requests on webhook URLs by what the receiver did with them',
+    name: 'webhooks_deliveries_total',
+    help: 'Requests on webhook URLs, by what the receiver did with them',
     labelNames: ['outcome'],
     registers: [registry],
   });
-  for (const outcome of RECEIVER_OUTCOMES) deliveries.inc({ outcome }, 0); // every series exists from the start
+  closedSet(deliveries, 'outcome', RECEIVER_OUTCOMES, { zero: true });
   const credentialsRefused = new Counter({
-    name: 'api_credentials_refused_total',
+    name: 'webhooks_api_credentials_refused_total',
     help: 'Management API requests refused for their credential (401), by reason',
     labelNames: ['reason'],
     registers: [registry],
   });
-  for (const reason of CREDENTIAL_REFUSALS) credentialsRefused.inc({ reason }, 0);
+  closedSet(credentialsRefused, 'reason', CREDENTIAL_REFUSALS, { zero: true });
   return {
     registry,
     deliveries,
     ackDuration: new Histogram({
-      name: 'webhook_ack_duration_seconds',
-      help: 'Time from a webhook request to its answer',
+      name: 'webhooks_ack_duration_seconds',
+      help: 'Time from a request on a webhook URL to its answer',
       buckets: ACK_BUCKETS,
       registers: [registry],
     }),
     responses: new Counter({
-      name: 'webhook_responses_total',
-      help: 'Answers on webhook URLs by HTTP status',
-      labelNames: ['status'],
+      name: 'webhooks_delivery_responses_total',
+      help: 'Answers on webhook URLs, by HTTP status code',
+      labelNames: ['code'],
       registers: [registry],
     }),
     apiResponses: new Counter({
-      name: 'api_responses_total',
-      help: 'Answers of the management API, the codec endpoints and the dashboard, by HTTP status',
-      labelNames: ['status'],
+      name: 'webhooks_api_responses_total',
+      help: 'Answers of the management API, the codec endpoints and the dashboard, by HTTP status code',
+      labelNames: ['code'],
       registers: [registry],
     }),
     connectionsRefused: new Counter({
-      name: 'receiver_connections_refused_total',
-      help: 'Connections closed at once because MAX_CONNECTIONS were open',
+      name: 'webhooks_connections_refused_total',
+      help: 'Connections closed unanswered because MAX_CONNECTIONS (or MAX_CONNECTIONS_PER_ADDRESS) were open',
       registers: [registry],
     }),
     credentialsRefused,
     auditUnrecorded: new Counter({
-      name: 'audit_entries_unrecorded_total',
+      name: 'webhooks_audit_entries_unrecorded_total',
       help: 'Audit entries of management writes the database did not take after every try (each logged in full)',
       registers: [registry],
     }),
   };
 }
 
-/** How the worker's preparing of a delivery ended (`deliveries_prepared_total{outcome}`). */
+/** How the worker's preparing of a delivery ended (`webhooks_deliveries_prepared_total{outcome}`). */
 const PREPARED_OUTCOMES = ['processed', 'filtered', 'dropped', 'failed'] as const;
-/** How runs ended (`runs_total{status}`). */
+/** How runs ended (`webhooks_runs_total{status}`). */
 const RUN_STATUSES = ['succeeded', 'failed'] as const;
+/** The history keeper's two paces (`webhooks_history_keeper_robots{state}`). */
+const KEEPER_STATES = ['awake', 'quiet'] as const;
 
 export interface WorkerMetrics {
   registry: Registry;
@@ -141,65 +181,34 @@ export interface WorkerMetrics {
 
 export function workerMetrics(): WorkerMetrics {
   const registry = processMetrics();
+  registerBuildInfo(registry);
   const deliveriesPrepared = new Counter({
-    name: 'deliveries_prepared_total',
-    help: 'Deliveries whose body the worker parsed, by outcome',
+    name: 'webhooks_deliveries_prepared_total',
+    help: 'Deliveries whose body the worker parsed, by outcome (a retried preparation counts again)',
     labelNames: ['outcome'],
     registers: [registry],
   });
   const runs = new Counter({
-    name: 'runs_total',
+    name: 'webhooks_runs_total',
     help: 'Runs that ended, by status',
     labelNames: ['status'],
     registers: [registry],
   });
-  for (const outcome of PREPARED_OUTCOMES) deliveriesPrepared.inc({ outcome }, 0);
-  for (const status of RUN_STATUSES) runs.inc({ status }, 0);
+  closedSet(deliveriesPrepared, 'outcome', PREPARED_OUTCOMES, { zero: true });
+  closedSet(runs, 'status', RUN_STATUSES, { zero: true });
+  const historyRobots = new Gauge({
+    name: 'webhooks_history_keeper_robots',
+    help: 'Robots the history keeper of this worker looks at each second (awake), or each minute and on marks (quiet)',
+    labelNames: ['state'],
+    registers: [registry],
+  });
+  // No series until the keeper's first pass: "not counted yet" is not "none awake" (bench/phases/idle-robots.ts).
+  closedSet(historyRobots, 'state', KEEPER_STATES, { zero: false });
   return {
     registry,
     deliveriesPrepared,
     runs,
-    csvRows: new Counter({ name: 'csv_rows_total', help: 'CSV rows made into runs', registers: [registry] }),
-    historyRobots: new Gauge({
-      name: 'history_keeper_robots',
-      help: 'Robots the history keeper of this worker looks at every second (awake) or every minute (quiet)',
-      labelNames: ['state'],
-      registers: [registry],
-    }),
+    csvRows: new Counter({ name: 'webhooks_csv_rows_total', help: 'CSV rows made into runs', registers: [registry] }),
+    historyRobots,
   };
-}
-
-/**
- * The worker's metrics port: its own metrics, then those of the Temporal SDK's Prometheus exporter
- * (bound to loopback at `sdkMetricsUrl`), as one scrape. Only `GET /metrics` is answered.
- */
-export function serveWorkerMetrics(
-  metrics: WorkerMetrics,
-  { port, host }: { port: number; host: string },
-  sdkMetricsUrl?: string,
-): Promise<http.Server> {
-  const server = http.createServer((req, res) => {
-    if (req.method !== 'GET' || req.url !== '/metrics') {
-      res.writeHead(404).end();
-      return;
-    }
-    void scrape(metrics, sdkMetricsUrl).then(
-      (text) => res.writeHead(200, { 'Content-Type': metrics.registry.contentType }).end(text),
-      () => res.writeHead(500).end(),
-    );
-  });
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => resolve(server));
-  });
-}
-
-async function scrape(metrics: WorkerMetrics, sdkMetricsUrl?: string): Promise<string> {
-  const own = await metrics.registry.metrics();
-  if (!sdkMetricsUrl) return own;
-  // The SDK's exporter answers within milliseconds on loopback; without it the scrape still has ours.
-  const sdk = await fetch(sdkMetricsUrl, { signal: AbortSignal.timeout(2000) })
-    .then((r) => (r.ok ? r.text() : ''))
-    .catch(() => '');
-  return `${own}\n${sdk}`;
 }

@@ -2,8 +2,9 @@
 import { Runtime } from '@temporalio/worker';
 import { loadConfig, requireServers } from '../core/config';
 import { createLogger } from '../core/log';
-import { serveWorkerMetrics, workerMetrics } from '../core/metrics';
+import { workerMetrics } from '../core/metrics';
 import { startWorker } from '../runtime/processes';
+import { serveWorkerMetrics } from '../runtime/worker-metrics-port';
 import { giveWayOnCpu } from '../launch/os/worker-priority';
 import { sdkLogger } from '../temporal/sdk-log';
 import { connectDatabase } from '../storage/connect';
@@ -25,7 +26,7 @@ runMain('worker', async () => {
     ? await serveWorkerMetrics(
         metrics,
         { port: config.workerMetricsPort, host: config.metricsHost },
-        `http://${sdkMetrics}/metrics`,
+        { sdkMetricsUrl: `http://${sdkMetrics}/metrics`, health: () => worker.health() },
       )
     : null;
   // Once the SDK's and the workflow threads exist: acks come before runs on a shared machine.

@@ -8,7 +8,7 @@
  * - a connection past either cap first makes room by closing idle keep-alive connections (of that
  *   address, for its own cap; of anyone, for the total): one that sent a request and waits for
  *   nothing, or one that never sent a byte. Only when every connection in the way is busy is the
- *   new one closed unanswered (counted in `webhook_connections_refused_total`);
+ *   new one closed unanswered (counted in `webhooks_connections_refused_total`);
  * - an idle keep-alive connection is closed after KEEP_ALIVE_TIMEOUT_MS anyway.
  */
 import type http from 'node:http';

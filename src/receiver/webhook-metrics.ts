@@ -35,11 +35,11 @@ export function countWebhookAnswers(metrics: ReceiverMetrics): Middleware {
     await next();
     const state = ctx.state as WebhookState;
     if (!state.bareErrors) {
-      metrics.apiResponses.inc({ status: String(ctx.status) });
+      metrics.apiResponses.inc({ code: String(ctx.status) });
       return;
     }
     end();
-    metrics.responses.inc({ status: String(ctx.status) });
+    metrics.responses.inc({ code: String(ctx.status) });
     metrics.deliveries.inc({ outcome: outcomeOf(state, ctx.status) });
   };
 }

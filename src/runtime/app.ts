@@ -30,6 +30,7 @@ import { compressAnswers } from '../core/compression';
 import { requestIds } from '../core/request-ids';
 import { capConnections, KEEP_ALIVE_TIMEOUT_MS } from '../receiver/connections';
 import { drainOnClose } from './drain';
+import { HEALTH_CACHE_MS, reusedFor } from './health';
 import type { Logger } from '../core/log';
 import { receiverMetrics, type ReceiverMetrics } from '../core/metrics';
 import type { Models } from '../storage/models';
@@ -128,9 +129,6 @@ export function createApp(deps: ReceiverParts): Koa {
   return app;
 }
 
-/** How long a health answer is reused: a scrape or a probe every second costs one round trip each way. */
-const HEALTH_CACHE_MS = 1000;
-
 async function mongodbAnswers(db: Connection): Promise<boolean> {
   try {
     await db.db!.admin().ping({ timeoutMS: 2000 });
@@ -145,16 +143,12 @@ async function mongodbAnswers(db: Connection): Promise<boolean> {
  * a time) and the Web UI's codec endpoint (wrong keys counted per client address, as on the service's port).
  */
 function createMetricsApp(deps: Pick<AppDeps, 'db' | 'temporal' | 'config' | 'log'>, metrics: ReceiverMetrics): Koa {
-  let health: { at: number; answer: Promise<{ temporal: boolean; mongodb: boolean }> } | null = null;
-  const check = () => {
-    if (!health || Date.now() - health.at > HEALTH_CACHE_MS) {
-      const answer = Promise.all([temporalAnswers(deps.temporal), mongodbAnswers(deps.db)]).then(
-        ([temporal, mongodb]) => ({ temporal, mongodb }),
-      );
-      health = { at: Date.now(), answer };
-    }
-    return health.answer;
-  };
+  const check = reusedFor(HEALTH_CACHE_MS, () =>
+    Promise.all([temporalAnswers(deps.temporal), mongodbAnswers(deps.db)]).then(([temporal, mongodb]) => ({
+      temporal,
+      mongodb,
+    })),
+  );
   const router = new Router();
   router.get('/healthz', async (ctx) => {
     const { temporal, mongodb } = await check();

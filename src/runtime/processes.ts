@@ -28,6 +28,7 @@ import { registerSearchAttributes } from '../temporal/search-attribute-setup';
 import type { Models } from '../storage/models';
 import { connectWorker, createTemporalClient, dataConverter } from '../temporal/client';
 import { createWorker } from './worker';
+import { workerHealth, type WorkerHealth } from './worker-metrics-port';
 
 interface ReceiverProcess {
   temporal: Client;
@@ -89,6 +90,8 @@ export interface WorkerProcess {
   run(): Promise<void>;
   /** Shuts the worker down, waits for it and the keeper, and closes its Temporal connection. */
   stop(): Promise<void>;
+  /** What its metrics port's `GET /healthz` says (src/runtime/worker-metrics-port.ts). */
+  health(): Promise<WorkerHealth>;
 }
 
 /** Composes a worker on `models`; it polls once `run` is called. */
@@ -133,6 +136,7 @@ export async function startWorker(
     keeper,
     heard,
     run,
+    health: workerHealth(worker, connection),
     async stop() {
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await running;

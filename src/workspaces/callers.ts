@@ -2,7 +2,7 @@
  * Who a management request's caller is (src/domain/workspaces.ts): the admin token, acting in the
  * workspace `X-Workspace-Id` names (or `default`; the path's for the keys of a workspace), or a key,
  * in its own. A missing or wrong credential (a revoked or expired key too) is 401, counts against
- * its client address (src/core/throttle.ts) and in `api_credentials_refused_total{reason}`; a key
+ * its client address (src/core/throttle.ts) and in `webhooks_api_credentials_refused_total{reason}`; a key
  * asking for another workspace's keys is 404, as is a workspace that does not exist. A role short
  * of the operation's is 403, answered (and recorded) by the route (src/contract/route.ts).
  */

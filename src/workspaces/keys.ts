@@ -31,7 +31,7 @@ export interface MadeKey {
 }
 
 /**
- * Why a request's credential is no caller (`api_credentials_refused_total{reason}`): none given, not
+ * Why a request's credential is no caller (`webhooks_api_credentials_refused_total{reason}`): none given, not
  * the admin token nor a key (unknown id, wrong secret, not a key's shape), a revoked or an expired key.
  */
 export type CredentialRefusal = 'missing' | 'wrong' | 'revoked' | 'expired';

@@ -48,7 +48,7 @@ it('spreads deliveries over both receivers through the entry', async () => {
   const answered = await Promise.all(
     stack.receiverMetricsUrls.map(async (base) => {
       const text = await (await fetch(`${base}/metrics`)).text();
-      return [...text.matchAll(/^webhook_responses_total\{status="200"\} (\d+)/gm)].reduce(
+      return [...text.matchAll(/^webhooks_delivery_responses_total\{code="200"\} (\d+)/gm)].reduce(
         (n, m) => n + Number(m[1]),
         0,
       );
@@ -195,7 +195,7 @@ async function refusedBy(): Promise<number[]> {
   return Promise.all(
     stack.receiverMetricsUrls.map(async (u) => {
       const text = await (await fetch(`${u}/metrics`)).text();
-      return Number(/^api_responses_total\{status="400"\} (\d+)/m.exec(text)?.[1] ?? 0);
+      return Number(/^webhooks_api_responses_total\{code="400"\} (\d+)/m.exec(text)?.[1] ?? 0);
     }),
   );
 }

@@ -21,6 +21,7 @@ import { HeardOutcomes } from '../../src/history/heard-outcomes';
 import { indexFerretDb } from '../../src/launch/servers/ferretdb-index';
 import type { Client } from '@temporalio/client';
 import type { Connection } from 'mongoose';
+import type { WorkerHealth } from '../../src/runtime/worker-metrics-port';
 
 /** The same MongoDB URI with another database name. */
 export function withDatabase(uri: string, name: string): string {
@@ -63,6 +64,8 @@ export interface Stack {
   startReceiver(): Promise<{ url: string; close(): Promise<void> }>;
   stopWorker(): Promise<void>;
   startWorker(): Promise<void>;
+  /** What the worker's metrics port would answer on `GET /healthz` (src/runtime/worker-metrics-port.ts). */
+  workerHealth(): Promise<WorkerHealth>;
   close(): Promise<void>;
 }
 
@@ -193,6 +196,7 @@ export async function startStack(
       await receiver.close();
       await db.dropDatabase().catch(() => undefined);
       await db.close();
+    workerHealth: () => worker?.health() ?? Promise.resolve({ worker: 'stopped' }),
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -11,6 +11,8 @@ use_bins ./scripts/setup.sh
 use_bins ./scripts/schemathesis.sh
 # The browser the dashboard's tests drive (test/dashboard.test.ts).
 use_bins ./scripts/browser.sh
+# The Prometheus server that scrapes the test stack (test/monitoring.test.ts).
+use_bins ./scripts/prometheus.sh
 read -r -a projects <<<"${TEST_PROJECTS:-unit integration}"
 # The production-shaped cluster's servers (test/cluster/): only when its tests run.
 [[ " ${projects[*]} " != *" cluster "* ]] || use_bins ./scripts/cluster-binaries.sh

@@ -23,6 +23,10 @@ type Service = {
   environment?: Record<string, unknown>;
   deploy?: { replicas?: number };
   ports?: string[];
+  profiles?: string[];
+  healthcheck?: { test?: string[] };
+  depends_on?: Record<string, { condition: string }> | string[];
+  volumes?: string[];
 };
 const compose = parse(fs.readFileSync(composeFile, 'utf8'), { merge: true }) as { services: Record<string, Service> };
 const services = compose.services;
@@ -78,7 +82,7 @@ it('runs the Web UI read-only, and serves it no codec key (review N6)', () => {
 });
 
 it('is closed by default: only the entry is published, the Web UI and its codec endpoint on loopback', () => {
-  const published = Object.entries(services).filter(([, s]) => s.ports?.length);
+  const published = Object.entries(services).filter(([, s]) => s.ports?.length && !s.profiles);
   expect(published.map(([name]) => name).sort()).toEqual(['entry', 'receiver', 'temporal-ui']);
   expect(services.entry.ports).toEqual(['3000:3000']);
   for (const name of ['temporal-ui', 'receiver'])
@@ -136,4 +140,50 @@ const cli = composeCli();
     env: { ...process.env, ADMIN_TOKEN: 'x'.repeat(32), SECRETS_KEY: Buffer.alloc(32).toString('base64') },
   });
   expect(out).toBe('');
+});
+
+/** The services a plain `docker compose up` runs for good (not a one-shot job, not in a profile). */
+const ONE_SHOT = ['tls', 'temporal-schema', 'temporal-namespace'];
+
+it('checks the health of every long-running service, the receivers and workers on /healthz of their metrics ports', () => {
+  for (const [name, service] of Object.entries(services))
+    if (!ONE_SHOT.includes(name)) expect([name, service.healthcheck?.test?.length]).toEqual([name, expect.any(Number)]);
+  expect(services.receiver.healthcheck!.test!.join(' ')).toContain("fetch('http://127.0.0.1:9463/healthz')");
+  expect(services.worker.healthcheck!.test!.join(' ')).toContain("fetch('http://127.0.0.1:9464/healthz')");
+  // What waits on Temporal or the receivers waits for them healthy, not merely started.
+  for (const [name, on] of [
+    ['entry', 'receiver'],
+    ['temporal-namespace', 'temporal'],
+    ['temporal-ui', 'temporal'],
+    ['grafana', 'prometheus'],
+  ])
+    expect([name, (services[name].depends_on as Record<string, { condition: string }>)[on]]).toEqual([
+      name,
+      { condition: 'service_healthy' },
+    ]);
+});
+
+it("starts Prometheus and Grafana in the monitoring profile only, on loopback, with the service's scrape config and dashboard", () => {
+  const monitoring = Object.entries(services).filter(([, s]) => s.profiles?.includes('monitoring'));
+  expect(monitoring.map(([name]) => name).sort()).toEqual(['grafana', 'prometheus']);
+  for (const [, s] of monitoring) expect(s.ports!.every((p) => p.startsWith('127.0.0.1:'))).toBe(true);
+  expect(services.prometheus.volumes).toContain('./docker/prometheus.yml:/etc/prometheus/prometheus.yml:ro');
+  const scrape = parse(fs.readFileSync(path.join(root, 'docker/prometheus.yml'), 'utf8')) as {
+    scrape_configs: Array<{ job_name: string; dns_sd_configs: Array<{ names: string[]; port: number }> }>;
+  };
+  expect(scrape.scrape_configs.map((c) => [c.job_name, c.dns_sd_configs[0].names, c.dns_sd_configs[0].port])).toEqual([
+    ['receiver', ['receiver'], 9463],
+    ['worker', ['worker'], 9464],
+  ]);
+  expect(services.grafana.volumes).toEqual(
+    expect.arrayContaining([
+      './docker/grafana/provisioning:/etc/grafana/provisioning:ro',
+      './docker/grafana/dashboards:/etc/grafana/dashboards:ro',
+    ]),
+  );
+  const datasources = fs.readFileSync(
+    path.join(root, 'docker/grafana/provisioning/datasources/prometheus.yml'),
+    'utf8',
+  );
+  expect(datasources).toContain('url: http://prometheus:9090');
 });

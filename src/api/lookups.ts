@@ -40,7 +40,7 @@ export interface NamedDocs {
 export function namedIn(models: Models, keys: Pick<Keys, 'get'>) {
   const inWorkspace = <T extends { workspaceId: string }>(doc: T | null, caller: Caller): T | null =>
     doc && doc.workspaceId === caller.workspaceId ? doc : null;
-  const ofOurRobot = async <T extends { robotId: string }>(doc: T | null, caller: Caller): Promise<T | null> => {
+  const byRobotIn = async <T extends { robotId: string }>(doc: T | null, caller: Caller): Promise<T | null> => {
     if (!doc) return null;
     const robot = await byId<RobotDoc>(models.Robot, doc.robotId, { _id: 1, workspaceId: 1 });
     return inWorkspace(robot, caller) && doc;
@@ -50,8 +50,8 @@ export function namedIn(models: Models, keys: Pick<Keys, 'get'>) {
     app: async (id, caller) => inWorkspace(await byId<AppDoc>(models.App, id), caller),
     connection: async (id, caller) => inWorkspace(await byId<ConnectionDoc>(models.Connection, id), caller),
     key: async (id, caller) => inWorkspace(await keys.get(id), caller),
-    run: async (id, caller) => ofOurRobot(await byId<RunDoc>(models.Run, id), caller),
-    delivery: async (id, caller) => ofOurRobot(await byId<DeliveryDoc>(models.Delivery, id), caller),
+    run: async (id, caller) => byRobotIn(await byId<RunDoc>(models.Run, id), caller),
+    delivery: async (id, caller) => byRobotIn(await byId<DeliveryDoc>(models.Delivery, id), caller),
   };
   return (what: Named, id: string, caller: Caller): Promise<NamedDocs[Named] | null> => finds[what](id, caller);
 }

@@ -6,7 +6,15 @@
  * - cluster: each file starts the production-shaped cluster (src/cluster/) and races or kills its parts
  *   (`npm run test:cluster`, one at a time).
  */
-const shared = { testEnvironment: 'node', transform: { '^.+\\.ts$': ['@swc/jest'] }, testMatch: ['**/*.test.ts'] };
+// raw-body 4 ships ES modules only: Node requires them as they are (require(esm), Node 22.12 and later),
+// jest's own module loader only with --experimental-vm-modules, so swc makes it CommonJS for the tests.
+const ESM_ONLY = ['raw-body'];
+const shared = {
+  testEnvironment: 'node',
+  transform: { '^.+\\.ts$': ['@swc/jest'], [`/node_modules/(${ESM_ONLY.join('|')})/.+\\.js$`]: ['@swc/jest'] },
+  transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY.join('|')})/)`],
+  testMatch: ['**/*.test.ts'],
+};
 
 module.exports = {
   // The default for integration; the fault scenarios get 20 minutes from `npm run test:faults`.

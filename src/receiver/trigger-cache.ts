@@ -215,7 +215,7 @@ export class TriggerCache {
         const robots = await this.models.Robot.find(
           { 'trigger.identifier': { $ne: null } },
           { 'trigger.identifier': 1 },
-        ).lean();
+        ).lean<{ trigger: { identifier: string | null } }[]>();
         this.known = { ids: new Set(robots.map((r) => r.trigger.identifier!)), expires: this.now() + this.ttlMs };
         return this.known.ids;
       } finally {

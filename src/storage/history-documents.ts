@@ -13,7 +13,7 @@
  *   enough to list, written with the runs;
  * - a **mark** (`<robotId>`) tells the history keeper the robot has a new delivery (history/marks.ts).
  */
-import { Schema } from 'mongoose';
+import { Schema, type Connection } from 'mongoose';
 
 export interface SlotDoc {
   _id: string;
@@ -105,3 +105,19 @@ export const historySchemas = {
     { ...opts, collection: 'history_marks' },
   ),
 };
+
+/**
+ * The history's models, each typed by its document (mongoose 9 infers an `id` virtual from a schema
+ * alone, which the storage helpers' `Model<T>` does not take).
+ */
+export function historyModels(db: Connection) {
+  return {
+    HistorySlot: db.model<SlotDoc>('HistorySlot', historySchemas.slot),
+    HistoryTally: db.model<TallyDoc>('HistoryTally', historySchemas.tally),
+    HistoryHead: db.model<HeadDoc>('HistoryHead', historySchemas.head),
+    HistoryBlock: db.model<BlockDoc>('HistoryBlock', historySchemas.block),
+    RunPreview: db.model<RunPreviewDoc>('RunPreview', historySchemas.runPreview),
+    Lease: db.model<LeaseDoc>('Lease', historySchemas.lease),
+    HistoryMark: db.model<MarkDoc>('HistoryMark', historySchemas.mark),
+  };
+}

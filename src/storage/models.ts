@@ -10,8 +10,8 @@
  */
 import { DEDUP_KEYS } from '../domain/dedup';
 import { Schema, type Connection } from 'mongoose';
-import { historySchemas } from './history-documents';
-import { workspaceSchemas } from './workspace-documents';
+import { historyModels } from './history-documents';
+import { workspaceModels } from './workspace-documents';
 import { BODY_FORMATS, DELIVERY_OUTCOMES, ROBOT_STATES, type StepDefinition } from '../domain/types';
 import type {
   AppDoc,
@@ -280,21 +280,9 @@ export function createModels(db: Connection) {
     RunOutcome: db.model<RunOutcomeDoc>('RunOutcome', runOutcomeSchema),
     BlobChunk: db.model<BlobChunkDoc>('BlobChunk', blobChunkSchema),
     UnconfirmedBody: db.model<UnconfirmedBodyDoc>('UnconfirmedBody', unconfirmedBodySchema),
-    HistorySlot: db.model('HistorySlot', historySchemas.slot),
-    HistoryTally: db.model('HistoryTally', historySchemas.tally),
-    HistoryHead: db.model('HistoryHead', historySchemas.head),
-    HistoryBlock: db.model('HistoryBlock', historySchemas.block),
-    RunPreview: db.model('RunPreview', historySchemas.runPreview),
-    Lease: db.model('Lease', historySchemas.lease),
-    HistoryMark: db.model('HistoryMark', historySchemas.mark),
+    ...historyModels(db),
     TriggerChange: db.model<TriggerChangeDoc>('TriggerChange', triggerChangeSchema),
-    Workspace: db.model('Workspace', workspaceSchemas.workspace),
-    ApiKey: db.model('ApiKey', workspaceSchemas.apiKey),
-    AuditEntry: db.model('AuditEntry', workspaceSchemas.auditEntry),
-    AuditHead: db.model('AuditHead', workspaceSchemas.auditHead),
-    Migration: db.model('Migration', workspaceSchemas.migration),
-    RobotListing: db.model('RobotListing', workspaceSchemas.robotListing),
-    RobotListingSnapshot: db.model('RobotListingSnapshot', workspaceSchemas.robotListingSnapshot),
+    ...workspaceModels(db),
   };
 }
 export type Models = ReturnType<typeof createModels>;

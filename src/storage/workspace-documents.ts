@@ -4,7 +4,7 @@
  * by an `_id` its reader computes (the FerretDB rule, ./by-id.ts); the audit log and the directory
  * are chains of inserts (./chains.ts).
  */
-import { Schema } from 'mongoose';
+import { Schema, type Connection } from 'mongoose';
 import { ROLES, type AuditActor, type AuditOutcome, type KeyMaker, type Role } from '../domain/workspaces';
 import type { RobotState } from '../domain/types';
 
@@ -165,3 +165,19 @@ export const workspaceSchemas = {
     { ...opts, collection: 'migrations' },
   ),
 };
+
+/** The workspaces' models, each typed by its document (as historyModels in ./history-documents.ts). */
+export function workspaceModels(db: Connection) {
+  return {
+    Workspace: db.model<WorkspaceDoc>('Workspace', workspaceSchemas.workspace),
+    ApiKey: db.model<ApiKeyDoc>('ApiKey', workspaceSchemas.apiKey),
+    AuditEntry: db.model<AuditEntryDoc>('AuditEntry', workspaceSchemas.auditEntry),
+    AuditHead: db.model<AuditHeadDoc>('AuditHead', workspaceSchemas.auditHead),
+    Migration: db.model<MigrationDoc>('Migration', workspaceSchemas.migration),
+    RobotListing: db.model<RobotListingDoc>('RobotListing', workspaceSchemas.robotListing),
+    RobotListingSnapshot: db.model<RobotListingSnapshotDoc>(
+      'RobotListingSnapshot',
+      workspaceSchemas.robotListingSnapshot,
+    ),
+  };
+}

@@ -51,7 +51,7 @@ export class RobotSettingsCache {
     const settings = {
       robot,
       ...reading,
-      steps: robot.steps as StepDefinition[],
+      steps: robot.steps,
       expires: Date.now() + ROBOT_CACHE_MS,
     };
     if (this.robots.size >= ROBOTS_KEPT) this.robots.delete(this.robots.keys().next().value!);

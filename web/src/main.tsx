@@ -19,6 +19,7 @@ import { RunPage } from './pages/run';
 import { DeliveryPage } from './pages/delivery';
 import { SignIn } from './pages/sign-in';
 import './style.css';
+import './widgets.css';
 
 function App() {
   const [path, setPath] = useState(location.pathname);

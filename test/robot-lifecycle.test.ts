@@ -1,6 +1,6 @@
 /**
- * What a robot builder does after the first delivery, over HTTP on the real stack: edit the app
- * and the robot, replay deliveries, rotate the URL's token, pause and resume (docs/api.md).
+ * A robot's lifecycle after the first delivery, over HTTP on the real stack: rotate the URL's token,
+ * pause and resume (docs/api.md). Edits: ./robot-edits.test.ts; replays: ./delivery-replay.test.ts.
  */
 import { startStack, type Stack } from './support/stack';
 import { robotAtWork, type RobotAtWork } from '../src/client/api-client';
@@ -8,11 +8,9 @@ import { waitFor } from '../src/launch/os/wait';
 import { dedupKey } from '../src/domain/dedup';
 import { deliveryWorkflowId } from '../src/domain/ids';
 import { derivedKey } from '../src/domain/secrets';
-import { bodyBlobId, discardBlob } from '../src/storage/blobs';
-import { releaseBody } from '../src/storage/body-refs';
 import { createLogger } from '../src/core/log';
 import { releaseHeld } from '../src/deliveries/hold';
-import { StepsVersions } from '../src/robots/steps-versions';
+import { finishedRuns } from './support/robot-waits';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -21,225 +19,6 @@ beforeAll(async () => {
 afterAll(() => stack.close());
 
 const post = (url: string, body: string) => stack.send('POST', url, body);
-
-/** The robot's deliveries once `count` of them are recorded (newest first). */
-const deliveriesOnce = (robotId: string, count: number) =>
-  waitFor(
-    () => stack.deliveries(robotId),
-    (d) => d.length >= count,
-  );
-/** The robot's runs once `count` of them have finished (newest first). */
-const finishedRuns = (robotId: string, count: number) =>
-  waitFor(
-    () => stack.runs(robotId),
-    (r) => r.filter((run) => run.status !== 'running').length >= count,
-  );
-
-describe('editing', () => {
-  it('validates a PATCH like a creation and changes only the fields named', async () => {
-    const robot = await stack.robotAtWork({ template: { a: '{{trigger.a}}' } });
-    expect((await stack.api('PATCH', `/api/robots/${robot.robotId}`, {})).status).toBe(400);
-    const bad = await stack.api('PATCH', `/api/robots/${robot.robotId}`, { steps: [{ name: 'x', type: 'call' }] });
-    expect(bad.status).toBe(400);
-    expect(bad.body.field).toMatch(/^steps/);
-    expect((await stack.api('PATCH', `/api/apps/${robot.appId}`, { bodyFormat: 'yaml' })).status).toBe(400);
-    expect((await stack.api('PATCH', '/api/robots/nope', { name: 'N' })).status).toBe(404);
-
-    const renamed = await stack.api('PATCH', `/api/robots/${robot.robotId}`, { name: 'Renamed' });
-    expect(renamed.status).toBe(200);
-    expect(renamed.body).toMatchObject({ name: 'Renamed', stepsVersion: 0, state: 'at_work' });
-    expect(renamed.body.trigger.card.webhookUrl).toBe(robot.webhookUrl);
-    const app = await stack.api('PATCH', `/api/apps/${robot.appId}`, { name: 'Shop' });
-    expect(app.body).toMatchObject({ name: 'Shop', bodyFormat: 'json', verification: null });
-  });
-
-  it('runs a delivery with the steps the robot had when it was accepted, and the next with the new ones', async () => {
-    const robot = await stack.robotAtWork({ template: { old: '{{trigger.n}}' } });
-    expect((await post(robot.webhookUrl, '{"n":1}')).status).toBe(200);
-    const [first] = await finishedRuns(robot.robotId, 1);
-    const edited = await stack.api('PATCH', `/api/robots/${robot.robotId}`, {
-      steps: [
-        { name: 'one', type: 'compose', template: { new: '{{trigger.n}}' } },
-        { name: 'two', type: 'compose', template: 'second' },
-      ],
-    });
-    expect(edited.body.stepsVersion).toBe(1);
-    expect((await post(robot.webhookUrl, '{"n":2}')).status).toBe(200);
-    const runs = await finishedRuns(robot.robotId, 2);
-    const second = runs.find((r) => r.id !== first.id);
-
-    // The first run still shows (and ran) the steps of its time; the second the new ones.
-    const before = (await stack.api('GET', `/api/runs/${first.id}`)).body;
-    expect(before.steps).toEqual([{ name: 'compose', status: 'succeeded', output: { old: 1 } }]);
-    const after = (await stack.api('GET', `/api/runs/${second.id}`)).body;
-    expect(after.steps).toEqual([
-      { name: 'one', status: 'succeeded', output: { new: 2 } },
-      { name: 'two', status: 'succeeded', output: 'second' },
-    ]);
-    const deliveries = await stack.deliveries(robot.robotId);
-    expect(deliveries.map((d) => d.stepsVersion).sort()).toEqual([0, 1]);
-  });
-});
-
-describe('steps versions', () => {
-  const compose = (name: string) => [{ name, type: 'compose', template: name }];
-
-  it('an edit that stopped before it changed the robot blocks the next edit once, not forever', async () => {
-    const robot = await stack.robotAtWork({ template: {} });
-    // What an edit leaves when it stops between storing version 1 and changing the robot.
-    await stack.models.RobotSteps.create({
-      _id: `${robot.robotId}:1`,
-      robotId: robot.robotId,
-      version: 1,
-      steps: [{ name: 'interrupted', type: 'compose', templateJson: '"interrupted"' }],
-      createdAt: new Date(),
-    });
-    const conflict = await stack.api('PATCH', `/api/robots/${robot.robotId}`, { steps: compose('mine') });
-    expect(conflict.status).toBe(409);
-    const again = await stack.api('PATCH', `/api/robots/${robot.robotId}`, { steps: compose('mine') });
-    expect(again.status).toBe(200);
-    expect(again.body).toMatchObject({ stepsVersion: 2, steps: compose('mine') });
-  });
-
-  it('never reads version 0 from a robot edited since: its document holds it', async () => {
-    const robot = await stack.robotAtWork({ template: { v: 0 } });
-    const edited = await stack.api('PATCH', `/api/robots/${robot.robotId}`, { steps: compose('new') });
-    expect(edited.body.stepsVersion).toBe(1);
-    const versions = () => new StepsVersions(stack.models);
-    const stored = [{ name: 'compose', type: 'compose', templateJson: '{"v":0}' }];
-    expect(await versions().get(robot.robotId, 0)).toEqual(stored);
-
-    // Without its document (as a worker that read before the edit stored it finds), version 0 is
-    // not found rather than taken from the robot's steps of now.
-    await stack.models.RobotSteps.deleteOne({ _id: `${robot.robotId}:0` });
-    await expect(versions().get(robot.robotId, 0)).rejects.toThrow(/has no steps version 0/);
-  });
-});
-
-describe('replay', () => {
-  it('replays a delivery that failed once the format is fixed, as a new delivery marked replayOf', async () => {
-    const robot = await stack.robotAtWork({ bodyFormat: 'json', template: { name: '{{trigger.order.name}}' } });
-    const xml = '<order><name>Ann</name></order>';
-    expect((await post(robot.webhookUrl, xml)).status).toBe(200);
-    const [failed] = await deliveriesOnce(robot.robotId, 1);
-    expect(failed).toMatchObject({ outcome: 'failed', replayable: true, replayOf: null });
-
-    expect((await stack.api('PATCH', `/api/apps/${robot.appId}`, { bodyFormat: 'xml' })).status).toBe(200);
-    const replay = await stack.api('POST', `/api/deliveries/${failed.id}/replay`);
-    expect(replay.status).toBe(202);
-    const replayed = await waitFor(
-      () => stack.api('GET', `/api/deliveries/${replay.body.deliveryId}`),
-      (r) => r.status === 200,
-    );
-    expect(replayed.body).toMatchObject({ outcome: 'processed', format: 'xml', replayOf: failed.id, runCount: 1 });
-    expect(replayed.body.workflowId).toContain(`replay:${failed.id}:1`);
-    const [run] = await finishedRuns(robot.robotId, 1);
-    expect((await stack.api('GET', `/api/runs/${run.id}`)).body.steps[0].output).toEqual({ name: 'Ann' });
-
-    // A second replay is the second: its own key, its own run.
-    const again = await stack.api('POST', `/api/deliveries/${failed.id}/replay`);
-    expect(again.status).toBe(202);
-    const second = await waitFor(
-      () => stack.api('GET', `/api/deliveries/${again.body.deliveryId}`),
-      (r) => r.status === 200,
-    );
-    expect(second.body.workflowId).toContain(`replay:${failed.id}:2`);
-    await finishedRuns(robot.robotId, 2);
-  });
-
-  it("a replay refers to its original's large body, copies none of it, and keeps it past the original's removal", async () => {
-    const robot = await stack.robotAtWork({ bodyFormat: 'text', template: { size: '{{trigger}}' } });
-    const big = 'x'.repeat(stack.config.inlineBodyBytes + 1);
-    expect((await post(robot.webhookUrl, big)).status).toBe(200);
-    const [original] = await deliveriesOnce(robot.robotId, 1);
-    await stack.api('POST', `/api/robots/${robot.robotId}/pause`);
-    const replay = await stack.api('POST', `/api/deliveries/${original.id}/replay`);
-    expect(replay.status).toBe(202);
-    const replayId = replay.body.deliveryId as string;
-    const chunk = (ownerId: string) => stack.models.BlobChunk.findById(`${ownerId}:0`, { _id: 1 }).lean();
-    // No copy (review N10: a bulk replay of 1,000 deliveries of 32 MiB wrote 32 GB).
-    expect(await chunk(bodyBlobId(replayId))).toBeNull();
-    // While the replay is held, retention removes the original, as it does past HISTORY_RETENTION:
-    // its document, then its body, which the replay still refers to.
-    const kept = (await stack.models.Delivery.findById(original.id).lean())!.body!;
-    await stack.models.Delivery.deleteOne({ _id: original.id });
-    await releaseBody(stack.models, kept, original.id);
-    expect(await chunk(kept.ownerId)).not.toBeNull();
-    await stack.api('POST', `/api/robots/${robot.robotId}/resume`);
-    const replayed = await waitFor(
-      () => stack.api('GET', `/api/deliveries/${replayId}`),
-      (r) => r.status === 200,
-    );
-    expect(replayed.body).toMatchObject({ outcome: 'processed', runCount: 1, replayOf: original.id });
-    const runs = await finishedRuns(robot.robotId, 2);
-    expect(runs.every((r) => r.trigger.text === big)).toBe(true);
-    // The last delivery that keeps it gone, the body goes.
-    await stack.models.Delivery.deleteOne({ _id: replayId });
-    await releaseBody(stack.models, kept, replayId);
-    expect(await chunk(kept.ownerId)).toBeNull();
-    // And a delivery no longer kept cannot be replayed.
-    expect((await stack.api('POST', `/api/deliveries/${original.id}/replay`)).status).toBe(404);
-  });
-
-  it('fails a delivery whose stored body is gone once, with the reason, instead of retrying it forever', async () => {
-    const robot = await stack.robotAtWork({ bodyFormat: 'text', template: { size: '{{trigger}}' } });
-    await stack.api('POST', `/api/robots/${robot.robotId}/pause`);
-    expect((await post(robot.webhookUrl, 'y'.repeat(stack.config.inlineBodyBytes + 1))).status).toBe(200);
-    // Held, with its body stored by the receiver: lost while it waits.
-    const [held] = await waitFor(
-      async () => {
-        const found = [];
-        for await (const w of stack.temporal.workflow.list({ query: `RobotId = "${robot.robotId}"` })) found.push(w);
-        return found;
-      },
-      (found) => found.length === 1,
-    );
-    const { deliveryId } = held.memo as { deliveryId: string };
-    await discardBlob(stack.models, bodyBlobId(deliveryId), 1);
-    await stack.api('POST', `/api/robots/${robot.robotId}/resume`);
-    const [failed] = await deliveriesOnce(robot.robotId, 1);
-    expect(failed).toMatchObject({
-      outcome: 'failed',
-      error: "the delivery's body is no longer kept",
-      replayable: false,
-    });
-    const described = await stack.temporal.workflow.getHandle(failed.workflowId).describe();
-    expect(described.status.name).toBe('FAILED');
-  });
-
-  it('replays many: the failed deliveries since a time, in bounded batches, and says 409 or 404 when it cannot', async () => {
-    const robot = await stack.robotAtWork({ bodyFormat: 'json', template: { v: '{{trigger}}' } });
-    for (const body of ['not json 1', 'not json 2', '{"ok":true}'])
-      expect((await post(robot.webhookUrl, body)).status).toBe(200);
-    const logged = await deliveriesOnce(robot.robotId, 3);
-    expect(logged.filter((d) => d.outcome === 'failed')).toHaveLength(2);
-
-    await stack.api('PATCH', `/api/apps/${robot.appId}`, { bodyFormat: 'text' });
-    const since = new Date(Date.now() - 60_000).toISOString();
-    const bulk = await stack.api('POST', `/api/robots/${robot.robotId}/deliveries/replay`, {
-      outcome: 'failed',
-      since,
-    });
-    expect(bulk.status).toBe(202);
-    expect(bulk.body.deliveryIds).toHaveLength(2);
-    expect(bulk.body.nextCursor).toBeNull();
-    const all = await deliveriesOnce(robot.robotId, 5);
-    const replays = all.filter((d) => d.replayOf);
-    expect(replays.map((d) => d.outcome)).toEqual(['processed', 'processed']);
-
-    const future = new Date(Date.now() + 60_000).toISOString();
-    const none = await stack.api('POST', `/api/robots/${robot.robotId}/deliveries/replay`, {
-      outcome: 'failed',
-      since: future,
-    });
-    expect(none.body.deliveryIds).toEqual([]);
-    expect((await stack.api('POST', '/api/deliveries/nope/replay')).status).toBe(404);
-    await stack.api('POST', `/api/robots/${robot.robotId}/stop`);
-    const stopped = await stack.api('POST', `/api/deliveries/${logged[0].id}/replay`);
-    expect(stopped.status).toBe(409);
-    expect(stopped.body.error).toMatch(/not at work/);
-  });
-});
 
 describe('token rotation', () => {
   const tokenOf = (url: string) => url.split('/').pop()!;
@@ -260,7 +39,7 @@ describe('token rotation', () => {
 
     expect((await post(robot.webhookUrl, '{"v":"old"}')).status).toBe(200);
     expect((await post(card.webhookUrl, '{"v":"new"}')).status).toBe(200);
-    await finishedRuns(robot.robotId, 2);
+    await finishedRuns(stack, robot.robotId, 2);
     // GET shows the same card.
     expect((await stack.api('GET', `/api/robots/${robot.robotId}`)).body.trigger.card).toEqual(card);
 
@@ -315,7 +94,7 @@ describe('pause with queueing', () => {
 
     const resumed = await stack.api('POST', `/api/robots/${robot.robotId}/resume`);
     expect(resumed.body.state).toBe('at_work');
-    const runs = await finishedRuns(robot.robotId, 3);
+    const runs = await finishedRuns(stack, robot.robotId, 3);
     expect(runs).toHaveLength(3);
     // Newest first: they were prepared in arrival order.
     const outputs = [];
@@ -324,7 +103,7 @@ describe('pause with queueing', () => {
 
     // New deliveries run as usual.
     expect((await post(robot.webhookUrl, '{"n":4}')).status).toBe(200);
-    await finishedRuns(robot.robotId, 4);
+    await finishedRuns(stack, robot.robotId, 4);
   });
 
   /**
@@ -349,7 +128,7 @@ describe('pause with queueing', () => {
     } finally {
       await stack.startWorker();
     }
-    const runs = await finishedRuns(robot.robotId, 3);
+    const runs = await finishedRuns(stack, robot.robotId, 3);
     const outputs = [];
     for (const run of runs) outputs.push((await stack.api('GET', `/api/runs/${run.id}`)).body.steps[0].output.n);
     expect(outputs).toEqual([3, 2, 1]);
@@ -388,7 +167,7 @@ describe('pause with queueing', () => {
     await waitsForRelease(robot, '{"n":3}');
 
     await stack.api('POST', `/api/robots/${robot.robotId}/resume`);
-    const runs = await finishedRuns(robot.robotId, 3);
+    const runs = await finishedRuns(stack, robot.robotId, 3);
     const outputs = [];
     for (const run of runs) outputs.push((await stack.api('GET', `/api/runs/${run.id}`)).body.steps[0].output.n);
     expect(outputs).toEqual([3, 2, 1]);

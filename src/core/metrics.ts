@@ -65,8 +65,9 @@ const CREDENTIAL_REFUSALS = ['missing', 'wrong', 'revoked', 'expired'] as const;
  * How often the event loop's delay is sampled for `nodejs_eventloop_lag_*`: each sample is a timer
  * that wakes the process. prom-client's default, 10 ms, cost an idle process 9.4 ms of CPU a second
  * against 1.8 ms without the default metrics (measured 2026-11-26 here). At 1 s, with the MongoDB
- * pool's look at the same pace (POOL_CHECK_MS), an idle receiver spends 0.7–0.8 ms a second, against
- * 1.6–1.7 with sampling at 100 ms (measured 2026-11-26, evening). A stall of a second or more always
+ * pool's look at the same pace then, an idle receiver spent 0.7–0.8 ms a second, against 1.6–1.7
+ * with sampling at 100 ms (measured 2026-11-26, evening); the pool looks every 100 ms again since
+ * mongoose 9 (src/storage/connect.ts). A stall of a second or more always
  * shows in the histogram; a shorter one does when it holds up a sample, so in proportion to its
  * length. What senders wait is `webhooks_ack_duration_seconds`, and `nodejs_eventloop_lag_seconds` is
  * measured at each scrape.

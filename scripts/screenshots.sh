@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `npm run screenshots`: docs/dashboard-*.png from the running service (scripts/screenshots.ts says how).
+# `npm run screenshots`: docs/quickstart-*.png and docs/dashboard-*.png from the running service (see screenshots.ts).
 # Compiles over dist/ without emptying it first: the service `npm start` runs from there keeps running.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -4,7 +4,8 @@
  * DATA_DIR/admin-token) so that they show the dashboard as it is. It makes what they show through the
  * public API, as a person would: a GitHub app and its robot at work, a form-encoded push and a refused
  * one; then, in Debian's chromium (CHROMIUM_BIN, scripts/browser.sh), it saves the robots page, the
- * apps page, the robot's page and the push in the delivery inspector as docs/dashboard-*.png.
+ * apps page, the robot's page and the push in the delivery inspector as docs/dashboard-*.png. Before
+ * that it walks docs/quickstart.md's dashboard path for its docs/quickstart-*.png (./quickstart-shots.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,6 +13,7 @@ import { sign } from '@octokit/webhooks-methods';
 import { chromium } from 'playwright-core';
 import { apiClient, robotAtWork } from '../src/client/api-client';
 import { waitFor } from '../src/launch/os/wait';
+import { takeQuickstartShots } from './quickstart-shots';
 
 export interface ScreenshotsAt {
   baseUrl: string;
@@ -27,6 +29,14 @@ const SECRET = `screenshots-${Date.now()}-github-secret`;
 export async function takeScreenshots(at: ScreenshotsAt): Promise<string[]> {
   const executablePath = process.env.CHROMIUM_BIN;
   if (!executablePath) throw new Error('CHROMIUM_BIN is not set: run `npm run screenshots` (scripts/browser.sh)');
+  const written: string[] = [];
+  // The quickstart first, on a service that may be new: its pictures show what a newcomer sees.
+  const first = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
+  try {
+    written.push(...(await takeQuickstartShots(first, at)).files);
+  } finally {
+    await first.close();
+  }
   const api = apiClient(at.baseUrl, at.adminToken);
   const robot = await robotAtWork(api, {
     template: { branch: '{{trigger.ref}}', pusher: '{{trigger.pusher.name}}' },
@@ -62,7 +72,6 @@ export async function takeScreenshots(at: ScreenshotsAt): Promise<string[]> {
   const taken = deliveries.find((d) => d.outcome === 'processed')!;
 
   const browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
-  const written: string[] = [];
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     // Signed in as web/src/api.ts keeps a session (`credential` in sessionStorage).

@@ -49,7 +49,7 @@ interface WorkerDeps {
    * hands Temporal when it completes; Temporal's writes are serial on the dev server (one SQLite
    * connection) and shared with the starts of deliveries, so a start waits behind as many as
    * are held. 32 keep a CSV's runs at their rate on 2 cores and cut the tail of the acks
-   * beside them (docs/benchmark.md, "Issue 21: workflow tasks held at once").
+   * beside them (docs/benchmark-history.md, "Issue 21: workflow tasks held at once").
    */
   workflowTasks: number;
   /** A workflow bundle made by bundleWorkflowCode (tests bundle once for every worker). */

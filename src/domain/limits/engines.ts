@@ -21,7 +21,7 @@ export const TEMPORAL_MAX_ID_BYTES = 255;
  * while the dev server has one and the cluster four. A fan-out writes RUN_START_BATCH child-start
  * events at once, and starting each child reads its event back: when the batch does not fit, every
  * start reads and decodes the whole batch from the store again (2,000 rows, every feature on: 45.7
- * against 28.3 ms of server CPU per run, docs/benchmark.md). A batch of the largest inline trigger
+ * against 28.3 ms of server CPU per run, docs/benchmark-history.md). A batch of the largest inline trigger
  * data (TRIGGER_INLINE_BYTES each, 8.5 MB) fits; a typical batch (about 1 KB a child) thirty times over.
  */
 export const TEMPORAL_EVENTS_CACHE_BYTES_PER_SHARD = 16 * MiB;

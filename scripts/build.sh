@@ -55,7 +55,13 @@ typescript() {
   fi
   rm -f "$STAMPS/typescript"
   step "TypeScript: building (tsc --incremental)"
-  npx tsc -p tsconfig.json --incremental --tsBuildInfoFile "$STAMPS/tsconfig.tsbuildinfo" >&2
+  if ! npx tsc -p tsconfig.json --incremental --tsBuildInfoFile "$STAMPS/tsconfig.tsbuildinfo" >&2; then
+    # Type errors: tsc emitted anyway, as its build information says, so the next try goes on from
+    # here (incrementally) rather than from scratch; the inputs are never recorded as built.
+    stamp typescript "inputs (failed) outputs $(ts_outputs)"
+    note "TypeScript: type errors above; nothing after this step is built"
+    exit 1
+  fi
   # An output whose source was removed or renamed.
   find dist -mindepth 2 -name '*.js' -not -path "$STAMPS/*" | while IFS= read -r js; do
     local source="${js#dist/}"

@@ -23,7 +23,8 @@ interface Answer {
 
 function request(method: string, url: string, headers: Record<string, string> = {}, body?: string): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method, headers }, (res) => {
+    // A connection each: a refused webhook's connection is not kept by the receiver.
+    const req = http.request(url, { method, headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
@@ -69,7 +70,7 @@ it('sends a small answer as it is: below COMPRESS_MIN_BYTES nothing is saved', a
   expect(me.status).toBe(200);
   expect(me.body.length).toBeLessThan(COMPRESS_MIN_BYTES);
   expect(me.headers['content-encoding']).toBeUndefined();
-  expect(JSON.parse(me.body.toString('utf8'))).toHaveProperty('workspaces');
+  expect(JSON.parse(me.body.toString('utf8'))).toHaveProperty('actor', 'admin');
 });
 
 it("never compresses a webhook's answer", async () => {

@@ -2,6 +2,7 @@
 import { startStack, type Stack } from './support/stack';
 import { createHash } from 'node:crypto';
 import { waitFor } from '../src/launch/os/wait';
+import type { RobotSpec } from '../src/client/api-client';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -19,7 +20,7 @@ const settled = (robotId: string) =>
 async function deliver(
   bodyFormat: string,
   body: string,
-  template: unknown = { data: '{{trigger}}' },
+  template: RobotSpec['template'] = { data: '{{trigger}}' },
   contentType = 'application/json',
 ) {
   const robot = await stack.robotAtWork({ bodyFormat, template });

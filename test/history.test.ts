@@ -22,9 +22,12 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-/** Every page of a list, each answered 200. */
-const pages = <T>(path: string, limit: number): Promise<T[][]> =>
-  pagesOf<T>(stack.client, path, { limit, check: (res) => expect(res.status).toBe(200) });
+/** Every page of a robot's runs, and of its deliveries, each answered 200. */
+const check = (res: { status: number }) => expect(res.status).toBe(200);
+const runPagesOf = (id: string, limit: number) =>
+  pagesOf(stack.client, 'listRuns', { params: { id } }, { limit, check });
+const deliveryPagesOf = (id: string, limit: number) =>
+  pagesOf(stack.client, 'listDeliveries', { params: { id } }, { limit, check });
 
 const robotOf = (robotId: string) => stack.api('GET', `/api/robots/${robotId}`).then((r) => r.body);
 
@@ -48,17 +51,16 @@ it('lists a 120-row CSV in pages of 50 across blocks, newest row first, each run
   });
   expect(done.lastDeliveryAt).toEqual(expect.any(String));
 
-  const runPages = await pages<{ id: string; trigger: { n: string }; status: string }>(
-    `/api/robots/${robot.robotId}/runs`,
-    50,
-  );
+  const runPages = await runPagesOf(robot.robotId, 50);
   expect(runPages.map((p) => p.length)).toEqual([50, 50, 20]);
   const runs = runPages.flat();
-  expect(runs.map((r) => Number(r.trigger.n))).toEqual(Array.from({ length: 120 }, (_, i) => 119 - i));
+  expect(runs.map((r) => Number((r.trigger as { n: string }).n))).toEqual(
+    Array.from({ length: 120 }, (_, i) => 119 - i),
+  );
   expect(new Set(runs.map((r) => r.id)).size).toBe(120);
   expect(runs.every((r) => r.status === 'succeeded')).toBe(true);
 
-  const [deliveries] = await pages<{ id: string; runCount: number }>(`/api/robots/${robot.robotId}/deliveries`, 50);
+  const [deliveries] = await deliveryPagesOf(robot.robotId, 50);
   expect(deliveries).toEqual([expect.objectContaining({ outcome: 'processed', runCount: 120, format: 'csv' })]);
   // One delivery is as the log lists it, with its request as it came (the inspector's).
   const one = (await stack.api('GET', `/api/deliveries/${deliveries[0].id}`)).body;
@@ -88,10 +90,7 @@ it('counts failed runs and shows each run as it ended', async () => {
     (r) => r.runCounts.total === 3 && r.runCounts.failed === 1,
   );
   expect(seen.runCounts).toEqual({ total: 3, running: 1, succeeded: 1, failed: 1 });
-  const [runs] = await pages<{ status: string; trigger?: unknown; triggerTruncated?: boolean }>(
-    `/api/robots/${robot.robotId}/runs`,
-    50,
-  );
+  const [runs] = await runPagesOf(robot.robotId, 50);
   expect(runs.map((r) => [r.status, r.trigger ?? r.triggerTruncated])).toEqual([
     ['running', true],
     ['failed', { i: 1 }],
@@ -125,7 +124,7 @@ it('counts a run whose end its worker heard without reading it, and finds one th
     (r) => r.runCounts.running === 0 && r.runCounts.total === 2,
   );
   expect(ended.runCounts).toEqual({ total: 2, running: 0, succeeded: 1, failed: 1 });
-  const [runs] = await pages<{ id: string; status: string }>(`/api/robots/${robot.robotId}/runs`, 50);
+  const [runs] = await runPagesOf(robot.robotId, 50);
   expect(runs.map((r) => r.status)).toEqual(['succeeded', 'failed']);
 });
 
@@ -138,7 +137,7 @@ it('gives every delivery one place when two processes record at once', async () 
     () => robotOf(robot.robotId),
     (r) => r.deliveryCounts.dropped === 200,
   );
-  const listed = (await pages<{ id: string }>(`/api/robots/${robot.robotId}/deliveries`, 1000)).flat();
+  const listed = (await deliveryPagesOf(robot.robotId, 1000)).flat();
   expect(listed.map((d) => d.id).sort()).toEqual(records.map((d) => d._id).sort());
 });
 
@@ -168,7 +167,7 @@ it("skips a retry's extra slot, and takes a slot whose record comes later", asyn
     () => robotOf(robot.robotId),
     (r) => r.deliveryCounts.dropped === 3,
   );
-  const listed = (await pages<{ id: string }>(`/api/robots/${robot.robotId}/deliveries`, 50)).flat();
+  const listed = (await deliveryPagesOf(robot.robotId, 50)).flat();
   expect(listed).toHaveLength(3);
   expect(listed.map((d) => d.id)).toEqual([late._id, retried._id, expect.any(String)]);
   // The skipped claim is kept: were slot 1 free again, a recorder of another process reading an older

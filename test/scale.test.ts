@@ -17,7 +17,8 @@ afterAll(() => stack.close());
 const robotOf = (s: Stack, robotId: string) => s.api('GET', `/api/robots/${robotId}`).then((r) => r.body);
 
 /** Every run of a robot, read page by page through the API. */
-const allRuns = (s: Stack, robotId: string): Promise<any[]> => allPages(s.client, `/api/robots/${robotId}/runs`);
+const allRuns = (s: Stack, robotId: string): Promise<any[]> =>
+  allPages(s.client, 'listRuns', { params: { id: robotId } });
 
 /** Each run read whole (with its steps), 16 at a time: the history lists summaries. */
 async function wholeRuns(s: Stack, summaries: any[]): Promise<any[]> {

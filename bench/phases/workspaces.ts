@@ -50,17 +50,10 @@ interface Seeded {
 }
 
 async function seed(api: ApiClient, models: Models, robots: number, entries: number): Promise<Seeded> {
-  const { id } = await api.json<{ id: string }>('POST', '/api/workspaces', { name: `bench ${robots}` });
-  const { key } = await api.json<{ key: string }>('POST', `/api/workspaces/${id}/keys`, {
-    name: 'bench',
-    role: 'owner',
-  });
+  const { id } = await api.call('createWorkspace', { body: { name: `bench ${robots}` } });
+  const { key } = await api.call('createKey', { params: { id }, body: { name: 'bench', role: 'owner' } });
   const client = apiClient(api.baseUrl, key);
-  const app = await client.json<{ id: string }>('POST', '/api/apps', {
-    name: 'a',
-    supportsInboundTrigger: true,
-    bodyFormat: 'json',
-  });
+  const app = await client.call('createApp', { body: { name: 'a', supportsInboundTrigger: true, bodyFormat: 'json' } });
   const start = Date.now() - robots * 1000;
   for (let from = 0; from < robots; from += 1000) {
     const docs: RobotDoc[] = [];
@@ -112,17 +105,13 @@ async function seed(api: ApiClient, models: Models, robots: number, entries: num
   );
   // A robot made through the API, listed after those; the first page reads the directory whole (and
   // writes its snapshot).
-  const robot = await client.json<{ id: string }>('POST', '/api/robots', {
-    name: 'made',
-    trigger: { appId: app.id },
-    steps: [],
-  });
-  const first = await client.json<{ nextCursor: string }>('GET', '/api/robots?limit=5');
+  const robot = await client.call('createRobot', { body: { name: 'made', trigger: { appId: app.id }, steps: [] } });
+  const first = await client.call('listRobots', { query: { limit: 5 } });
   return {
     workspaceId: id,
     robotId: robot.id,
     client,
-    laterCursor: first.nextCursor,
+    laterCursor: first.nextCursor ?? '',
     deepCursor: String(Math.max(2, Math.floor(entries / 2))),
   };
 }
@@ -148,20 +137,22 @@ async function timed(
 }
 
 async function reads(s: Seeded, models: Models, samples: number): Promise<Record<WorkspaceRead, Percentiles>> {
-  const get = (path: string) => s.client.json('GET', path);
+  const firstPage = () => s.client.call('listRobots');
   let renames = 0;
   return {
-    robotsFirstPage: await timed(samples, () => get('/api/robots')),
+    robotsFirstPage: await timed(samples, firstPage),
     // A process that never read the workspace: its snapshot, then what came after it.
     robotsCold: await timed(Math.min(samples, 20), () => new RobotDirectory(models).page(s.workspaceId, { limit: 50 })),
     robotsAfterRename: await timed(Math.min(samples, 50), async (unmeasured) => {
-      await unmeasured(() => s.client.json('PATCH', `/api/robots/${s.robotId}`, { name: `renamed ${++renames}` }));
-      await get('/api/robots');
+      await unmeasured(() =>
+        s.client.call('editRobot', { params: { id: s.robotId }, body: { name: `renamed ${++renames}` } }),
+      );
+      await firstPage();
     }),
-    robotsSearch: await timed(samples, () => get('/api/robots?search=ROBOT')),
-    robotsLaterPage: await timed(samples, () => get(`/api/robots?cursor=${encodeURIComponent(s.laterCursor)}`)),
-    auditFirstPage: await timed(samples, () => get('/api/audit')),
-    auditDeepPage: await timed(samples, () => get(`/api/audit?cursor=${s.deepCursor}`)),
+    robotsSearch: await timed(samples, () => s.client.call('listRobots', { query: { search: 'ROBOT' } })),
+    robotsLaterPage: await timed(samples, () => s.client.call('listRobots', { query: { cursor: s.laterCursor } })),
+    auditFirstPage: await timed(samples, () => s.client.call('auditLog')),
+    auditDeepPage: await timed(samples, () => s.client.call('auditLog', { query: { cursor: s.deepCursor } })),
   };
 }
 

@@ -1,7 +1,21 @@
 /**
- * The management API as the tests, the fault tests and the bench call it: requests with the admin
- * token, a robot at work, and a robot's lists page by page. Imports nothing of the service.
+ * The management API as the tests, the fault tests and the bench call it: operations called by name
+ * with the admin token (./operations.ts, as the dashboard calls them), a robot at work, and every
+ * page of a list. `request` and `json` send what the contract would not let `call` send: a test's
+ * malformed request, a path of its own.
  */
+import type { ManagementOperation } from '../contract/management';
+import {
+  callOperation,
+  pageItems,
+  requestOf,
+  type AnswerOf,
+  type ArgsOf,
+  type BodyOf,
+  type Fetch,
+  type ItemOf,
+  type PagedOperation,
+} from './operations';
 
 /** An answer's status and its body parsed as JSON (undefined when empty). */
 interface ApiAnswer<T> {
@@ -15,6 +29,8 @@ interface ApiAnswer<T> {
  */
 export interface ApiClient {
   baseUrl: string;
+  /** Operation `name` with the admin token: its declared success answer, else an ApiError. */
+  call<K extends ManagementOperation>(name: K, ...args: ArgsOf<K>): Promise<AnswerOf<K>>;
   /** Any answer, with its status. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read answers as plain JSON (above)
   request<T = any>(
@@ -28,34 +44,34 @@ export interface ApiClient {
   json<T = any>(method: string, path: string, body?: unknown): Promise<T>;
 }
 
-/** How a request is sent: the global `fetch`, or a test's that trusts a CA of its own. */
-type Fetch = (url: string, init: RequestInit) => Promise<Response>;
-
 export function apiClient(
   baseUrl: string,
   adminToken: string,
   { fetch = globalThis.fetch }: { fetch?: Fetch } = {},
 ): ApiClient {
-  const send = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
-    const request = () =>
-      fetch(`${baseUrl}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json', ...headers },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-    // The receiver closes a keep-alive connection idle for 5 s (src/receiver/connections.ts): a
-    // client whose event loop stalled past its own, sooner, close may send on it as it goes. A read
-    // is sent again once; a write never is (it may have been taken).
-    const res = await request().catch((err: Error) => {
+  // The receiver closes a keep-alive connection idle for 5 s (src/receiver/connections.ts): a
+  // client whose event loop stalled past its own, sooner, close may send on it as it goes. A read
+  // is sent again once; a write never is (it may have been taken).
+  const resending: Fetch = (url, init) =>
+    fetch(url, init).catch((err: Error) => {
       const cause = (err.cause as Error | undefined)?.message ?? err.message;
-      if (method === 'GET' && /other side closed|ECONNRESET|socket hang up/i.test(cause)) return request();
+      if (init.method === 'GET' && /other side closed|ECONNRESET|socket hang up/i.test(cause)) return fetch(url, init);
       throw err;
+    });
+  const authorization = `Bearer ${adminToken}`;
+  const send = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const res = await resending(`${baseUrl}${path}`, {
+      method,
+      headers: { authorization, 'content-type': 'application/json', ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
     });
     return { res, text: await res.text() };
   };
   const parse = (text: string): unknown => (text ? JSON.parse(text) : undefined);
   return {
     baseUrl,
+    call: (name, ...args) =>
+      callOperation({ fetch: resending, origin: baseUrl, headers: { authorization } }, name, ...args),
     async request<T>(method: string, path: string, body?: unknown, headers?: Record<string, string>) {
       const { res, text } = await send(method, path, body, headers);
       return { status: res.status, body: parse(text) as T };
@@ -75,14 +91,17 @@ export interface RobotAtWork {
 }
 
 /** A new custom app and a started robot on it with one compose step. */
-interface RobotSpec {
-  template: unknown;
-  bodyFormat?: string;
+/** A compose step's template, as the API takes it. */
+type Template = Extract<NonNullable<BodyOf<'createRobot'>['steps']>[number], { type: 'compose' }>['template'];
+
+export interface RobotSpec {
+  template: Template;
+  bodyFormat?: BodyOf<'createApp'>['bodyFormat'];
   appName?: string;
   robotName?: string;
   stepName?: string;
   /** The app's signature verification (README, custom apps). */
-  verification?: Record<string, unknown>;
+  verification?: BodyOf<'createApp'>['verification'];
 }
 
 /** Starts a robot with one compose step on a new custom app; returns its ids and webhook URL. */
@@ -90,55 +109,54 @@ export async function robotAtWork(
   api: ApiClient,
   { template, bodyFormat = 'json', appName = 'App', robotName = 'Robot', stepName = 's', verification }: RobotSpec,
 ): Promise<RobotAtWork> {
-  const app = await api.json<{ id: string }>('POST', '/api/apps', {
-    name: appName,
-    supportsInboundTrigger: true,
-    bodyFormat,
-    ...(verification ? { verification } : {}),
+  const app = await api.call('createApp', {
+    body: {
+      name: appName,
+      supportsInboundTrigger: true,
+      bodyFormat,
+      ...(verification ? { verification } : {}),
+    },
   });
-  const robot = await api.json<{ id: string }>('POST', '/api/robots', {
-    name: robotName,
-    trigger: { appId: app.id },
-    steps: [{ name: stepName, type: 'compose', template }],
+  const robot = await api.call('createRobot', {
+    body: { name: robotName, trigger: { appId: app.id }, steps: [{ name: stepName, type: 'compose', template }] },
   });
-  const started = await api.json<{ trigger: { card: { webhookUrl: string | null } } }>(
-    'POST',
-    `/api/robots/${robot.id}/start`,
-  );
-  const webhookUrl = started.trigger.card.webhookUrl;
+  const started = await api.call('start', { params: { id: robot.id } });
+  const webhookUrl = started.trigger.card?.webhookUrl;
   if (!webhookUrl) throw new Error(`robot ${robot.id} was started but has no webhook URL`);
   return { appId: app.id, robotId: robot.id, webhookUrl };
 }
 
-/** One page of a robot's runs or deliveries, as the API hands it out. */
-type Page<T> = { runs?: T[]; deliveries?: T[]; nextCursor: string | null };
-
 /**
- * Every page of a list (`/api/robots/:id/runs` or `/deliveries`), following `nextCursor`.
- * `check` sees each answer first (a test's assertion on it); an answer other than 2xx then fails.
+ * Every page of paged operation `name` (it declares its `items`), following `nextCursor`. `check`
+ * sees each answer first (a test's assertion on it); an answer other than 2xx then fails.
  */
-export async function pagesOf<T>(
+export async function pagesOf<K extends PagedOperation>(
   api: ApiClient,
-  path: string,
+  name: K,
+  args: ArgsOf<K>[0],
   { limit = 1000, check }: { limit?: number; check?: (answer: ApiAnswer<unknown>) => void } = {},
-): Promise<T[][]> {
-  const pages: T[][] = [];
+): Promise<ItemOf<K>[][]> {
+  const pages: ItemOf<K>[][] = [];
   let cursor: string | null = null;
   do {
-    const answer: ApiAnswer<Page<T>> = await api.request<Page<T>>(
-      'GET',
-      `${path}?limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`,
-    );
+    const query = { ...(args as { query?: object })?.query, limit, ...(cursor ? { cursor } : {}) };
+    const { method, path } = requestOf(name, { ...args, query });
+    const answer: ApiAnswer<AnswerOf<K> & { nextCursor: string | null }> = await api.request(method, path);
     check?.(answer);
     if (answer.status < 200 || answer.status >= 300)
-      throw new Error(`GET ${path} answered ${answer.status}: ${JSON.stringify(answer.body)?.slice(0, 500)}`);
-    pages.push(answer.body.runs ?? answer.body.deliveries ?? []);
+      throw new Error(`${method} ${path} answered ${answer.status}: ${JSON.stringify(answer.body)?.slice(0, 500)}`);
+    pages.push(pageItems(name, answer.body));
     cursor = answer.body.nextCursor;
   } while (cursor);
   return pages;
 }
 
-/** Every item of a list (`/api/robots/:id/runs` or `/deliveries`), page by page. */
-export async function allPages<T>(api: ApiClient, path: string, limit = 1000): Promise<T[]> {
-  return (await pagesOf<T>(api, path, { limit })).flat();
+/** Every item of paged operation `name`, page by page. */
+export async function allPages<K extends PagedOperation>(
+  api: ApiClient,
+  name: K,
+  args: ArgsOf<K>[0],
+  limit = 1000,
+): Promise<ItemOf<K>[]> {
+  return (await pagesOf(api, name, args, { limit })).flat();
 }

@@ -114,6 +114,7 @@ export const MANAGEMENT = {
     summary: "A page of the workspace's robots (newest first; by name with `search`) with their counts",
     access: 'viewer',
     query: 'RobotsPage',
+    items: 'robots',
     answers: { 200: 'Robots', 400: 'Error' },
   },
   getRobot: {
@@ -218,6 +219,7 @@ export const MANAGEMENT = {
     summary: "The robot's run history, newest first",
     access: 'viewer',
     query: 'Page',
+    items: 'runs',
     answers: { 200: 'RunsPage', 400: 'Error', 404: 'Error' },
   },
   getRun: {
@@ -235,6 +237,7 @@ export const MANAGEMENT = {
     summary: "The robot's deliveries log, newest first; filtered by outcome, time and event name when asked",
     access: 'viewer',
     query: 'DeliveriesPage',
+    items: 'deliveries',
     answers: { 200: 'DeliveriesPage', 400: 'Error', 404: 'Error' },
   },
   getDelivery: {

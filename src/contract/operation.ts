@@ -39,6 +39,8 @@ export interface Operation {
   names?: Named;
   body?: BodyName | 'raw';
   query?: QueryName;
+  /** A paged list: the field of its answer that holds the page's items (`nextCursor` continues it). */
+  items?: string;
   /**
    * Status → the answer's schema, `empty`, `document` (the OpenAPI document), `file` (bytes: ./route.ts)
    * or `line` (one line of text/plain: a webhook URL's refusal, src/receiver/refusals.ts).
@@ -98,9 +100,12 @@ export interface FileAnswer {
   file: { filename: string | null; bytes: Uint8Array };
 }
 
+/** The request body a client sends to the operation `O` (before the schema's defaults). */
+export type BodyIn<O extends Operation> = O['body'] extends BodyName ? input<(typeof BODIES)[O['body']]> : never;
+
 /** What a client gives to call the operation `O`: its path parameters, body and query, where it has them. */
 export type CallArgs<O extends Operation> = ([ParamsOf<O['path']>] extends [never]
   ? Record<never, never>
   : { params: Record<ParamsOf<O['path']>, string> }) &
-  (O['body'] extends BodyName ? { body: input<(typeof BODIES)[O['body']]> } : Record<never, never>) &
+  (O['body'] extends BodyName ? { body: BodyIn<O> } : Record<never, never>) &
   (O['query'] extends QueryName ? { query?: input<(typeof QUERIES)[O['query']]> } : Record<never, never>);

@@ -65,6 +65,7 @@ export const WORKSPACE_OPERATIONS = {
       "The workspace's audit log: every management write, done or refused, newest first (by actor, action and time)",
     access: 'viewer',
     query: 'AuditPage',
+    items: 'entries',
     answers: { 200: 'AuditPage', 400: 'Error' },
   },
 } as const satisfies Record<string, Operation>;

@@ -13,7 +13,7 @@ import { createLogger, type LogLevel } from '../../src/core/log';
 import { receiverMetrics, workerMetrics, type ReceiverMetrics, type WorkerMetrics } from '../../src/core/metrics';
 import { sdkLogger } from '../../src/temporal/sdk-log';
 import { freePort } from '../../src/launch/os/ports';
-import { apiClient, robotAtWork, type ApiClient, type RobotAtWork } from '../../src/client/api-client';
+import { apiClient, robotAtWork, type ApiClient, type RobotAtWork, type RobotSpec } from '../../src/client/api-client';
 import { connectDatabase } from '../../src/storage/connect';
 import type { Models } from '../../src/storage/models';
 import { startReceiver, startWorker as startWorkerProcess, type WorkerProcess } from '../../src/runtime/processes';
@@ -57,7 +57,7 @@ export interface Stack {
   runs(robotId: string): Promise<any[]>;
   deliveries(robotId: string): Promise<any[]>;
   /** Starts a robot with one compose step on a new custom app; returns its ids and webhook URL. */
-  robotAtWork(opts?: { bodyFormat?: string; template?: unknown }): Promise<RobotAtWork>;
+  robotAtWork(opts?: { bodyFormat?: string; template?: RobotSpec['template'] }): Promise<RobotAtWork>;
   /** Another receiver on the same database and Temporal, with its own client and trigger cache. */
   addReceiver(): Promise<string>;
   /** The same, closed by the test (`close`, as on SIGTERM) rather than with the stack. */
@@ -181,7 +181,13 @@ export async function startStack(
     },
     deliveries: (robotId) => api('GET', `/api/robots/${robotId}/deliveries?limit=1000`).then((r) => r.body.deliveries),
     robotAtWork: ({ bodyFormat = 'json', template = { data: '{{trigger}}' } } = {}) =>
-      robotAtWork(client, { bodyFormat, template, appName: 'App', robotName: 'Robot', stepName: 'compose' }),
+      robotAtWork(client, {
+        bodyFormat: bodyFormat as RobotSpec['bodyFormat'],
+        template,
+        appName: 'App',
+        robotName: 'Robot',
+        stepName: 'compose',
+      }),
     startReceiver: anotherReceiver,
     async addReceiver() {
       const other = await anotherReceiver();
@@ -190,13 +196,13 @@ export async function startStack(
     },
     startWorker,
     stopWorker,
+    workerHealth: () => worker?.health() ?? Promise.resolve({ worker: 'stopped' }),
     async close() {
       await stopWorker();
       for (const e of extra) await e.close();
       await receiver.close();
       await db.dropDatabase().catch(() => undefined);
       await db.close();
-    workerHealth: () => worker?.health() ?? Promise.resolve({ worker: 'stopped' }),
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -6,10 +6,8 @@
  * credential only: the dashboard shows sign-in over the page, whose forms keep what was typed.
  */
 
-import { MANAGEMENT, type ManagementOperation } from '../../src/contract/management';
-import type { AnswerOut, CallArgs, Operation, SuccessAnswer } from '../../src/contract/operation';
-
-type Ops = typeof MANAGEMENT;
+import type { ManagementOperation } from '../../src/contract/management';
+import { ApiError, callOperation, type AnswerOf, type ArgsOf } from '../../src/client/operations';
 
 const TOKEN_KEY = 'credential';
 const CALLER_KEY = 'caller';
@@ -45,64 +43,33 @@ export const session = {
   chooseWorkspace: (id: string) => sessionStorage.setItem(WORKSPACE_KEY, id),
 };
 
-/** The API refused the request: its message, and the request field at fault when it names one. */
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly field?: string,
-  ) {
-    super(message);
-  }
-}
+export { ApiError };
 
 /** Hears that the credential was refused (the app then shows sign-in). */
 let onSignedOut: () => void = () => undefined;
 export const whenSignedOut = (listener: () => void) => (onSignedOut = listener);
 
 /**
- * Calls a management operation by its name in src/contract/management.ts: its method, path,
- * body, query and answer all come from that declaration, so a call the API would refuse, or an
- * answer read as what it is not, does not compile.
+ * Calls a management operation by its name (src/client/operations.ts) with this tab's credential and,
+ * for the admin, the workspace chosen. A 401 forgets the credential and shows sign-in.
  */
-export async function call<K extends ManagementOperation>(
-  name: K,
-  ...[args]: CallArgs<Ops[K]> extends Record<never, never> ? [CallArgs<Ops[K]>?] : [CallArgs<Ops[K]>]
-): Promise<AnswerOut<SuccessAnswer<Ops[K]>>> {
-  const op: Operation = MANAGEMENT[name];
-  const {
-    params = {},
-    body,
-    query = {},
-  } = (args ?? {}) as {
-    params?: Record<string, string>;
-    body?: unknown;
-    query?: Record<string, string | number | undefined>;
-  };
-  const path = op.path.replace(/:(\w+)/g, (_, p: string) => encodeURIComponent(params[p]));
-  const search = new URLSearchParams(
-    Object.entries(query).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])),
-  ).toString();
-  const workspaceId = session.workspaceId();
+export async function call<K extends ManagementOperation>(name: K, ...args: ArgsOf<K>): Promise<AnswerOf<K>> {
+  const token = session.token();
   // No credential (it lapsed while a page was open): nothing is asked until sign-in.
-  if (session.token() === null) throw new ApiError(401, 'Signed out: sign in again');
-  const res = await fetch(search ? `${path}?${search}` : path, {
-    method: op.method.toUpperCase(),
-    headers: {
-      authorization: `Bearer ${session.token() ?? ''}`,
-      ...(workspaceId === null ? {} : { 'x-workspace-id': workspaceId }),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (res.status === 401) {
+  if (token === null) throw new ApiError(401, 'Signed out: sign in again');
+  const workspaceId = session.workspaceId();
+  const headers = {
+    authorization: `Bearer ${token}`,
+    ...(workspaceId === null ? {} : { 'x-workspace-id': workspaceId }),
+  };
+  try {
+    return await callOperation({ fetch: (url, init) => fetch(url, init), origin: '', headers }, name, ...args);
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.status !== 401) throw err;
     session.lapse();
     onSignedOut();
     throw new ApiError(401, 'The key or admin token was refused (wrong, revoked or expired)');
   }
-  const answer = (await res.json().catch(() => ({}))) as { error?: string; field?: string };
-  if (!res.ok) throw new ApiError(res.status, answer.error ?? res.statusText, answer.field);
-  return answer as AnswerOut<SuccessAnswer<Ops[K]>>;
 }
 
 // ---- What the API answers: the types of the schemas the service answers by (src/contract/answers.ts) ----

@@ -76,12 +76,36 @@ it("creates the service's search attributes a store lacks, and they are usable a
   }
 });
 
+/**
+ * This Node where `nobody` may run it: the one the set-up brings (scripts/node.sh) is in root's cache,
+ * which is closed to other users. A hard link in a temporary folder (a copy across file systems).
+ */
+let nodeForOthers: string | undefined;
+function nodeOthersMayRun(): string {
+  if (nodeForOthers) return nodeForOthers;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'node-for-nobody-'));
+  fs.chmodSync(dir, 0o755);
+  const node = path.join(dir, 'node');
+  try {
+    fs.linkSync(process.execPath, node);
+  } catch {
+    fs.copyFileSync(process.execPath, node);
+  }
+  fs.chmodSync(node, 0o755);
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return (nodeForOthers = node);
+}
+if (process.getuid?.() === 0) nodeOthersMayRun(); // made before the tests, so that its removal follows them
+
 /** Runs `code` (a Node script printing one line) as the unprivileged user `nobody`, another local user. */
 async function asAnotherUser(code: string): Promise<string> {
-  const child = spawn(process.execPath, ['-e', code], { uid: 65534, gid: 65534, cwd: '/' });
+  const child = spawn(nodeOthersMayRun(), ['-e', code], { uid: 65534, gid: 65534, cwd: '/' });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  await new Promise((resolve) => child.once('exit', resolve));
+  await new Promise((resolve, reject) => {
+    child.once('exit', resolve);
+    child.once('error', reject);
+  });
   return out.trim();
 }
 

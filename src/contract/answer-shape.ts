@@ -5,4 +5,4 @@ import { z } from 'zod';
 export const answer = <T extends z.ZodRawShape>(shape: T) => z.object(shape).strict();
 
 /** Times are ISO 8601 in UTC. */
-export const time = z.string().datetime();
+export const time = z.iso.datetime();

@@ -82,7 +82,7 @@ const handshakeSecret = answer({
  * waiting for an editor's confirmation.
  */
 const card = answer({
-  webhookUrl: z.string().url().nullable().optional(),
+  webhookUrl: z.url().nullable().optional(),
   maskedUrl: z.string().nullable(),
   previousTokenExpiresAt: time.nullable(),
   handshakeSecrets: answer({ confirmed: handshakeSecret.nullable(), pending: z.array(handshakeSecret) }).optional(),
@@ -175,10 +175,10 @@ const robotsAnswer = answer({
 
 /** Temporal's codec-server shape (src/codec/routes.ts): payloads, as ./requests.ts `payloadsBody`. */
 const payloadsAnswer = answer({
-  payloads: z.array(answer({ metadata: z.record(z.string()), data: z.string() })),
+  payloads: z.array(answer({ metadata: z.record(z.string(), z.string()), data: z.string() })),
 });
 /** Where the Temporal Web UI's codec endpoint is: its key is derived from the admin token. */
-const codecAnswer = answer({ webUiEndpoint: z.string().url() });
+const codecAnswer = answer({ webUiEndpoint: z.url() });
 
 /**
  * A confirmed handshake secret: the robot as it is now, and for a sender whose person pastes the

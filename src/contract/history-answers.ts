@@ -43,7 +43,7 @@ export const runAnswer = answer({
   createdAt: time,
   finishedAt: time.nullable(),
   /** The run's workflow in the Temporal Web UI (TEMPORAL_UI_URL), when it is known; to the operator only. */
-  workflowUrl: z.string().url().nullable().optional(),
+  workflowUrl: z.url().nullable().optional(),
   /** A run of a test delivery (absent otherwise). */
   test: z.literal(true).optional(),
   /** Said when every placeholder of its steps came out empty: what to check (absent otherwise). */
@@ -66,7 +66,7 @@ export const deliveryAnswer = answer({
   verified: z.boolean().nullable(),
   workflowId: z.string().nullable(),
   /** Its workflow in the Temporal Web UI (TEMPORAL_UI_URL); to the operator only. */
-  workflowUrl: z.string().url().nullable().optional(),
+  workflowUrl: z.url().nullable().optional(),
   /** The steps version its runs execute (absent for deliveries recorded before versions). */
   stepsVersion: z.number().int().optional(),
   /** Whether it can be replayed: its whole raw body is kept, and it is no handshake. */
@@ -74,7 +74,7 @@ export const deliveryAnswer = answer({
   /** The delivery it replays. */
   replayOf: z.string().nullable(),
   /** The request headers kept with it (dedup and signature headers). */
-  headers: z.record(z.string()),
+  headers: z.record(z.string(), z.string()),
   /** Sent as a test from the robot page or the API (absent otherwise). */
   test: z.literal(true).optional(),
   /** The sender's event name (`x-github-event`, Stripe's `type`), when it has one. */

@@ -17,8 +17,8 @@ export const deliveriesQuery = z.object({
   limit: z.coerce.number().int().min(1).max(1000).default(50),
   cursor: z.string().max(500).optional(),
   outcome: z.enum(DELIVERY_OUTCOMES).optional(),
-  since: z.string().datetime().optional(),
-  until: z.string().datetime().optional(),
+  since: z.iso.datetime().optional(),
+  until: z.iso.datetime().optional(),
   event: z.string().min(1).max(EVENT_NAME_CHARS).optional(),
 });
 export type DeliveriesQuery = z.output<typeof deliveriesQuery>;

@@ -6,39 +6,24 @@
  * test/openapi.test.ts checks that every route the service has is in it and the other way round,
  * that real answers match it, and fuzzes every operation against it (schemathesis).
  */
-import { z, type ZodTypeAny } from 'zod';
-import { zodToJsonSchema, type Options } from 'zod-to-json-schema';
+import { z } from 'zod';
 import { jsonValue } from './requests';
 import { ANSWERS } from './answers';
 import type { Operation } from './operation';
 import { BODIES, QUERIES } from './requests';
 
-/**
- * zod-to-json-schema, typed by what it returns here: its own return type (every JSON Schema 7
- * form, per target) is more than the checker can instantiate next to the recursive JsonValue.
- */
-const toJsonSchema = zodToJsonSchema as unknown as (
-  schema: ZodTypeAny,
-  options: Partial<Options>,
-) => Record<string, unknown>;
-
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
-/** JSON Schemas of the named zod schemas, sharing one `JsonValue` definition. */
-function schemas(named: Record<string, ZodTypeAny>, pipes: 'input' | 'output'): Record<string, unknown> {
-  // zod's and zod-to-json-schema's types are the same at run time; comparing the recursive JsonValue
-  // type through both is more than the checker can do.
-  const definitions = { JsonValue: jsonValue, ...named } as unknown as Options['definitions'];
-  const options: Partial<Options> = {
-    definitions,
-    basePath: ['#', 'components'],
-    definitionPath: 'schemas',
-    effectStrategy: 'input',
-    pipeStrategy: pipes,
-    $refStrategy: 'root',
-  };
-  // The definitions come back under `definitionPath`, where the `$ref`s point.
-  return toJsonSchema(z.null(), options).schemas as Record<string, unknown>;
+/**
+ * JSON Schemas of the named zod schemas (zod's own `z.toJSONSchema`), as the sender writes them
+ * (`input`: defaults may be left out, a transform's input) or the service answers them (`output`).
+ * One named schema used in another is a `$ref` to it; `JsonValue` is named too, being recursive.
+ */
+function schemas(named: Record<string, z.ZodType>, io: 'input' | 'output'): Record<string, unknown> {
+  const registry = z.registry<{ id: string }>();
+  for (const [id, schema] of Object.entries({ JsonValue: jsonValue, ...named })) registry.add(schema, { id });
+  const { schemas: made } = z.toJSONSchema(registry, { io, uri: (id) => ref(id).$ref });
+  return Object.fromEntries(Object.entries(made).map(([id, schema]) => [id, bare(schema)]));
 }
 
 function answer(kind: Operation['answers'][number]) {
@@ -62,14 +47,14 @@ function operation(op: Operation) {
     required: true,
     schema: { type: 'string' },
   }));
-  const query = Object.entries(op.query ? QUERIES[op.query].shape : {}).map(([name, schema]) => ({
+  const shape: Record<string, z.ZodType> = op.query ? QUERIES[op.query].shape : {};
+  const query = Object.entries(shape).map(([name, schema]) => ({
     name,
     in: 'query',
-    required: !schema.isOptional(),
+    // Required unless it may be left out (optional, or with a default).
+    required: !schema.safeParse(undefined).success,
     // An optional parameter is described by its type; `required: false` says it may be left out.
-    schema: toJsonSchema(schema instanceof z.ZodOptional ? (schema.unwrap() as ZodTypeAny) : schema, {
-      $refStrategy: 'none',
-    }),
+    schema: z.toJSONSchema(schema instanceof z.ZodOptional ? (schema.unwrap() as z.ZodType) : schema, { io: 'input' }),
   }));
   // With the admin token: the workspace it acts in (a key's is its own; src/domain/workspaces.ts).
   const workspace =
@@ -104,9 +89,9 @@ function operation(op: Operation) {
   };
 }
 
-/** A JSON Schema without the `$schema` key zod-to-json-schema adds. */
+/** A JSON Schema without the `$schema` and `$id` keys `z.toJSONSchema` adds: the document says its dialect. */
 function bare(schema: unknown): unknown {
-  const { $schema: _drop, ...rest } = schema as Record<string, unknown>;
+  const { $schema: _dialect, $id: _id, ...rest } = schema as Record<string, unknown>;
   return rest;
 }
 

@@ -101,15 +101,7 @@ function refuseUnreadableSecret(v: { scheme: SenderName }, ctx: z.RefinementCtx)
   }
 }
 
-export const verificationBody = verificationOf(false) as unknown as z.ZodType<
-  CustomVerification,
-  z.ZodTypeDef,
-  unknown
->;
+export const verificationBody = verificationOf(false) as unknown as z.ZodType<CustomVerification, unknown>;
 
 /** A verification edited: a secret setting left out keeps the app's own, when the sender stays the same. */
-export const verificationEditBody = verificationOf(true) as unknown as z.ZodType<
-  CustomVerification,
-  z.ZodTypeDef,
-  unknown
->;
+export const verificationEditBody = verificationOf(true) as unknown as z.ZodType<CustomVerification, unknown>;

@@ -15,8 +15,8 @@ export const auditQuery = z.object({
   cursor: z.string().max(500).optional(),
   actor: z.string().min(1).max(100).optional(),
   action: z.string().min(1).max(100).optional(),
-  since: z.string().datetime().optional(),
-  until: z.string().datetime().optional(),
+  since: z.iso.datetime().optional(),
+  until: z.iso.datetime().optional(),
 });
 
 const createWorkspaceBody = z.object({ name: z.string().trim().min(1).max(200) }).strict();
@@ -26,8 +26,7 @@ const createKeyBody = z
   .object({
     name: z.string().trim().min(1).max(200),
     role: z.enum(ROLES),
-    expiresAt: z
-      .string()
+    expiresAt: z.iso
       .datetime()
       .refine((t) => Date.parse(t) > Date.now(), 'must be in the future')
       .optional(),

@@ -1,7 +1,8 @@
 /**
  * The OpenAPI document (src/contract/openapi.ts): served behind the admin token, naming exactly the routes the
- * service has, matched by real answers, and fuzzed with schemathesis: no input the document allows
- * or forbids gets a 5xx or an answer it does not describe, and the service still answers after.
+ * service has (each by its name in the contract, the webhook URL's open to all), matched by real answers, and
+ * fuzzed with schemathesis: no input the document allows or forbids gets a 5xx or an answer it does not
+ * describe, and the service still answers after.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -11,6 +12,8 @@ import { receiverParts, routers } from '../src/runtime/app';
 import { silentLogger } from '../src/core/log';
 import { appAnswer, connectionAnswer, errorAnswer, robotAnswer } from '../src/contract/answers';
 import { deliveriesPageAnswer, deliveryAnswer, runAnswer, runsPageAnswer } from '../src/contract/history-answers';
+import { MANAGEMENT } from '../src/contract/management';
+import { OPERATIONS } from '../src/runtime/operations';
 import { startStack, type Stack } from './support/stack';
 import { waitFor } from '../src/launch/os/wait';
 
@@ -28,10 +31,14 @@ const document = async () => {
   expect(res.status).toBe(200);
   return (await res.json()) as {
     openapi: string;
-    paths: Record<string, Record<string, unknown>>;
+    info: { version: string };
+    paths: Record<string, Record<string, { operationId?: string; security?: unknown[] }>>;
     components: { schemas: Record<string, unknown> };
   };
 };
+
+/** `get /api/robots/{id}`: an operation's method and path as the document writes them. */
+const routeOf = (op: { method: string; path: string }) => `${op.method} ${op.path.replace(/:(\w+)/g, '{$1}')}`;
 
 it('names exactly the routes the service has', async () => {
   const doc = await document();
@@ -53,6 +60,29 @@ it('names exactly the routes the service has', async () => {
   expect(Object.keys(doc.components.schemas)).toEqual(
     expect.arrayContaining(['Robot', 'Run', 'Delivery', 'CreateRobot', 'Error']),
   );
+});
+
+it("names each operation as the contract does, says the package's version, and marks the open ones", async () => {
+  const doc = await document();
+  const documented = Object.entries(doc.paths).flatMap(([path, ops]) =>
+    Object.entries(ops).map(([method, op]) => ({ route: `${method} ${path}`, ...op })),
+  );
+  const ids = documented.map((op) => op.operationId);
+  expect(new Set(ids).size).toBe(ids.length);
+  // Each is the name its declaration has: the management API's are the keys of MANAGEMENT.
+  const named = Object.fromEntries(documented.map((op) => [op.route, op.operationId]));
+  expect(named).toEqual(Object.fromEntries(OPERATIONS.map((op) => [routeOf(op), op.name])));
+  for (const [name, op] of Object.entries(MANAGEMENT)) expect(named[routeOf(op)]).toBe(name);
+  const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version: string };
+  expect(doc.info.version).toBe(pkg.version);
+  // The webhook URL needs no credential (its token is in the path): `security: []`; the rest the bearer's.
+  const open = OPERATIONS.filter((op) => op.access === 'open').map(routeOf);
+  expect(open).toHaveLength(3);
+  for (const op of documented)
+    expect({ route: op.route, security: op.security }).toEqual({
+      route: op.route,
+      security: open.includes(op.route) ? [] : [{ bearer: [] }],
+    });
 });
 
 it('describes real answers exactly', async () => {

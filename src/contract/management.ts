@@ -3,8 +3,9 @@
  * query (by their names in ./requests.ts), and what each status answers (by name in ./answers.ts).
  * The server gives each its handler (src/api/, `route`), which then must return its declared 2xx
  * answer; the dashboard calls each through web/src/api.ts, whose paths, bodies and answers come
- * from here. This module imports types only (and ./workspace-operations.ts, which declares the
- * workspace operations the same way): the browser bundle takes them whole and nothing else.
+ * from here. Each is named by its key (`named`: its OpenAPI `operationId`). This module imports only
+ * ./operation.ts and ./workspace-operations.ts (which declares the workspace operations the same way),
+ * neither importing anything at run time: the browser bundle takes them whole and nothing else.
  *
  * Each declares who may call it (`access`, src/domain/workspaces.ts) and, for a write, the action
  * the audit log records it as (`audit`, src/workspaces/audit.ts).
@@ -12,10 +13,10 @@
  * A lifecycle transition answers 409 when its state table can refuse it (src/domain/robot-lifecycle.ts;
  * test/unit/routes.test.ts holds the two together).
  */
-import type { Operation } from './operation';
+import { named, type OperationDeclaration } from './operation';
 import { WORKSPACE_OPERATIONS } from './workspace-operations';
 
-export const MANAGEMENT = {
+export const MANAGEMENT = named({
   openApiDocument: {
     method: 'get',
     path: '/api/openapi.json',
@@ -285,6 +286,6 @@ export const MANAGEMENT = {
     answers: { 202: 'ReplayedMany', 400: 'Error', 404: 'Error', 409: 'Error' },
   },
   ...WORKSPACE_OPERATIONS,
-} as const satisfies Record<string, Operation>;
+} as const satisfies Record<string, OperationDeclaration>);
 
 export type ManagementOperation = keyof typeof MANAGEMENT;

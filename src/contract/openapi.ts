@@ -3,8 +3,11 @@
  * the zod schemas the routes validate with (./requests.ts) and answer by (./answers.ts), and which
  * route takes and answers which of them (the operations it is handed: src/runtime/operations.ts
  * gathers every route of the port, each declared once as data).
+ * Each operation's `operationId` is its name in the contract (`Operation.name`); the version is
+ * package.json's; an open operation says so (`security: []`).
  * test/openapi.test.ts checks that every route the service has is in it and the other way round,
- * that real answers match it, and fuzzes every operation against it (schemathesis).
+ * that real answers match it, and fuzzes every operation against it (schemathesis); `npm run lint`
+ * lints it (scripts/lint-openapi.sh, redocly.yaml).
  */
 import { z } from 'zod';
 import { jsonValue } from './requests';
@@ -73,8 +76,10 @@ function operation(op: Operation) {
   // Wrong credentials are throttled per client address (src/core/throttle.ts).
   if (signedIn || 401 in op.answers) answers[429] = answer('Error');
   return {
+    operationId: op.name,
     summary: op.summary,
-    ...(signedIn ? { security: [{ bearer: [] }] } : {}),
+    // An open operation says it needs no credential (the webhook URL's token is in its path).
+    security: signedIn ? [{ bearer: [] }] : [],
     ...(params.length + query.length + workspace.length > 0
       ? {
           parameters: [...params, ...query, ...workspace].map(({ schema, ...p }) => ({ ...p, schema: bare(schema) })),
@@ -95,7 +100,12 @@ function bare(schema: unknown): unknown {
   return rest;
 }
 
-export function openApiDocument(baseUrl: string, operations: readonly Operation[]): Record<string, unknown> {
+/** The document of `operations` served at `baseUrl`, of the service's `version` (package.json's). */
+export function openApiDocument(
+  baseUrl: string,
+  operations: readonly Operation[],
+  version: string,
+): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of operations) {
     const path = op.path.replace(/:(\w+)/g, '{$1}');
@@ -105,7 +115,7 @@ export function openApiDocument(baseUrl: string, operations: readonly Operation[
     openapi: '3.1.0',
     info: {
       title: 'Webhook trigger service',
-      version: '0.4.0',
+      version,
       description: 'Inbound webhook triggers for robots, and the management API (docs/api.md).',
     },
     servers: [{ url: baseUrl }],

@@ -3,7 +3,8 @@
  * the admin token, the request body and query it takes and what each status answers, each by its
  * schema's name (./requests.ts, ./answers.ts). From a declaration come the types of what its
  * handler is given and must return (./route.ts) and of what a client sends and reads
- * (web/src/api.ts). Types only: the dashboard's compiler reads this without the server's code.
+ * (web/src/api.ts). Types, and `named`, which imports nothing: the dashboard's compiler reads this
+ * without the server's code.
  */
 import type { input, output } from 'zod';
 import type { ANSWERS } from './answers';
@@ -19,6 +20,11 @@ export type Named = 'robot' | 'app' | 'connection' | 'run' | 'delivery' | 'key';
 
 /** A route as the OpenAPI document sees it (the webhook and codec routes are declared as these). */
 export interface Operation {
+  /**
+   * What the contract calls it (a key of ./management.ts `MANAGEMENT`, given by `named`; the webhook
+   * URL's and codec endpoints' in their declarations): the OpenAPI document's `operationId`.
+   */
+  name: string;
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** Koa's form: `/api/robots/:id`. */
   path: string;
@@ -47,6 +53,15 @@ export interface Operation {
    */
   answers: Record<number, AnswerName | 'empty' | 'document' | 'file' | 'line'>;
 }
+
+/** An operation as declared in a list keyed by its name, which `named` gives it. */
+export type OperationDeclaration = Omit<Operation, 'name'>;
+
+/** The declarations `ops`, each given its key as its `name`. */
+export const named = <const T extends Record<string, OperationDeclaration>>(ops: T) =>
+  Object.fromEntries(Object.entries(ops).map(([name, op]) => [name, { ...op, name }])) as {
+    [K in keyof T]: T[K] & { name: K };
+  };
 
 /** The names of a path's parameters: `/api/robots/:id/runs` has `id`. */
 type ParamsOf<P> = P extends `${string}:${infer Name}/${infer Rest}`

@@ -1,9 +1,9 @@
 /**
  * The management API's workspace operations (docs/workspaces.md): who the caller is, workspaces,
  * their keys and the audit log, declared as ./management.ts declares the others, which gathers
- * them. Types-only imports, as there: the dashboard's bundle takes it whole.
+ * them (and names them). Types-only imports: the dashboard's bundle takes it whole.
  */
-import type { Operation } from './operation';
+import type { OperationDeclaration } from './operation';
 
 export const WORKSPACE_OPERATIONS = {
   caller: {
@@ -68,4 +68,4 @@ export const WORKSPACE_OPERATIONS = {
     items: 'entries',
     answers: { 200: 'AuditPage', 400: 'Error' },
   },
-} as const satisfies Record<string, Operation>;
+} as const satisfies Record<string, OperationDeclaration>;

@@ -18,6 +18,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Connection } from 'mongoose';
 import { openApiDocument } from '../contract/openapi';
+import { buildInfo } from '../core/build-info';
 import { OPERATIONS } from './operations';
 import { managementRouter } from '../api/routes';
 import { BackgroundWork } from '../core/background';
@@ -104,7 +105,7 @@ export function routers(parts: ReceiverParts): Router[] {
   const { config } = parts;
   // Wrong admin tokens are counted per client address, whichever route they were tried on.
   const authFailures = new Throttle('requests with a wrong admin token', config.throttles.authFailuresPerMinute);
-  const document = openApiDocument(config.baseUrl, OPERATIONS);
+  const document = openApiDocument(config.baseUrl, OPERATIONS, buildInfo().version);
   return [
     webhookRouter({ ...parts, taker: deliveryTaker(parts) }),
     codecRouter({ config, codec: payloadEncryption(config), authFailures }),

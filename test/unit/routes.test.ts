@@ -75,6 +75,7 @@ it('declares what every `:id` of a path names: the resource its path is under', 
 
 const route = routesFor<RouteGuard>();
 const thing = {
+  name: 'rotateThing',
   method: 'post',
   path: '/api/things/:id/rotate',
   summary: 'test',

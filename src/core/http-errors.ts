@@ -194,5 +194,5 @@ export async function readJson<S extends ZodTypeAny>(ctx: Context, schema: S): P
   } catch {
     throw invalidField('body', 'invalid JSON');
   }
-  return schema.parse(value) as output<S>;
+  return schema.parse(value);
 }

@@ -66,7 +66,7 @@ type CodecOperation = Operation & { codec: 'encode' | 'decode' };
 
 const codecOperation = (codec: 'encode' | 'decode'): CodecOperation => ({
   codec,
-  name: `${codec}Payloads`,
+  operationId: `${codec}Payloads`,
   method: 'post',
   path: `/codec/${codec}`,
   summary: `${codec === 'encode' ? 'Encrypt' : 'Decrypt'} payloads as the workers do (Temporal's codec server)`,

@@ -3,7 +3,7 @@
  * query (by their names in ./requests.ts), and what each status answers (by name in ./answers.ts).
  * The server gives each its handler (src/api/, `route`), which then must return its declared 2xx
  * answer; the dashboard calls each through web/src/api.ts, whose paths, bodies and answers come
- * from here. Each is named by its key (`named`: its OpenAPI `operationId`). This module imports only
+ * from here. Each key is the operation's OpenAPI `operationId` (`withOperationIds`). This module imports only
  * ./operation.ts and ./workspace-operations.ts (which declares the workspace operations the same way),
  * neither importing anything at run time: the browser bundle takes them whole and nothing else.
  *
@@ -13,10 +13,10 @@
  * A lifecycle transition answers 409 when its state table can refuse it (src/domain/robot-lifecycle.ts;
  * test/unit/routes.test.ts holds the two together).
  */
-import { named, type OperationDeclaration } from './operation';
+import { withOperationIds, type OperationDeclaration } from './operation';
 import { WORKSPACE_OPERATIONS } from './workspace-operations';
 
-export const MANAGEMENT = named({
+export const MANAGEMENT = withOperationIds({
   openApiDocument: {
     method: 'get',
     path: '/api/openapi.json',

@@ -3,7 +3,7 @@
  * the zod schemas the routes validate with (./requests.ts) and answer by (./answers.ts), and which
  * route takes and answers which of them (the operations it is handed: src/runtime/operations.ts
  * gathers every route of the port, each declared once as data).
- * Each operation's `operationId` is its name in the contract (`Operation.name`); the version is
+ * Each operation's `operationId` is its name in the contract (`Operation.operationId`); the version is
  * package.json's; an open operation says so (`security: []`).
  * test/openapi.test.ts checks that every route the service has is in it and the other way round,
  * that real answers match it, and fuzzes every operation against it (schemathesis); `npm run lint`
@@ -76,7 +76,7 @@ function operation(op: Operation) {
   // Wrong credentials are throttled per client address (src/core/throttle.ts).
   if (signedIn || 401 in op.answers) answers[429] = answer('Error');
   return {
-    operationId: op.name,
+    operationId: op.operationId,
     summary: op.summary,
     // An open operation says it needs no credential (the webhook URL's token is in its path).
     security: signedIn ? [{ bearer: [] }] : [],

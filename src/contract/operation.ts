@@ -3,7 +3,7 @@
  * the admin token, the request body and query it takes and what each status answers, each by its
  * schema's name (./requests.ts, ./answers.ts). From a declaration come the types of what its
  * handler is given and must return (./route.ts) and of what a client sends and reads
- * (web/src/api.ts). Types, and `named`, which imports nothing: the dashboard's compiler reads this
+ * (web/src/api.ts). Types, and `withOperationIds`, which imports nothing: the dashboard's compiler reads this
  * without the server's code.
  */
 import type { input, output } from 'zod';
@@ -21,10 +21,10 @@ export type Named = 'robot' | 'app' | 'connection' | 'run' | 'delivery' | 'key';
 /** A route as the OpenAPI document sees it (the webhook and codec routes are declared as these). */
 export interface Operation {
   /**
-   * What the contract calls it (a key of ./management.ts `MANAGEMENT`, given by `named`; the webhook
-   * URL's and codec endpoints' in their declarations): the OpenAPI document's `operationId`.
+   * What the contract calls it, its `operationId` in the OpenAPI document: a key of ./management.ts
+   * `MANAGEMENT` (given by `withOperationIds`), the webhook URL's and codec endpoints' in their declarations.
    */
-  name: string;
+  operationId: string;
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** Koa's form: `/api/robots/:id`. */
   path: string;
@@ -54,13 +54,13 @@ export interface Operation {
   answers: Record<number, AnswerName | 'empty' | 'document' | 'file' | 'line'>;
 }
 
-/** An operation as declared in a list keyed by its name, which `named` gives it. */
-export type OperationDeclaration = Omit<Operation, 'name'>;
+/** An operation as declared in a list keyed by its operationId, which `withOperationIds` gives it. */
+export type OperationDeclaration = Omit<Operation, 'operationId'>;
 
-/** The declarations `ops`, each given its key as its `name`. */
-export const named = <const T extends Record<string, OperationDeclaration>>(ops: T) =>
-  Object.fromEntries(Object.entries(ops).map(([name, op]) => [name, { ...op, name }])) as {
-    [K in keyof T]: T[K] & { name: K };
+/** The declarations `ops`, each given its key as its `operationId`. */
+export const withOperationIds = <const T extends Record<string, OperationDeclaration>>(ops: T) =>
+  Object.fromEntries(Object.entries(ops).map(([operationId, op]) => [operationId, { ...op, operationId }])) as {
+    [K in keyof T]: T[K] & { operationId: K };
   };
 
 /** The names of a path's parameters: `/api/robots/:id/runs` has `id`. */

@@ -1,7 +1,7 @@
 /**
  * The management API's workspace operations (docs/workspaces.md): who the caller is, workspaces,
  * their keys and the audit log, declared as ./management.ts declares the others, which gathers
- * them (and names them). Types-only imports: the dashboard's bundle takes it whole.
+ * them (and gives each its operationId). Types-only imports: the dashboard's bundle takes it whole.
  */
 import type { OperationDeclaration } from './operation';
 

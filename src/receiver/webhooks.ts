@@ -40,7 +40,7 @@ interface ReceiverDeps {
 
 /** The webhook URL's operations, as data: the router below mounts these, and the OpenAPI document shows them. */
 export const WEBHOOK_OPERATIONS: readonly Operation[] = (['post', 'put'] as const).map((method) => ({
-  name: method === 'post' ? 'deliverWebhook' : 'deliverWebhookByPut',
+  operationId: method === 'post' ? 'deliverWebhook' : 'deliverWebhookByPut',
   method,
   path: WEBHOOK_PATH,
   summary:
@@ -68,7 +68,7 @@ export const WEBHOOK_OPERATIONS: readonly Operation[] = (['post', 'put'] as cons
 
 /** The GET a sender checks the URL with (Meta, Dropbox, Okta, X): answered only for an app of that sender. */
 export const HANDSHAKE_OPERATION: Operation = {
-  name: 'checkWebhookUrl',
+  operationId: 'checkWebhookUrl',
   method: 'get',
   path: WEBHOOK_PATH,
   summary:

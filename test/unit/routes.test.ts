@@ -75,7 +75,7 @@ it('declares what every `:id` of a path names: the resource its path is under', 
 
 const route = routesFor<RouteGuard>();
 const thing = {
-  name: 'rotateThing',
+  operationId: 'rotateThing',
   method: 'post',
   path: '/api/things/:id/rotate',
   summary: 'test',
@@ -92,6 +92,7 @@ interface Robot {
   workspaceId: string;
 }
 const poke = {
+  operationId: 'pokeRobot',
   method: 'post',
   path: '/api/robots/:id/poke',
   summary: 'test',

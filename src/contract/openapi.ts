@@ -25,8 +25,20 @@ const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 function schemas(named: Record<string, z.ZodType>, io: 'input' | 'output'): Record<string, unknown> {
   const registry = z.registry<{ id: string }>();
   for (const [id, schema] of Object.entries({ JsonValue: jsonValue, ...named })) registry.add(schema, { id });
-  const { schemas: made } = z.toJSONSchema(registry, { io, uri: (id) => ref(id).$ref });
+  const { schemas: made } = z.toJSONSchema(registry, { io, uri: (id) => ref(id).$ref, override: tupleAsArray });
   return Object.fromEntries(Object.entries(made).map(([id, schema]) => [id, bare(schema)]));
+}
+
+/**
+ * A tuple (`[name, value]`) said as an array of its items' types, of its length: schemathesis 4.32 reads
+ * 2020-12's `prefixItems` as the older array form of `items`, which it then refuses as no schema.
+ */
+function tupleAsArray({ jsonSchema }: { jsonSchema: Record<string, unknown> }): void {
+  const prefix = jsonSchema.prefixItems;
+  if (!Array.isArray(prefix)) return;
+  const kinds = [...new Map(prefix.map((item) => [JSON.stringify(item), item as unknown])).values()];
+  delete jsonSchema.prefixItems;
+  jsonSchema.items = kinds.length === 1 ? kinds[0] : { anyOf: kinds };
 }
 
 function answer(kind: Operation['answers'][number]) {

@@ -64,11 +64,12 @@ describe('a refusal answers one line of text saying why, with the status senders
     answers.push(await sendAs(withToken(atWork.webhookUrl, 'A'.repeat(43)), { ...post('{"a":1}') }));
     for (const answer of answers) {
       expectRefusal(answer, 404, 'no webhook at this URL: it is unknown or its robot is stopped');
-      // Nothing else tells them apart: the same headers but the date.
-      const { date: _date, ...headers } = answer.headers;
-      const { date: _first, ...first } = answers[0].headers;
+      // Nothing else tells them apart: the same headers but the date and each request's own id.
+      const { date: _date, 'x-request-id': _id, ...headers } = answer.headers;
+      const { date: _first, 'x-request-id': _firstId, ...first } = answers[0].headers;
       expect(headers).toEqual(first);
     }
+    expect(new Set(answers.map((a) => a.headers['x-request-id'])).size).toBe(answers.length);
   });
 
   it.each([

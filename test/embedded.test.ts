@@ -236,10 +236,21 @@ it("stops the servers a killed launcher left running at the next start, and not 
     expect(fs.readFileSync(path.join(logs, 'ferretdb.log'), 'utf8')).toContain(`stopped ferretdb (pid ${servers[1]})`);
     expect((await fetch(`http://localhost:${env.RECEIVER_METRICS_PORT}/healthz`)).status).toBe(200);
 
-    // A second launcher on the same data folder leaves the first one's servers alone.
+    // A second launcher on the same data folder leaves the first one's servers alone. On the same ports it
+    // is refused before anything is spawned, naming what holds them; on ports of its own, by the folder.
     const secondLog = path.join(dataDir, 'second.log');
     const second = startProcess('embedded', env, secondLog);
     expect(await exited(second)).toBe(1);
+    expect(fs.readFileSync(secondLog, 'utf8')).toContain(`is in use by pid ${launcher!.pid} (`);
+    const ownPorts = Object.fromEntries(
+      await Promise.all(
+        ['PORT', 'EMBEDDED_TEMPORAL_PORT', 'EMBEDDED_TEMPORAL_UI_PORT', 'WORKER_METRICS_PORT']
+          .concat(['RECEIVER_METRICS_PORT', 'SDK_METRICS_PORT'])
+          .map(async (name) => [name, String(await freePort())]),
+      ),
+    );
+    const third = startProcess('embedded', { ...env, ...ownPorts }, secondLog);
+    expect(await exited(third)).toBe(1);
     expect(fs.readFileSync(secondLog, 'utf8')).toContain(
       `belongs to a launcher that still runs (pid ${launcher!.pid})`,
     );

@@ -103,7 +103,7 @@ export async function editApp(
     bodyFormat: body.bodyFormat ?? app.bodyFormat,
   });
   const changes = { ...body, ...(verification === undefined ? {} : sealed(secretsKey, verification)) };
-  return models.App.findByIdAndUpdate(app._id, { $set: changes }, { new: true }).lean();
+  return models.App.findByIdAndUpdate(app._id, { $set: changes }, { returnDocument: 'after' }).lean();
 }
 
 export async function createConnection(
@@ -131,7 +131,11 @@ export async function editConnection(
     signingSecret === undefined
       ? {}
       : { signingSecretSealed: signingSecret && encryptSecret(secretsKey, signingSecret) };
-  return models.Connection.findByIdAndUpdate(connection._id, { $set: { ...body, ...sealed } }, { new: true }).lean();
+  return models.Connection.findByIdAndUpdate(
+    connection._id,
+    { $set: { ...body, ...sealed } },
+    { returnDocument: 'after' },
+  ).lean();
 }
 
 /**

@@ -94,7 +94,7 @@ export async function confirmHandshakeSecret(
   const updated = await models.Robot.findByIdAndUpdate(
     robot._id,
     { $set: { 'trigger.handshakeSecret': handshakeSecret, 'trigger.pendingHandshakeSecrets': [] } },
-    { new: true },
+    { returnDocument: 'after' },
   ).lean();
   if (!updated) throw conflict('the robot is gone');
   return { robot: updated, secret: decryptSecret(secretsKeys, chosen.sealed) };

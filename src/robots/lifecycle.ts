@@ -83,7 +83,7 @@ export class RobotLifecycle {
     const moved = await this.deps.models.Robot.findByIdAndUpdate(
       robot._id,
       { $set: { state: to, ...more } },
-      { new: true },
+      { returnDocument: 'after' },
     ).lean();
     if (!moved) throw notFound('robot not found');
     await this.deps.forget(moved.trigger.identifier);

@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { startStack, type Stack } from './support/stack';
+import { onlyDelivery } from './support/robot-waits';
 import { waitFor } from '../src/launch/os/wait';
 import { FanOutQuota } from '../src/deliveries/fanout-quota';
 import { DEFAULT_WORKSPACE } from '../src/domain/workspaces';
@@ -28,24 +29,18 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-async function onlyDelivery(robotId: string) {
-  const [delivery] = await waitFor(
-    () => stack.deliveries(robotId),
-    (d) => d.length === 1,
-  );
-  return delivery;
-}
-
 describe('caps on what one delivery makes', () => {
   it('records a CSV of one row more than CSV_MAX_ROWS as failed, naming the cap, with no run', async () => {
     const robot = await stack.robotAtWork({ bodyFormat: 'csv' });
     const body = `n\n${Array.from({ length: CAPS.CSV_MAX_ROWS + 1 }, (_, i) => i).join('\n')}\n`;
     expect((await stack.send('POST', robot.webhookUrl, body)).status).toBe(200);
-    expect(await onlyDelivery(robot.robotId)).toMatchObject({
+    expect(await onlyDelivery(stack, robot.robotId)).toMatchObject({
       outcome: 'failed',
       error: `over CSV_MAX_ROWS: more than ${CAPS.CSV_MAX_ROWS} rows`,
     });
-    const failed = await stack.temporal.workflow.getHandle((await onlyDelivery(robot.robotId)).workflowId).describe();
+    const failed = await stack.temporal.workflow
+      .getHandle((await onlyDelivery(stack, robot.robotId)).workflowId)
+      .describe();
     expect(failed.status.name).toBe('FAILED');
     expect(await stack.runs(robot.robotId)).toEqual([]);
   });
@@ -54,12 +49,12 @@ describe('caps on what one delivery makes', () => {
     const wide = await stack.robotAtWork({ bodyFormat: 'csv' });
     const header = Array.from({ length: CAPS.CSV_MAX_COLUMNS + 1 }, (_, i) => `c${i}`).join(',');
     await stack.send('POST', wide.webhookUrl, `${header}\n1\n`);
-    expect((await onlyDelivery(wide.robotId)).error).toBe(
+    expect((await onlyDelivery(stack, wide.robotId)).error).toBe(
       `over CSV_MAX_COLUMNS: a row of ${CAPS.CSV_MAX_COLUMNS + 1} columns (at most ${CAPS.CSV_MAX_COLUMNS})`,
     );
     const long = await stack.robotAtWork({ bodyFormat: 'csv' });
     await stack.send('POST', long.webhookUrl, `a\n${'x'.repeat(CAPS.CSV_MAX_CELL_BYTES + 1)}\n`);
-    expect((await onlyDelivery(long.robotId)).error).toBe(
+    expect((await onlyDelivery(stack, long.robotId)).error).toBe(
       `over CSV_MAX_CELL_BYTES: a cell of more than ${CAPS.CSV_MAX_CELL_BYTES} bytes`,
     );
     expect([...(await stack.runs(wide.robotId)), ...(await stack.runs(long.robotId))]).toEqual([]);
@@ -69,7 +64,7 @@ describe('caps on what one delivery makes', () => {
     const robot = await stack.robotAtWork({ bodyFormat: 'csv' });
     const name = 'n'.repeat(stack.config.deliveryCaps.CSV_MAX_HEADER_CELL_BYTES + 1);
     await stack.send('POST', robot.webhookUrl, `${name}\n${'a\n'.repeat(500)}`);
-    expect((await onlyDelivery(robot.robotId)).error).toBe(
+    expect((await onlyDelivery(stack, robot.robotId)).error).toBe(
       `over CSV_MAX_HEADER_CELL_BYTES: a column name of more than ${stack.config.deliveryCaps.CSV_MAX_HEADER_CELL_BYTES} bytes`,
     );
     expect(await stack.runs(robot.robotId)).toEqual([]);
@@ -113,7 +108,7 @@ describe('caps on what one delivery makes', () => {
     const robot = await stack.robotAtWork();
     const body = JSON.stringify({ big: 'x'.repeat(CAPS.MAX_TRIGGER_BYTES) });
     expect((await stack.send('POST', robot.webhookUrl, body)).status).toBe(200);
-    expect((await onlyDelivery(robot.robotId)).error).toBe(
+    expect((await onlyDelivery(stack, robot.robotId)).error).toBe(
       `over MAX_TRIGGER_BYTES: more than ${CAPS.MAX_TRIGGER_BYTES} bytes of trigger data`,
     );
   });

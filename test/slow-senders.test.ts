@@ -8,6 +8,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { robotAtWork } from '../src/client/api-client';
 import { startStack, type Stack } from './support/stack';
+import { onlyDelivery } from './support/robot-waits';
 import { waitFor } from '../src/launch/os/wait';
 import { KiB, MiB } from '../src/domain/limits/units';
 import { SENDERS } from '../src/domain/senders/catalog';
@@ -29,14 +30,6 @@ beforeAll(async () => {
   stack = await startStack(Object.fromEntries(Object.entries(LIMITS).map(([k, v]) => [k, String(v)])));
 });
 afterAll(() => stack.close());
-
-async function onlyDelivery(robotId: string) {
-  const [delivery] = await waitFor(
-    () => stack.deliveries(robotId),
-    (d) => d.length === 1,
-  );
-  return delivery;
-}
 
 describe('slow senders, floods and forgers', () => {
   it('answers another robot 200 while ten slow uploads, each announcing the largest body, hold one URL', async () => {
@@ -130,7 +123,7 @@ describe('slow senders, floods and forgers', () => {
       const large = sent(robot.webhookUrl);
       const res = await stack.send(large.method, robot.webhookUrl + large.query, large.body, large.headers);
       expect(res.status).toBe(SENDERS[sender.name].refusalStatus);
-      const delivery = await onlyDelivery(robot.robotId);
+      const delivery = await onlyDelivery(stack, robot.robotId);
       expect({ outcome: delivery.outcome, reason: delivery.reason }).toEqual({
         outcome: 'rejected',
         reason: expect.stringMatching(reason),

@@ -15,3 +15,12 @@ export const finishedRuns = (stack: Stack, robotId: string, count: number) =>
     () => stack.runs(robotId),
     (r) => r.filter((run) => run.status !== 'running').length >= count,
   );
+
+/** The robot's one delivery, once it is recorded. */
+export const onlyDelivery = async (stack: Stack, robotId: string) =>
+  (
+    await waitFor(
+      () => stack.deliveries(robotId),
+      (d) => d.length === 1,
+    )
+  )[0];

@@ -8,10 +8,9 @@
  * counts every workflow completed. Deliveries a second ÷ the floor's is what the service adds to
  * the least a durable delivery with one step costs this engine on this machine.
  */
-import { NativeConnection, Worker } from '@temporalio/worker';
 import { randomBytes } from 'node:crypto';
 import { waitFor } from '../../src/launch/os/wait';
-import { nativeConnectionOptions } from '../../src/temporal/socket-address';
+import { withBenchWorker } from '../bench-worker';
 import { completions, type BenchContext } from '../context';
 import { ranAt, benchNothing } from '../floor-activities';
 import { startOptions } from '../load';
@@ -74,46 +73,29 @@ export async function deliveryFloor(ctx: BenchContext): Promise<DeliveryFloorRes
   const { stack, s } = ctx;
   const rounds = s.levelRounds;
   const each = Math.ceil(s.floorDeliveries / rounds);
-  const taskQueue = `bench-floor-${randomBytes(3).toString('hex')}`;
-  const connection = await NativeConnection.connect(
-    nativeConnectionOptions(stack.temporalAddress, { tls: stack.temporalTls() }),
-  );
-  try {
-    const worker = await Worker.create({
-      connection,
-      namespace: stack.namespace,
-      taskQueue,
-      workflowsPath: require.resolve('../workflows'),
-      activities: { benchNothing },
-    });
-    return await worker.runUntil(async () => {
-      const deliveries: DeliveryFloorSide[] = [];
-      const floor: DeliveryFloorSide[] = [];
-      for (let r = 0; r < rounds; r++) {
-        const order = r % 2 ? (['floor', 'deliveries'] as const) : (['deliveries', 'floor'] as const);
-        for (const side of order) {
-          log(
-            `delivery floor: round ${r + 1} of ${rounds}, ${each} ${side === 'floor' ? 'do-nothing ' : ''}deliveries`,
-          );
-          if (side === 'deliveries') {
-            const { rows, seconds } = await jsonDeliveries(ctx, each);
-            deliveries.push({ count: rows, seconds, perSec: round(rows / seconds, 1) });
-          } else {
-            const seconds = await floorTurn(ctx, taskQueue, each);
-            floor.push({ count: each, seconds, perSec: round(each / seconds, 1) });
-          }
+  return withBenchWorker(stack, 'floor', { benchNothing }, async (taskQueue) => {
+    const deliveries: DeliveryFloorSide[] = [];
+    const floor: DeliveryFloorSide[] = [];
+    for (let r = 0; r < rounds; r++) {
+      const order = r % 2 ? (['floor', 'deliveries'] as const) : (['deliveries', 'floor'] as const);
+      for (const side of order) {
+        log(`delivery floor: round ${r + 1} of ${rounds}, ${each} ${side === 'floor' ? 'do-nothing ' : ''}deliveries`);
+        if (side === 'deliveries') {
+          const { rows, seconds } = await jsonDeliveries(ctx, each);
+          deliveries.push({ count: rows, seconds, perSec: round(rows / seconds, 1) });
+        } else {
+          const seconds = await floorTurn(ctx, taskQueue, each);
+          floor.push({ count: each, seconds, perSec: round(each / seconds, 1) });
         }
       }
-      const [d, f] = [sideOf(deliveries), sideOf(floor)];
-      return {
-        rounds,
-        deliveries: d,
-        floor: f,
-        byRound: deliveries.map((x, i) => round(x.perSec / floor[i].perSec, 3)),
-        ratio: round(d.perSec / f.perSec, 3),
-      };
-    });
-  } finally {
-    await connection.close();
-  }
+    }
+    const [d, f] = [sideOf(deliveries), sideOf(floor)];
+    return {
+      rounds,
+      deliveries: d,
+      floor: f,
+      byRound: deliveries.map((x, i) => round(x.perSec / floor[i].perSec, 3)),
+      ratio: round(d.perSec / f.perSec, 3),
+    };
+  });
 }

@@ -1,9 +1,8 @@
 /** The fan-out baseline: the engine's ceiling for a CSV fan-out (bench/workflows.ts). */
 import type { Client } from '@temporalio/client';
-import { NativeConnection, Worker } from '@temporalio/worker';
 import { randomBytes } from 'node:crypto';
 import { waitFor } from '../../src/launch/os/wait';
-import { nativeConnectionOptions } from '../../src/temporal/socket-address';
+import { withBenchWorker } from '../bench-worker';
 import { completions } from '../context';
 import type { Settings } from '../settings';
 import { stackCpuSeconds } from '../processes';
@@ -26,51 +25,37 @@ export interface FanOutBaseline {
  */
 export async function fanOutBaseline(stack: BenchStack, temporal: Client, s: Settings): Promise<FanOutBaseline> {
   const children = s.fanOutBaseline;
-  const taskQueue = `bench-fan-out-${randomBytes(3).toString('hex')}`;
-  const connection = await NativeConnection.connect(
-    nativeConnectionOptions(stack.temporalAddress, { tls: stack.temporalTls() }),
-  );
-  try {
-    const worker = await Worker.create({
-      connection,
-      namespace: stack.namespace,
-      taskQueue,
-      workflowsPath: require.resolve('../workflows'),
-    });
-    return await worker.runUntil(async () => {
-      log(`fan-out baseline: ${children} children that do nothing`);
-      const tag = randomBytes(4).toString('hex');
-      const done = completions(temporal, 'benchChild');
-      await done.start();
-      const cpuBefore = { stack: stackCpuSeconds(stack.pid), bench: process.cpuUsage() };
-      const startedAt = Date.now();
-      const args: [BenchFanOut] = [{ tag, children, next: 0 }];
-      await temporal.workflow.start('benchFanOut', { taskQueue, workflowId: `bench-fan-out:${tag}`, args });
-      await waitFor(
-        () => done.sinceStart(),
-        (finished) => finished >= children,
-        s.csvTimeoutS * 1000,
-        {
-          intervalMs: s.pollS * 1000,
-          message: (finished) =>
-            `only ${finished} of the baseline's ${children} children finished (BENCH_CSV_TIMEOUT_S) ` +
-            `within ${s.csvTimeoutS} s`,
-        },
-      );
-      const seconds = (Date.now() - startedAt) / 1000;
-      const temporalCpu = stackCpuSeconds(stack.pid).temporal - cpuBefore.stack.temporal;
-      const benchCpu = process.cpuUsage(cpuBefore.bench);
-      return {
-        children,
-        seconds: round(seconds, 1),
-        childrenPerSec: round(children / seconds, 1),
-        cpuMsPerChild: {
-          temporal: round((temporalCpu * 1000) / children, 2),
-          benchWorker: round((benchCpu.user + benchCpu.system) / 1000 / children, 2),
-        },
-      };
-    });
-  } finally {
-    await connection.close();
-  }
+  return withBenchWorker(stack, 'fan-out', {}, async (taskQueue) => {
+    log(`fan-out baseline: ${children} children that do nothing`);
+    const tag = randomBytes(4).toString('hex');
+    const done = completions(temporal, 'benchChild');
+    await done.start();
+    const cpuBefore = { stack: stackCpuSeconds(stack.pid), bench: process.cpuUsage() };
+    const startedAt = Date.now();
+    const args: [BenchFanOut] = [{ tag, children, next: 0 }];
+    await temporal.workflow.start('benchFanOut', { taskQueue, workflowId: `bench-fan-out:${tag}`, args });
+    await waitFor(
+      () => done.sinceStart(),
+      (finished) => finished >= children,
+      s.csvTimeoutS * 1000,
+      {
+        intervalMs: s.pollS * 1000,
+        message: (finished) =>
+          `only ${finished} of the baseline's ${children} children finished (BENCH_CSV_TIMEOUT_S) ` +
+          `within ${s.csvTimeoutS} s`,
+      },
+    );
+    const seconds = (Date.now() - startedAt) / 1000;
+    const temporalCpu = stackCpuSeconds(stack.pid).temporal - cpuBefore.stack.temporal;
+    const benchCpu = process.cpuUsage(cpuBefore.bench);
+    return {
+      children,
+      seconds: round(seconds, 1),
+      childrenPerSec: round(children / seconds, 1),
+      cpuMsPerChild: {
+        temporal: round((temporalCpu * 1000) / children, 2),
+        benchWorker: round((benchCpu.user + benchCpu.system) / 1000 / children, 2),
+      },
+    };
+  });
 }

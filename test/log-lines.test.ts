@@ -5,22 +5,14 @@
 import { Client } from '@temporalio/client';
 import { connectTemporal } from '../src/temporal/socket-address';
 import { randomUUID } from 'node:crypto';
-import { PassThrough } from 'node:stream';
+import { capturedLogLines } from './support/log-capture';
 import { installTestRuntime, startStack, type Stack } from './support/stack';
 import { waitFor } from '../src/launch/os/wait';
 
-const lines: Array<Record<string, unknown>> = [];
+const { lines, destination } = capturedLogLines();
 let stack: Stack;
 beforeAll(async () => {
-  const capture = new PassThrough();
-  let rest = '';
-  capture.on('data', (chunk: Buffer) => {
-    const text = rest + chunk.toString('utf8');
-    const parts = text.split('\n');
-    rest = parts.pop()!;
-    for (const line of parts) if (line.trim()) lines.push(JSON.parse(line) as Record<string, unknown>);
-  });
-  await installTestRuntime({ logLevel: 'info', destination: capture });
+  await installTestRuntime({ logLevel: 'info', destination });
   stack = await startStack({ LOG_LEVEL: 'info' });
 });
 afterAll(() => stack.close());

@@ -3,23 +3,16 @@
  * an `X-Request-Id` sent is echoed and is in every log line of its request, one is made when none or
  * an insane one is sent, and each request has one access line, a webhook URL's token masked in it.
  */
-import { PassThrough } from 'node:stream';
+import { capturedLogLines } from './support/log-capture';
 import { installTestRuntime, startStack, type Stack } from './support/stack';
 import { waitFor } from '../src/launch/os/wait';
 import { REQUEST_ID_MAX_CHARS } from '../src/domain/limits';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-const lines: Array<Record<string, unknown>> = [];
+const { lines, destination } = capturedLogLines();
 let stack: Stack;
 beforeAll(async () => {
-  const capture = new PassThrough();
-  let rest = '';
-  capture.on('data', (chunk: Buffer) => {
-    const parts = (rest + chunk.toString('utf8')).split('\n');
-    rest = parts.pop()!;
-    for (const line of parts) if (line.trim()) lines.push(JSON.parse(line) as Record<string, unknown>);
-  });
-  await installTestRuntime({ logLevel: 'info', destination: capture });
+  await installTestRuntime({ logLevel: 'info', destination });
   stack = await startStack({ LOG_LEVEL: 'info' });
 });
 afterAll(() => stack.close());

@@ -6,6 +6,10 @@
  * local port. A port taken from there and released could be taken again by one of those before
  * the test's own server binds it (a receiver that then never listens, and a probe that finds the
  * Temporal server instead). Ports below that range are only ever taken on request.
+ *
+ * Ports the Fetch standard's "bad port" list names are never chosen: Node's `fetch` and every browser
+ * refuse to connect to them (a test's client failed with `bad port` once 10080 was drawn). Of that
+ * list only 10080 lies in the range drawn from; the set keeps only those.
  */
 import fs from 'node:fs';
 import net from 'node:net';
@@ -24,6 +28,8 @@ function ephemeralStart(): number {
 
 const LOWEST = 10_000;
 const HIGHEST = ephemeralStart() - 1;
+/** The Fetch standard's bad ports at or above LOWEST (https://fetch.spec.whatwg.org/#port-blocking). */
+const FETCH_BAD_PORTS = new Set([10080]);
 
 function listenOn(port: number): Promise<net.Server | null> {
   return new Promise((resolve) => {
@@ -44,7 +50,9 @@ export async function freePorts(count: number): Promise<number[]> {
   const held: net.Server[] = [];
   for (let tries = 0; held.length < count; tries++) {
     if (tries > 1000) throw new Error(`no ${count} free ports between ${LOWEST} and ${HIGHEST}`);
-    const server = await listenOn(LOWEST + Math.floor(Math.random() * (HIGHEST - LOWEST + 1)));
+    const port = LOWEST + Math.floor(Math.random() * (HIGHEST - LOWEST + 1));
+    if (FETCH_BAD_PORTS.has(port)) continue;
+    const server = await listenOn(port);
     if (server) held.push(server);
   }
   const ports = held.map((s) => (s.address() as net.AddressInfo).port);

@@ -24,6 +24,8 @@ function bytesOf(ctx: Context): number | undefined {
 }
 
 export function accessLog(log: Logger): Middleware {
+  // Below `info` (LOG_LEVEL=warn) the line would be built and dropped on every request: no middleware.
+  if (!log.enabled('info')) return (_ctx, next) => next();
   return async (ctx, next) => {
     const start = performance.now();
     let status: number | undefined;

@@ -34,6 +34,8 @@ export interface Logger {
   error(message: string, fields?: LogFields): void;
   /** A logger whose every line also carries these fields (a delivery's ids, say). */
   child(fields: LogFields): Logger;
+  /** Whether a line at this level is written (so a caller can skip building one that is not). */
+  enabled(level: LogLevel): boolean;
 }
 
 /** Field names whose values never reach a log line, at the top level or one level down. */
@@ -87,6 +89,7 @@ function wrap(p: pino.Logger): Logger {
     warn: at('warn'),
     error: at('error'),
     child: (fields) => wrap(p.child(fields)),
+    enabled: (level) => p.isLevelEnabled(level),
   };
 }
 
@@ -97,4 +100,5 @@ export const silentLogger: Logger = {
   warn: () => undefined,
   error: () => undefined,
   child: () => silentLogger,
+  enabled: () => false,
 };

@@ -6,6 +6,7 @@ import { createLogger, type LogLevel } from '../../src/core/log';
 import { sdkLogger } from '../../src/temporal/sdk-log';
 import type Koa from 'koa';
 import { requestIdOf, requestIds } from '../../src/core/request-ids';
+import { accessLog } from '../../src/core/access-log';
 import { REQUEST_ID_MAX_CHARS } from '../../src/domain/limits';
 
 function captured(level: LogLevel = 'debug') {
@@ -142,4 +143,26 @@ it('takes a sane request id as it is and makes one for any other', () => {
   const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
   for (const insane of ['', 'x'.repeat(REQUEST_ID_MAX_CHARS + 1), 'a b', 'a\u001b[31m', 'a"b', 'id-1, id-2', 'é'])
     expect(requestIdOf(insane)).toMatch(uuid);
+});
+
+it('writes one access line per request at info, its token masked, and none below info', async () => {
+  const request = () =>
+    ({
+      method: 'POST',
+      path: '/api/webhooks/custom:a1/tok-abcdefgh1234',
+      status: 200,
+      body: '',
+      response: { get: () => '0', length: 0 },
+      state: {},
+    }) as unknown as Koa.Context;
+  const atInfo = captured('info');
+  const atWarn = captured('warn');
+  await accessLog(atInfo.log)(request(), async () => undefined);
+  await accessLog(atWarn.log)(request(), async () => undefined);
+  expect(atInfo.lines).toEqual([
+    expect.objectContaining({ msg: 'request', method: 'POST', path: '/api/webhooks/custom:a1/…1234', status: 200 }),
+  ]);
+  expect(atWarn.lines).toEqual([]);
+  expect(atWarn.log.enabled('info')).toBe(false);
+  expect(atWarn.log.enabled('warn')).toBe(true);
 });

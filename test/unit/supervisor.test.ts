@@ -23,6 +23,7 @@ it('logs each death with its exit code and last words, and restarts later each t
     error: () => undefined,
     warn: (message, fields) => warnings.push({ message, fields }),
     child: () => log,
+    enabled: (level) => level === 'warn',
   };
   const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
   const crashing = supervise(

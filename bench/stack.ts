@@ -10,7 +10,6 @@ import { unixAddress } from '../src/temporal/socket-address';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import type { TLSConfig } from '@temporalio/client';
@@ -20,6 +19,8 @@ import { temporalTls } from '../src/temporal/client';
 import { freePorts, freeSpacedPorts } from '../src/launch/os/ports';
 import { freeTemporalServerPort } from '../src/launch/servers/temporal-server';
 import { descendants, entryPoint, isAlive, stopWithGrace } from '../src/launch/os/child-processes';
+import type { Fetch } from '../src/client/operations';
+import { trustingFetch } from '../src/client/trusting-fetch';
 
 export interface BenchStack {
   /** Resolves once the launcher has printed its banner (everything is up). */
@@ -30,7 +31,7 @@ export interface BenchStack {
    * over HTTPS with a certificate of the cluster's own CA (`fetch` trusts it; autocannon checks none).
    */
   origin: string;
-  fetch: typeof fetch;
+  fetch: Fetch;
   adminToken: string;
   mongodbUri: string;
   temporalAddress: string;
@@ -49,39 +50,6 @@ export interface BenchStack {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/**
- * A `fetch` over node:https that trusts the CA in `caFile` (read at the first request, once the
- * cluster has made it) for the cluster's entry, whose name is `localhost`.
- */
-function trustingFetch(caFile: string): typeof fetch {
-  return async (input: string | URL | Request, init: RequestInit = {}) => {
-    const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
-    // The bench sends JSON and CSV as strings.
-    const body = typeof init.body === 'string' ? init.body : undefined;
-    return new Promise<Response>((resolve, reject) => {
-      const req = https.request(
-        url,
-        {
-          method: init.method ?? 'GET',
-          headers: init.headers as Record<string, string> | undefined,
-          ca: fs.readFileSync(caFile),
-          servername: 'localhost',
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () =>
-            resolve(new Response(chunks.length > 0 ? Buffer.concat(chunks) : null, { status: res.statusCode })),
-          );
-          res.on('error', reject);
-        },
-      );
-      req.on('error', reject);
-      req.end(body);
-    });
-  };
-}
 
 function tail(file: string, lines = 30): string {
   try {
@@ -198,7 +166,11 @@ export async function launchStack(opts: {
     ready,
     port,
     origin: `${kind === 'cluster' ? 'https' : 'http'}://127.0.0.1:${port}`,
-    fetch: kind === 'cluster' ? trustingFetch(path.join(dataDir, 'tls', 'ca.pem')) : globalThis.fetch,
+    // The cluster's CA, read at each request (it is made once the cluster starts); its entry's name is localhost.
+    fetch:
+      kind === 'cluster'
+        ? trustingFetch(path.join(dataDir, 'tls', 'ca.pem'), { servername: 'localhost' })
+        : globalThis.fetch,
     adminToken,
     // Today's FerretDB takes its socket; an earlier build's (the ablation's baseline) took a port.
     get mongodbUri() {

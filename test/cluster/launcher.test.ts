@@ -8,11 +8,11 @@
 import type { ChildProcess } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import fs from 'node:fs';
-import https from 'node:https';
 import tls from 'node:tls';
 import os from 'node:os';
 import path from 'node:path';
 import { apiClient, robotAtWork } from '../../src/client/api-client';
+import { trustingFetch } from '../../src/client/trusting-fetch';
 import { descendants, exited, isAlive, startProcess } from '../../src/launch/os/child-processes';
 import { freeSpacedPorts } from '../../src/launch/os/ports';
 import { freeTemporalServerPort } from '../../src/launch/servers/temporal-server';
@@ -31,29 +31,6 @@ afterAll(async () => {
   }
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
-
-/** `fetch` over node:https, trusting `ca` (the global one trusts the system's CAs only). */
-function trustingFetch(ca: Buffer): (url: string, init?: RequestInit) => Promise<Response> {
-  return (url, init = {}) =>
-    new Promise((resolve, reject) => {
-      const req = https.request(
-        url,
-        { method: init.method ?? 'GET', headers: init.headers as Record<string, string>, ca },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => {
-            const headers = new Headers();
-            for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') headers.set(k, v);
-            const body = res.statusCode === 204 ? null : Buffer.concat(chunks);
-            resolve(new Response(body, { status: res.statusCode, headers }));
-          });
-        },
-      );
-      req.on('error', reject);
-      req.end(init.body as string | undefined);
-    });
-}
 
 /** The local addresses of the TCP sockets listening on `port` (Linux's /proc/net: 0100007F is 127.0.0.1). */
 function listeningAddresses(port: number): string[] {
@@ -152,10 +129,10 @@ it('starts the cluster, serves a delivery through the entry, and stops everythin
   // Once TLS is on, browsers are told this origin is HTTPS only.
   expect(sent.headers.get('strict-transport-security')).toBe('max-age=31536000');
   const runs = await waitFor(
-    () => client.json('GET', `/api/robots/${robot.robotId}/runs`),
+    () => client.call('listRuns', { params: { id: robot.robotId } }),
     (r) => r.runs[0]?.status === 'succeeded',
   );
-  expect((await client.json('GET', `/api/runs/${runs.runs[0].id}`)).steps[0].output).toEqual({ hi: 'Hi Ann' });
+  expect((await client.call('getRun', { params: { id: runs.runs[0].id } })).steps[0].output).toEqual({ hi: 'Hi Ann' });
 
   // PostgreSQL, Temporal server, FerretDB, nginx (and its worker), 2 receivers, 2 workers.
   const tree = descendants(launcher.pid!);

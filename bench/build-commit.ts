@@ -1,9 +1,11 @@
 /**
  * An earlier commit's build, for the phases that compare today's code with it (bench/phases/ablation.ts,
  * bench/phases/receiver-ab.ts): `git archive` of the commit into a temporary folder keyed by its
- * hash, compiled there once with this checkout's node_modules and kept for later runs.
+ * hash, compiled there once and kept for later runs. With this checkout's node_modules when its
+ * package-lock.json is today's; else with its own, installed there by `npm ci` (a commit before an
+ * upgrade cannot run on the upgraded packages: zod 4, mongoose 9).
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,19 +17,24 @@ export function buildCommit(commit: string): string {
   const sha = execFileSync('git', ['rev-parse', '--short', commit], { cwd: root, encoding: 'utf8' }).trim();
   const dir = path.join(os.tmpdir(), `webhooks-baseline-${sha}`);
   const launcher = path.join(dir, 'dist/src/entry/embedded.js');
-  const modules = path.join(root, 'node_modules');
+  const sameLock = spawnSync('git', ['diff', '--quiet', sha, 'HEAD', '--', 'package-lock.json'], { cwd: root });
+  const modules = sameLock.status === 0 ? path.join(root, 'node_modules') : null;
   // Kept only for the checkout it was built with: another's node_modules may be gone.
-  const built = `${sha} ${modules}`;
+  const built = `${sha} ${modules ?? 'its own node_modules'}`;
   if (fs.existsSync(path.join(dir, '.built')) && fs.readFileSync(path.join(dir, '.built'), 'utf8') === built)
     return dir;
   log(`baseline: building ${commit} (${sha}) in ${dir}`);
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
   execFileSync('sh', ['-c', `git archive ${sha} | tar -x -C '${dir}'`], { cwd: root });
-  fs.symlinkSync(modules, path.join(dir, 'node_modules'));
+  if (modules) fs.symlinkSync(modules, path.join(dir, 'node_modules'));
+  else {
+    log(`baseline: ${sha}'s package-lock.json is not today's: npm ci there`);
+    execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: dir, stdio: 'ignore' });
+  }
   // Its own compiler settings; type errors against this checkout's newer types do not stop the output.
   try {
-    execFileSync(path.join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], { cwd: dir, stdio: 'ignore' });
+    execFileSync(path.join(dir, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], { cwd: dir, stdio: 'ignore' });
   } catch {
     if (!fs.existsSync(launcher)) throw new Error(`${commit} did not build: ${launcher} is missing`);
   }

@@ -7,10 +7,10 @@
  * what a sender's check parses before its credential is checked (./unsigned-parsing.ts), what the
  * delivery inspector keeps and reads at once (./inspection.ts), what one
  * workspace may hold (./workspace-sizes.ts),
- * what processes keep in memory (./memory.ts), a request's id as taken from a client (./request-ids.ts)
- * and the answers compressed (./compression.ts). Timing constants (pauses, ticks, time-outs) stay
- * at the top of the module that waits. Imports nothing outside this folder: the workflow bundle, the
- * bench and the tests read limits from here.
+ * what processes keep in memory (./memory.ts), a request's id as taken from a client (./request-ids.ts),
+ * the answers compressed (./compression.ts) and issues (./issues.ts). Timing constants (pauses,
+ * ticks, time-outs) stay at the top of the module that waits. Imports nothing outside this
+ * folder: the workflow bundle, the bench and the tests read limits from here.
  */
 export * from './engines';
 export * from './requests';
@@ -25,3 +25,4 @@ export * from './workspace-sizes';
 export * from './inspection';
 export * from './request-ids';
 export * from './compression';
+export * from './issues';

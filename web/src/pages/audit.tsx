@@ -14,6 +14,7 @@ import { canManageKeys } from '../rights';
 import { MANAGEMENT } from '../../../src/contract/management';
 import { AUDIT_EXPORT_MAX, AUDIT_PAGE_MAX } from '../../../src/domain/limits/management';
 import { Badge, formatTime, plural, useTitle } from './components';
+import { usePage } from './paged';
 
 const PAGE = 50;
 
@@ -82,28 +83,19 @@ const queryOf = (f: Filter) => ({
 export function AuditPage() {
   useTitle('Audit log');
   const [filter, setFilter] = useState<Filter>(NO_FILTER);
-  const [cursors, setCursors] = useState<string[]>([]); // the cursors of the pages before this one
-  const [page, setPage] = useState<{ entries: AuditEntry[]; nextCursor: string | null } | null>(null);
+  const { page, older, newer } = usePage('auditLog', { query: { limit: PAGE, ...queryOf(filter) } });
   const [keys, setKeys] = useState<Key[]>([]);
-  const cursor = cursors.at(-1);
-  useEffect(() => {
-    let current = true;
-    void call('auditLog', { query: { limit: PAGE, cursor, ...queryOf(filter) } }).then((p) => current && setPage(p));
-    return () => void (current = false);
-  }, [cursor, filter]);
   const workspaceId = session.caller()?.workspace.id;
   useEffect(() => {
     // Owners and the admin choose among the workspace's keys; others among the keys the log shows.
     if (canManageKeys() && workspaceId)
       void call('listKeys', { params: { id: workspaceId } }).then((k) => setKeys(k.keys));
   }, [workspaceId]);
-  const next = page?.nextCursor;
+  const next = page?.answer.nextCursor;
   const addresses = canManageKeys(); // the API answers addresses to owners and the admin only
-  const change = (f: Partial<Filter>) => {
-    setCursors([]);
-    setFilter({ ...filter, ...f });
-  };
-  const seen = new Map((page?.entries ?? []).flatMap((e) => (e.actor.keyId ? [[e.actor.keyId, e.actor.name]] : [])));
+  // A new filter starts again at the newest page (usePage).
+  const change = (f: Partial<Filter>) => setFilter({ ...filter, ...f });
+  const seen = new Map((page?.items ?? []).flatMap((e) => (e.actor.keyId ? [[e.actor.keyId, e.actor.name]] : [])));
   for (const k of keys) seen.set(k.id, k.name);
   if (filter.actor && !['admin', 'sender'].includes(filter.actor) && !seen.has(filter.actor))
     seen.set(filter.actor, filter.actor);
@@ -163,7 +155,7 @@ export function AuditPage() {
                 </tr>
               </thead>
               <tbody>
-                {page.entries.map((e, i) => (
+                {page.items.map((e, i) => (
                   <tr key={`${e.at}-${i}`}>
                     <td>{formatTime(e.at)}</td>
                     <td>
@@ -184,7 +176,7 @@ export function AuditPage() {
               </tbody>
             </table>
           </div>
-          {page.entries.length === 0 &&
+          {page.items.length === 0 &&
             (filter === NO_FILTER ? (
               <p>Nothing changed yet.</p>
             ) : (
@@ -193,10 +185,10 @@ export function AuditPage() {
         </>
       )}
       <div class="actions">
-        <button type="button" disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
+        <button type="button" disabled={!newer} onClick={() => newer?.()}>
           Newer
         </button>
-        <button type="button" disabled={!next} onClick={() => next && setCursors([...cursors, next])}>
+        <button type="button" disabled={!older} onClick={() => older?.()}>
           Older
         </button>
       </div>

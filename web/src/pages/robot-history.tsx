@@ -2,38 +2,12 @@
  * A robot's run history and deliveries log, on its page (./robot.tsx): a page at a time, newest
  * first, the first page following new runs and deliveries every FOLLOW_MS.
  */
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { call, type Delivery, type Outcome, type RunSummary } from '../api';
 import { link } from '../nav';
-import { Badge, FieldError, FOLLOW_MS, formatTime, plural, useRefusal } from './components';
+import { Badge, FieldError, formatTime, plural, useRefusal } from './components';
+import { usePage } from './paged';
 import { canWrite } from '../rights';
-
-/** The deliveries log's filters, applied by the API (src/contract/inspection.ts). */
-type DeliveryFilters = { outcome?: Outcome; event?: string; since?: string; until?: string };
-
-/** A page of a history list (the deliveries' filtered by the API), following its first page while it is shown. */
-function usePage<T>(robotId: string, list: 'listRuns' | 'listDeliveries', filters: DeliveryFilters = {}) {
-  const [cursors, setCursors] = useState<string[]>([]); // the cursors of the pages before this one
-  const [page, setPage] = useState<{ items: T[]; nextCursor: string | null } | null>(null);
-  const cursor = cursors.at(-1);
-  const filtersKey = JSON.stringify(filters);
-  useEffect(() => setCursors([]), [filtersKey]);
-  useEffect(() => {
-    const load = async () => {
-      const query = { limit: 20, cursor, ...(JSON.parse(filtersKey) as DeliveryFilters) };
-      const answer = await call(list, { params: { id: robotId }, query });
-      const items = 'runs' in answer ? answer.runs : answer.deliveries;
-      setPage({ items: items as T[], nextCursor: answer.nextCursor });
-    };
-    void load();
-    if (cursor) return undefined;
-    const timer = setInterval(() => void load(), FOLLOW_MS);
-    return () => clearInterval(timer);
-  }, [robotId, list, cursor, filtersKey]);
-  const older = page?.nextCursor ? () => setCursors([...cursors, page.nextCursor!]) : null;
-  const newer = cursors.length > 0 ? () => setCursors(cursors.slice(0, -1)) : null;
-  return { page, older, newer };
-}
 
 function Pager(props: { of: string; older: (() => void) | null; newer: (() => void) | null }) {
   const { older, newer } = props;
@@ -49,10 +23,17 @@ function Pager(props: { of: string; older: (() => void) | null; newer: (() => vo
   );
 }
 
+/** Runs or deliveries a page shows. */
+const PAGE = 20;
+
 const preview = (r: RunSummary) => (r.triggerTruncated ? '(large: open the run)' : JSON.stringify(r.trigger));
 
 export function Runs({ robotId }: { robotId: string }) {
-  const { page, older, newer } = usePage<RunSummary>(robotId, 'listRuns');
+  const { page, older, newer } = usePage(
+    'listRuns',
+    { params: { id: robotId }, query: { limit: PAGE } },
+    { follow: true },
+  );
   return (
     <section>
       <h2>Run history</h2>
@@ -109,7 +90,8 @@ export function Deliveries({ robotId }: { robotId: string }) {
     ...(since ? { since: isoOf(since) } : {}),
     ...(until ? { until: isoOf(until) } : {}),
   };
-  const { page, older, newer } = usePage<Delivery>(robotId, 'listDeliveries', filters);
+  const query = { limit: PAGE, ...filters };
+  const { page, older, newer } = usePage('listDeliveries', { params: { id: robotId }, query }, { follow: true });
   const [replayed, setReplayed] = useState<string | null>(null);
   const { refusal, attempt } = useRefusal();
   const filtered = Object.keys(filters).length > 0;
@@ -207,7 +189,7 @@ export function Deliveries({ robotId }: { robotId: string }) {
       {page && shown.length === 0 && (
         <p>
           {filtered
-            ? page.nextCursor
+            ? page.answer.nextCursor
               ? 'None matched among the latest looked at: Older looks further.'
               : 'No delivery matches.'
             : 'No deliveries yet.'}

@@ -6,11 +6,12 @@
  * (src/workspaces/robot-directory.ts), so a page costs the same at 10,000 robots.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { call, type App, type Connection, type Robot } from '../api';
+import type { App, Connection, Robot } from '../api';
 import { link } from '../nav';
 import { canWrite } from '../rights';
 import { ROBOT_STATES } from '../../../src/domain/types';
 import { formatTime, plural, stateName, StateBadge } from './components';
+import { usePage } from './paged';
 
 /** Robots a page shows. */
 const PAGE = 20;
@@ -62,14 +63,6 @@ function useListView(): [ListView, (view: ListView, replace?: boolean) => void] 
   return [view, go];
 }
 
-interface Page {
-  robots: Robot[];
-  nextCursor: string | null;
-  prevCursor: string | null;
-  total: number;
-  offset: number;
-}
-
 export interface Triggers {
   apps: App[];
   connections: Connection[];
@@ -77,19 +70,17 @@ export interface Triggers {
 
 export function RobotList({ triggers }: { triggers: Triggers | null }) {
   const [view, go] = useListView();
-  const [page, setPage] = useState<Page | null>(null);
-  useEffect(() => {
-    let current = true;
-    const query = {
-      limit: PAGE,
-      search: view.search.trim() || undefined,
-      state: view.state || undefined,
-      cursor: view.after,
-      before: view.after ? undefined : view.before,
-    };
-    void call('listRobots', { query }).then((p) => current && setPage(p));
-    return () => void (current = false);
-  }, [view.search, view.state, view.after, view.before]);
+  const query = {
+    limit: PAGE,
+    search: view.search.trim() || undefined,
+    state: view.state || undefined,
+    cursor: view.after,
+    before: view.after ? undefined : view.before,
+  };
+  // Its cursors are the address's (Previous and Next below), not the pager's Older and Newer.
+  const read = usePage('listRobots', { query }).page;
+  const page = read?.answer;
+  const robots = read?.items ?? [];
   const triggerOf = ({ trigger }: Robot) => {
     if (trigger.kind === 'stripe') {
       return `Payment provider: ${triggers?.connections.find((c) => c.id === trigger.connectionId)?.name ?? '?'}`;
@@ -132,9 +123,9 @@ export function RobotList({ triggers }: { triggers: Triggers | null }) {
       ) : (
         <>
           <p role="status" aria-label="Robots shown">
-            {page.robots.length === 0
+            {robots.length === 0
               ? `${plural(page.total, what)}${searched ? ` named “${searched}”` : ''}`
-              : `${page.offset + 1}–${page.offset + page.robots.length} of ${plural(page.total, what)}` +
+              : `${page.offset + 1}–${page.offset + robots.length} of ${plural(page.total, what)}` +
                 (searched ? ` named “${searched}”` : '')}
           </p>
           <div class="table-scroll">
@@ -149,7 +140,7 @@ export function RobotList({ triggers }: { triggers: Triggers | null }) {
                 </tr>
               </thead>
               <tbody>
-                {page.robots.map((r) => (
+                {robots.map((r) => (
                   <tr key={r.id}>
                     <td>
                       <a href={`/robots/${r.id}`} onClick={link(`/robots/${r.id}`)}>
@@ -172,7 +163,7 @@ export function RobotList({ triggers }: { triggers: Triggers | null }) {
               </tbody>
             </table>
           </div>
-          {page.robots.length === 0 &&
+          {robots.length === 0 &&
             (searched ? (
               <p>
                 No {what}'s name holds “{searched}”.

@@ -65,7 +65,7 @@ describe('apps', () => {
       supportsInboundTrigger: true,
       bodyFormat: 'json',
     });
-    expect((await stack.api('GET', `/api/apps/${res.body.id}`)).body.id).toBe(res.body.id);
+    expect((await stack.client.call('getApp', { params: { id: res.body.id } })).id).toBe(res.body.id);
   });
 
   it.each([
@@ -96,10 +96,11 @@ describe('apps', () => {
 
 describe('robots', () => {
   async function draftRobot(appOverrides: object = {}) {
-    const app = await stack.api('POST', '/api/apps', { name: 'A', supportsInboundTrigger: true, ...appOverrides });
+    const body = { name: 'A', supportsInboundTrigger: true, ...appOverrides };
+    const app = await stack.client.call('createApp', { body });
     return stack.api('POST', '/api/robots', {
       name: 'R',
-      trigger: { appId: app.body.id },
+      trigger: { appId: app.id },
       steps: [{ name: 'greet', type: 'compose', template: { text: 'Hello {{trigger.name}}' } }],
     });
   }
@@ -121,10 +122,10 @@ describe('robots', () => {
   });
 
   it('rejects a step of an unknown type with 400 naming the field', async () => {
-    const app = await stack.api('POST', '/api/apps', { name: 'A', supportsInboundTrigger: true });
+    const app = await stack.client.call('createApp', { body: { name: 'A', supportsInboundTrigger: true } });
     const res = await stack.api('POST', '/api/robots', {
       name: 'R',
-      trigger: { appId: app.body.id },
+      trigger: { appId: app.id },
       steps: [{ name: 's', type: 'email', template: 1 }],
     });
     expect(res.status).toBe(400);
@@ -141,22 +142,22 @@ describe('robots', () => {
     expect(m).not.toBeNull();
     expect(m![2].length).toBeGreaterThanOrEqual(43); // 32 bytes, base64url
 
-    const stopped = await stack.api('POST', `/api/robots/${robot.body.id}/stop`);
-    expect(stopped.body.state).toBe('stopped');
+    const stopped = await stack.client.call('stop', { params: { id: robot.body.id } });
+    expect(stopped.state).toBe('stopped');
     expect((await stack.send('POST', url, '{"name":"x"}')).status).toBe(404);
 
-    const again = await stack.api('POST', `/api/robots/${robot.body.id}/start`);
-    expect(again.body.trigger.card.webhookUrl).toBe(url);
+    const again = await stack.client.call('start', { params: { id: robot.body.id } });
+    expect(again.trigger.card?.webhookUrl).toBe(url);
     expect((await stack.send('POST', url, '{"name":"x"}')).status).toBe(200);
   });
 
   it('lists robots without their webhook URLs: a URL, a credential, is read one robot at a time', async () => {
     const robot = await stack.robotAtWork();
-    const { robots } = await stack.client.json('GET', '/api/robots');
-    const listed = robots.find((r: { id: string }) => r.id === robot.robotId);
+    const { robots } = await stack.client.call('listRobots');
+    const listed = robots.find((r: { id: string }) => r.id === robot.robotId)!;
     expect(listed.trigger.card).toBeUndefined();
     expect(JSON.stringify(robots)).not.toContain(new URL(robot.webhookUrl).pathname.split('/').pop());
-    expect((await stack.client.json('GET', `/api/robots/${robot.robotId}`)).trigger.card.webhookUrl).toBe(
+    expect((await stack.client.call('getRobot', { params: { id: robot.robotId } })).trigger.card?.webhookUrl).toBe(
       robot.webhookUrl,
     );
   });
@@ -182,19 +183,20 @@ describe('runs', () => {
       expect((await stack.send('POST', robot.webhookUrl, JSON.stringify({ n }))).status).toBe(200);
       // One at a time, so that creation order is the order sent.
       await waitFor(
-        () => stack.api('GET', `/api/robots/${robot.robotId}`),
-        (r) => r.body.runCounts.succeeded === n,
+        () => stack.client.call('getRobot', { params: { id: robot.robotId } }),
+        (r) => r.runCounts?.succeeded === n,
       );
     }
-    const first = await stack.api('GET', `/api/robots/${robot.robotId}/runs?limit=2`);
-    expect(first.body.runs.map((r: any) => r.trigger.n)).toEqual([3, 2]);
-    expect(first.body.nextCursor).toEqual(expect.any(String));
-    const second = await stack.api('GET', `/api/robots/${robot.robotId}/runs?limit=2&cursor=${first.body.nextCursor}`);
-    expect(second.body.runs.map((r: any) => r.trigger.n)).toEqual([1]);
-    expect(second.body.nextCursor).toBeNull();
+    const params = { id: robot.robotId };
+    const first = await stack.client.call('listRuns', { params, query: { limit: 2 } });
+    expect(first.runs.map((r: any) => r.trigger.n)).toEqual([3, 2]);
+    expect(first.nextCursor).toEqual(expect.any(String));
+    const second = await stack.client.call('listRuns', { params, query: { limit: 2, cursor: first.nextCursor! } });
+    expect(second.runs.map((r: any) => r.trigger.n)).toEqual([1]);
+    expect(second.nextCursor).toBeNull();
 
     // The history lists summaries; the run itself has its steps.
-    const run = first.body.runs[0];
+    const run = first.runs[0];
     expect(run).toEqual({
       id: expect.any(String),
       robotId: robot.robotId,
@@ -204,16 +206,16 @@ describe('runs', () => {
       createdAt: expect.any(String),
       finishedAt: expect.any(String),
     });
-    const whole = (await stack.api('GET', `/api/runs/${run.id}`)).body;
+    const whole = await stack.client.call('getRun', { params: { id: run.id } });
     expect(whole).toMatchObject({ ...run, steps: [{ name: 'compose', status: 'succeeded', output: { n: 3 } }] });
-    const delivery = (await stack.api('GET', `/api/deliveries/${run.deliveryId}`)).body;
+    const delivery = await stack.client.call('getDelivery', { params: { id: run.deliveryId } });
     expect(delivery).toMatchObject({
       id: run.deliveryId,
       outcome: 'processed',
       runCount: 1,
       receivedAt: run.createdAt,
     });
-    const counts = (await stack.api('GET', `/api/robots/${robot.robotId}`)).body.runCounts;
+    const counts = (await stack.client.call('getRobot', { params: { id: robot.robotId } })).runCounts;
     expect(counts).toEqual({ total: 3, running: 0, succeeded: 3, failed: 0 });
   });
 

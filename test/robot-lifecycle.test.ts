@@ -19,6 +19,9 @@ beforeAll(async () => {
 afterAll(() => stack.close());
 
 const post = (url: string, body: string) => stack.send('POST', url, body);
+/** What the first step of run `id` put out for `n`. */
+const firstOutput = async (id: string) =>
+  ((await stack.client.call('getRun', { params: { id } })).steps[0].output as { n: unknown }).n;
 
 describe('token rotation', () => {
   const tokenOf = (url: string) => url.split('/').pop()!;
@@ -41,7 +44,7 @@ describe('token rotation', () => {
     expect((await post(card.webhookUrl, '{"v":"new"}')).status).toBe(200);
     await finishedRuns(stack, robot.robotId, 2);
     // GET shows the same card.
-    expect((await stack.api('GET', `/api/robots/${robot.robotId}`)).body.trigger.card).toEqual(card);
+    expect((await stack.client.call('getRobot', { params: { id: robot.robotId } })).trigger.card).toEqual(card);
 
     // Tokens are stored as a hash and sealed, never in clear.
     const stored = await stack.models.Robot.findById(robot.robotId).lean();
@@ -53,24 +56,27 @@ describe('token rotation', () => {
       { _id: robot.robotId },
       { $set: { 'trigger.previousTokenExpiresAt': new Date(Date.now() - 1000) } },
     );
-    await stack.api('POST', `/api/robots/${robot.robotId}/trigger/rotate`, { graceHours: 0 }); // forgets the cache
-    const latest = (await stack.api('GET', `/api/robots/${robot.robotId}`)).body.trigger.card;
+    const params = { id: robot.robotId };
+    await stack.client.call('rotateToken', { params, body: { graceHours: 0 } }); // forgets the cache
+    const latest = (await stack.client.call('getRobot', { params })).trigger.card!;
     expect((await post(robot.webhookUrl, '{"v":"late"}')).status).toBe(404);
-    expect((await post(latest.webhookUrl, '{"v":"latest"}')).status).toBe(200);
+    expect((await post(latest.webhookUrl!, '{"v":"latest"}')).status).toBe(200);
   });
 
   it('rotates with no grace: the old URL answers 404 at once; bad grace and a draft robot are refused', async () => {
     const robot = await stack.robotAtWork({ template: {} });
-    const rotated = await stack.api('POST', `/api/robots/${robot.robotId}/trigger/rotate`, { graceHours: 0 });
-    expect(rotated.body.trigger.card.previousTokenExpiresAt).toBeNull();
+    const rotated = await stack.client.call('rotateToken', { params: { id: robot.robotId }, body: { graceHours: 0 } });
+    expect(rotated.trigger.card!.previousTokenExpiresAt).toBeNull();
     expect((await post(robot.webhookUrl, '{}')).status).toBe(404);
-    expect((await post(rotated.body.trigger.card.webhookUrl, '{}')).status).toBe(200);
+    expect((await post(rotated.trigger.card!.webhookUrl!, '{}')).status).toBe(200);
 
     expect((await stack.api('POST', `/api/robots/${robot.robotId}/trigger/rotate`, { graceHours: 169 })).status).toBe(
       400,
     );
-    const draft = await stack.api('POST', '/api/robots', { name: 'D', trigger: { appId: robot.appId }, steps: [] });
-    const refused = await stack.api('POST', `/api/robots/${draft.body.id}/trigger/rotate`, {});
+    const draft = await stack.client.call('createRobot', {
+      body: { name: 'D', trigger: { appId: robot.appId }, steps: [] },
+    });
+    const refused = await stack.api('POST', `/api/robots/${draft.id}/trigger/rotate`, {});
     expect(refused.status).toBe(409);
   });
 });
@@ -78,8 +84,8 @@ describe('token rotation', () => {
 describe('pause with queueing', () => {
   it('holds three deliveries while paused (200, nothing runs, a repeat still one) and runs them in order on resume', async () => {
     const robot: RobotAtWork = await robotAtWork(stack.client, { template: { n: '{{trigger.n}}' } });
-    const paused = await stack.api('POST', `/api/robots/${robot.robotId}/pause`);
-    expect(paused.body.state).toBe('paused');
+    const paused = await stack.client.call('pause', { params: { id: robot.robotId } });
+    expect(paused.state).toBe('paused');
     for (const n of [1, 2, 3]) expect((await post(robot.webhookUrl, `{"n":${n}}`)).status).toBe(200);
     expect((await post(robot.webhookUrl, '{"n":2}')).status).toBe(200); // a duplicate of the second
 
@@ -92,13 +98,13 @@ describe('pause with queueing', () => {
     expect(await stack.deliveries(robot.robotId)).toEqual([]);
     expect(await stack.runs(robot.robotId)).toEqual([]);
 
-    const resumed = await stack.api('POST', `/api/robots/${robot.robotId}/resume`);
-    expect(resumed.body.state).toBe('at_work');
+    const resumed = await stack.client.call('resume', { params: { id: robot.robotId } });
+    expect(resumed.state).toBe('at_work');
     const runs = await finishedRuns(stack, robot.robotId, 3);
     expect(runs).toHaveLength(3);
     // Newest first: they were prepared in arrival order.
     const outputs = [];
-    for (const run of runs) outputs.push((await stack.api('GET', `/api/runs/${run.id}`)).body.steps[0].output.n);
+    for (const run of runs) outputs.push(await firstOutput(run.id));
     expect(outputs).toEqual([3, 2, 1]);
 
     // New deliveries run as usual.
@@ -117,20 +123,20 @@ describe('pause with queueing', () => {
     const robot: RobotAtWork = await robotAtWork(stack.client, { template: { n: '{{trigger.n}}' } });
     await stack.stopWorker();
     try {
-      await stack.api('POST', `/api/robots/${robot.robotId}/pause`);
+      await stack.client.call('pause', { params: { id: robot.robotId } });
       for (const n of [1, 2, 3]) expect((await post(robot.webhookUrl, `{"n":${n}}`)).status).toBe(200);
       const query = `RobotId = "${robot.robotId}" AND DeliveryOutcome = "held" AND ExecutionStatus = "Running"`;
       await waitFor(
         async () => (await stack.temporal.workflow.count(query)).count,
         (count) => count === 3,
       );
-      expect((await stack.api('POST', `/api/robots/${robot.robotId}/resume`)).body.state).toBe('at_work');
+      expect((await stack.client.call('resume', { params: { id: robot.robotId } })).state).toBe('at_work');
     } finally {
       await stack.startWorker();
     }
     const runs = await finishedRuns(stack, robot.robotId, 3);
     const outputs = [];
-    for (const run of runs) outputs.push((await stack.api('GET', `/api/runs/${run.id}`)).body.steps[0].output.n);
+    for (const run of runs) outputs.push(await firstOutput(run.id));
     expect(outputs).toEqual([3, 2, 1]);
   });
 
@@ -148,7 +154,7 @@ describe('pause with queueing', () => {
   it('a pause stops a release still going; the next resume runs everything held, oldest first', async () => {
     const robot: RobotAtWork = await robotAtWork(stack.client, { template: { n: '{{trigger.n}}' } });
     const heldSince = async () => (await stack.models.Robot.findById(robot.robotId).lean())!.heldSince!;
-    await stack.api('POST', `/api/robots/${robot.robotId}/pause`);
+    await stack.client.call('pause', { params: { id: robot.robotId } });
     const firstPause = await heldSince();
     for (const n of [1, 2]) expect((await post(robot.webhookUrl, `{"n":${n}}`)).status).toBe(200);
     for (const n of [1, 2]) await waitsForRelease(robot, `{"n":${n}}`);
@@ -160,22 +166,22 @@ describe('pause with queueing', () => {
 
     // Resume and pause again at once: the second pause begins anew, so the first release's end
     // cannot mark the robot as having nothing held.
-    await stack.api('POST', `/api/robots/${robot.robotId}/resume`);
-    await stack.api('POST', `/api/robots/${robot.robotId}/pause`);
+    await stack.client.call('resume', { params: { id: robot.robotId } });
+    await stack.client.call('pause', { params: { id: robot.robotId } });
     expect((await heldSince()).getTime()).toBeGreaterThan(firstPause.getTime());
     expect((await post(robot.webhookUrl, '{"n":3}')).status).toBe(200);
     await waitsForRelease(robot, '{"n":3}');
 
-    await stack.api('POST', `/api/robots/${robot.robotId}/resume`);
+    await stack.client.call('resume', { params: { id: robot.robotId } });
     const runs = await finishedRuns(stack, robot.robotId, 3);
     const outputs = [];
-    for (const run of runs) outputs.push((await stack.api('GET', `/api/runs/${run.id}`)).body.steps[0].output.n);
+    for (const run of runs) outputs.push(await firstOutput(run.id));
     expect(outputs).toEqual([3, 2, 1]);
   });
 
   it('refuses to pause a robot not at work and to resume one not paused; a stopped robot answers 404', async () => {
     const robot = await stack.robotAtWork({ template: {} });
-    await stack.api('POST', `/api/robots/${robot.robotId}/stop`);
+    await stack.client.call('stop', { params: { id: robot.robotId } });
     expect((await stack.api('POST', `/api/robots/${robot.robotId}/pause`)).status).toBe(409);
     expect((await stack.api('POST', `/api/robots/${robot.robotId}/resume`)).status).toBe(409);
     expect((await post(robot.webhookUrl, '{}')).status).toBe(404);

@@ -13,7 +13,6 @@
  */
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { DEFAULT_WORKSPACE } from '../../src/domain/workspaces';
 import type { RobotDoc } from '../../src/storage/documents';
 import type { Models } from '../../src/storage/models';
 import { rawCollection } from '../../src/storage/writes';
@@ -47,14 +46,20 @@ export interface TriggerCacheResult {
 
 type Side = 'coalesced' | 'uncoalesced';
 
-/** `count` robots of the default workspace, in draft and without an identifier, stored as the service stores them. */
+const STORED_ROBOTS_WORKSPACE = 'bench-stored-robots';
+
+/**
+ * `count` robots, in draft and without an identifier, stored as the service stores them, in a workspace
+ * of their own: a trigger's read scans them all the same, and the default workspace, where the bench's
+ * robot is made, stays under MAX_ROBOTS_PER_WORKSPACE (10,000 stored there refused it).
+ */
 async function storeRobots(models: Models, count: number): Promise<void> {
   for (let from = 0; from < count; from += 1000) {
     const docs: RobotDoc[] = [];
     for (let i = from; i < Math.min(count, from + 1000); i++) {
       docs.push({
         _id: randomUUID(),
-        workspaceId: DEFAULT_WORKSPACE,
+        workspaceId: STORED_ROBOTS_WORKSPACE,
         name: `Stored robot ${i}`,
         state: 'draft',
         trigger: { kind: 'custom', appId: null, connectionId: null, identifier: null },

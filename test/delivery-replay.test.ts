@@ -34,7 +34,7 @@ describe('replay', () => {
     expect(replayed.body).toMatchObject({ outcome: 'processed', format: 'xml', replayOf: failed.id, runCount: 1 });
     expect(replayed.body.workflowId).toContain(`replay:${failed.id}:1`);
     const [run] = await finishedRuns(stack, robot.robotId, 1);
-    expect((await stack.api('GET', `/api/runs/${run.id}`)).body.steps[0].output).toEqual({ name: 'Ann' });
+    expect((await stack.client.call('getRun', { params: { id: run.id } })).steps[0].output).toEqual({ name: 'Ann' });
 
     // A second replay is the second: its own key, its own run.
     const again = await stack.api('POST', `/api/deliveries/${failed.id}/replay`);
@@ -52,7 +52,7 @@ describe('replay', () => {
     const big = 'x'.repeat(stack.config.inlineBodyBytes + 1);
     expect((await post(robot.webhookUrl, big)).status).toBe(200);
     const [original] = await deliveriesOnce(stack, robot.robotId, 1);
-    await stack.api('POST', `/api/robots/${robot.robotId}/pause`);
+    await stack.client.call('pause', { params: { id: robot.robotId } });
     const replay = await stack.api('POST', `/api/deliveries/${original.id}/replay`);
     expect(replay.status).toBe(202);
     const replayId = replay.body.deliveryId as string;
@@ -65,7 +65,7 @@ describe('replay', () => {
     await stack.models.Delivery.deleteOne({ _id: original.id });
     await releaseBody(stack.models, kept, original.id);
     expect(await chunk(kept.ownerId)).not.toBeNull();
-    await stack.api('POST', `/api/robots/${robot.robotId}/resume`);
+    await stack.client.call('resume', { params: { id: robot.robotId } });
     const replayed = await waitFor(
       () => stack.api('GET', `/api/deliveries/${replayId}`),
       (r) => r.status === 200,
@@ -83,7 +83,7 @@ describe('replay', () => {
 
   it('fails a delivery whose stored body is gone once, with the reason, instead of retrying it forever', async () => {
     const robot = await stack.robotAtWork({ bodyFormat: 'text', template: { size: '{{trigger}}' } });
-    await stack.api('POST', `/api/robots/${robot.robotId}/pause`);
+    await stack.client.call('pause', { params: { id: robot.robotId } });
     expect((await post(robot.webhookUrl, 'y'.repeat(stack.config.inlineBodyBytes + 1))).status).toBe(200);
     // Held, with its body stored by the receiver: lost while it waits.
     const [held] = await waitFor(
@@ -96,7 +96,7 @@ describe('replay', () => {
     );
     const { deliveryId } = held.memo as { deliveryId: string };
     await discardBlob(stack.models, bodyBlobId(deliveryId), 1);
-    await stack.api('POST', `/api/robots/${robot.robotId}/resume`);
+    await stack.client.call('resume', { params: { id: robot.robotId } });
     const [failed] = await deliveriesOnce(stack, robot.robotId, 1);
     expect(failed).toMatchObject({
       outcome: 'failed',
@@ -114,7 +114,7 @@ describe('replay', () => {
     const logged = await deliveriesOnce(stack, robot.robotId, 3);
     expect(logged.filter((d) => d.outcome === 'failed')).toHaveLength(2);
 
-    await stack.api('PATCH', `/api/apps/${robot.appId}`, { bodyFormat: 'text' });
+    await stack.client.call('editApp', { params: { id: robot.appId }, body: { bodyFormat: 'text' } });
     const since = new Date(Date.now() - 60_000).toISOString();
     const bulk = await stack.api('POST', `/api/robots/${robot.robotId}/deliveries/replay`, {
       outcome: 'failed',
@@ -128,13 +128,13 @@ describe('replay', () => {
     expect(replays.map((d) => d.outcome)).toEqual(['processed', 'processed']);
 
     const future = new Date(Date.now() + 60_000).toISOString();
-    const none = await stack.api('POST', `/api/robots/${robot.robotId}/deliveries/replay`, {
-      outcome: 'failed',
-      since: future,
+    const none = await stack.client.call('replayDeliveries', {
+      params: { id: robot.robotId },
+      body: { outcome: 'failed', since: future },
     });
-    expect(none.body.deliveryIds).toEqual([]);
+    expect(none.deliveryIds).toEqual([]);
     expect((await stack.api('POST', '/api/deliveries/nope/replay')).status).toBe(404);
-    await stack.api('POST', `/api/robots/${robot.robotId}/stop`);
+    await stack.client.call('stop', { params: { id: robot.robotId } });
     const stopped = await stack.api('POST', `/api/deliveries/${logged[0].id}/replay`);
     expect(stopped.status).toBe(409);
     expect(stopped.body.error).toMatch(/not at work/);

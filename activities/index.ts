@@ -27,6 +27,7 @@ import {
 import type { RunPreviewDoc } from '../src/storage/history-documents';
 import type { HeardOutcomes } from '../src/history/heard-outcomes';
 import { DeliveryRecorder } from '../src/history/slots';
+import type { IssueCounter } from '../src/issues/counter';
 import type { WorkerMetrics } from '../src/core/metrics';
 import { robotRunsDeliveries } from '../src/robots/lifecycle';
 import { RobotSettingsCache } from '../src/robots/settings';
@@ -47,6 +48,8 @@ interface ActivityDeps {
   heard?: HeardOutcomes;
   /** What the worker prepares at once (PREPARING_BODY_BYTES and the rest); the defaults when not given. */
   preparation?: PreparationLimits;
+  /** The worker's issue counter (src/issues/counter.ts): failed deliveries and runs count in it; none: not. */
+  issues?: IssueCounter;
 }
 
 const ALL_FEATURES: RunFeatures = { runSearchAttributes: true, runSummaries: true, keepBodies: true, fieldsSeen: true };
@@ -69,6 +72,7 @@ export function createActivities({
   features = ALL_FEATURES,
   heard,
   preparation = DEFAULT_PREPARATION_LIMITS,
+  issues,
 }: ActivityDeps) {
   // Concurrent activities share their writes: one insertMany per collection at a time.
   const writes = {
@@ -80,14 +84,14 @@ export function createActivities({
   };
   const robots = new RobotSettingsCache(models);
   const versions = new StepsVersions(models);
-  const deliveries = new DeliveryRecorder(models, { insertDelivery: groupInserts(models.Delivery) });
+  const deliveries = new DeliveryRecorder(models, { insertDelivery: groupInserts(models.Delivery), issues });
   const rules = new DeliveryRules(versions);
   const quota = new FanOutQuota(models, caps);
   // One lane per worker: every stored body this worker prepares shares its budget.
   const lane = new PreparationLane(preparation, preparationAttempts(models));
   const preparer = new DeliveryPreparer(writes, robots, versions, deliveries, metrics, caps, features, rules, quota);
   const csvRuns = new CsvRunSeeds(models, rules);
-  const steps = new StepExecutor(writes, robots, versions, metrics, heard);
+  const steps = new StepExecutor(writes, robots, versions, metrics, heard, issues);
 
   return {
     /** Parses the body in the robot's body format, stores its runs, records the delivery (deliveries/prepare). */
@@ -123,7 +127,7 @@ export function createActivities({
 
     /** Executes one step of a run and stores its result; the step that ends the run records its outcome. */
     async executeStep(input: StepInput): Promise<StepStatus> {
-      return steps.execute(input);
+      return steps.execute(input, { retry: Context.current().info.attempt > 1 });
     },
 
     /** Records how a run without steps ended. */

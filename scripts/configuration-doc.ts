@@ -42,6 +42,7 @@ export const DEFAULT_WORDING: Partial<Record<SettingName, string>> = {
   LOG_FORMAT: '`pretty` in a terminal, else `json`',
   HISTORY_RETENTION: '`30d`',
   AUDIT_RETENTION: '`365d`',
+  ISSUE_NOTIFY_INTERVAL: '`1h`',
 };
 
 const BINARY_UNITS = [

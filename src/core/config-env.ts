@@ -5,6 +5,7 @@
  * is written from this schema (scripts/configuration-doc.ts).
  */
 import { z } from 'zod';
+import { issueSettings } from './settings/issues';
 import { limitSettings } from './settings/limits';
 import { serviceSettings } from './settings/service';
 import { temporalSettings } from './settings/temporal';
@@ -15,6 +16,7 @@ export const envSchema = z.object({
   ...temporalSettings,
   ...limitSettings,
   ...workerSettings,
+  ...issueSettings,
 });
 
 /** Every setting's name. */

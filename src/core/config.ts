@@ -87,6 +87,8 @@ export interface Config {
   historyRetentionMs: number;
   /** How long the audit log keeps an entry (AUDIT_RETENTION, default a year; 0: forever). */
   auditRetentionMs: number;
+  /** An issue notifies at most once in this long (ISSUE_NOTIFY_INTERVAL, default an hour; 0: every opening). */
+  issueNotifyIntervalMs: number;
   /** Whether this worker runs a history keeper (one of all workers does the work, by lease). */
   historyKeeper: boolean;
   /** What deliveries' workflows do beyond running runs (each on by default; the bench turns each off in turn). */
@@ -223,6 +225,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logFormat: e.LOG_FORMAT ?? (process.stderr.isTTY ? 'pretty' : 'json'),
     historyRetentionMs: e.HISTORY_RETENTION,
     auditRetentionMs: e.AUDIT_RETENTION,
+    issueNotifyIntervalMs: e.ISSUE_NOTIFY_INTERVAL,
     historyKeeper: e.HISTORY_KEEPER === '1',
     runFeatures: {
       runSearchAttributes: e.RUN_SEARCH_ATTRIBUTES === '1',

@@ -14,6 +14,7 @@
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { buildInfo } from './build-info';
+import { ISSUE_KINDS } from '../domain/issues';
 
 /**
  * What the receiver did with a request on a webhook URL (`webhooks_deliveries_total{outcome}`):
@@ -56,6 +57,8 @@ export interface ReceiverMetrics {
   credentialsRefused: Counter<'reason'>;
   /** Audit entries the database never took after every try (src/contract/route.ts): each is logged in full. */
   auditUnrecorded: Counter;
+  /** Issues whose status is open, of every workspace, by kind: read at a scrape (src/issues/open-gauge.ts). */
+  issuesOpen: Gauge<'kind'>;
 }
 
 /** Why a management request's credential was refused: never which key or workspace (no caller is known). */
@@ -129,6 +132,14 @@ export function receiverMetrics(): ReceiverMetrics {
     registers: [registry],
   });
   closedSet(credentialsRefused, 'reason', CREDENTIAL_REFUSALS, { zero: true });
+  const issuesOpen = new Gauge({
+    name: 'webhooks_issues_open',
+    help: 'Issues open (not acknowledged, not resolved) of all workspaces, by kind; every receiver tells the same',
+    labelNames: ['kind'],
+    registers: [registry],
+  });
+  // Set at each scrape from the issues themselves (src/issues/open-gauge.ts).
+  closedSet(issuesOpen, 'kind', ISSUE_KINDS, { zero: false });
   return {
     registry,
     deliveries,
@@ -161,6 +172,7 @@ export function receiverMetrics(): ReceiverMetrics {
       help: 'Audit entries of management writes the database did not take after every try (each logged in full)',
       registers: [registry],
     }),
+    issuesOpen,
   };
 }
 

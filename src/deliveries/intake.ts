@@ -28,6 +28,7 @@ import { secretFingerprint, type Offered } from '../robots/handshake-secrets';
 import { deliveryInput } from './input';
 import { startDelivery } from './start';
 import type { DeliveryRecorder } from '../history/slots';
+import type { IssueCounter } from '../issues/counter';
 import type { Logger } from '../core/log';
 import type { Models } from '../storage/models';
 import { ReceiverRecords, type Arrived } from './receiver-records';
@@ -39,6 +40,8 @@ interface TakeDeliveryDeps {
   temporal: Client;
   deliveries: DeliveryRecorder;
   log: Logger;
+  /** The process's issue counter (src/issues/counter.ts): refusals past the throttle count in it. */
+  issues?: IssueCounter;
   /**
    * Keeps a secret the sender gave in a handshake, sealed and pending on the trigger's URL, and
    * records a new one in the audit log; what it became. The answer waits for it.
@@ -182,11 +185,11 @@ export class DeliveryTaker {
   ): Promise<Taken> {
     const robotId = trigger.robotId;
     if ('refused' in h) {
-      await this.records.refusal(trigger, req, ids, h.refused, h.status);
+      await this.records.refusal(trigger, req, ids, h.refused, h.status, 'handshake');
       return { outcome: 'rejected', reason: h.refused, status: h.status };
     }
     // Throttled before anything is kept: a handshake answered 429 has changed nothing.
-    this.records.rejections.check(trigger.identifier);
+    this.records.admit(trigger);
     if (h.learnedSecret !== undefined) {
       const offered = await this.deps.offerSecret(trigger, h.learnedSecret, {
         address: req.address,

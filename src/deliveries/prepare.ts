@@ -3,7 +3,7 @@
  * the app had when the delivery was accepted (never by Content-Type), store one run per trigger
  * data value (csv: per row), keep the raw body for replay, then record the delivery with its
  * outcome and the steps version its runs execute. A body that does not parse makes no run and is
- * recorded as failed.
+ * recorded as failed, and counted in its robot's issue (src/domain/issues.ts; a test delivery not).
  */
 import { eventTypeStop, deliveryRecord, type DeliveryVerdict } from '../domain/deliveries';
 import { BodyParseError, csvRows } from '../domain/body-formats';
@@ -26,6 +26,8 @@ import {
   type RunSeed,
 } from '../domain/types';
 import { BlobMissing } from '../storage/blobs';
+import { failedReason } from '../domain/issues';
+import { DEFAULT_WORKSPACE } from '../domain/workspaces';
 import type { DeliveryRecorder } from '../history/slots';
 import type { WorkerMetrics } from '../core/metrics';
 import type { RobotSettings, RobotSettingsCache } from '../robots/settings';
@@ -103,7 +105,15 @@ export class DeliveryPreparer {
       workflowId: at.workflowId,
       body: body && this.features.keepBodies ? await keepBody(input, body, this.writes.models) : null,
     };
-    await this.deliveries.record(deliveryRecord(received, verdict), { retry: at.retry });
+    const issue =
+      verdict.outcome === 'failed' && !input.test
+        ? {
+            workspaceId: input.workspaceId ?? DEFAULT_WORKSPACE,
+            kind: 'failed' as const,
+            reason: failedReason(verdict.failure, verdict.error),
+          }
+        : undefined;
+    await this.deliveries.record(deliveryRecord(received, verdict), { retry: at.retry, issue });
     this.metrics.deliveriesPrepared.inc({ outcome: verdict.outcome });
     // Only when one is off: the result of the default worker stays as it was before 0.5.
     const someOff = Object.values(this.features).includes(false);

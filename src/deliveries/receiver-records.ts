@@ -5,7 +5,9 @@
  * and the status its sender was answered; a refused one and a handshake their body's first
  * REFUSED_BODY_KEPT_BYTES. Refusals and handshakes are recorded within REJECTED_PER_MINUTE per URL
  * (past it: 429, nothing kept), repeats within DUPLICATES_LOGGED_PER_MINUTE; each is keyed by the
- * digest of its bytes: nothing of a refused body is parsed.
+ * digest of its bytes: nothing of a refused body is parsed. A refusal counts in its robot's issue
+ * once recorded (src/domain/issues.ts: by the check's reason; a refused handshake as `handshake`), and
+ * one past the throttle, recorded nowhere, in its robot's `throttled` issue.
  */
 import type { Config } from '../core/config';
 import type { Logger } from '../core/log';
@@ -18,6 +20,8 @@ import { newId } from '../domain/secrets';
 import { credentialHeaders, headersRead } from '../domain/senders/checks';
 import type { RequestCapture } from '../domain/types';
 import type { DeliveryRecorder } from '../history/slots';
+import { refusedReason } from '../domain/issues';
+import type { IssueCounter } from '../issues/counter';
 import { bodyBlobId, storeBlob } from '../storage/blobs';
 import type { Models } from '../storage/models';
 import { handshakeBytes, type DeliveryRequest } from './request';
@@ -40,6 +44,8 @@ export interface ReceiverRecordsDeps {
   models: Models;
   deliveries: DeliveryRecorder;
   log: Logger;
+  /** The process's issue counter: for the throttled, which nothing records (none: not counted). */
+  issues?: IssueCounter;
 }
 
 export class ReceiverRecords {
@@ -76,12 +82,40 @@ export class ReceiverRecords {
     return { deliveryId: newId(), headers: keptHeaders(req.headers, read, credentials), inspected };
   }
 
-  /** A refused request, recorded as rejected with its reason and status; past REJECTED_PER_MINUTE: 429, none. */
-  async refusal(trigger: WebhookTrigger, req: DeliveryRequest, ids: Arrived, reason: string, status: number) {
-    this.rejections.check(trigger.identifier);
+  /**
+   * A refused request (a refused handshake when `kind` says so), recorded as rejected with its reason
+   * and status, and counted in its issue; past REJECTED_PER_MINUTE: 429, none.
+   */
+  async refusal(
+    trigger: WebhookTrigger,
+    req: DeliveryRequest,
+    ids: Arrived,
+    reason: string,
+    status: number,
+    kind: 'refused' | 'handshake' = 'refused',
+  ) {
+    this.admit(trigger);
     this.rejections.count(trigger.identifier);
     const received = await this.received(trigger, req, ids, false, status, true);
-    await this.deps.deliveries.record(deliveryRecord(received, { outcome: 'rejected', reason }));
+    const issue = { workspaceId: trigger.workspaceId, kind, reason: kind === 'refused' ? refusedReason(reason) : kind };
+    await this.deps.deliveries.record(deliveryRecord(received, { outcome: 'rejected', reason }), { issue });
+  }
+
+  /**
+   * Throws the URL's refusal throttle's 429 past REJECTED_PER_MINUTE, counting it in the robot's
+   * `throttled` issue (nothing else of it is kept).
+   */
+  admit(trigger: WebhookTrigger): void {
+    try {
+      this.rejections.check(trigger.identifier);
+    } catch (err) {
+      this.throttled(trigger);
+      throw err;
+    }
+  }
+
+  private throttled({ robotId, workspaceId }: WebhookTrigger): void {
+    this.deps.issues?.hit({ robotId, workspaceId, kind: 'refused', reason: 'throttled', at: new Date() });
   }
 
   /**
@@ -91,9 +125,12 @@ export class ReceiverRecords {
    * for an unknown URL (404) whatever this does; its body is not read.
    */
   async wrongToken(trigger: WebhookTrigger, req: DeliveryRequest): Promise<void> {
-    if (!this.rejections.take(trigger.identifier)) return;
+    if (!this.rejections.take(trigger.identifier)) return this.throttled(trigger);
     const received = await this.received(trigger, req, this.arrived(trigger, req), false, 404, false);
-    await this.deps.deliveries.record(deliveryRecord(received, { outcome: 'rejected', reason: WRONG_TOKEN }));
+    const issue = { workspaceId: trigger.workspaceId, kind: 'refused' as const, reason: 'wrong_token' };
+    await this.deps.deliveries.record(deliveryRecord(received, { outcome: 'rejected', reason: WRONG_TOKEN }), {
+      issue,
+    });
   }
 
   /**
@@ -102,7 +139,7 @@ export class ReceiverRecords {
    * (a capture replayed) is answered but not recorded again.
    */
   async handshake(trigger: WebhookTrigger, req: DeliveryRequest, ids: Arrived, verified: true | null, status: number) {
-    this.rejections.check(trigger.identifier);
+    this.admit(trigger);
     this.rejections.count(trigger.identifier);
     const key = bodyKey(this.digestKey, handshakeBytes(req));
     if (!this.handshakesSeen.take(`${trigger.identifier}:${key}`)) return;

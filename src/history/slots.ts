@@ -16,6 +16,9 @@
  * Once its slot is claimed, the recorder marks the robot (marks.ts) while it writes the record, so
  * the keeper, in whatever process, looks at the robot within a second.
  *
+ * A delivery that failed (refused, failed) is counted in its issue (src/issues/counter.ts) once its
+ * record is stored, never by an attempt that found it stored: a retry does not count it again.
+ *
  * A claim counts only when the store answered for it: stored, or refused as a duplicate key
  * (`duplicatePositions`). A connection lost during the insert fails the whole batch, whatever of
  * it was stored: each delivery's attempt is retried and claims again (docs/storage.md).
@@ -29,6 +32,8 @@ import type { SlotDoc } from '../storage/history-documents';
 import { RobotMarks } from './marks';
 import { SLOT_HINT_MS } from '../domain/limits';
 import { performance } from 'node:perf_hooks';
+import type { IssueCause } from '../domain/issues';
+import type { IssueCounter } from '../issues/counter';
 
 interface Waiter {
   deliveryId: string;
@@ -37,6 +42,9 @@ interface Waiter {
 }
 
 export type NewDelivery = Omit<DeliveryDoc, 'slot'>;
+
+/** The issue a failed delivery counts in: its cause, in its robot's workspace. */
+export type DeliveryIssue = IssueCause & { workspaceId: string };
 
 /** A slot the recorder expects free, and when it learnt that (its clock's ms). */
 interface SlotHint {
@@ -52,25 +60,42 @@ export class DeliveryRecorder {
 
   private readonly insertDelivery: (docs: DeliveryDoc[]) => Promise<void>;
   private readonly now: () => number;
+  private readonly issues: IssueCounter | undefined;
 
-  /** `insertDelivery` writes the records (the worker groups them); `now` is the clock of the slot hints (monotonic). */
+  /**
+   * `insertDelivery` writes the records (the worker groups them); `now` is the clock of the slot hints
+   * (monotonic); `issues` the process's issue counter (none: failures are not counted).
+   */
   constructor(
     private readonly models: Models,
-    options: { insertDelivery?: (docs: DeliveryDoc[]) => Promise<void>; now?: () => number } = {},
+    options: {
+      insertDelivery?: (docs: DeliveryDoc[]) => Promise<void>;
+      now?: () => number;
+      issues?: IssueCounter;
+    } = {},
   ) {
     this.insertDelivery = options.insertDelivery ?? ((docs) => insertOnce(models.Delivery, docs));
     this.now = options.now ?? (() => performance.now());
     this.marks = new RobotMarks(models);
+    this.issues = options.issues;
   }
 
   /**
    * Claims the delivery's slot and stores its record, and marks the robot for the keeper; a record
    * already stored is kept as it is (and marked again: the attempt that stored it may have died first).
+   * A failed one then counts in its `issue`, unless an earlier attempt stored it.
    */
-  async record(delivery: NewDelivery, { retry = false } = {}): Promise<void> {
+  async record(
+    delivery: NewDelivery,
+    { retry = false, issue }: { retry?: boolean; issue?: DeliveryIssue } = {},
+  ): Promise<void> {
     if (retry && (await byId(this.models.Delivery, delivery._id))) return this.marks.mark(delivery.robotId);
     const slot = await this.claim(delivery.robotId, delivery._id);
     await Promise.all([this.insertDelivery([{ ...delivery, slot }]), this.marks.mark(delivery.robotId)]);
+    if (issue) {
+      const { robotId, _id: deliveryId, receivedAt: at } = delivery;
+      this.issues?.hit({ ...issue, robotId, deliveryId, at });
+    }
   }
 
   /** Concurrent claims of one robot go out together: one insertMany of consecutive slots. */

@@ -1,7 +1,9 @@
 /**
  * Executing a run's steps: each step's template is resolved against the run's trigger data
  * (`{{trigger.*}}`) and its result stored; a retry keeps the first stored result. The step that
- * ends the run (the last, or one that failed) is stored with the run's outcome, in one insert.
+ * ends the run (the last, or one that failed) is stored with the run's outcome, in one insert. A run
+ * that fails counts in its robot's issue `step:<name>` (src/domain/issues.ts) once its outcome is
+ * stored, never again by a retried attempt that found it stored.
  */
 import { ApplicationFailure } from '@temporalio/common';
 import { STORED_TRIGGERS_KEPT } from '../domain/limits';
@@ -15,6 +17,10 @@ import { loadJson, outputBlobId, storeJson, triggerBlobId } from '../storage/blo
 import type { EndingStep, RunOutcomeDoc, StepResultDoc } from '../storage/documents';
 import type { Models } from '../storage/models';
 import type { GroupedInsert } from '../storage/writes';
+import { byId } from '../storage/by-id';
+import { runOfId } from '../domain/ids';
+import { runFailedReason } from '../domain/issues';
+import type { IssueCounter } from '../issues/counter';
 
 export interface StepInput {
   runId: string;
@@ -43,9 +49,12 @@ export class StepExecutor {
     private readonly metrics: WorkerMetrics,
     /** This process's history keeper hears each outcome once it is stored. */
     private readonly heard?: HeardOutcomes,
+    /** The process's issue counter (none: failed runs are not counted). */
+    private readonly issues?: IssueCounter,
   ) {}
 
-  async execute(input: StepInput): Promise<StepStatus> {
+  /** Executes the step; `retry`: an earlier attempt may have stored its result. */
+  async execute(input: StepInput, { retry = false } = {}): Promise<StepStatus> {
     const steps =
       input.stepsVersion === undefined
         ? (await this.robots.get(input.robotId)).steps
@@ -66,11 +75,25 @@ export class StepExecutor {
       result.output = await storeJson(this.writes.models, outputBlobId(input.runId, input.stepIndex), outputJson);
     // The step that ends the run is stored with its outcome: one insert instead of two.
     if (input.endsRun || result.status === 'failed') {
-      await this.finish(input.runId, input.robotId, result.status === 'failed' ? 'failed' : 'succeeded', result);
+      const failed = result.status === 'failed';
+      // Read before the outcome is stored: a retry that finds it stored counts nothing again.
+      const counted = failed && this.issues ? await this.uncounted(input, retry) : null;
+      await this.finish(input.runId, input.robotId, failed ? 'failed' : 'succeeded', result);
+      if (counted) {
+        const { deliveryId } = runOfId(input.runId);
+        const cause = { kind: 'run_failed' as const, reason: runFailedReason(step.name) };
+        this.issues?.hit({ robotId: input.robotId, ...counted, ...cause, deliveryId, at: new Date() });
+      }
     } else {
       await this.writes.stepResults([{ _id: `${input.runId}:${input.stepIndex}`, runId: input.runId, ...result }]);
     }
     return result.status;
+  }
+
+  /** The failed run's workspace, unless a retried attempt finds its outcome stored (counted by then). */
+  private async uncounted(input: StepInput, retry: boolean): Promise<{ workspaceId: string } | null> {
+    if (retry && (await byId(this.writes.models.RunOutcome, input.runId))) return null;
+    return { workspaceId: (await this.robots.get(input.robotId)).robot.workspaceId };
   }
 
   /** Records how a run ended, with the step that ended it (none for a robot without steps). */

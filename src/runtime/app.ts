@@ -43,6 +43,9 @@ import { deliveryTaker } from './delivery-taker';
 import { managementParts } from './management';
 import { webhookRouter } from '../receiver/webhooks';
 import { payloadEncryption, temporalAnswers } from '../temporal/client';
+import { IssueCounter, NO_NOTIFICATION, type IssueOpened } from '../issues/counter';
+import { countOpenIssues } from '../issues/open-gauge';
+import { ISSUES_GAUGE_MS } from '../domain/limits';
 
 interface AppDeps {
   config: Config;
@@ -54,6 +57,8 @@ interface AppDeps {
   metrics?: ReceiverMetrics;
   /** Work started by requests that goes on after the answer (releases); stopped when the receiver closes. */
   background?: BackgroundWork;
+  /** Starts the notification of an issue this process's counter opened or reopened; none when not given. */
+  onIssueOpened?: IssueOpened;
 }
 
 /** What the routers are made of: the process's parts, each made once (`receiverParts`). */
@@ -62,6 +67,8 @@ export interface ReceiverParts extends AppDeps {
   background: BackgroundWork;
   /** The receiver's view of triggers (src/receiver/trigger-cache.ts), shared by the webhook URL and the API. */
   triggers: TriggerCache;
+  /** The process's one issue counter (src/issues/counter.ts): its refusals counted, written once a second. */
+  issues: IssueCounter;
 }
 
 /**
@@ -93,7 +100,16 @@ function triggerCache(deps: Pick<AppDeps, 'models' | 'config'>): TriggerCache {
 /** The receiver's parts: each one not given made here, once a process (listenReceiver). */
 export function receiverParts(deps: AppDeps): ReceiverParts {
   const metrics = deps.metrics ?? receiverMetrics();
-  return { ...deps, metrics, background: deps.background ?? new BackgroundWork(), triggers: triggerCache(deps) };
+  const { models, log, config } = deps;
+  const onOpened = deps.onIssueOpened ?? NO_NOTIFICATION;
+  const issues = new IssueCounter({ models, log, notifyIntervalMs: config.issueNotifyIntervalMs, onOpened });
+  return {
+    ...deps,
+    metrics,
+    background: deps.background ?? new BackgroundWork(),
+    triggers: triggerCache(deps),
+    issues,
+  };
 }
 
 /**
@@ -143,12 +159,21 @@ async function mongodbAnswers(db: Connection): Promise<boolean> {
  * The metrics port: `GET /metrics`, `GET /healthz` (its answer reused for HEALTH_CACHE_MS, one read at
  * a time) and the Web UI's codec endpoint (wrong keys counted per client address, as on the service's port).
  */
-function createMetricsApp(deps: Pick<AppDeps, 'db' | 'temporal' | 'config' | 'log'>, metrics: ReceiverMetrics): Koa {
+function createMetricsApp(
+  deps: Pick<AppDeps, 'db' | 'models' | 'temporal' | 'config' | 'log'>,
+  metrics: ReceiverMetrics,
+): Koa {
   const check = reusedFor(HEALTH_CACHE_MS, () =>
     Promise.all([temporalAnswers(deps.temporal), mongodbAnswers(deps.db)]).then(([temporal, mongodb]) => ({
       temporal,
       mongodb,
     })),
+  );
+  // Read at a scrape, at most once per ISSUES_GAUGE_MS (src/issues/open-gauge.ts); kept as it was when the read fails.
+  const issuesOpen = reusedFor(ISSUES_GAUGE_MS, () =>
+    countOpenIssues(deps.models, metrics.issuesOpen).catch((err: Error) =>
+      deps.log.warn('the open issues could not be counted for webhooks_issues_open', { err }),
+    ),
   );
   const router = new Router();
   router.get('/healthz', async (ctx) => {
@@ -158,6 +183,7 @@ function createMetricsApp(deps: Pick<AppDeps, 'db' | 'temporal' | 'config' | 'lo
   });
   // No label holds an id or anything a sender chose (src/core/metrics.ts).
   router.get('/metrics', async (ctx) => {
+    await issuesOpen();
     ctx.type = metrics.registry.contentType;
     ctx.body = await metrics.registry.metrics();
   });
@@ -238,6 +264,8 @@ export async function listenReceiver(
       metricsServer?.closeAllConnections();
       await Promise.all([closeServer(), metricsServer && new Promise((resolve) => metricsServer.close(resolve))]);
       await background.stop();
+      // What the refusals counted since the last flush, written before the process goes.
+      await parts.issues.stop();
     },
   };
 }

@@ -9,6 +9,7 @@ import type { Config } from '../core/config';
 import type { Logger } from '../core/log';
 import { DeliveryTaker } from '../deliveries/intake';
 import { DeliveryRecorder } from '../history/slots';
+import type { IssueCounter } from '../issues/counter';
 import type { TriggerCache } from '../receiver/trigger-cache';
 import { offerHandshakeSecret } from '../robots/handshake-secrets';
 import type { Models } from '../storage/models';
@@ -23,6 +24,8 @@ interface TakerDeps {
   temporal: Client;
   triggers: TriggerCache;
   log: Logger;
+  /** The process's issue counter: refusals, throttled ones and refused handshakes count in issues. */
+  issues: IssueCounter;
 }
 
 export function deliveryTaker(deps: TakerDeps): DeliveryTaker {
@@ -30,7 +33,7 @@ export function deliveryTaker(deps: TakerDeps): DeliveryTaker {
   const keys = { models, secretsKey: config.secretsKey, secretsKeys: config.secretsKeys };
   return new DeliveryTaker({
     ...deps,
-    deliveries: new DeliveryRecorder(models),
+    deliveries: new DeliveryRecorder(models, { issues: deps.issues }),
     async offerSecret(trigger, secret, from) {
       const { robotId, workspaceId } = trigger;
       // In the URL's workspace's audit log before it is kept (src/workspaces/audit.ts): never kept unrecorded.

@@ -28,6 +28,7 @@ import { registerSearchAttributes } from '../temporal/search-attribute-setup';
 import type { Models } from '../storage/models';
 import { connectWorker, createTemporalClient, dataConverter } from '../temporal/client';
 import { createWorker } from './worker';
+import { IssueCounter, NO_NOTIFICATION, type IssueOpened } from '../issues/counter';
 import { workerHealth, type WorkerHealth } from './worker-metrics-port';
 
 interface ReceiverProcess {
@@ -49,6 +50,8 @@ export async function startReceiver(
     metrics?: ReceiverMetrics;
     /** Ports and host instead of PORT and RECEIVER_METRICS_PORT (listenReceiver). */
     listen?: { port?: number; metricsPort?: number | null; host?: string };
+    /** Starts the notification of an issue its counter opened or reopened (src/issues/counter.ts). */
+    onIssueOpened?: IssueOpened;
   } = {},
 ): Promise<ReceiverProcess> {
   const sealed = await sealPlainTokens(models, config.secretsKey);
@@ -58,7 +61,8 @@ export async function startReceiver(
   // A close cancels the client's calls in flight that have no deadline (the registration's).
   const stopping = new AbortController();
   const temporal = createTemporalClient(config, stopping.signal);
-  const listening = await listenReceiver({ config, db, models, temporal, log, metrics: opts.metrics }, opts.listen);
+  const { metrics, onIssueOpened } = opts;
+  const listening = await listenReceiver({ config, db, models, temporal, log, metrics, onIssueOpened }, opts.listen);
   const sweep = startBodySweep(models, temporal, log);
   // Asked again while Temporal does not answer.
   const registered = registerSearchAttributes(
@@ -99,12 +103,15 @@ export async function startWorker(
   config: Config,
   models: Models,
   log: Logger,
-  opts: { metrics: WorkerMetrics; heard?: HeardOutcomes; workflowBundlePath?: string },
+  opts: { metrics: WorkerMetrics; heard?: HeardOutcomes; workflowBundlePath?: string; onIssueOpened?: IssueOpened },
 ): Promise<WorkerProcess> {
   const connection: NativeConnection = await connectWorker(config);
   await registerSearchAttributes(connection, config.temporal.namespace, log);
   // Runs that end here are told to this process's keeper, which then need not read them back.
   const heard = config.historyKeeper ? (opts.heard ?? new HeardOutcomes()) : undefined;
+  // One a process: failed deliveries and runs counted in memory, written once a second, and on stop.
+  const onOpened = opts.onIssueOpened ?? NO_NOTIFICATION;
+  const issues = new IssueCounter({ models, log, notifyIntervalMs: config.issueNotifyIntervalMs, onOpened });
   const worker = await createWorker({
     connection,
     namespace: config.temporal.namespace,
@@ -119,6 +126,7 @@ export async function startWorker(
     workflowTasks: config.workerWorkflowTasks,
     workflowBundlePath: opts.workflowBundlePath,
     heard,
+    issues,
   });
   const keeper = config.historyKeeper
     ? startHistoryKeeper({
@@ -141,6 +149,7 @@ export async function startWorker(
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await running;
       await keeper?.stop();
+      await issues.stop();
       await connection.close();
     },
   };

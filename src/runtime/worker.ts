@@ -10,6 +10,7 @@ import type { DeliveryCaps } from '../domain/delivery-caps';
 import type { PreparationLimits } from '../domain/limits';
 import type { RunFeatures } from '../domain/types';
 import type { HeardOutcomes } from '../history/heard-outcomes';
+import type { IssueCounter } from '../issues/counter';
 import { FAILURE_CONVERTER_PATH } from '../temporal/client';
 
 /** Pre-built by `npm run build`; without it (tests from source) the workflows are bundled at start. */
@@ -44,6 +45,8 @@ interface WorkerDeps {
   preparation?: PreparationLimits;
   /** Outcomes of runs ended here, for this process's history keeper. */
   heard?: HeardOutcomes;
+  /** The process's issue counter: failed deliveries and runs count in it (none: not counted). */
+  issues?: IssueCounter;
   /**
    * Workflow tasks held at once (config.workerWorkflowTasks). Each one the worker holds is work it
    * hands Temporal when it completes; Temporal's writes are serial on the dev server (one SQLite
@@ -70,6 +73,7 @@ export async function createWorker(deps: WorkerDeps): Promise<Worker> {
       features: deps.features,
       heard: deps.heard,
       preparation: deps.preparation,
+      issues: deps.issues,
     }),
     dataConverter: deps.dataConverter,
     maxCachedWorkflows: 2000,

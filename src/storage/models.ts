@@ -11,6 +11,7 @@
 import { DEDUP_KEYS } from '../domain/dedup';
 import { Schema, type Connection } from 'mongoose';
 import { historyModels } from './history-documents';
+import { issueModels } from './issue-documents';
 import { workspaceModels } from './workspace-documents';
 import { BODY_FORMATS, DELIVERY_OUTCOMES, ROBOT_STATES, type StepDefinition } from '../domain/types';
 import type {
@@ -283,6 +284,7 @@ export function createModels(db: Connection) {
     ...historyModels(db),
     TriggerChange: db.model<TriggerChangeDoc>('TriggerChange', triggerChangeSchema),
     ...workspaceModels(db),
+    ...issueModels(db),
   };
 }
 export type Models = ReturnType<typeof createModels>;

@@ -1,12 +1,12 @@
 /**
  * The code's dependencies point one way (docs/code-layout.md): the domain, the process-wide core,
  * the port's contract, the Temporal plumbing, storage (every schema and the reads by `_id`), the
- * run history, the features (apps, robots, runs, deliveries), the HTTP edges (receiver, API, codec), the
- * Temporal side (activities and workflows), the composition of the processes, starting things,
- * and the process mains; no import cycles, the bench's included; the bench imports the service's
- * parts, never workflow or activity code. The sender catalog is data (its files import only each
- * other and the domain's types), and the dashboard bundles no code that checks a request and
- * nothing of src/ that is not pure.
+ * issues' counting, the run history, the features (apps, robots, runs, deliveries), the HTTP edges
+ * (receiver, API, codec), the Temporal side (activities and workflows), the composition of the
+ * processes, starting things, and the process mains; no import cycles, the bench's included; the
+ * bench imports the service's parts, never workflow or activity code. The sender catalog is data
+ * (its files import only each other and the domain's types), and the dashboard bundles no code that
+ * checks a request and nothing of src/ that is not pure.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -22,6 +22,7 @@ const LAYERS: Array<{ name: string; paths: string[] }> = [
   { name: 'Temporal plumbing', paths: ['src/temporal/'] },
   { name: 'storage', paths: ['src/storage/'] },
   { name: 'workspaces', paths: ['src/workspaces/'] },
+  { name: 'issues', paths: ['src/issues/'] },
   { name: 'history', paths: ['src/history/'] },
   { name: 'apps', paths: ['src/apps/'] },
   { name: 'robots', paths: ['src/robots/'] },

@@ -43,6 +43,8 @@ export const DEFAULT_WORDING: Partial<Record<SettingName, string>> = {
   HISTORY_RETENTION: '`30d`',
   AUDIT_RETENTION: '`365d`',
   ISSUE_NOTIFY_INTERVAL: '`1h`',
+  SMTP_URL: 'none (no email channels)',
+  SMTP_FROM: "`webhooks@` and `BASE_URL`'s host",
 };
 
 const BINARY_UNITS = [

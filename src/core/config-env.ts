@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { issueSettings } from './settings/issues';
 import { limitSettings } from './settings/limits';
+import { notificationSettings } from './settings/notifications';
 import { serviceSettings } from './settings/service';
 import { temporalSettings } from './settings/temporal';
 import { workerSettings } from './settings/worker';
@@ -17,6 +18,7 @@ export const envSchema = z.object({
   ...limitSettings,
   ...workerSettings,
   ...issueSettings,
+  ...notificationSettings,
 });
 
 /** Every setting's name. */
@@ -29,4 +31,5 @@ export const SECRET_SETTINGS: ReadonlySet<string> = new Set<SettingName>([
   'SECRETS_KEY',
   'SECRETS_KEY_PREVIOUS',
   'WEB_UI_KEY',
+  'SMTP_URL', // its password
 ]);

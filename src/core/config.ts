@@ -8,6 +8,7 @@ import type { LogFormat, LogLevel } from './log';
 import type { DeliveryCaps } from '../domain/delivery-caps';
 import type { PreparationLimits } from '../domain/limits';
 import type { RunFeatures } from '../domain/types';
+import type { NotifyRetry } from '../domain/notifications';
 import { ConfigError, keptSecrets } from './config-secrets';
 import { envSchema } from './config-env';
 import { issueLines } from './settings/messages';
@@ -115,6 +116,16 @@ export interface Config {
   sdkMetricsPort: number;
   /** The Temporal Web UI, for links to workflows (the embedded launcher sets its own). */
   temporalUiUrl: string | null;
+  /** Notifications (docs/notifications.md): email channels' SMTP server, where they may go, their retries. */
+  notifications: NotificationSettings;
+}
+
+/** SMTP_URL, SMTP_FROM, NOTIFY_ALLOW_PRIVATE_ADDRESSES, NOTIFY_ATTEMPTS and NOTIFY_BACKOFF_MS, read. */
+export interface NotificationSettings {
+  smtpUrl: string | null;
+  smtpFrom: string;
+  allowPrivateAddresses: boolean;
+  retry: NotifyRetry;
 }
 
 /**
@@ -245,6 +256,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workerMetricsPort: e.WORKER_METRICS_PORT,
     sdkMetricsPort: e.SDK_METRICS_PORT,
     temporalUiUrl: e.TEMPORAL_UI_URL?.replace(/\/+$/, '') ?? null,
+    notifications: {
+      smtpUrl: e.SMTP_URL ?? null,
+      smtpFrom: e.SMTP_FROM ?? `webhooks@${new URL(baseUrl).hostname}`,
+      allowPrivateAddresses: e.NOTIFY_ALLOW_PRIVATE_ADDRESSES === '1',
+      retry: { attempts: e.NOTIFY_ATTEMPTS, backoffMs: e.NOTIFY_BACKOFF_MS },
+    },
   };
 }
 

@@ -67,3 +67,6 @@ export function runOfId(runId: string): { deliveryId: string; index: number } {
   const dash = runId.lastIndexOf('-');
   return { deliveryId: runId.slice(0, dash), index: Number(runId.slice(dash + 1)) };
 }
+
+/** The workflow that notifies of one opening of an issue (workflows/notify.ts): one per issue and `notifiedAt`. */
+export const notifyWorkflowId = (issueId: string, notifiedAtMs: number) => `notify:${issueId}:${notifiedAtMs}`;

@@ -1,7 +1,7 @@
 /**
  * The code's dependencies point one way (docs/code-layout.md): the domain, the process-wide core,
  * the port's contract, the Temporal plumbing, storage (every schema and the reads by `_id`), the
- * issues' counting, the run history, the features (apps, robots, runs, deliveries), the HTTP edges
+ * issues' counting, the run history, the features (apps, robots, runs, deliveries), notifications, the HTTP edges
  * (receiver, API, codec), the Temporal side (activities and workflows), the composition of the
  * processes, starting things, and the process mains; no import cycles, the bench's included; the
  * bench imports the service's parts, never workflow or activity code. The sender catalog is data
@@ -28,6 +28,7 @@ const LAYERS: Array<{ name: string; paths: string[] }> = [
   { name: 'robots', paths: ['src/robots/'] },
   { name: 'runs', paths: ['src/runs/'] },
   { name: 'deliveries', paths: ['src/deliveries/'] },
+  { name: 'notifications', paths: ['src/notifications/'] },
   { name: 'HTTP edges', paths: ['src/receiver/', 'src/api/', 'src/codec/'] },
   { name: 'activities and workflows', paths: ['activities/', 'workflows/'] },
   { name: 'composition', paths: ['src/runtime/'] },

@@ -8,9 +8,10 @@
  * delivery inspector keeps and reads at once (./inspection.ts), what one
  * workspace may hold (./workspace-sizes.ts),
  * what processes keep in memory (./memory.ts), a request's id as taken from a client (./request-ids.ts),
- * the answers compressed (./compression.ts) and issues (./issues.ts). Timing constants (pauses,
- * ticks, time-outs) stay at the top of the module that waits. Imports nothing outside this
- * folder: the workflow bundle, the bench and the tests read limits from here.
+ * the answers compressed (./compression.ts), issues (./issues.ts) and notifications' outbound
+ * requests (./notifications.ts). Timing constants (pauses, ticks, time-outs) stay
+ * at the top of the module that waits. Imports nothing outside this folder: the workflow bundle, the
+ * bench and the tests read limits from here.
  */
 export * from './engines';
 export * from './requests';
@@ -26,3 +27,4 @@ export * from './inspection';
 export * from './request-ids';
 export * from './compression';
 export * from './issues';
+export * from './notifications';

@@ -36,6 +36,7 @@ import { StepExecutor, type StepInput } from '../src/runs/steps';
 import { BlobMissing, bodyBlobId, discardBlob } from '../src/storage/blobs';
 import type { Models } from '../src/storage/models';
 import { groupInserts } from '../src/storage/writes';
+import { notifyActivities, type NotifyActivityDeps } from './notify';
 
 interface ActivityDeps {
   models: Models;
@@ -50,6 +51,8 @@ interface ActivityDeps {
   preparation?: PreparationLimits;
   /** The worker's issue counter (src/issues/counter.ts): failed deliveries and runs count in it; none: not. */
   issues?: IssueCounter;
+  /** What notifications are sent with (./notify.ts); without it, a notification's activity fails. */
+  notify?: NotifyActivityDeps;
 }
 
 const ALL_FEATURES: RunFeatures = { runSearchAttributes: true, runSummaries: true, keepBodies: true, fieldsSeen: true };
@@ -73,6 +76,7 @@ export function createActivities({
   heard,
   preparation = DEFAULT_PREPARATION_LIMITS,
   issues,
+  notify,
 }: ActivityDeps) {
   // Concurrent activities share their writes: one insertMany per collection at a time.
   const writes = {
@@ -94,6 +98,8 @@ export function createActivities({
   const steps = new StepExecutor(writes, robots, versions, metrics, heard, issues);
 
   return {
+    ...notifyActivities(models, metrics.notifications, notify),
+
     /** Parses the body in the robot's body format, stores its runs, records the delivery (deliveries/prepare). */
     async prepareDelivery(input: DeliveryInput): Promise<PreparedDelivery> {
       const { info } = Context.current();

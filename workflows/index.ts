@@ -1,2 +1,3 @@
 export { deliveryWorkflow } from './delivery';
 export { runWorkflow } from './run';
+export { notifyIssue } from './notify';

@@ -44,8 +44,32 @@ export type ReceiverOutcome = (typeof RECEIVER_OUTCOMES)[number];
 /** Seconds from a webhook request's arrival to its answer: most are a few ms; a start can take up to its deadline. */
 const ACK_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
+/** How a notification to one channel ended (`webhooks_notifications_total`): every attempt made, or none left. */
+const NOTIFICATION_OUTCOMES = ['delivered', 'failed'] as const;
+/** The channels' kinds (src/domain/notifications.ts). */
+const CHANNEL_KINDS = ['webhook', 'slack', 'email'] as const;
+export type NotificationCounter = Counter<'channel_kind' | 'outcome'>;
+
+/**
+ * `webhooks_notifications_total{channel_kind,outcome}`: notifications of issues, by how they ended
+ * (the worker's, after their last attempt), and tests of a channel (the receiver's, who sends them).
+ */
+function notificationCounter(registry: Registry): NotificationCounter {
+  const counter = new Counter({
+    name: 'webhooks_notifications_total',
+    help: 'Notifications to channels (issues in the worker, tests in the receiver), by channel kind and outcome',
+    labelNames: ['channel_kind', 'outcome'],
+    registers: [registry],
+  });
+  closedSet(counter, 'channel_kind', CHANNEL_KINDS, { zero: false });
+  closedSet(counter, 'outcome', NOTIFICATION_OUTCOMES, { zero: false });
+  return counter;
+}
+
 export interface ReceiverMetrics {
   registry: Registry;
+  /** Tests of notification channels (src/notifications/channels.ts). */
+  notifications: NotificationCounter;
   deliveries: Counter<'outcome'>;
   ackDuration: Histogram;
   responses: Counter<'code'>;
@@ -142,6 +166,7 @@ export function receiverMetrics(): ReceiverMetrics {
   closedSet(issuesOpen, 'kind', ISSUE_KINDS, { zero: false });
   return {
     registry,
+    notifications: notificationCounter(registry),
     deliveries,
     ackDuration: new Histogram({
       name: 'webhooks_ack_duration_seconds',
@@ -190,6 +215,8 @@ export interface WorkerMetrics {
   csvRows: Counter;
   /** Robots the history keeper looks at every second and those it lets be (src/history/keeper.ts). */
   historyRobots: Gauge<'state'>;
+  /** Notifications of issues, after their last attempt (src/notifications/). */
+  notifications: NotificationCounter;
 }
 
 export function workerMetrics(): WorkerMetrics {
@@ -223,5 +250,6 @@ export function workerMetrics(): WorkerMetrics {
     runs,
     csvRows: new Counter({ name: 'webhooks_csv_rows_total', help: 'CSV rows made into runs', registers: [registry] }),
     historyRobots,
+    notifications: notificationCounter(registry),
   };
 }

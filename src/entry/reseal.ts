@@ -17,7 +17,8 @@ runMain('reseal', async () => {
     const resealed = await resealSecrets(models, config.secretsKeys);
     process.stdout.write(
       `Sealed again with SECRETS_KEY: ${resealed.appVerifications} app verifications, ` +
-        `${resealed.connectionSecrets} connection signing secrets, ${resealed.urlTokens} URL tokens.\n` +
+        `${resealed.connectionSecrets} connection signing secrets, ${resealed.urlTokens} URL tokens, ` +
+        `${resealed.channelSecrets} notification channel secrets.\n` +
         'No stored secret needs SECRETS_KEY_PREVIOUS any more. Keep it for the payloads in Temporal until the ' +
         "deliveries sealed under it are done and past the namespace's retention (72 h).\n",
     );

@@ -26,9 +26,10 @@ import type { ReceiverMetrics, WorkerMetrics } from '../core/metrics';
 import { sealPlainTokens } from '../robots/trigger-tokens';
 import { registerSearchAttributes } from '../temporal/search-attribute-setup';
 import type { Models } from '../storage/models';
-import { connectWorker, createTemporalClient, dataConverter } from '../temporal/client';
+import { connectWorker, createTemporalClient, dataConverter, workerClient } from '../temporal/client';
+import { issueNotifier } from '../notifications/start';
 import { createWorker } from './worker';
-import { IssueCounter, NO_NOTIFICATION, type IssueOpened } from '../issues/counter';
+import { IssueCounter, type IssueOpened } from '../issues/counter';
 import { workerHealth, type WorkerHealth } from './worker-metrics-port';
 
 interface ReceiverProcess {
@@ -61,7 +62,9 @@ export async function startReceiver(
   // A close cancels the client's calls in flight that have no deadline (the registration's).
   const stopping = new AbortController();
   const temporal = createTemporalClient(config, stopping.signal);
-  const { metrics, onIssueOpened } = opts;
+  const { metrics } = opts;
+  // An issue this receiver's counter opens is notified through its own client (src/notifications/start.ts).
+  const onIssueOpened = opts.onIssueOpened ?? issueNotifier({ temporal, config });
   const listening = await listenReceiver({ config, db, models, temporal, log, metrics, onIssueOpened }, opts.listen);
   const sweep = startBodySweep(models, temporal, log);
   // Asked again while Temporal does not answer.
@@ -109,8 +112,10 @@ export async function startWorker(
   await registerSearchAttributes(connection, config.temporal.namespace, log);
   // Runs that end here are told to this process's keeper, which then need not read them back.
   const heard = config.historyKeeper ? (opts.heard ?? new HeardOutcomes()) : undefined;
+  // The worker's client for starting notifications rides its connection, its payloads sealed as a receiver's.
+  const notifications = { temporal: workerClient(connection, config), config };
   // One a process: failed deliveries and runs counted in memory, written once a second, and on stop.
-  const onOpened = opts.onIssueOpened ?? NO_NOTIFICATION;
+  const onOpened = opts.onIssueOpened ?? issueNotifier(notifications);
   const issues = new IssueCounter({ models, log, notifyIntervalMs: config.issueNotifyIntervalMs, onOpened });
   const worker = await createWorker({
     connection,
@@ -127,6 +132,7 @@ export async function startWorker(
     workflowBundlePath: opts.workflowBundlePath,
     heard,
     issues,
+    notify: { settings: config.notifications, secretsKeys: config.secretsKeys },
   });
   const keeper = config.historyKeeper
     ? startHistoryKeeper({

@@ -4,6 +4,7 @@ import type { DataConverter } from '@temporalio/common';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createActivities } from '../../activities';
+import type { NotifyActivityDeps } from '../../activities/notify';
 import type { Models } from '../storage/models';
 import { workerMetrics, type WorkerMetrics } from '../core/metrics';
 import type { DeliveryCaps } from '../domain/delivery-caps';
@@ -45,6 +46,8 @@ interface WorkerDeps {
   preparation?: PreparationLimits;
   /** Outcomes of runs ended here, for this process's history keeper. */
   heard?: HeardOutcomes;
+  /** What notifications of issues are sent with (config.notifications and SECRETS_KEYS). */
+  notify?: NotifyActivityDeps;
   /** The process's issue counter: failed deliveries and runs count in it (none: not counted). */
   issues?: IssueCounter;
   /**

@@ -13,6 +13,7 @@ import { Schema, type Connection } from 'mongoose';
 import { historyModels } from './history-documents';
 import { issueModels } from './issue-documents';
 import { workspaceModels } from './workspace-documents';
+import { notificationModels } from './notification-documents';
 import { BODY_FORMATS, DELIVERY_OUTCOMES, ROBOT_STATES, type StepDefinition } from '../domain/types';
 import type {
   AppDoc,
@@ -285,6 +286,7 @@ export function createModels(db: Connection) {
     TriggerChange: db.model<TriggerChangeDoc>('TriggerChange', triggerChangeSchema),
     ...workspaceModels(db),
     ...issueModels(db),
+    ...notificationModels(db),
   };
 }
 export type Models = ReturnType<typeof createModels>;

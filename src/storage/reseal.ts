@@ -1,9 +1,10 @@
 /**
  * Re-sealing (`npm run reseal`, docs/security.md, Changing SECRETS_KEY): every secret the store
- * keeps sealed, an app's verification, a payment provider connection's signing secret and a URL's
- * token, sealed with a key named in SECRETS_KEY_PREVIOUS is sealed again with SECRETS_KEY, so that
- * the previous key can be dropped and whoever holds it no longer opens them. Those sealed with
- * SECRETS_KEY already are left as they are, so it can be run again at any time. Each is written
+ * keeps sealed, an app's verification, a payment provider connection's signing secret, a URL's
+ * token and a webhook notification channel's secret, sealed with a key named in SECRETS_KEY_PREVIOUS
+ * is sealed again with SECRETS_KEY, so that the previous key can be dropped and whoever holds it no
+ * longer opens them. Those sealed with SECRETS_KEY already are left as they are, so it can be run
+ * again at any time. Each is written
  * only if it is still what was read (an edit made meanwhile is kept).
  */
 import type { Model } from 'mongoose';
@@ -15,6 +16,7 @@ interface Resealed {
   appVerifications: number;
   connectionSecrets: number;
   urlTokens: number;
+  channelSecrets: number;
 }
 
 /** Seals again with `keys[0]` every secret of one field that another of `keys` sealed. */
@@ -38,5 +40,6 @@ export async function resealSecrets(models: Models, keys: readonly Buffer[]): Pr
     appVerifications: await resealField(models.App as unknown as Model<never>, 'verificationSealed', keys),
     connectionSecrets: await resealField(models.Connection as unknown as Model<never>, 'signingSecretSealed', keys),
     urlTokens: await resealField(models.Robot as unknown as Model<never>, 'trigger.tokenSealed', keys),
+    channelSecrets: await resealField(models.NotificationChannel as unknown as Model<never>, 'secretSealed', keys),
   };
 }

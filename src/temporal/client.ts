@@ -102,6 +102,14 @@ export function connectWorker(config: TemporalSettings): Promise<NativeConnectio
   );
 }
 
+/**
+ * A client on the worker's own connection, its payloads sealed as a receiver's: what the worker
+ * starts workflows with (an issue's notification, src/notifications/start.ts).
+ */
+export function workerClient(connection: NativeConnection, config: TemporalSettings): Client {
+  return new Client({ connection, namespace: config.temporal.namespace, dataConverter: dataConverter(config) });
+}
+
 /** Whether Temporal answers the receiver's client within READY_ASK_MS. */
 export async function temporalAnswers(client: Client): Promise<boolean> {
   try {

@@ -24,6 +24,7 @@ interface Holdings {
   runId: string;
   deliveryId: string;
   keyId: string;
+  issueId: string;
 }
 
 async function holdings(t: Tenant): Promise<Holdings> {
@@ -36,7 +37,14 @@ async function holdings(t: Tenant): Promise<Holdings> {
   const { deliveries } = await t.owner.call('listDeliveries', { params: { id: robot.robotId } });
   const connection = await t.owner.call('createConnection', { body: { provider: 'stripe', name: 'c' } });
   const { id: keyId } = await t.keyOf('viewer', 'a key to be found');
-  return { robot, connectionId: connection.id, runId: runs[0].id, deliveryId: deliveries[0].id, keyId };
+  // A request with a token that is not the URL's: counted in an issue (docs/issues.md).
+  expect((await stack.send('POST', robot.webhookUrl.replace(/[^/]+$/, 'not-the-token'), '{"n":2}')).status).toBe(404);
+  const { issues } = await waitFor(
+    () => t.owner.call('listIssues', {}),
+    (page) => page.issues.length === 1,
+  );
+  const ids = { runId: runs[0].id, deliveryId: deliveries[0].id, keyId, issueId: issues[0].id };
+  return { robot, connectionId: connection.id, ...ids };
 }
 
 /** An operation as the OpenAPI document describes it (the parts this test reads). */
@@ -73,7 +81,9 @@ function pathOf(path: string, b: Holdings, workspaceB: string): string {
               ? workspaceB
               : /^\/api\/keys\//.test(path)
                 ? b.keyId
-                : null;
+                : /^\/api\/issues\//.test(path)
+                  ? b.issueId
+                  : null;
   if (id === null) throw new Error(`the test does not know what ${path} names: add it here`);
   return path.replace(':id', id).replace(':sha256', 'a'.repeat(64));
 }

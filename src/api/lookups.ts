@@ -12,6 +12,7 @@ import { byId } from '../storage/by-id';
 import type { AppDoc, ConnectionDoc, DeliveryDoc, RobotDoc, RunDoc } from '../storage/documents';
 import type { Models } from '../storage/models';
 import type { ApiKeyDoc } from '../storage/workspace-documents';
+import type { IssueDoc } from '../storage/issue-documents';
 import type { Keys } from '../workspaces/keys';
 
 /** The document, or 404 naming what was not found. */
@@ -29,11 +30,12 @@ export interface NamedDocs {
   run: RunDoc;
   delivery: DeliveryDoc;
   key: ApiKeyDoc;
+  issue: IssueDoc;
 }
 
 /**
  * What a path names (its operation's `names`), read by `_id`, when it is of the caller's workspace:
- * a robot, app, connection or key by its own workspace, a run or a delivery by its robot's (that
+ * a robot, app, connection, key or issue by its own workspace, a run or a delivery by its robot's (that
  * robot read for its workspace only); null otherwise, which the route answers 404 as for what does
  * not exist (src/contract/route.ts): a key never learns what another workspace has.
  */
@@ -50,6 +52,7 @@ export function namedIn(models: Models, keys: Pick<Keys, 'get'>) {
     app: async (id, caller) => inWorkspace(await byId<AppDoc>(models.App, id), caller),
     connection: async (id, caller) => inWorkspace(await byId<ConnectionDoc>(models.Connection, id), caller),
     key: async (id, caller) => inWorkspace(await keys.get(id), caller),
+    issue: async (id, caller) => inWorkspace(await byId<IssueDoc>(models.Issue, id), caller),
     run: async (id, caller) => byRobotIn(await byId<RunDoc>(models.Run, id), caller),
     delivery: async (id, caller) => byRobotIn(await byId<DeliveryDoc>(models.Delivery, id), caller),
   };

@@ -4,13 +4,14 @@
  * credentials throttled per client address (src/core/http-errors.ts), writes in the audit log. Its routes
  * are declared as data (src/contract/management.ts), one list per resource: apps and connections (./apps), robots
  * and their trigger (./robots), the history and replay (./history), workspaces, keys and the audit
- * log (./workspaces), and the API's own below.
+ * log (./workspaces), issues (./issues), and the API's own below.
  */
 import Router from '@koa/router';
 import { webUiCodecEndpoint } from '../codec/routes';
 import { APP_ROUTES } from './apps';
 import { route, type ManagementDeps, type ManagementRoute } from './deps';
 import { HISTORY_ROUTES } from './history';
+import { ISSUE_ROUTES } from './issues';
 import { mountRoutes } from '../contract/route';
 import { MANAGEMENT } from '../contract/management';
 import { ROBOT_ROUTES } from './robots';
@@ -29,6 +30,7 @@ export const MANAGEMENT_ROUTES: readonly ManagementRoute[] = [
   ...ROBOT_ROUTES,
   ...HISTORY_ROUTES,
   ...WORKSPACE_ROUTES,
+  ...ISSUE_ROUTES,
 ];
 
 /** The management API's router, given its parts as the process made them (src/runtime/management.ts). */

@@ -14,6 +14,7 @@ import { jsonValue } from './requests';
 import { answer, time } from './answer-shape';
 import { WORKSPACE_ANSWERS } from './workspace-answers';
 import { HISTORY_ANSWERS } from './history-answers';
+import { ISSUE_ANSWERS } from './issue-schemas';
 
 export const errorAnswer = answer({
   error: z.string(),
@@ -204,6 +205,7 @@ export const ANSWERS = {
   Codec: codecAnswer,
   ...HISTORY_ANSWERS,
   ...WORKSPACE_ANSWERS,
+  ...ISSUE_ANSWERS,
 } satisfies Record<string, z.ZodTypeAny>;
 
 /** What the API answers, as the dashboard (web/src/api.ts) and other TypeScript clients read it. */
@@ -213,3 +215,4 @@ export type RobotAnswer = z.output<typeof robotAnswer>;
 export type RobotFieldsAnswer = z.output<typeof robotFieldsAnswer>;
 export type { DeliveryAnswer, RunAnswer, RunSummaryAnswer } from './history-answers';
 export type { AuditEntryAnswer, CallerAnswer, KeyAnswer, WorkspaceAnswer } from './workspace-answers';
+export type { IssueAnswer } from './issue-schemas';

@@ -4,7 +4,7 @@
  * The server gives each its handler (src/api/, `route`), which then must return its declared 2xx
  * answer; the dashboard calls each through web/src/api.ts, whose paths, bodies and answers come
  * from here. Each key is the operation's OpenAPI `operationId` (`withOperationIds`). This module imports only
- * ./operation.ts and ./workspace-operations.ts (which declares the workspace operations the same way),
+ * ./operation.ts, ./workspace-operations.ts and ./issue-operations.ts (which declare theirs the same way),
  * neither importing anything at run time: the browser bundle takes them whole and nothing else.
  *
  * Each declares who may call it (`access`, src/domain/workspaces.ts) and, for a write, the action
@@ -15,6 +15,7 @@
  */
 import { withOperationIds, type OperationDeclaration } from './operation';
 import { WORKSPACE_OPERATIONS } from './workspace-operations';
+import { ISSUE_OPERATIONS } from './issue-operations';
 
 export const MANAGEMENT = withOperationIds({
   openApiDocument: {
@@ -286,6 +287,7 @@ export const MANAGEMENT = withOperationIds({
     answers: { 202: 'ReplayedMany', 400: 'Error', 404: 'Error', 409: 'Error' },
   },
   ...WORKSPACE_OPERATIONS,
+  ...ISSUE_OPERATIONS,
 } as const satisfies Record<string, OperationDeclaration>);
 
 export type ManagementOperation = keyof typeof MANAGEMENT;

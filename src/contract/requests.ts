@@ -13,6 +13,7 @@ import {
   TRIGGER_RULES_MAX,
 } from '../domain/limits';
 import { auditQuery, WORKSPACE_BODIES } from './workspace-requests';
+import { ISSUE_QUERIES } from './issue-schemas';
 import { bodyPageQuery, deliveriesQuery } from './inspection';
 import { RULE_OPS, ruleProblem } from '../domain/trigger-rules';
 import { DEDUP_KEYS, DEDUP_WINDOW_MS } from '../domain/dedup';
@@ -233,6 +234,7 @@ export const QUERIES = {
   AuditPage: auditQuery,
   DeliveriesPage: deliveriesQuery,
   BodyPage: bodyPageQuery,
+  ...ISSUE_QUERIES,
 } satisfies Record<string, z.ZodObject>;
 
 export const BODIES = {

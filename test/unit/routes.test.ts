@@ -66,6 +66,7 @@ it('declares what every `:id` of a path names: the resource its path is under', 
     deliveries: 'delivery',
     keys: 'key',
     workspaces: 'workspace',
+    issues: 'issue',
   };
   for (const op of OPERATIONS.filter((o) => o.path.includes('/:id'))) {
     const declared = op.workspaceFromPath ? 'workspace' : op.names;

@@ -102,11 +102,22 @@ async function main(): Promise<number> {
       for (const cleanup of cleanups.slice().reverse())
         await cleanup().catch((err: Error) => log(`while stopping: ${err.message}`));
     })());
+  // What was measured is reported and written, whether the run ended or was interrupted.
+  let finishing: Promise<void> | undefined;
+  const finish = () => (finishing ??= reportAll());
+  const reportAll = async () => {
+    results.finishedAt = new Date().toISOString();
+    results.floors = floorsOf(results);
+    log('stopping everything');
+    await stopAll();
+    process.stdout.write(report(results));
+    process.stdout.write(`\nResults: ${writeResults(results)}\n`);
+  };
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
-      log(`${signal}: stopping everything`);
+      log(`${signal}: stopping everything, then reporting the phases that finished`);
       results.error ??= `interrupted (${signal})`;
-      void stopAll().finally(() => process.exit(130));
+      void finish().finally(() => process.exit(130));
     });
   }
 
@@ -189,14 +200,8 @@ async function main(): Promise<number> {
     if (s.cluster && s.levels.length > 0) results.cluster = await clusterLevels(s, koa.port, cleanups);
   } catch (err) {
     results.error = (err as Error).message;
-  } finally {
-    results.finishedAt = new Date().toISOString();
-    results.floors = floorsOf(results);
-    log('stopping everything');
-    await stopAll();
   }
-  process.stdout.write(report(results));
-  process.stdout.write(`\nResults: ${writeResults(results)}\n`);
+  await finish();
   return results.error ? 1 : 0;
 }
 

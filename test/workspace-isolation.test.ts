@@ -13,7 +13,8 @@ import { tenant, type Tenant } from './support/workspaces';
 
 let stack: Stack;
 beforeAll(async () => {
-  stack = await startStack();
+  // B's notification channel is on loopback (no DNS): NOTIFY_ALLOW_PRIVATE_ADDRESSES lets it be made.
+  stack = await startStack({ NOTIFY_ALLOW_PRIVATE_ADDRESSES: '1' });
 });
 afterAll(() => stack.close());
 
@@ -25,6 +26,7 @@ interface Holdings {
   deliveryId: string;
   keyId: string;
   issueId: string;
+  channelId: string;
 }
 
 async function holdings(t: Tenant): Promise<Holdings> {
@@ -44,7 +46,10 @@ async function holdings(t: Tenant): Promise<Holdings> {
     (page) => page.issues.length === 1,
   );
   const ids = { runId: runs[0].id, deliveryId: deliveries[0].id, keyId, issueId: issues[0].id };
-  return { robot, connectionId: connection.id, ...ids };
+  const channel = await t.owner.call('createNotificationChannel', {
+    body: { kind: 'webhook', url: 'http://127.0.0.1:9/' },
+  });
+  return { robot, connectionId: connection.id, channelId: channel.id, ...ids };
 }
 
 /** An operation as the OpenAPI document describes it (the parts this test reads). */
@@ -83,7 +88,9 @@ function pathOf(path: string, b: Holdings, workspaceB: string): string {
                 ? b.keyId
                 : /^\/api\/issues\//.test(path)
                   ? b.issueId
-                  : null;
+                  : /^\/api\/notification-channels\//.test(path)
+                    ? b.channelId
+                    : null;
   if (id === null) throw new Error(`the test does not know what ${path} names: add it here`);
   return path.replace(':id', id).replace(':sha256', 'a'.repeat(64));
 }
@@ -129,6 +136,9 @@ describe('two workspaces', () => {
       `/api/workspaces/${b.id}/keys`,
     );
     expect(keys.keys.find((k) => k.id === ofB.keyId)?.revokedAt).toBeNull();
+    // B's channel is still there, never tested by A.
+    const { channels } = await b.owner.call('listNotificationChannels');
+    expect(channels.map((c) => [c.id, c.lastError, c.lastSentAt])).toEqual([[ofB.channelId, null, null]]);
   });
 
   it("lists each workspace's own apps, connections and robots only", async () => {

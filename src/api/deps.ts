@@ -29,8 +29,8 @@ export interface ManagementInput {
   authFailures: Throttle;
   /** The OpenAPI document (src/contract/openapi.ts), served at GET /api/openapi.json. */
   document: Record<string, unknown>;
-  /** The receiver's metrics (refused credentials, audit entries never recorded); none when not given. */
-  metrics?: Pick<ReceiverMetrics, 'credentialsRefused' | 'auditUnrecorded'>;
+  /** The receiver's metrics (refused credentials, audit entries never recorded, channel tests); none when not given. */
+  metrics?: Pick<ReceiverMetrics, 'credentialsRefused' | 'auditUnrecorded' | 'notifications'>;
 }
 
 /** What every route's handler is given: the process's parts, and those the routes share. */

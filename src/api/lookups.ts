@@ -13,6 +13,7 @@ import type { AppDoc, ConnectionDoc, DeliveryDoc, RobotDoc, RunDoc } from '../st
 import type { Models } from '../storage/models';
 import type { ApiKeyDoc } from '../storage/workspace-documents';
 import type { IssueDoc } from '../storage/issue-documents';
+import type { NotificationChannelDoc } from '../storage/notification-documents';
 import type { Keys } from '../workspaces/keys';
 
 /** The document, or 404 naming what was not found. */
@@ -31,13 +32,15 @@ export interface NamedDocs {
   delivery: DeliveryDoc;
   key: ApiKeyDoc;
   issue: IssueDoc;
+  channel: NotificationChannelDoc;
 }
 
 /**
  * What a path names (its operation's `names`), read by `_id`, when it is of the caller's workspace:
- * a robot, app, connection, key or issue by its own workspace, a run or a delivery by its robot's (that
- * robot read for its workspace only); null otherwise, which the route answers 404 as for what does
- * not exist (src/contract/route.ts): a key never learns what another workspace has.
+ * a robot, app, connection, key, issue or notification channel by its own workspace, a run or a
+ * delivery by its robot's (that robot read for its workspace only); null otherwise, which the route
+ * answers 404 as for what does not exist (src/contract/route.ts): a key never learns what another
+ * workspace has.
  */
 export function namedIn(models: Models, keys: Pick<Keys, 'get'>) {
   const inWorkspace = <T extends { workspaceId: string }>(doc: T | null, caller: Caller): T | null =>
@@ -53,6 +56,8 @@ export function namedIn(models: Models, keys: Pick<Keys, 'get'>) {
     connection: async (id, caller) => inWorkspace(await byId<ConnectionDoc>(models.Connection, id), caller),
     key: async (id, caller) => inWorkspace(await keys.get(id), caller),
     issue: async (id, caller) => inWorkspace(await byId<IssueDoc>(models.Issue, id), caller),
+    channel: async (id, caller) =>
+      inWorkspace(await byId<NotificationChannelDoc>(models.NotificationChannel, id), caller),
     run: async (id, caller) => byRobotIn(await byId<RunDoc>(models.Run, id), caller),
     delivery: async (id, caller) => byRobotIn(await byId<DeliveryDoc>(models.Delivery, id), caller),
   };

@@ -4,7 +4,8 @@
  * credentials throttled per client address (src/core/http-errors.ts), writes in the audit log. Its routes
  * are declared as data (src/contract/management.ts), one list per resource: apps and connections (./apps), robots
  * and their trigger (./robots), the history and replay (./history), workspaces, keys and the audit
- * log (./workspaces), issues (./issues), and the API's own below.
+ * log (./workspaces), issues (./issues), notification channels (./notification-channels), and the API's own
+ * below.
  */
 import Router from '@koa/router';
 import { webUiCodecEndpoint } from '../codec/routes';
@@ -12,6 +13,7 @@ import { APP_ROUTES } from './apps';
 import { route, type ManagementDeps, type ManagementRoute } from './deps';
 import { HISTORY_ROUTES } from './history';
 import { ISSUE_ROUTES } from './issues';
+import { NOTIFICATION_CHANNEL_ROUTES } from './notification-channels';
 import { mountRoutes } from '../contract/route';
 import { MANAGEMENT } from '../contract/management';
 import { ROBOT_ROUTES } from './robots';
@@ -31,6 +33,7 @@ export const MANAGEMENT_ROUTES: readonly ManagementRoute[] = [
   ...HISTORY_ROUTES,
   ...WORKSPACE_ROUTES,
   ...ISSUE_ROUTES,
+  ...NOTIFICATION_CHANNEL_ROUTES,
 ];
 
 /** The management API's router, given its parts as the process made them (src/runtime/management.ts). */

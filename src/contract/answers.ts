@@ -14,6 +14,7 @@ import { jsonValue } from './requests';
 import { answer, time } from './answer-shape';
 import { WORKSPACE_ANSWERS } from './workspace-answers';
 import { HISTORY_ANSWERS } from './history-answers';
+import { NOTIFICATION_ANSWERS } from './notification-answers';
 import { ISSUE_ANSWERS } from './issue-schemas';
 
 export const errorAnswer = answer({
@@ -205,6 +206,7 @@ export const ANSWERS = {
   Codec: codecAnswer,
   ...HISTORY_ANSWERS,
   ...WORKSPACE_ANSWERS,
+  ...NOTIFICATION_ANSWERS,
   ...ISSUE_ANSWERS,
 } satisfies Record<string, z.ZodTypeAny>;
 

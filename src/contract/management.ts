@@ -4,8 +4,9 @@
  * The server gives each its handler (src/api/, `route`), which then must return its declared 2xx
  * answer; the dashboard calls each through web/src/api.ts, whose paths, bodies and answers come
  * from here. Each key is the operation's OpenAPI `operationId` (`withOperationIds`). This module imports only
- * ./operation.ts, ./workspace-operations.ts and ./issue-operations.ts (which declare theirs the same way),
- * neither importing anything at run time: the browser bundle takes them whole and nothing else.
+ * ./operation.ts, ./workspace-operations.ts, ./issue-operations.ts and ./notification-operations.ts (which
+ * declare theirs the same way),
+ * none importing anything at run time: the browser bundle takes them whole and nothing else.
  *
  * Each declares who may call it (`access`, src/domain/workspaces.ts) and, for a write, the action
  * the audit log records it as (`audit`, src/workspaces/audit.ts).
@@ -16,6 +17,7 @@
 import { withOperationIds, type OperationDeclaration } from './operation';
 import { WORKSPACE_OPERATIONS } from './workspace-operations';
 import { ISSUE_OPERATIONS } from './issue-operations';
+import { NOTIFICATION_OPERATIONS } from './notification-operations';
 
 export const MANAGEMENT = withOperationIds({
   openApiDocument: {
@@ -288,6 +290,7 @@ export const MANAGEMENT = withOperationIds({
   },
   ...WORKSPACE_OPERATIONS,
   ...ISSUE_OPERATIONS,
+  ...NOTIFICATION_OPERATIONS,
 } as const satisfies Record<string, OperationDeclaration>);
 
 export type ManagementOperation = keyof typeof MANAGEMENT;

@@ -16,7 +16,7 @@ type BodyName = keyof typeof BODIES;
 type QueryName = keyof typeof QUERIES;
 
 /** What a path's `:id` can name, found in the caller's workspace before the handler runs (./route.ts). */
-export type Named = 'robot' | 'app' | 'connection' | 'run' | 'delivery' | 'key' | 'issue';
+export type Named = 'robot' | 'app' | 'connection' | 'run' | 'delivery' | 'key' | 'issue' | 'channel';
 
 /** A route as the OpenAPI document sees it (the webhook and codec routes are declared as these). */
 export interface Operation {

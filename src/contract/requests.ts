@@ -13,6 +13,7 @@ import {
   TRIGGER_RULES_MAX,
 } from '../domain/limits';
 import { auditQuery, WORKSPACE_BODIES } from './workspace-requests';
+import { NOTIFICATION_BODIES } from './notification-requests';
 import { ISSUE_QUERIES } from './issue-schemas';
 import { bodyPageQuery, deliveriesQuery } from './inspection';
 import { RULE_OPS, ruleProblem } from '../domain/trigger-rules';
@@ -250,4 +251,5 @@ export const BODIES = {
   TestDelivery: testDeliveryBody,
   PayloadsToCode: payloadsBody,
   ...WORKSPACE_BODIES,
+  ...NOTIFICATION_BODIES,
 } satisfies Record<string, z.ZodTypeAny>;

@@ -67,6 +67,7 @@ it('declares what every `:id` of a path names: the resource its path is under', 
     keys: 'key',
     workspaces: 'workspace',
     issues: 'issue',
+    'notification-channels': 'channel',
   };
   for (const op of OPERATIONS.filter((o) => o.path.includes('/:id'))) {
     const declared = op.workspaceFromPath ? 'workspace' : op.names;

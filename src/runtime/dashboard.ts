@@ -22,6 +22,8 @@ const PAGES = [
   /^\/keys$/,
   /^\/audit$/,
   /^\/apps$/,
+  /^\/issues$/,
+  /^\/settings$/,
 ];
 const ASSET = /^\/assets\/([A-Za-z0-9_.-]+)$/;
 const TYPES: Record<string, string> = {

@@ -82,6 +82,7 @@ import type {
   CallerAnswer,
   ConnectionAnswer,
   DeliveryAnswer,
+  IssueAnswer,
   KeyAnswer,
   RobotAnswer,
   RobotFieldsAnswer,
@@ -106,3 +107,7 @@ export type Role = Caller['role'];
 export type Workspace = WorkspaceAnswer;
 export type Key = KeyAnswer;
 export type AuditEntry = AuditEntryAnswer;
+export type Issue = IssueAnswer;
+export type IssueStatus = Issue['status'];
+export type Channel = AnswerOf<'listNotificationChannels'>['channels'][number];
+export type ChannelKind = Channel['kind'];

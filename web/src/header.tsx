@@ -1,12 +1,14 @@
 /**
- * The dashboard's header: its pages (Robots, Audit log, and Keys for an owner or the admin), who is
- * signed in, as what, in which workspace; for the admin (the operator) a switcher of the workspace
- * the admin token acts in, and a form to make a new one; and Sign out.
+ * The dashboard's header: its pages (Robots, Apps, Issues with the open ones counted, Audit log, the
+ * workspace's Settings, and Keys for an owner or the admin), who is signed in, as what, in which
+ * workspace; for the admin (the operator) a switcher of the workspace the admin token acts in, and a
+ * form to make a new one; and Sign out.
  */
 import { useEffect, useState } from 'preact/hooks';
 import { call, type Caller, type Workspace } from './api';
 import { link } from './nav';
 import { canManageKeys, isOperator } from './rights';
+import { useOpenIssues } from './open-issues';
 import { FieldError, useRefusal } from './pages/components';
 
 const ROLE_NAMES: Record<Caller['role'], string> = {
@@ -18,6 +20,7 @@ const ROLE_NAMES: Record<Caller['role'], string> = {
 
 export function Header(props: { caller: Caller; onSwitch: (workspaceId: string) => void; onSignOut: () => void }) {
   const { caller } = props;
+  const openIssues = useOpenIssues(caller.workspace.id);
   return (
     <header>
       <nav aria-label="Pages">
@@ -27,8 +30,14 @@ export function Header(props: { caller: Caller; onSwitch: (workspaceId: string) 
         <a href="/apps" onClick={link('/apps')}>
           Apps
         </a>
+        <a href="/issues" onClick={link('/issues')}>
+          Issues{openIssues === null ? '' : ` (${openIssues})`}
+        </a>
         <a href="/audit" onClick={link('/audit')}>
           Audit log
+        </a>
+        <a href="/settings" onClick={link('/settings')}>
+          Settings
         </a>
         {canManageKeys() && (
           <a href="/keys" onClick={link('/keys')}>

@@ -1,7 +1,8 @@
 /**
  * The dashboard: sign-in (a key or the admin token), robots (`/`), a robot with its trigger step's
  * card, run history and deliveries log (`/robots/:id`), a run (`/runs/:id`), the workspace's audit
- * log (`/audit`), keys (`/keys`) and apps (`/apps`). Pages are chosen by the path; links move
+ * log (`/audit`), keys (`/keys`), apps (`/apps`), issues (`/issues`) and settings (`/settings`: its
+ * notification channels). Pages are chosen by the path; links move
  * through the browser's history without reloading. Everything shown is of one workspace: the key's,
  * or the one the admin chose in the header, whose change shows its robots afresh.
  */
@@ -12,10 +13,12 @@ import { Header } from './header';
 import { navigate } from './nav';
 import { AppsPage } from './pages/apps';
 import { AuditPage } from './pages/audit';
+import { IssuesPage } from './pages/issues';
 import { KeysPage } from './pages/keys';
 import { RobotsPage } from './pages/robots';
 import { RobotPage } from './pages/robot';
 import { RunPage } from './pages/run';
+import { SettingsPage } from './pages/settings';
 import { DeliveryPage } from './pages/delivery';
 import { SignIn } from './pages/sign-in';
 import './style.css';
@@ -95,6 +98,8 @@ function Page({ path, caller }: { path: string; caller: Caller }) {
   if (delivery) return <DeliveryPage key={delivery[1]} id={decodeURIComponent(delivery[1])} />;
   if (path === '/apps') return <AppsPage />;
   if (path === '/audit') return <AuditPage />;
+  if (path === '/issues') return <IssuesPage />;
+  if (path === '/settings') return <SettingsPage workspace={caller.workspace} />;
   if (path === '/keys') return <KeysPage workspace={caller.workspace} />;
   return <RobotsPage />;
 }

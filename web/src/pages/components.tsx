@@ -35,9 +35,17 @@ const TONES: Record<string, 'good' | 'bad' | 'warn' | 'idle' | 'busy'> = {
   rejected: 'bad',
   refused: 'bad',
   failed: 'bad',
+  open: 'bad',
+  acknowledged: 'warn',
+  resolved: 'good',
+  ok: 'good',
+  failing: 'bad',
 };
 
-/** A status in colour (a robot's state, a delivery's outcome, a run's status, an audit entry's outcome). */
+/**
+ * A status in colour (a robot's state, a delivery's outcome, a run's status, an audit entry's outcome, an
+ * issue's status, a notification channel's).
+ */
 export function Badge({ status, label }: { status: string; label?: string }) {
   return <span class={`badge ${TONES[status] ?? 'idle'}`}>{label ?? status}</span>;
 }

@@ -79,8 +79,14 @@ const OUTCOMES: Outcome[] = ['processed', 'filtered', 'duplicate', 'dropped', 'r
 /** A time typed in a `datetime-local` input, as the API takes it (ISO 8601, UTC); undefined when empty. */
 const isoOf = (local: string) => (local ? new Date(local).toISOString() : undefined);
 
+/** The outcome the address asks for (`?outcome=rejected`: an issue's link to what it counted), or all. */
+const outcomeAsked = (): Outcome | '' => {
+  const asked = new URLSearchParams(location.search).get('outcome');
+  return OUTCOMES.find((o) => o === asked) ?? '';
+};
+
 export function Deliveries({ robotId }: { robotId: string }) {
-  const [outcome, setOutcome] = useState<Outcome | ''>('');
+  const [outcome, setOutcome] = useState<Outcome | ''>(outcomeAsked);
   const [event, setEvent] = useState('');
   const [since, setSince] = useState('');
   const [until, setUntil] = useState('');

@@ -47,7 +47,7 @@ interface WorkerDeps {
   /** Outcomes of runs ended here, for this process's history keeper. */
   heard?: HeardOutcomes;
   /** What notifications of issues are sent with (config.notifications and SECRETS_KEYS). */
-  notify?: NotifyActivityDeps;
+  notify: NotifyActivityDeps;
   /** The process's issue counter: failed deliveries and runs count in it (none: not counted). */
   issues?: IssueCounter;
   /**
@@ -77,6 +77,7 @@ export async function createWorker(deps: WorkerDeps): Promise<Worker> {
       heard: deps.heard,
       preparation: deps.preparation,
       issues: deps.issues,
+      notify: deps.notify,
     }),
     dataConverter: deps.dataConverter,
     maxCachedWorkflows: 2000,

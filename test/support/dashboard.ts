@@ -17,11 +17,11 @@ export interface Dashboard {
   page: Page;
 }
 
-/** A stack and a browser page on it, which may read and write the clipboard. */
-export async function openDashboard(): Promise<Dashboard> {
+/** A stack (with the settings `env`) and a browser page on it, which may read and write the clipboard. */
+export async function openDashboard(env: Record<string, string> = {}): Promise<Dashboard> {
   const executablePath = process.env.CHROMIUM_BIN;
   if (!executablePath) throw new Error('CHROMIUM_BIN is not set: run the tests with `npm test` (scripts/browser.sh)');
-  const stack = await startStack();
+  const stack = await startStack(env);
   const browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
   const context = await browser.newContext({ viewport: { width: 1200, height: 1000 } });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.baseUrl });
@@ -36,13 +36,16 @@ export async function closeDashboard(dashboard: Dashboard | undefined): Promise<
 }
 
 /**
- * Opens the dashboard before a test file's tests (signed in with the admin token if `signedIn`) and
- * closes it after them; `opened` hears it.
+ * Opens the dashboard before a test file's tests (signed in with the admin token if `signedIn`, its
+ * stack with the settings `env`) and closes it after them; `opened` hears it.
  */
-export function useDashboard(opened: (dashboard: Dashboard) => void, options: { signedIn: boolean }): void {
+export function useDashboard(
+  opened: (dashboard: Dashboard) => void,
+  options: { signedIn: boolean; env?: Record<string, string> },
+): void {
   let dashboard: Dashboard | undefined;
   beforeAll(async () => {
-    dashboard = await openDashboard();
+    dashboard = await openDashboard(options.env);
     if (options.signedIn) await signIn(dashboard.page, dashboard.stack);
     opened(dashboard);
   });

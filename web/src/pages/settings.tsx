@@ -119,7 +119,7 @@ function ChannelsTable({ channels, onChange }: { channels: Channel[]; onChange: 
                   <td>
                     {asking !== c.id ? (
                       <div class="actions">
-                        <button type="button" aria-label={`Send a test to ${where(c)}`} onClick={() => test(c)}>
+                        <button type="button" aria-label={`Send test to ${where(c)}`} onClick={() => test(c)}>
                           Send test
                         </button>
                         <button type="button" aria-label={`Delete channel ${where(c)}`} onClick={() => setAsking(c.id)}>

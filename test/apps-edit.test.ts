@@ -27,10 +27,12 @@ async function appAtWork(): Promise<{ appId: string; url: string }> {
     verification: { ...verification, encoding: 'hex' },
   });
   expect(app.status).toBe(201);
-  const steps = [{ name: 'compose', type: 'compose', template: { order: '{{trigger.order}}' } }];
-  const robot = await stack.api('POST', '/api/robots', { name: 'Ship', trigger: { appId: app.body.id }, steps });
-  const started = await stack.api('POST', `/api/robots/${robot.body.id}/start`);
-  return { appId: app.body.id, url: started.body.trigger.card.webhookUrl };
+  const steps = [{ name: 'compose', type: 'compose' as const, template: { order: '{{trigger.order}}' } }];
+  const robot = await stack.client.call('createRobot', {
+    body: { name: 'Ship', trigger: { appId: app.body.id }, steps },
+  });
+  const started = await stack.client.call('start', { params: { id: robot.id } });
+  return { appId: app.body.id, url: started.trigger.card!.webhookUrl! };
 }
 
 it("changes a sender's settings with its secret left out, and keeps the app's own", async () => {
@@ -68,9 +70,9 @@ it('keeps the event types of a payment connection, answered with it', async () =
   const events = ['invoice.paid', 'customer.subscription.deleted'];
   const made = await stack.api('POST', '/api/connections', { provider: 'stripe', name: 'Shop', events });
   expect(made).toMatchObject({ status: 201, body: { name: 'Shop', events, hasSigningSecret: false } });
-  expect((await stack.api('GET', `/api/connections/${made.body.id}`)).body.events).toEqual(events);
-  const none = await stack.api('POST', '/api/connections', { provider: 'stripe', name: 'All events' });
-  expect(none.body.events).toEqual([]);
+  expect((await stack.client.call('getConnection', { params: { id: made.body.id } })).events).toEqual(events);
+  const none = await stack.client.call('createConnection', { body: { provider: 'stripe', name: 'All events' } });
+  expect(none.events).toEqual([]);
   const bad = await stack.api('POST', '/api/connections', { provider: 'stripe', name: 'x', events: [''] });
   expect(bad).toMatchObject({ status: 400, body: { field: 'events.0' } });
 });
@@ -86,25 +88,27 @@ function stripeSigned(secret: string) {
 it("replaces a connection's signing secret, then removes it, and changes its event types", async () => {
   const OLD = 'whsec_the-old-secret-0123456789';
   const NEW = 'whsec_the-new-secret-0123456789';
-  const made = await stack.api('POST', '/api/connections', { provider: 'stripe', name: 'Shop', signingSecret: OLD });
-  const steps = [{ name: 'compose', type: 'compose', template: { invoice: '{{trigger.data.object.id}}' } }];
-  const trigger = { connectionId: made.body.id };
-  const robot = await stack.api('POST', '/api/robots', { name: 'Invoices', trigger, steps });
-  const url = (await stack.api('POST', `/api/robots/${robot.body.id}/start`)).body.trigger.card.webhookUrl;
+  const made = await stack.client.call('createConnection', {
+    body: { provider: 'stripe', name: 'Shop', signingSecret: OLD },
+  });
+  const steps = [{ name: 'compose', type: 'compose' as const, template: { invoice: '{{trigger.data.object.id}}' } }];
+  const trigger = { connectionId: made.id };
+  const robot = await stack.client.call('createRobot', { body: { name: 'Invoices', trigger, steps } });
+  const url = (await stack.client.call('start', { params: { id: robot.id } })).trigger.card!.webhookUrl!;
   const sent = (secret: string) => {
     const { event, headers } = stripeSigned(secret);
     return stack.send('POST', url, event, headers);
   };
   expect((await sent(OLD)).status).toBe(200);
 
-  const edited = await stack.api('PATCH', `/api/connections/${made.body.id}`, { signingSecret: NEW, events: ['a.b'] });
+  const edited = await stack.api('PATCH', `/api/connections/${made.id}`, { signingSecret: NEW, events: ['a.b'] });
   expect(edited).toMatchObject({ status: 200, body: { name: 'Shop', hasSigningSecret: true, events: ['a.b'] } });
   expect((await sent(OLD)).status).toBe(400);
   expect((await sent(NEW)).status).toBe(200);
 
-  const removed = await stack.api('PATCH', `/api/connections/${made.body.id}`, { signingSecret: null });
-  expect(removed.body).toMatchObject({ hasSigningSecret: false, events: ['a.b'] });
-  const short = await stack.api('PATCH', `/api/connections/${made.body.id}`, { signingSecret: 'short' });
+  const removed = await stack.client.call('editConnection', { params: { id: made.id }, body: { signingSecret: null } });
+  expect(removed).toMatchObject({ hasSigningSecret: false, events: ['a.b'] });
+  const short = await stack.api('PATCH', `/api/connections/${made.id}`, { signingSecret: 'short' });
   expect(short).toMatchObject({ status: 400, body: { field: 'signingSecret' } });
-  expect((await stack.api('PATCH', `/api/connections/${made.body.id}`, {})).status).toBe(400);
+  expect((await stack.api('PATCH', `/api/connections/${made.id}`, {})).status).toBe(400);
 });

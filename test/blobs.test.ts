@@ -39,17 +39,13 @@ it.each([
 });
 
 it('keeps the stored body of a filtered delivery for replay', async () => {
-  const connection = (await stack.api('POST', '/api/connections', { provider: 'stripe', name: 'S' })).body;
-  const robot = (
-    await stack.api('POST', '/api/robots', {
-      name: 'R',
-      trigger: { connectionId: connection.id, events: ['charge.succeeded'] },
-      steps: [],
-    })
-  ).body;
-  const started = (await stack.api('POST', `/api/robots/${robot.id}/start`)).body;
+  const connection = await stack.client.call('createConnection', { body: { provider: 'stripe', name: 'S' } });
+  const robot = await stack.client.call('createRobot', {
+    body: { name: 'R', trigger: { connectionId: connection.id, events: ['charge.succeeded'] }, steps: [] },
+  });
+  const started = await stack.client.call('start', { params: { id: robot.id } });
   const event = { id: 'evt_big', type: 'charge.refunded', data: { object: { pad: 'x'.repeat(4096) } } };
-  const delivery = await deliveredOnce(robot.id, started.trigger.card.webhookUrl, JSON.stringify(event));
+  const delivery = await deliveredOnce(robot.id, started.trigger.card!.webhookUrl!, JSON.stringify(event));
   expect(delivery).toMatchObject({ outcome: 'filtered', replayable: true });
   expect(await bodyChunk(delivery.id)).not.toBeNull();
 });

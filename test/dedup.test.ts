@@ -210,6 +210,6 @@ describe('dedup you choose (per app)', () => {
     ).toBe('dedup.key');
     const csv = await stack.robotAtWork({ bodyFormat: 'csv' });
     expect(await refused({ dedup: { key: 'jsonPath', path: 'trigger.id' } }, csv.appId)).toBe('dedup.key');
-    expect((await stack.api('GET', `/api/apps/${robot.appId}`)).body.dedup).toEqual({ key: 'auto' });
+    expect((await stack.client.call('getApp', { params: { id: robot.appId } })).dedup).toEqual({ key: 'auto' });
   });
 });

@@ -18,11 +18,11 @@ let viewer: ApiClient;
 let owner: ApiClient;
 beforeAll(async () => {
   stack = await startStack();
-  workspace = (await stack.client.json<{ id: string }>('POST', '/api/workspaces', { name: 'Handshakes' })).id;
-  const keyOf = async (role: string) =>
+  workspace = (await stack.client.call('createWorkspace', { body: { name: 'Handshakes' } })).id;
+  const keyOf = async (role: 'editor' | 'viewer' | 'owner') =>
     apiClient(
       stack.baseUrl,
-      (await stack.client.json<{ key: string }>('POST', `/api/workspaces/${workspace}/keys`, { name: role, role })).key,
+      (await stack.client.call('createKey', { params: { id: workspace }, body: { name: role, role } })).key,
     );
   editor = await keyOf('editor');
   viewer = await keyOf('viewer');
@@ -59,32 +59,29 @@ const deliveriesOf = async (robotId: string) =>
       `/api/robots/${robotId}/deliveries?limit=100`,
     )
   ).deliveries;
-const runsOf = async (robotId: string) =>
-  (await editor.json<{ runs: Array<{ status: string; trigger?: unknown }> }>('GET', `/api/robots/${robotId}/runs`))
-    .runs;
+const runsOf = async (robotId: string) => (await editor.call('listRuns', { params: { id: robotId } })).runs;
 
 const pendingOf = async (robotId: string): Promise<Pending[]> =>
-  (await editor.json('GET', `/api/robots/${robotId}`)).trigger.card.handshakeSecrets?.pending ?? [];
+  (await editor.call('getRobot', { params: { id: robotId } })).trigger.card!.handshakeSecrets?.pending ?? [];
 
 const confirm = (robotId: string, fingerprint: string) =>
   editor.request('POST', `/api/robots/${robotId}/trigger/handshake-secrets/confirm`, { fingerprint });
 
 describe("Asana's handshake (R1)", () => {
   it("keeps a stranger's secret pending: its events make no run, the real sender is not locked out", async () => {
-    const app = await editor.json<{ id: string }>('POST', '/api/apps', {
-      name: 'Asana',
-      supportsInboundTrigger: true,
-      bodyFormat: 'json',
-      verification: { scheme: 'asana' },
+    const app = await editor.call('createApp', {
+      body: { name: 'Asana', supportsInboundTrigger: true, bodyFormat: 'json', verification: { scheme: 'asana' } },
     });
     const make = async (name: string) => {
-      const robot = await editor.json<{ id: string }>('POST', '/api/robots', {
-        name,
-        trigger: { appId: app.id },
-        steps: [{ name: 's', type: 'compose', template: { action: '{{trigger.events.0.action}}' } }],
+      const robot = await editor.call('createRobot', {
+        body: {
+          name,
+          trigger: { appId: app.id },
+          steps: [{ name: 's', type: 'compose', template: { action: '{{trigger.events.0.action}}' } }],
+        },
       });
-      const started = await editor.json('POST', `/api/robots/${robot.id}/start`);
-      return { id: robot.id, url: started.trigger.card.webhookUrl as string };
+      const started = await editor.call('start', { params: { id: robot.id } });
+      return { id: robot.id, url: started.trigger.card!.webhookUrl! };
     };
     const robot = await make('First');
     const stranger = madeSecret('a-strangers-secret', 64);
@@ -98,7 +95,7 @@ describe("Asana's handshake (R1)", () => {
     const pending = await pendingOf(robot.id);
     expect(pending).toHaveLength(2);
     expect(pending.map((p) => p.address)).toEqual(['127.0.0.1', '127.0.0.1']);
-    expect(JSON.stringify(await editor.json('GET', `/api/robots/${robot.id}`))).not.toContain(real);
+    expect(JSON.stringify(await editor.call('getRobot', { params: { id: robot.id } }))).not.toContain(real);
 
     // Events signed with a pending secret make no run and say why.
     expect(await event(robot.url, real)).toBe(400);
@@ -176,11 +173,11 @@ describe("Notion's verification token (R1, R2)", () => {
     });
     expect(res.status).toBe(200);
     const [pending] = await pendingOf(robot.robotId);
-    const app = JSON.stringify(await editor.json('GET', `/api/apps/${robot.appId}`));
+    const app = JSON.stringify(await editor.call('getApp', { params: { id: robot.appId } }));
     expect(app).not.toContain(token);
     const confirmed = await confirm(robot.robotId, pending.fingerprint);
     expect(confirmed.body.pasteBack).toEqual({ label: 'Notion verification token', value: token });
-    expect(JSON.stringify(await editor.json('GET', `/api/robots/${robot.robotId}`))).not.toContain(token);
+    expect(JSON.stringify(await editor.call('getRobot', { params: { id: robot.robotId } }))).not.toContain(token);
 
     const body = JSON.stringify({ id: 'evt-1', type: 'page.created' });
     const signature = `sha256=${createHmac('sha256', token).update(body).digest('hex')}`;
@@ -207,14 +204,12 @@ describe('what a viewer reads (R2)', () => {
     expect(seen.trigger.card.maskedUrl).toBe(robot.webhookUrl.replace(token, `…${token.slice(-4)}`));
     expect(seen.trigger.identifier).toBe(robot.webhookUrl.split('/').slice(-2)[0]);
     expect(JSON.stringify(seen)).not.toContain(token);
-    const { robots } = await viewer.json('GET', '/api/robots');
+    const { robots } = await viewer.call('listRobots');
     expect(JSON.stringify(robots)).not.toContain(token);
 
-    expect((await editor.json('GET', `/api/robots/${robot.robotId}`)).trigger.card.webhookUrl).toBe(robot.webhookUrl);
-    const { entries } = await owner.json<{ entries: Array<{ action: string; resource: string }> }>(
-      'GET',
-      '/api/audit?limit=200',
-    );
+    const read = await editor.call('getRobot', { params: { id: robot.robotId } });
+    expect(read.trigger.card!.webhookUrl).toBe(robot.webhookUrl);
+    const { entries } = await owner.call('auditLog', { query: { limit: 200 } });
     expect(
       entries.filter((e) => e.action === 'robot.read-url' && e.resource === `robot:${robot.robotId}`),
     ).toHaveLength(1);

@@ -21,16 +21,17 @@ afterAll(() => short.close());
 it('removes runs, step results, deliveries and kept bodies older than HISTORY_RETENTION, and the counts', async () => {
   const robot = await short.robotAtWork();
   expect((await short.send('POST', robot.webhookUrl, JSON.stringify({ a: 1 }))).status).toBe(200);
-  const robotNow = () => short.api('GET', `/api/robots/${robot.robotId}`).then((r) => r.body);
-  await waitFor(robotNow, (r) => r.runCounts.succeeded === 1);
-  const [run] = (await short.api('GET', `/api/robots/${robot.robotId}/runs`)).body.runs;
+  const params = { id: robot.robotId };
+  const robotNow = () => short.client.call('getRobot', { params });
+  await waitFor(robotNow, (r) => r.runCounts?.succeeded === 1);
+  const [run] = (await short.client.call('listRuns', { params })).runs;
   expect((await short.api('GET', `/api/runs/${run.id}`)).status).toBe(200);
   const bodyChunk = () => short.models.BlobChunk.findById(`body:${run.deliveryId}:0`, { _id: 1 }).lean();
   expect(await bodyChunk()).not.toBeNull(); // kept for replay while the delivery is in the history
-  const gone = await waitFor(robotNow, (r) => r.runCounts.total === 0 && r.deliveryCounts.processed === 0, 120_000);
+  const gone = await waitFor(robotNow, (r) => r.runCounts?.total === 0 && r.deliveryCounts?.processed === 0, 120_000);
   expect(gone.runCounts).toEqual({ total: 0, running: 0, succeeded: 0, failed: 0 });
-  expect((await short.api('GET', `/api/robots/${robot.robotId}/runs`)).body).toEqual({ runs: [], nextCursor: null });
-  expect((await short.api('GET', `/api/robots/${robot.robotId}/deliveries`)).body).toEqual({
+  expect(await short.client.call('listRuns', { params })).toEqual({ runs: [], nextCursor: null });
+  expect(await short.client.call('listDeliveries', { params })).toEqual({
     deliveries: [],
     nextCursor: null,
   });

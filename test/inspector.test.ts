@@ -148,8 +148,11 @@ describe('replaying refused deliveries once the secret is fixed', () => {
       (d) => d.length === 2,
     );
     // Before the fix, neither verifies.
-    const before = await stack.api('POST', `/api/robots/${robot.robotId}/deliveries/replay`, { outcome: 'rejected' });
-    expect(before.body).toMatchObject({ deliveryIds: [], notReplayed: 2 });
+    const before = await stack.client.call('replayDeliveries', {
+      params: { id: robot.robotId },
+      body: { outcome: 'rejected' },
+    });
+    expect(before).toMatchObject({ deliveryIds: [], notReplayed: 2 });
 
     const fixed = await stack.api('PATCH', `/api/apps/${robot.appId}`, { verification: { scheme: 'github', secret } });
     expect(fixed.status).toBe(200);

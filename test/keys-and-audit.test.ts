@@ -27,7 +27,7 @@ interface MadeKey {
 
 /** A new workspace, and a way to make its keys: by the admin, or by a key of it (`by`). */
 async function workspace() {
-  const { id } = await stack.client.json<{ id: string }>('POST', '/api/workspaces', { name: `W ${randomUUID()}` });
+  const { id } = await stack.client.call('createWorkspace', { body: { name: `W ${randomUUID()}` } });
   const makeKey = async (body: { name: string; role: string; expiresAt?: string }, by = stack.client) => {
     const res = await by.request('POST', `/api/workspaces/${id}/keys`, body);
     expect(res.status).toBe(201);
@@ -62,7 +62,7 @@ describe('a key made by a key', () => {
     const after = new Date(Date.parse(expiry) + 1);
     for (const k of [maker, never, later, grandchild])
       expect(await keys.check(k.key, after)).toEqual({ refused: 'expired' });
-    const { keys: listed } = await stack.client.json<{ keys: MadeKey[] }>('GET', `/api/workspaces/${w.id}/keys`);
+    const { keys: listed } = await stack.client.call('listKeys', { params: { id: w.id } });
     expect(listed.find((k) => k.id === never.id)).toMatchObject({
       expiresAt: expiry,
       createdBy: { kind: 'key', keyId: maker.id },
@@ -82,10 +82,7 @@ describe('a key made by a key', () => {
     expect(revoked.status).toBe(200);
     for (const k of [maker, child, grandchild]) expect((await k.client.request('GET', '/api/me')).status).toBe(401);
     for (const k of [owner, sibling]) expect((await k.client.request('GET', '/api/me')).status).toBe(200);
-    const { keys } = await owner.client.json<{ keys: { id: string; revokedAt: string | null }[] }>(
-      'GET',
-      `/api/workspaces/${w.id}/keys`,
-    );
+    const { keys } = await owner.client.call('listKeys', { params: { id: w.id } });
     const revokedAt = (id: string) => keys.find((k) => k.id === id)?.revokedAt;
     for (const k of [maker, child, grandchild]) expect(revokedAt(k.id)).toBe(revoked.body.revokedAt);
     expect(revokedAt(sibling.id)).toBeNull();
@@ -100,18 +97,14 @@ describe('a key made by a key', () => {
     await stack.client.request('DELETE', `/api/keys/${maker.id}`, undefined, { 'x-workspace-id': w.id });
     // The child was accepted before the revocation reached it: what it makes meanwhile does not stand.
     await expect(keys.create(w.id, { name: 'late', role: 'owner' }, childDoc)).rejects.toMatchObject({ status: 409 });
-    const { keys: listed } = await stack.client.json<{ keys: { name: string; revokedAt: string | null }[] }>(
-      'GET',
-      `/api/workspaces/${w.id}/keys`,
-    );
+    const { keys: listed } = await stack.client.call('listKeys', { params: { id: w.id } });
     expect(listed.find((k) => k.name === 'late')?.revokedAt).not.toBeNull();
   });
 });
 
 describe('the audit log', () => {
   /** The workspace's newest entries, as `client` reads them. */
-  const newest = async (client: ApiClient, limit = 1) =>
-    (await client.json<{ entries: Record<string, unknown>[] }>('GET', `/api/audit?limit=${limit}`)).entries;
+  const newest = async (client: ApiClient, limit = 1) => (await client.call('auditLog', { query: { limit } })).entries;
 
   it('names who acted as fields: a key named "admin" is a key, and the admin token is the admin', async () => {
     const w = await workspace();
@@ -121,7 +114,9 @@ describe('the audit log', () => {
       action: 'key.create',
       outcome: 'done',
     });
-    await named.client.json('POST', '/api/apps', { name: 'an app', supportsInboundTrigger: true, bodyFormat: 'json' });
+    await named.client.call('createApp', {
+      body: { name: 'an app', supportsInboundTrigger: true, bodyFormat: 'json' },
+    });
     expect((await newest(named.client))[0]).toMatchObject({
       actor: { kind: 'key', keyId: named.id, name: 'admin' },
       action: 'app.create',

@@ -21,16 +21,11 @@ afterAll(() => stack.close());
 
 /** A new workspace with an owner key (made by the admin) and an app. */
 async function workspace() {
-  const { id } = await stack.client.json<{ id: string }>('POST', '/api/workspaces', { name: `W ${randomUUID()}` });
-  const made = await stack.client.json<{ id: string; key: string }>('POST', `/api/workspaces/${id}/keys`, {
-    name: 'first owner',
-    role: 'owner',
-  });
+  const { id } = await stack.client.call('createWorkspace', { body: { name: `W ${randomUUID()}` } });
+  const made = await stack.client.call('createKey', { params: { id }, body: { name: 'first owner', role: 'owner' } });
   const owner = apiClient(stack.baseUrl, made.key);
-  const app = await owner.json<{ id: string }>('POST', '/api/apps', {
-    name: 'orders',
-    supportsInboundTrigger: true,
-    bodyFormat: 'json',
+  const app = await owner.call('createApp', {
+    body: { name: 'orders', supportsInboundTrigger: true, bodyFormat: 'json' },
   });
   return { id, owner, ownerKeyId: made.id, appId: app.id };
 }
@@ -87,16 +82,14 @@ describe('the robots list', () => {
 
   it('lists a robot in its new state once a transition moved it', async () => {
     const w = await workspace();
-    const robot = await w.owner.json<{ id: string }>('POST', '/api/robots', {
-      name: 'moving',
-      trigger: { appId: w.appId },
-      steps: [{ name: 's', type: 'compose', template: {} }],
+    const robot = await w.owner.call('createRobot', {
+      body: { name: 'moving', trigger: { appId: w.appId }, steps: [{ name: 's', type: 'compose', template: {} }] },
     });
     const ids = async (state: string) => (await robotsPage(w.owner, `state=${state}`)).robots.map((r) => r.id);
     expect(await ids('draft')).toEqual([robot.id]);
-    await w.owner.json('POST', `/api/robots/${robot.id}/start`);
+    await w.owner.call('start', { params: { id: robot.id } });
     expect([await ids('draft'), await ids('at_work')]).toEqual([[], [robot.id]]);
-    await w.owner.json('POST', `/api/robots/${robot.id}/pause`);
+    await w.owner.call('pause', { params: { id: robot.id } });
     expect([await ids('at_work'), await ids('paused')]).toEqual([[], [robot.id]]);
     // A process that never read the workspace has it in its new state too (its entries, then its snapshot).
     const fresh = await new RobotDirectory(stack.models).page(w.id, { limit: 10, state: 'paused' });
@@ -118,25 +111,22 @@ describe('the robots list', () => {
 describe('keys', () => {
   it("refuses a key revoking the workspace's last owner key, itself or through the keys it made", async () => {
     const w = await workspace();
-    const me = await w.owner.json<{ keyId: string | null }>('GET', '/api/me');
+    const me = await w.owner.call('caller');
     expect(me.keyId).toBe(w.ownerKeyId);
-    expect((await stack.client.json<{ keyId: string | null }>('GET', '/api/me')).keyId).toBeNull();
+    expect((await stack.client.call('caller')).keyId).toBeNull();
 
     const alone = await w.owner.request('DELETE', `/api/keys/${w.ownerKeyId}`);
     expect(alone.status).toBe(409);
     expect(alone.body.error).toMatch(/last owner key: make another owner key first/);
     // A second owner made by the first: revoking the first would revoke both.
-    const second = await w.owner.json<{ id: string; key: string }>('POST', `/api/workspaces/${w.id}/keys`, {
-      name: 'second owner',
-      role: 'owner',
+    const second = await w.owner.call('createKey', {
+      params: { id: w.id },
+      body: { name: 'second owner', role: 'owner' },
     });
     const through = await w.owner.request('DELETE', `/api/keys/${w.ownerKeyId}`);
     expect(through.status).toBe(409);
     expect(through.body.error).toMatch(/with the keys it made, the workspace's last owner key/);
-    const listed = await w.owner.json<{ keys: { id: string; revokeRefused: string | null }[] }>(
-      'GET',
-      `/api/workspaces/${w.id}/keys`,
-    );
+    const listed = await w.owner.call('listKeys', { params: { id: w.id } });
     expect(listed.keys.map((k) => [k.id, k.revokeRefused !== null])).toEqual(
       expect.arrayContaining([
         [w.ownerKeyId, true],
@@ -145,7 +135,7 @@ describe('keys', () => {
     );
     // The second revoked, the first is the last again; an owner the admin made lets it go.
     expect((await w.owner.request('DELETE', `/api/keys/${second.id}`)).status).toBe(200);
-    await stack.client.json('POST', `/api/workspaces/${w.id}/keys`, { name: 'third owner', role: 'owner' });
+    await stack.client.call('createKey', { params: { id: w.id }, body: { name: 'third owner', role: 'owner' } });
     expect((await w.owner.request('DELETE', `/api/keys/${w.ownerKeyId}`)).status).toBe(200);
     expect((await w.owner.request('GET', '/api/me')).status).toBe(401);
   });
@@ -164,13 +154,16 @@ describe('the audit log', () => {
 
   it('filters by actor, action and time on the server, and names the resources', async () => {
     const w = await workspace();
-    const robot = await w.owner.json<{ id: string }>('POST', '/api/robots', {
-      name: 'audited robot',
-      trigger: { appId: w.appId },
-      steps: [{ name: 's', type: 'compose', template: {} }],
+    const robot = await w.owner.call('createRobot', {
+      body: {
+        name: 'audited robot',
+        trigger: { appId: w.appId },
+        steps: [{ name: 's', type: 'compose', template: {} }],
+      },
     });
     const between = new Date().toISOString();
-    for (let i = 0; i < 3; i++) await w.owner.json('PATCH', `/api/robots/${robot.id}`, { name: `audited robot ${i}` });
+    for (let i = 0; i < 3; i++)
+      await w.owner.call('editRobot', { params: { id: robot.id }, body: { name: `audited robot ${i}` } });
     await stack.client.request(
       'PATCH',
       `/api/robots/${robot.id}`,

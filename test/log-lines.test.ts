@@ -57,16 +57,16 @@ it('logs a body that does not parse as one info line with its ids, and no stack 
 
 it('logs a rejected signature as one info line with the delivery and robot, and no secret', async () => {
   const signingSecret = 'whsec_' + 'logged'.repeat(4);
-  const connection = await stack.api('POST', '/api/connections', { provider: 'stripe', name: 'P', signingSecret });
-  const robot = await stack.api('POST', '/api/robots', {
-    name: 'R',
-    trigger: { connectionId: connection.body.id },
-    steps: [],
+  const connection = await stack.client.call('createConnection', {
+    body: { provider: 'stripe', name: 'P', signingSecret },
   });
-  const url: string = (await stack.api('POST', `/api/robots/${robot.body.id}/start`)).body.trigger.card.webhookUrl;
+  const robot = await stack.client.call('createRobot', {
+    body: { name: 'R', trigger: { connectionId: connection.id }, steps: [] },
+  });
+  const url = (await stack.client.call('start', { params: { id: robot.id } })).trigger.card!.webhookUrl!;
   expect((await stack.send('POST', url, JSON.stringify({ id: 'evt_1', type: 'charge.succeeded' }))).status).toBe(400);
   const [delivery] = await waitFor(
-    () => stack.deliveries(robot.body.id),
+    () => stack.deliveries(robot.id),
     (d) => d.length === 1,
   );
   const about = lines.filter((l) => l.deliveryId === delivery.id && l.msg !== 'request'); // not the access line
@@ -77,7 +77,7 @@ it('logs a rejected signature as one info line with the delivery and robot, and 
       msg: 'refused: signature check failed: missing Stripe-Signature header',
       status: 400,
       route: '/api/webhooks/:identifier/:token',
-      robotId: robot.body.id,
+      robotId: robot.id,
       workspaceId: 'default',
     }),
   ]);

@@ -102,7 +102,7 @@ it('decodes the input for whoever has the admin token, and refuses anyone else',
 });
 
 it("serves the Web UI's endpoint on the metrics port under its key, with CORS for the Web UI's origin only", async () => {
-  const { webUiEndpoint } = await stack.client.json('GET', '/api/codec');
+  const { webUiEndpoint } = await stack.client.call('codecEndpoint');
   expect(webUiEndpoint).toBe(`http://localhost:${stack.config.receiverMetricsPort}/codec/${stack.config.webUiKey}`);
   expect(stack.metricsUrl).toBe(`http://127.0.0.1:${stack.config.receiverMetricsPort}`);
   const preflight = (origin: string) =>

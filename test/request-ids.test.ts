@@ -24,17 +24,13 @@ const linesOf = (requestId: string) =>
   );
 
 it('echoes the id a sender gave and writes it in every line of that request: the refusal and the access line', async () => {
-  const connection = await stack.api('POST', '/api/connections', {
-    provider: 'stripe',
-    name: 'P',
-    signingSecret: 'whsec_' + 'requestid'.repeat(3),
+  const connection = await stack.client.call('createConnection', {
+    body: { provider: 'stripe', name: 'P', signingSecret: 'whsec_' + 'requestid'.repeat(3) },
   });
-  const robot = await stack.api('POST', '/api/robots', {
-    name: 'R',
-    trigger: { connectionId: connection.body.id },
-    steps: [],
+  const robot = await stack.client.call('createRobot', {
+    body: { name: 'R', trigger: { connectionId: connection.id }, steps: [] },
   });
-  const url: string = (await stack.api('POST', `/api/robots/${robot.body.id}/start`)).body.trigger.card.webhookUrl;
+  const url = (await stack.client.call('start', { params: { id: robot.id } })).trigger.card!.webhookUrl!;
   const token = url.split('/').pop()!;
   const requestId = 'sender-req-42';
   const res = await stack.send('POST', url, JSON.stringify({ id: 'evt_1' }), { 'X-Request-Id': requestId });
@@ -56,7 +52,7 @@ it('echoes the id a sender gave and writes it in every line of that request: the
       status: 400,
       bytes: Buffer.byteLength(res.text),
       durationMs: expect.any(Number),
-      robotId: robot.body.id,
+      robotId: robot.id,
       workspaceId: 'default',
     }),
   ]);
@@ -111,7 +107,7 @@ it("logs a delivery taken with its ids and size, the token masked even in a path
     (d) => d.length === 1,
   );
   expect(delivery.id).toBe(access.deliveryId);
-  const inspected = (await stack.api('GET', `/api/deliveries/${delivery.id}`)).body;
+  const inspected = await stack.client.call('getDelivery', { params: { id: delivery.id } });
   expect(JSON.stringify(inspected)).not.toContain(token);
 });
 

@@ -28,29 +28,32 @@ describe('editing', () => {
     expect(renamed.status).toBe(200);
     expect(renamed.body).toMatchObject({ name: 'Renamed', stepsVersion: 0, state: 'at_work' });
     expect(renamed.body.trigger.card.webhookUrl).toBe(robot.webhookUrl);
-    const app = await stack.api('PATCH', `/api/apps/${robot.appId}`, { name: 'Shop' });
-    expect(app.body).toMatchObject({ name: 'Shop', bodyFormat: 'json', verification: null });
+    const app = await stack.client.call('editApp', { params: { id: robot.appId }, body: { name: 'Shop' } });
+    expect(app).toMatchObject({ name: 'Shop', bodyFormat: 'json', verification: null });
   });
 
   it('runs a delivery with the steps the robot had when it was accepted, and the next with the new ones', async () => {
     const robot = await stack.robotAtWork({ template: { old: '{{trigger.n}}' } });
     expect((await post(robot.webhookUrl, '{"n":1}')).status).toBe(200);
     const [first] = await finishedRuns(stack, robot.robotId, 1);
-    const edited = await stack.api('PATCH', `/api/robots/${robot.robotId}`, {
-      steps: [
-        { name: 'one', type: 'compose', template: { new: '{{trigger.n}}' } },
-        { name: 'two', type: 'compose', template: 'second' },
-      ],
+    const edited = await stack.client.call('editRobot', {
+      params: { id: robot.robotId },
+      body: {
+        steps: [
+          { name: 'one', type: 'compose', template: { new: '{{trigger.n}}' } },
+          { name: 'two', type: 'compose', template: 'second' },
+        ],
+      },
     });
-    expect(edited.body.stepsVersion).toBe(1);
+    expect(edited.stepsVersion).toBe(1);
     expect((await post(robot.webhookUrl, '{"n":2}')).status).toBe(200);
     const runs = await finishedRuns(stack, robot.robotId, 2);
     const second = runs.find((r) => r.id !== first.id);
 
     // The first run still shows (and ran) the steps of its time; the second the new ones.
-    const before = (await stack.api('GET', `/api/runs/${first.id}`)).body;
+    const before = await stack.client.call('getRun', { params: { id: first.id } });
     expect(before.steps).toEqual([{ name: 'compose', status: 'succeeded', output: { old: 1 } }]);
-    const after = (await stack.api('GET', `/api/runs/${second.id}`)).body;
+    const after = await stack.client.call('getRun', { params: { id: second.id } });
     expect(after.steps).toEqual([
       { name: 'one', status: 'succeeded', output: { new: 2 } },
       { name: 'two', status: 'succeeded', output: 'second' },
@@ -61,7 +64,7 @@ describe('editing', () => {
 });
 
 describe('steps versions', () => {
-  const compose = (name: string) => [{ name, type: 'compose', template: name }];
+  const compose = (name: string) => [{ name, type: 'compose' as const, template: name }];
 
   it('an edit that stopped before it changed the robot blocks the next edit once, not forever', async () => {
     const robot = await stack.robotAtWork({ template: {} });
@@ -82,8 +85,11 @@ describe('steps versions', () => {
 
   it('never reads version 0 from a robot edited since: its document holds it', async () => {
     const robot = await stack.robotAtWork({ template: { v: 0 } });
-    const edited = await stack.api('PATCH', `/api/robots/${robot.robotId}`, { steps: compose('new') });
-    expect(edited.body.stepsVersion).toBe(1);
+    const edited = await stack.client.call('editRobot', {
+      params: { id: robot.robotId },
+      body: { steps: compose('new') },
+    });
+    expect(edited.stepsVersion).toBe(1);
     const versions = () => new StepsVersions(stack.models);
     const stored = [{ name: 'compose', type: 'compose', templateJson: '{"v":0}' }];
     expect(await versions().get(robot.robotId, 0)).toEqual(stored);

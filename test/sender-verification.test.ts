@@ -93,8 +93,8 @@ describe.each(Object.entries(schemes))('%s', (name, scheme) => {
       template: { n: '{{trigger.n}}' },
       verification: scheme.verification,
     });
-    const app = (await stack.api('GET', `/api/apps/${robot.appId}`)).body;
-    expect(app.verification.scheme).toBe(name);
+    const app = await stack.client.call('getApp', { params: { id: robot.appId } });
+    expect(app.verification!.scheme).toBe(name);
     expect(JSON.stringify(app)).not.toContain(plainSecret);
     expect(JSON.stringify(app)).not.toContain(whsec);
 
@@ -219,7 +219,7 @@ describe("Slack's URL verification (src/domain/senders/slack.ts)", () => {
     expect(deliveries.map((d) => d.outcome).sort()).toEqual(['handshake', 'processed', 'rejected']);
     const handshake = deliveries.find((d) => d.outcome === 'handshake');
     expect(handshake).toMatchObject({ verified: true, replayable: false, workflowId: null });
-    const { body: shown } = await stack.api('GET', `/api/robots/${robot.robotId}`);
+    const shown = await stack.client.call('getRobot', { params: { id: robot.robotId } });
     expect(shown.deliveryCounts).toMatchObject({ handshake: 1, processed: 1, rejected: 1 });
   });
 
@@ -231,12 +231,12 @@ describe("Slack's URL verification (src/domain/senders/slack.ts)", () => {
       statuses.push((await stack.send('POST', robot.webhookUrl, body, schemes.slack.sign(body, now(), 'x'))).status);
     }
     expect(statuses).toEqual([...Array(stack.config.throttles.rejectedPerMinute).fill(200), 429, 429]);
-    const { body: shown } = await stack.api('GET', `/api/robots/${robot.robotId}`);
+    const shown = await stack.client.call('getRobot', { params: { id: robot.robotId } });
     await waitFor(
       () => stack.deliveries(robot.robotId),
       (d) => d.length === stack.config.throttles.rejectedPerMinute,
     );
-    expect(shown.deliveryCounts.handshake).toBeLessThanOrEqual(stack.config.throttles.rejectedPerMinute);
+    expect(shown.deliveryCounts!.handshake).toBeLessThanOrEqual(stack.config.throttles.rejectedPerMinute);
   });
 
   it("runs the same body as an ordinary delivery for an app whose preset is not Slack's", async () => {
@@ -259,8 +259,8 @@ describe("Slack's URL verification (src/domain/senders/slack.ts)", () => {
 it('removes a verification with PATCH null, and refuses an unknown scheme or a bad header name', async () => {
   const robot = await robotAtWork(stack.client, { template: {}, verification: schemes.github.verification });
   expect((await stack.send('POST', robot.webhookUrl, '{}')).status).toBe(400);
-  const patched = await stack.api('PATCH', `/api/apps/${robot.appId}`, { verification: null });
-  expect(patched.body.verification).toBeNull();
+  const patched = await stack.client.call('editApp', { params: { id: robot.appId }, body: { verification: null } });
+  expect(patched.verification).toBeNull();
   expect((await stack.send('POST', robot.webhookUrl, '{}')).status).toBe(200);
 
   const unknown = await stack.api('PATCH', `/api/apps/${robot.appId}`, {

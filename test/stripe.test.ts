@@ -20,22 +20,24 @@ async function stripeRobot(opts: { signingSecret?: string; events?: string[] } =
     ...(opts.signingSecret ? { signingSecret: opts.signingSecret } : {}),
   });
   expect(connection.status).toBe(201);
-  const robot = await stack.api('POST', '/api/robots', {
-    name: 'On payment',
-    trigger: { connectionId: connection.body.id, ...(opts.events ? { events: opts.events } : {}) },
-    steps: [
-      {
-        name: 'receipt',
-        type: 'compose',
-        template: { amount: '{{trigger.data.object.amount}}', type: '{{trigger.type}}' },
-      },
-    ],
+  const robot = await stack.client.call('createRobot', {
+    body: {
+      name: 'On payment',
+      trigger: { connectionId: connection.body.id, ...(opts.events ? { events: opts.events } : {}) },
+      steps: [
+        {
+          name: 'receipt',
+          type: 'compose',
+          template: { amount: '{{trigger.data.object.amount}}', type: '{{trigger.type}}' },
+        },
+      ],
+    },
   });
-  const started = await stack.api('POST', `/api/robots/${robot.body.id}/start`);
+  const started = await stack.client.call('start', { params: { id: robot.id } });
   return {
     connection: connection.body,
-    robotId: robot.body.id as string,
-    webhookUrl: started.body.trigger.card.webhookUrl as string,
+    robotId: robot.id,
+    webhookUrl: started.trigger.card!.webhookUrl!,
   };
 }
 
@@ -67,8 +69,8 @@ describe('connections', () => {
       events: [],
       createdAt: expect.any(String),
     });
-    const read = await stack.api('GET', `/api/connections/${res.body.id}`);
-    expect(JSON.stringify(read.body)).not.toContain(secret);
+    const read = await stack.client.call('getConnection', { params: { id: res.body.id } });
+    expect(JSON.stringify(read)).not.toContain(secret);
     const stored = await stack.models.Connection.findById(res.body.id).lean();
     expect(JSON.stringify(stored)).not.toContain(secret);
     expect(stored!.signingSecretSealed).toMatch(/^v1:/);
@@ -216,10 +218,10 @@ describe('event filter', () => {
   });
 
   it('rejects events on a robot whose trigger is a custom app', async () => {
-    const app = await stack.api('POST', '/api/apps', { name: 'A', supportsInboundTrigger: true });
+    const app = await stack.client.call('createApp', { body: { name: 'A', supportsInboundTrigger: true } });
     const res = await stack.api('POST', '/api/robots', {
       name: 'R',
-      trigger: { appId: app.body.id, events: ['x'] },
+      trigger: { appId: app.id, events: ['x'] },
       steps: [],
     });
     expect(res.status).toBe(400);
@@ -240,6 +242,6 @@ it('takes a test delivery without a signature: an event of the first selected ty
     () => stack.runs(robot.robotId),
     (r) => r.length === 1 && r[0].status === 'succeeded',
   );
-  const whole = (await stack.api('GET', `/api/runs/${run.id}`)).body;
+  const whole = await stack.client.call('getRun', { params: { id: run.id } });
   expect(whole.steps[0].output).toEqual({ amount: 1999, type: 'checkout.session.completed' });
 });

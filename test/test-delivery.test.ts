@@ -39,10 +39,10 @@ it("runs the app's sample body as real runs, marked as a test everywhere, and li
     (r) => r.length === 2 && r.every((x) => x.status === 'succeeded'),
   );
   expect(runs.every((r) => r.test === true)).toBe(true);
-  const run = (await stack.api('GET', `/api/runs/${runs[0].id}`)).body;
+  const run = await stack.client.call('getRun', { params: { id: runs[0].id } });
   expect(run.test).toBe(true);
   expect(run.steps[0].output).toEqual({ hello: expect.stringMatching(/^(Ann|Bob)$/) });
-  const fields = (await stack.api('GET', `/api/robots/${robot.robotId}/fields`)).body;
+  const fields = await stack.client.call('robotFields', { params: { id: robot.robotId } });
   expect(fields.fields.map((f: { path: string }) => f.path)).toEqual(['', 'name', 'email']);
 
   // An ordinary delivery is not marked.
@@ -62,7 +62,7 @@ it('sends the body given, and the same body twice makes two deliveries (a test i
     () => stack.runs(robot.robotId),
     (r) => r.length === 2 && r.every((x) => x.status === 'succeeded'),
   );
-  const run = (await stack.api('GET', `/api/runs/${runs[0].id}`)).body;
+  const run = await stack.client.call('getRun', { params: { id: runs[0].id } });
   expect(run.steps[0].output).toEqual({ email: 'dana@example.com' });
 });
 

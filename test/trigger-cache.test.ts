@@ -41,7 +41,7 @@ it('answers a spray of unknown identifiers with 404 and at most one read of the 
 it('knows a robot put to work through this receiver at once', async () => {
   const robot = await stack.robotAtWork();
   expect((await stack.send('POST', robot.webhookUrl, '')).status).toBe(200);
-  await stack.api('POST', `/api/robots/${robot.robotId}/stop`);
+  await stack.client.call('stop', { params: { id: robot.robotId } });
   expect((await stack.send('POST', robot.webhookUrl, '')).status).toBe(404);
 });
 
@@ -53,8 +53,8 @@ it('answers a robot put to work, or a token rotated, through another receiver at
   const robot = await stack.robotAtWork();
   expect((await stack.send('POST', onOther(robot.webhookUrl), '')).status).toBe(200);
   // Its token rotated through the first receiver: the other takes the new one at once.
-  const rotated = await stack.api('POST', `/api/robots/${robot.robotId}/trigger/rotate`, { graceHours: 0 });
-  expect((await stack.send('POST', onOther(rotated.body.trigger.card.webhookUrl), '')).status).toBe(200);
+  const rotated = await stack.client.call('rotateToken', { params: { id: robot.robotId }, body: { graceHours: 0 } });
+  expect((await stack.send('POST', onOther(rotated.trigger.card!.webhookUrl!), '')).status).toBe(200);
 });
 
 it('takes a stop, a pause or a revoked token made through another receiver within a second, not after the TTL', async () => {
@@ -66,12 +66,12 @@ it('takes a stop, a pause or a revoked token made through another receiver withi
   expect((await stack.send('POST', onOther(robot.webhookUrl), '')).status).toBe(200);
   const answersOnOther = (url: string) => async () => (await stack.send('POST', onOther(url), '')).status;
   // Revoked: rotated with no grace through the first receiver.
-  await stack.api('POST', `/api/robots/${robot.robotId}/trigger/rotate`, { graceHours: 0 });
+  await stack.client.call('rotateToken', { params: { id: robot.robotId }, body: { graceHours: 0 } });
   await waitFor(answersOnOther(robot.webhookUrl), (status) => status === 404, 20_000);
   // Stopped through the first receiver.
-  const { webhookUrl } = (await stack.client.json('GET', `/api/robots/${robot.robotId}`)).trigger.card;
+  const webhookUrl = (await stack.client.call('getRobot', { params: { id: robot.robotId } })).trigger.card!.webhookUrl!;
   expect((await stack.send('POST', onOther(webhookUrl), '')).status).toBe(200);
-  await stack.api('POST', `/api/robots/${robot.robotId}/stop`);
+  await stack.client.call('stop', { params: { id: robot.robotId } });
   await waitFor(answersOnOther(webhookUrl), (status) => status === 404, 20_000);
 });
 
@@ -96,7 +96,7 @@ it('reads the stamp only for lookups: a change elsewhere is seen once the stamp 
     expect(await takes(cache, identifier)).toBe(true);
     const first = reads.mock.calls.length;
     // Stopped through another receiver (the stack's), which moves the stamp.
-    await stack.api('POST', `/api/robots/${robot.robotId}/stop`);
+    await stack.client.call('stop', { params: { id: robot.robotId } });
     // The stamp it saw is under half STAMP_POLL_MS old: served from the cache, no read.
     clock.now += STAMP_POLL_MS / 2 - 1;
     expect(await takes(cache, identifier)).toBe(true);
@@ -112,7 +112,7 @@ it('reads the stamp only for lookups: a change elsewhere is seen once the stamp 
     );
     // Put to work again elsewhere, then nothing for a while (no read meanwhile: there is no timer),
     // then a lookup a second later waits for the stamp and sees the change.
-    await stack.api('POST', `/api/robots/${robot.robotId}/start`);
+    await stack.client.call('start', { params: { id: robot.robotId } });
     const quiet = reads.mock.calls.length;
     clock.now += STAMP_POLL_MS;
     expect(await takes(cache, identifier)).toBe(true);
@@ -200,7 +200,7 @@ it('keeps nothing of a read under way when its robot is stopped through this rec
     10_000,
   );
   // Stopped in the store, then forgotten here, as the stop route does.
-  await stack.api('POST', `/api/robots/${robot.robotId}/stop`);
+  await stack.client.call('stop', { params: { id: robot.robotId } });
   await cache.forget(identifier);
   // A lookup now does not wait for the read under way: it reads again and sees the stop.
   const after = cache.lookup(identifier);

@@ -54,10 +54,10 @@ it('makes no run for a delivery the rules stop, and says which condition stopped
       'condition 1 not met: trigger.status equals "paid"',
     ]),
   );
-  const counts = (await stack.api('GET', `/api/robots/${robot.robotId}`)).body.deliveryCounts;
+  const counts = (await stack.client.call('getRobot', { params: { id: robot.robotId } })).deliveryCounts;
   expect(counts).toMatchObject({ processed: 1, filtered: 2 });
   // A filtered delivery was parsed: its fields are listed (that is how a rule gets fixed).
-  const fields = (await stack.api('GET', `/api/robots/${robot.robotId}/fields`)).body;
+  const fields = await stack.client.call('robotFields', { params: { id: robot.robotId } });
   expect(fields.deliveries).toBe(3);
 });
 
@@ -138,7 +138,7 @@ it('refuses rules it cannot run, naming the field', async () => {
   );
   expect(await refused({ conditions: [{ field: 'body.x', op: 'exists' }] })).toBe('rules.conditions.0.field');
   expect(await refused({ conditions: [{ field: 'trigger.x', op: 'like', value: 'a' }] })).toBe('rules.conditions.0.op');
-  expect((await stack.api('GET', `/api/robots/${robot.robotId}`)).body.rules).toBeNull();
+  expect((await stack.client.call('getRobot', { params: { id: robot.robotId } })).rules).toBeNull();
 });
 
 describe('what a matches rule may cost a worker (review N1)', () => {

@@ -151,7 +151,7 @@ describe('URLs that are not a working trigger answer 404 with one line saying so
 
   it('a robot that is not at work yet', async () => {
     const robot = await stack.robotAtWork();
-    await stack.api('POST', `/api/robots/${robot.robotId}/stop`);
+    await stack.client.call('stop', { params: { id: robot.robotId } });
     expect((await stack.send('PUT', robot.webhookUrl, '{"a":1}')).status).toBe(404);
   });
 });
@@ -172,7 +172,7 @@ it('answers 413 for a body over MAX_BODY_BYTES and starts nothing', async () => 
     expect(res.text).toBe('body too large for this URL: nothing was stored\n');
     await small.send('POST', robot.webhookUrl, '{"fits":1}');
     const runs = await waitFor(
-      () => small.api('GET', `/api/robots/${robot.robotId}/runs`).then((r) => r.body.runs as any[]),
+      async () => (await small.client.call('listRuns', { params: { id: robot.robotId } })).runs,
       (r) => r[0]?.status === 'succeeded',
     );
     expect(runs.map((r) => r.trigger)).toEqual([{ fits: 1 }]);
@@ -232,7 +232,7 @@ it('answers a delivery under way when its receiver stops, and takes no new conne
   res.resume();
   await closed;
   const runs = await waitFor(
-    () => stack.api('GET', `/api/robots/${robot.robotId}/runs`).then((r) => r.body.runs as any[]),
+    async () => (await stack.client.call('listRuns', { params: { id: robot.robotId } })).runs,
     (r) => r[0]?.status === 'succeeded',
   );
   expect(runs.map((r) => r.trigger)).toEqual([{ under: 'way' }]);

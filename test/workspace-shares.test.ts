@@ -20,11 +20,8 @@ afterAll(() => stack.close());
 
 /** A workspace made by the admin, and an editor's client of it. */
 async function editorOfNewWorkspace(name: string) {
-  const { id } = await stack.client.json<{ id: string }>('POST', '/api/workspaces', { name });
-  const { key } = await stack.client.json<{ key: string }>('POST', `/api/workspaces/${id}/keys`, {
-    name: 'editor',
-    role: 'editor',
-  });
+  const { id } = await stack.client.call('createWorkspace', { body: { name } });
+  const { key } = await stack.client.call('createKey', { params: { id }, body: { name: 'editor', role: 'editor' } });
   return apiClient(stack.baseUrl, key);
 }
 
@@ -38,8 +35,7 @@ const robot = (name: string, appId: string) => ({
 it('refuses a fourth app and a fourth robot of one workspace, 409 naming the setting; another workspace makes its own', async () => {
   const editor = await editorOfNewWorkspace('full');
   const apps = [];
-  for (const name of ['a', 'b', 'c'])
-    apps.push((await editor.request<{ id: string }>('POST', '/api/apps', app(name))).body);
+  for (const name of ['a', 'b', 'c']) apps.push(await editor.call('createApp', { body: app(name) }));
   const thirdApp = await editor.request<{ error: string }>('POST', '/api/apps', app('d'));
   expect(thirdApp.status).toBe(409);
   expect(thirdApp.body.error).toBe(
@@ -51,11 +47,11 @@ it('refuses a fourth app and a fourth robot of one workspace, 409 naming the set
   const thirdRobot = await editor.request<{ error: string }>('POST', '/api/robots', robot('r4', apps[1].id));
   expect(thirdRobot.status).toBe(409);
   expect(thirdRobot.body.error).toMatch(/^over MAX_ROBOTS_PER_WORKSPACE: this workspace holds 3 robots/);
-  const listed = await editor.json<{ apps: unknown[] }>('GET', '/api/apps');
+  const listed = await editor.call('listApps');
   expect(listed.apps).toHaveLength(3);
 
   const other = await editorOfNewWorkspace('other');
-  const { body: otherApp } = await other.request<{ id: string }>('POST', '/api/apps', app('a'));
+  const otherApp = await other.call('createApp', { body: app('a') });
   expect((await other.request('POST', '/api/robots', robot('r1', otherApp.id))).status).toBe(201);
 });
 

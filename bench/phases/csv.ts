@@ -99,7 +99,7 @@ function watchRobot(api: ApiClient, robotId: string) {
   const running = (async () => {
     while (!stopped) {
       const started = performance.now();
-      await api.json<unknown>('GET', `/api/robots/${robotId}`);
+      await api.call('getRobot', { params: { id: robotId } });
       times.push(performance.now() - started);
       await sleep(WATCH_INTERVAL_MS);
     }
@@ -179,10 +179,7 @@ export async function csvFanOut(
     if (!keeper) await runs.start();
     const finishedRuns = keeper
       ? async () => {
-          const { runCounts } = await api.json<{ runCounts: { succeeded: number; failed: number } }>(
-            'GET',
-            `/api/robots/${robotId}`,
-          );
+          const runCounts = (await api.call('getRobot', { params: { id: robotId } })).runCounts!;
           return runCounts.succeeded + runCounts.failed;
         }
       : () => runs.sinceStart();

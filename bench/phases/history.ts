@@ -154,8 +154,8 @@ class Seeder {
 
 async function waitForCounts(ctx: Ctx, robotId: string, runs: number): Promise<void> {
   await waitFor(
-    () => ctx.api.json<{ runCounts: { total: number; succeeded: number } }>('GET', `/api/robots/${robotId}`),
-    (robot) => robot.runCounts.total === runs && robot.runCounts.succeeded === runs,
+    () => ctx.api.call('getRobot', { params: { id: robotId } }),
+    (robot) => robot.runCounts?.total === runs && robot.runCounts.succeeded === runs,
     30 * 60_000,
     {
       intervalMs: ctx.pollS * 1000,
@@ -168,25 +168,27 @@ async function waitForCounts(ctx: Ctx, robotId: string, runs: number): Promise<v
 async function measureReads(ctx: Ctx, seeded: Seeder): Promise<Record<HistoryRead, Percentiles>> {
   const { robotId } = seeded;
   const pick = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)];
-  const paths: Record<HistoryRead, () => string> = {
-    robot: () => `/api/robots/${robotId}`,
-    runsFirstPage: () => `/api/robots/${robotId}/runs?limit=50`,
+  const { api } = ctx;
+  const params = { id: robotId };
+  const reads: Record<HistoryRead, () => Promise<unknown>> = {
+    robot: () => api.call('getRobot', { params }),
+    runsFirstPage: () => api.call('listRuns', { params, query: { limit: 50 } }),
     // A cursor as the API gives it, at a random place in the history.
     runsLaterPage: () => {
       const at = BLOCK_SIZE + Math.floor(Math.random() * Math.max(1, seeded.stored - BLOCK_SIZE));
-      return `/api/robots/${robotId}/runs?limit=50&cursor=${encodeCursor(at)}`;
+      return api.call('listRuns', { params, query: { limit: 50, cursor: encodeCursor(at) } });
     },
-    deliveriesFirstPage: () => `/api/robots/${robotId}/deliveries?limit=50`,
-    run: () => `/api/runs/${pick(seeded.runIds)}`,
-    delivery: () => `/api/deliveries/${pick(seeded.deliveryIds)}`,
+    deliveriesFirstPage: () => api.call('listDeliveries', { params, query: { limit: 50 } }),
+    run: () => api.call('getRun', { params: { id: pick(seeded.runIds) } }),
+    delivery: () => api.call('getDelivery', { params: { id: pick(seeded.deliveryIds) } }),
   };
   const out = {} as Record<HistoryRead, Percentiles>;
   for (const read of HISTORY_READS) {
-    for (let i = 0; i < 5; i++) await ctx.api.json<unknown>('GET', paths[read]());
+    for (let i = 0; i < 5; i++) await reads[read]();
     const times: number[] = [];
     for (let i = 0; i < ctx.samples; i++) {
       const started = performance.now();
-      await ctx.api.json<unknown>('GET', paths[read]());
+      await reads[read]();
       times.push(performance.now() - started);
     }
     out[read] = percentiles(times);

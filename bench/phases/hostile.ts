@@ -49,10 +49,7 @@ export interface HostileResult {
 
 /** Runs finished (succeeded or failed) of a robot, from its counts. */
 async function finishedRuns({ api }: BenchContext, robotId: string): Promise<number> {
-  const { runCounts } = await api.json<{ runCounts: { succeeded: number; failed: number } }>(
-    'GET',
-    `/api/robots/${robotId}`,
-  );
+  const runCounts = (await api.call('getRobot', { params: { id: robotId } })).runCounts!;
   return runCounts.succeeded + runCounts.failed;
 }
 
@@ -71,15 +68,16 @@ async function pacedRunLatency(ctx: BenchContext, robot: { robotId: string; url:
     if (res.status !== 200) throw new Error(`a paced delivery was answered ${res.status}`);
     await sleep(Math.max(0, sentAt[n] + PACE_MS - Date.now()));
   }
-  type Runs = { runs: Array<{ trigger: { n: string }; finishedAt: string | null }> };
   const runs = await waitFor(
-    async () => (await api.json<Runs>('GET', `/api/robots/${robot.robotId}/runs?limit=1000`)).runs,
+    async () => (await api.call('listRuns', { params: { id: robot.robotId }, query: { limit: 1000 } })).runs,
     (r) => r.length >= sentAt.length && r.every((x) => x.finishedAt !== null),
     s.drainTimeoutS * 1000,
     { intervalMs: s.pollS * 1000 },
   );
-  const ours = runs.filter((r) => Number(r.trigger.n) < sentAt.length);
-  const latencies = ours.map((r) => Date.parse(r.finishedAt!) - sentAt[Number(r.trigger.n)]);
+  // Each run's trigger is the paced delivery's body, `{ n }`.
+  const nOf = (r: (typeof runs)[number]) => Number((r.trigger as { n: string }).n);
+  const ours = runs.filter((r) => nOf(r) < sentAt.length);
+  const latencies = ours.map((r) => Date.parse(r.finishedAt!) - sentAt[nOf(r)]);
   return { runs: ours.length, latencyMs: percentiles(latencies) };
 }
 

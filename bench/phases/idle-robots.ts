@@ -76,9 +76,7 @@ async function idleRobotsOn(
       // Idle from here: every robot's one run is in its history.
       await waitFor(
         async () => {
-          const read = await Promise.all(
-            robots.map((id) => api.json<{ runCounts?: { succeeded: number } }>('GET', `/api/robots/${id}`)),
-          );
+          const read = await Promise.all(robots.map((id) => api.call('getRobot', { params: { id } })));
           return read.filter((r) => r.runCounts?.succeeded === 1).length;
         },
         (inHistory) => inHistory === robots.length,

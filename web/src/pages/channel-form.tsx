@@ -6,7 +6,8 @@
  */
 import { useState } from 'preact/hooks';
 import { ApiError, call, type ChannelKind } from '../api';
-import { copyShown, FieldError, TextField, useRefusal } from './components';
+import { FieldError, TextField, useRefusal } from './components';
+import { ShownOnce } from './shown-once';
 
 const KIND_HINTS: Record<ChannelKind, string> = {
   webhook: 'Webhook (a signed JSON POST to your URL)',
@@ -23,7 +24,6 @@ export function NewChannel({ onCreated }: { onCreated: () => void }) {
   const [url, setUrl] = useState('');
   const [to, setTo] = useState('');
   const [made, setMade] = useState<{ url: string; secret: string } | null>(null);
-  const [copied, setCopied] = useState<boolean | null>(null);
   const [said, setSaid] = useState<string | null>(null);
   const { refusal, attempt } = useRefusal();
   const submit = (e: Event) => {
@@ -33,7 +33,6 @@ export function NewChannel({ onCreated }: { onCreated: () => void }) {
       const body = kind === 'email' ? { kind, to } : { kind, url };
       const created = await call('createNotificationChannel', { body });
       setMade(created.secret ? { url: created.url ?? '', secret: created.secret } : null);
-      setCopied(null);
       setSaid(`Channel added: ${created.url ?? created.to ?? ''}.`);
       setUrl('');
       setTo('');
@@ -44,22 +43,17 @@ export function NewChannel({ onCreated }: { onCreated: () => void }) {
     <section>
       <h2>Add a channel</h2>
       {made && (
-        <div role="region" aria-label="Signing secret">
-          <p class="warning">
-            The webhook to {made.url} signs each notification with this secret (Standard Webhooks: the webhook-id,
-            webhook-timestamp and webhook-signature headers): <strong>copy it now, it is not shown again.</strong>
-          </p>
-          <pre aria-label="Secret value">{made.secret}</pre>
-          <div class="actions">
-            <button type="button" onClick={() => void copyShown(made.secret, 'Secret value').then(setCopied)}>
-              Copy secret
-            </button>
-            <button type="button" onClick={() => setMade(null)}>
-              I have copied it
-            </button>
-            {copied !== null && <span role="status">{copied ? 'Copied' : 'Selected: press Ctrl+C to copy'}</span>}
-          </div>
-        </div>
+        <ShownOnce
+          key={made.secret}
+          region="Signing secret"
+          valueLabel="Secret value"
+          value={made.secret}
+          copy="Copy secret"
+          onDone={() => setMade(null)}
+        >
+          The webhook to {made.url} signs each notification with this secret (Standard Webhooks: the webhook-id,
+          webhook-timestamp and webhook-signature headers):
+        </ShownOnce>
       )}
       {said && !made && <p role="status">{said}</p>}
       <form onSubmit={submit} aria-label="New channel">

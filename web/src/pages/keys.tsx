@@ -9,7 +9,8 @@ import { useEffect, useState } from 'preact/hooks';
 import { call, session, type Key, type Workspace } from '../api';
 import { ROLES, type Role } from '../../../src/domain/workspaces';
 import { canManageKeys } from '../rights';
-import { Badge, copyShown, FieldError, formatTime, TextField, useRefusal, useTitle } from './components';
+import { Badge, FieldError, formatTime, TextField, useRefusal, useTitle } from './components';
+import { ConfirmGroup, ShownOnce } from './shown-once';
 
 export function KeysPage({ workspace }: { workspace: Workspace }) {
   useTitle('Keys');
@@ -93,15 +94,13 @@ function KeysTable({ keys, onRevoked }: { keys: Key[]; onRevoked: () => void }) 
                       Revoke
                     </button>
                   ) : (
-                    <span role="group" aria-label={`Revoke key ${k.name}?`}>
-                      Refused from now on, by everything that uses it.{' '}
-                      <button type="button" onClick={() => revoke(k)}>
-                        Yes, revoke
-                      </button>{' '}
-                      <button type="button" onClick={() => setAsking(null)}>
-                        Cancel
-                      </button>
-                    </span>
+                    <ConfirmGroup
+                      question={`Revoke key ${k.name}?`}
+                      warning="Refused from now on, by everything that uses it."
+                      yes="Yes, revoke"
+                      onYes={() => revoke(k)}
+                      onCancel={() => setAsking(null)}
+                    />
                   )}
                 </td>
               </tr>
@@ -121,7 +120,6 @@ function NewKey({ workspaceId, onCreated }: { workspaceId: string; onCreated: ()
   const [role, setRole] = useState<Role>('viewer');
   const [expires, setExpires] = useState('');
   const [made, setMade] = useState<{ name: string; key: string } | null>(null);
-  const [copied, setCopied] = useState<boolean | null>(null);
   const { refusal, attempt } = useRefusal();
   const submit = (e: Event) => {
     e.preventDefault();
@@ -129,7 +127,6 @@ function NewKey({ workspaceId, onCreated }: { workspaceId: string; onCreated: ()
       const body = { name, role, ...(expires ? { expiresAt: endOfDay(expires) } : {}) };
       const created = await call('createKey', { params: { id: workspaceId }, body });
       setMade({ name: created.name, key: created.key });
-      setCopied(null);
       setName('');
       setExpires('');
       onCreated();
@@ -139,21 +136,16 @@ function NewKey({ workspaceId, onCreated }: { workspaceId: string; onCreated: ()
     <section>
       <h2>New key</h2>
       {made && (
-        <div role="region" aria-label="Key made">
-          <p class="warning">
-            The key {made.name}: <strong>copy it now, it is not shown again.</strong>
-          </p>
-          <pre aria-label="Key value">{made.key}</pre>
-          <div class="actions">
-            <button type="button" onClick={() => void copyShown(made.key, 'Key value').then(setCopied)}>
-              Copy key
-            </button>
-            <button type="button" onClick={() => setMade(null)}>
-              I have copied it
-            </button>
-            {copied !== null && <span role="status">{copied ? 'Copied' : 'Selected: press Ctrl+C to copy'}</span>}
-          </div>
-        </div>
+        <ShownOnce
+          key={made.key}
+          region="Key made"
+          valueLabel="Key value"
+          value={made.key}
+          copy="Copy key"
+          onDone={() => setMade(null)}
+        >
+          The key {made.name}:
+        </ShownOnce>
       )}
       <form onSubmit={submit} aria-label="New key">
         <TextField label="Key name" value={name} onInput={setName} refusal={refusal} field="name" />

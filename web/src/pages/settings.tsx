@@ -10,6 +10,7 @@ import { call, type Channel, type Workspace } from '../api';
 import { canWrite } from '../rights';
 import { NewChannel } from './channel-form';
 import { Badge, FieldError, formatTime, useRefusal, useTitle } from './components';
+import { ConfirmGroup } from './shown-once';
 
 export const CHANNEL_KINDS: Record<Channel['kind'], string> = {
   webhook: 'Webhook',
@@ -127,15 +128,13 @@ function ChannelsTable({ channels, onChange }: { channels: Channel[]; onChange: 
                         </button>
                       </div>
                     ) : (
-                      <span role="group" aria-label={`Delete channel ${where(c)}?`}>
-                        Its notifications stop, one under way too.{' '}
-                        <button type="button" onClick={() => remove(c)}>
-                          Yes, delete
-                        </button>{' '}
-                        <button type="button" onClick={() => setAsking(null)}>
-                          Cancel
-                        </button>
-                      </span>
+                      <ConfirmGroup
+                        question={`Delete channel ${where(c)}?`}
+                        warning="Its notifications stop, one under way too."
+                        yes="Yes, delete"
+                        onYes={() => remove(c)}
+                        onCancel={() => setAsking(null)}
+                      />
                     )}
                   </td>
                 )}

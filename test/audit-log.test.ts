@@ -4,45 +4,31 @@
  * pages to its oldest entry, hides what is past retention and sweeps it.
  */
 import { randomUUID } from 'node:crypto';
-import { robotAtWork, type RobotAtWork } from '../src/client/api-client';
 import { AuditLog } from '../src/workspaces/audit';
-import { startStack, type Stack } from './support/stack';
-import { tenant, type Tenant } from './support/workspaces';
+import { useWorkspaceA } from './support/workspaces';
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(() => stack.close());
+const the = useWorkspaceA();
 
 describe('a workspace', () => {
-  let a: Tenant;
-  /** What of A's the test names: its robot at work. */
-  let ofA: { robot: RobotAtWork };
-  beforeAll(async () => {
-    a = await tenant(stack, 'A');
-    ofA = { robot: await robotAtWork(a.owner, { template: { n: '{{trigger.n}}' }, robotName: `Robot of ${a.id}` }) };
-  });
-
   it('records every write with who, what, which resource, when and from where, newest first, never a secret', async () => {
-    const editor = await a.keyOf('editor', 'Ada');
-    await editor.client.call('pause', { params: { id: ofA.robot.robotId } });
-    await editor.client.call('resume', { params: { id: ofA.robot.robotId } });
-    const rotated = await stack.api(
+    const editor = await the.a.keyOf('editor', 'Ada');
+    await editor.client.call('pause', { params: { id: the.robot.robotId } });
+    await editor.client.call('resume', { params: { id: the.robot.robotId } });
+    const rotated = await the.stack.api(
       'POST',
-      `/api/robots/${ofA.robot.robotId}/trigger/rotate`,
+      `/api/robots/${the.robot.robotId}/trigger/rotate`,
       {},
       {
-        'x-workspace-id': a.id,
+        'x-workspace-id': the.a.id,
       },
     );
     expect(rotated.status).toBe(200);
-    const page = await a.owner.call('auditLog', { query: { limit: 10 } });
+    const page = await the.a.owner.call('auditLog', { query: { limit: 10 } });
     // The writes; reads of the live URL (`robot.read-url`, docs/workspaces.md) are recorded between them.
     const entries = page.entries.filter((e) => e.action !== 'robot.read-url').slice(0, 4);
     const ada = { kind: 'key', keyId: editor.id, name: 'Ada' };
     const admin = { kind: 'admin', keyId: null, name: null };
-    const robot = `robot:${ofA.robot.robotId}`;
+    const robot = `robot:${the.robot.robotId}`;
     expect(entries.map(({ actor, action, resource }) => ({ actor, action, resource }))).toEqual([
       { actor: admin, action: 'robot.rotate-token', resource: robot },
       { actor: ada, action: 'robot.resume', resource: robot },
@@ -51,16 +37,16 @@ describe('a workspace', () => {
     ]);
     expect(entries[0].address).toMatch(/127\.0\.0\.1/);
     expect(Date.parse(entries[0].at)).toBeGreaterThan(Date.now() - 60_000);
-    const all = JSON.stringify(await a.owner.call('auditLog', { query: { limit: 200 } }));
-    expect(all).not.toContain(a.ownerKey.slice(-43));
-    expect(all).not.toContain(ofA.robot.webhookUrl.split('/').pop());
+    const all = JSON.stringify(await the.a.owner.call('auditLog', { query: { limit: 200 } }));
+    expect(all).not.toContain(the.a.ownerKey.slice(-43));
+    expect(all).not.toContain(the.robot.webhookUrl.split('/').pop());
   });
 });
 
 describe('the audit log', () => {
   it('pages newest first to the oldest, hides what is past retention and sweeps it', async () => {
     const workspace = randomUUID();
-    const log = new AuditLog(stack.models, 3_600_000);
+    const log = new AuditLog(the.stack.models, 3_600_000);
     const caller = {
       actor: { kind: 'admin' as const },
       workspaceId: workspace,
@@ -78,7 +64,7 @@ describe('the audit log', () => {
     expect(seen).toEqual(Array.from({ length: 120 }, (_, i) => `robot:${120 - i}`));
 
     // The first 30 entries turn two hours old: not shown, and swept by the next sweep.
-    await stack.models.AuditEntry.updateMany(
+    await the.stack.models.AuditEntry.updateMany(
       { _id: { $in: Array.from({ length: 30 }, (_, i) => `${workspace}:${i + 1}`) } },
       { $set: { at: new Date(Date.now() - 7_200_000) } },
     );
@@ -90,7 +76,7 @@ describe('the audit log', () => {
     }
     expect(shown).toHaveLength(90);
     expect(await log.sweep(workspace)).toBe(30);
-    expect(await stack.models.AuditEntry.countDocuments({ _id: `${workspace}:1` })).toBe(0);
+    expect(await the.stack.models.AuditEntry.countDocuments({ _id: `${workspace}:1` })).toBe(0);
     expect((await log.page(workspace, 200)).entries).toHaveLength(90);
     await log.record(caller, 'robot.stop', 'robot:121');
     expect((await log.page(workspace, 1)).entries.map((e) => e.resource)).toEqual(['robot:121']);

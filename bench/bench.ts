@@ -34,6 +34,9 @@
  *  14. Floors: after the levels, one-run json deliveries in turns with do-nothing delivery workflows
  *      (BENCH_FLOOR_DELIVERIES); the summary prints acks ÷ bare starts, deliveries ÷ that floor and
  *      CSV rows ÷ the do-nothing fan-out (bench/report-floors.ts), first.
+ *  15. Delivery CPU (BENCH_DELIVERY_CPU): one-run json deliveries at 1, 16 and 64 senders on a stack of
+ *      today's code and one of BENCH_BASELINE_COMMIT taking turns: deliveries a second end to end and
+ *      each process's CPU per delivery, beside the do-nothing delivery workflow's CPU.
  *
  * Prints a table and writes bench-results/bench-<timestamp>.json. Settings (environment):
  * bench/settings.ts. The phases: bench/phases/ (levels 1-3, fan-out baseline and CSV 4, history
@@ -57,6 +60,7 @@ import { deliveryFloor } from './phases/delivery-floor';
 import { floorsOf } from './report-floors';
 import { n8nLevels } from './phases/n8n';
 import { profile } from './phases/profile';
+import { deliveryCpu } from './phases/delivery-cpu';
 import { senderChecks } from './phases/sender-checks';
 import { inspectorLoads } from './phases/inspector';
 import { warmUp } from './phases/warm-up';
@@ -92,6 +96,7 @@ async function main(): Promise<number> {
     profile: null,
     triggerCache: null,
     deliveryFloor: null,
+    deliveryCpu: null,
     floors: null,
     error: null,
   };
@@ -125,6 +130,7 @@ async function main(): Promise<number> {
     results.fields = fieldsPrice();
     if (s.baselineCommit && s.senderChecks) results.senderChecks = senderChecks(s.baselineCommit, s.ablationRounds);
     // First and on stacks of their own, so that the main stack's figures are as they always were.
+    if (s.deliveryCpu > 0) results.deliveryCpu = await deliveryCpu(s, cleanups);
     if (s.ablationRows > 0) results.ablation = await ablation(s, cleanups);
     if (s.idleRobots.length > 0) results.idleRobots = await idleRobots(s, cleanups);
     if (s.receiverAb && s.levels.length > 0) results.receiverAb = await receiverAb(s, cleanups);

@@ -16,6 +16,8 @@ import { levelsReport, receiverAbReport } from './report-levels';
 import { profileReport } from './report-profile';
 import { floorsReport, triggerCacheReport, type Floors } from './report-floors';
 import type { DeliveryFloorResult } from './phases/delivery-floor';
+import type { DeliveryCpuResult } from './phases/delivery-cpu';
+import { deliveryCpuReport } from './report-delivery-cpu';
 import type { TriggerCacheResult } from './phases/trigger-cache';
 import { WATCH_INTERVAL_MS, type CsvResult } from './phases/csv';
 import type { AblationResult } from './phases/ablation';
@@ -73,6 +75,8 @@ export interface Results {
   triggerCache: TriggerCacheResult | null;
   /** One-run deliveries in turns with do-nothing delivery workflows (bench/phases/delivery-floor.ts). */
   deliveryFloor: DeliveryFloorResult | null;
+  /** CPU per one-run delivery at 1, 16, 64 senders, against the baseline commit (bench/phases/delivery-cpu.ts). */
+  deliveryCpu: DeliveryCpuResult | null;
   /** Each headline figure against its floor in this run (bench/report-floors.ts), set once the phases are done. */
   floors: Floors | null;
   error: string | null;
@@ -90,6 +94,7 @@ export function report(r: Results): string {
   ];
   const floors = r.floors && floorsReport(r.floors, r.deliveryFloor);
   if (floors) out.push('', floors);
+  if (r.deliveryCpu) out.push('', deliveryCpuReport(r.deliveryCpu));
   if (r.triggerCache) out.push('', triggerCacheReport(r.triggerCache));
   if (r.profile) out.push('', profileReport(r.profile));
   if (r.levels.length > 0) out.push(...levelsReport(r.levels));

@@ -51,6 +51,10 @@
  *   BENCH_FLOOR_DELIVERIES json deliveries of one run each, on the main stack after the levels, in turns with as
  *                          many do-nothing delivery workflows (start, one local activity, complete;
  *                          bench/phases/delivery-floor.ts), BENCH_LEVEL_ROUNDS rounds (default 2000, 0 skips it)
+ *   BENCH_DELIVERY_CPU     one-run json deliveries on each side at each of BENCH_DELIVERY_CPU_LEVELS senders: today's
+ *                          stack and BENCH_BASELINE_COMMIT's taking turns, each process's CPU per delivery, beside
+ *                          the do-nothing delivery workflow's (bench/phases/delivery-cpu.ts; default 1200, 0 skips)
+ *   BENCH_DELIVERY_CPU_LEVELS senders of that, comma-separated (default 1,16,64)
  *   BENCH_N8N              1: the same levels against n8n (scripts/n8n.sh installs it and sets N8N_BIN), after
  *                          the embedded stack is stopped, beside our acks (default 1; left out without N8N_BIN)
  *   BENCH_IDLE_ROBOTS      counts of idle robots, ascending, comma-separated: each process's CPU a second with
@@ -135,6 +139,8 @@ export interface Settings {
   triggerCacheRounds: number;
   triggerCacheRobots: number;
   floorDeliveries: number;
+  deliveryCpu: number;
+  deliveryCpuLevels: number[];
   idleRobots: number[];
   idleWindowS: number;
   profile: number;
@@ -148,6 +154,15 @@ function intSetting(name: string, fallback: number, min = 1): number {
   if (!Number.isInteger(n) || n < min)
     throw new Error(`${name} must be a whole number of at least ${min} (got "${raw}")`);
   return n;
+}
+
+/** A comma-separated list of whole numbers of at least 1. */
+function wholeNumbers(name: string, fallback: string): number[] {
+  const raw = process.env[name]?.trim() || fallback;
+  const values = raw.split(',').map((v) => Number(v.trim()));
+  if (values.some((n) => !Number.isInteger(n) || n < 1))
+    throw new Error(`${name} must be whole numbers separated by commas (got "${raw}")`);
+  return values;
 }
 
 export function readSettings(): Settings {
@@ -215,6 +230,8 @@ export function readSettings(): Settings {
     triggerCacheRounds: intSetting('BENCH_TRIGGER_CACHE_ROUNDS', 4),
     triggerCacheRobots: intSetting('BENCH_TRIGGER_CACHE_ROBOTS', 1000, 0),
     floorDeliveries: intSetting('BENCH_FLOOR_DELIVERIES', 2000, 0),
+    deliveryCpu: intSetting('BENCH_DELIVERY_CPU', 1200, 0),
+    deliveryCpuLevels: wholeNumbers('BENCH_DELIVERY_CPU_LEVELS', '1,16,64'),
     idleRobots,
     idleWindowS: intSetting('BENCH_IDLE_WINDOW_S', QUIET_TICK_MS / 1000),
     profile: intSetting('BENCH_PROFILE', 200, 0),

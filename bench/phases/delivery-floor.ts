@@ -38,7 +38,7 @@ export interface DeliveryFloorResult {
 }
 
 /** `count` do-nothing deliveries on `taskQueue`: seconds from the first start until the last activity ran. */
-async function floorTurn(ctx: BenchContext, taskQueue: string, count: number): Promise<number> {
+export async function floorTurn(ctx: BenchContext, taskQueue: string, count: number): Promise<number> {
   const { temporal, s } = ctx;
   const done = completions(temporal, 'benchDelivery');
   await done.start();

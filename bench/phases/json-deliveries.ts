@@ -12,16 +12,16 @@ import { SCAN_POLL_S, type CsvResult } from './csv';
 const JSON_SENDERS = 16;
 
 /**
- * `count` json deliveries that each make one run (a robot of its own), from JSON_SENDERS senders at
- * once, measured like a CSV: from the first send until the last run's outcome, waiting until
+ * `count` json deliveries that each make one run (a robot of its own), from `senders` at once
+ * (JSON_SENDERS unless told), measured like a CSV: from the first send until the last run's outcome, waiting until
  * Temporal counts every delivery workflow completed (every stack counts the same way; a one-run
  * delivery runs in its own workflow), and each process's CPU per run. The ablation's workload for
  * a change to a delivery's own path, which a CSV's rows do not take.
  */
-export async function jsonDeliveries(ctx: BenchContext, count: number): Promise<CsvResult> {
+export async function jsonDeliveries(ctx: BenchContext, count: number, senders = JSON_SENDERS): Promise<CsvResult> {
   const { api, models, stack, temporal, s } = ctx;
   const { robotId, url } = await benchRobot(api, stack.origin, 'bench json', 'json', { n: '{{trigger.n}}' });
-  log(`json deliveries: ${count} from ${JSON_SENDERS} senders`);
+  log(`json deliveries: ${count} from ${senders} senders`);
   const done = completions(temporal, 'deliveryWorkflow');
   await done.start();
   const cpuBefore = stackCpuSeconds(stack.pid);
@@ -37,7 +37,7 @@ export async function jsonDeliveries(ctx: BenchContext, count: number): Promise<
       if (res.status !== 200) throw new Error(`a json delivery was answered ${res.status}`);
     }
   };
-  await Promise.all(Array.from({ length: JSON_SENDERS }, sender));
+  await Promise.all(Array.from({ length: senders }, sender));
   const ackMs = Date.now() - sentAt;
   await waitFor(
     () => done.sinceStart(),

@@ -88,7 +88,11 @@ export function createActivities({
   };
   const robots = new RobotSettingsCache(models);
   const versions = new StepsVersions(models);
-  const deliveries = new DeliveryRecorder(models, { insertDelivery: groupInserts(models.Delivery), issues });
+  const deliveries = new DeliveryRecorder(models, {
+    insertDelivery: groupInserts(models.Delivery),
+    issues,
+    heard: heard?.records,
+  });
   const rules = new DeliveryRules(versions);
   const quota = new FanOutQuota(models, caps);
   // One lane per worker: every stored body this worker prepares shares its budget.

@@ -6,6 +6,7 @@
  */
 import { runIdFor } from '../src/domain/ids';
 import { DeliveryRecorder } from '../src/history/slots';
+import { HeardRecords } from '../src/history/heard-records';
 import { RobotMarks } from '../src/history/marks';
 import { readTally } from '../src/history/store';
 import { deliveryRecordOf as delivery } from './support/delivery-record';
@@ -126,6 +127,47 @@ it('counts a run whose end its worker heard without reading it, and finds one th
   expect(ended.runCounts).toEqual({ total: 2, running: 0, succeeded: 1, failed: 1 });
   const [runs] = await runPagesOf(robot.robotId, 50);
   expect(runs.map((r) => r.status)).toEqual(['succeeded', 'failed']);
+});
+
+it('takes a delivery its worker heard without reading it, and one recorded elsewhere by reading', async () => {
+  const robot = await stack.robotAtWork();
+  // Slot 0: heard only, its claim and record never stored, so only hearing can list it.
+  const heard = { ...delivery(robot.robotId), slot: 0 };
+  stack.heard.records.heard(heard);
+  await new RobotMarks(stack.models).mark(robot.robotId);
+  await waitFor(
+    () => robotOf(robot.robotId),
+    (r) => r.deliveryCounts.dropped === 1,
+  );
+  // Slot 1: recorded by another process (stored, not heard here), found by the keeper's reads.
+  const elsewhere = delivery(robot.robotId);
+  await insertOnce(stack.models.HistorySlot, [
+    { _id: `${robot.robotId}:1`, robotId: robot.robotId, slot: 1, deliveryId: elsewhere._id },
+  ]);
+  await insertOnce(stack.models.Delivery, [{ ...elsewhere, slot: 1 }]);
+  await new RobotMarks(stack.models).mark(robot.robotId);
+  await waitFor(
+    () => robotOf(robot.robotId),
+    (r) => r.deliveryCounts.dropped === 2,
+  );
+  const listed = (await deliveryPagesOf(robot.robotId, 50)).flat();
+  expect(listed.map((d) => d.id)).toEqual([elsewhere._id, heard._id]);
+});
+
+it('hears a record only when its own insert stored it', async () => {
+  const robot = await stack.robotAtWork();
+  const records = new HeardRecords();
+  const recorder = new DeliveryRecorder(stack.models, { heard: records });
+  const first = delivery(robot.robotId);
+  await recorder.record(first);
+  const stored = await stack.models.Delivery.findById(first._id).lean();
+  expect(records.take(robot.robotId, stored!.slot)).toEqual({ ...first, slot: stored!.slot });
+  // An attempt that claims another slot and finds the record stored (an earlier attempt's) hears nothing.
+  await recorder.record(first);
+  expect(records.take(robot.robotId, stored!.slot + 1)).toBeUndefined();
+  expect((await stack.models.HistorySlot.findById(`${robot.robotId}:${stored!.slot + 1}`).lean())?.deliveryId).toBe(
+    first._id,
+  );
 });
 
 it('gives every delivery one place when two processes record at once', async () => {

@@ -19,6 +19,7 @@ import type { DeliveryEntry, LiveTally } from './live-tally';
 import { previewPageId, slotId } from './store';
 import { byId } from '../storage/by-id';
 import { addRange, countDelivery, type RunSummary } from './tally';
+import type { HeardRecords } from './heard-records';
 import { BLOCK_SIZE, PLACE_PER_STEP, SLOT_BATCH, TAKE_PER_STEP } from '../domain/limits';
 
 /** How long a slot may stay unclaimed while later ones are claimed before the keeper closes it. */
@@ -53,6 +54,22 @@ interface TakeOptions {
   quiet?: boolean;
   /** PENDING_PATIENCE_MS, for a test. */
   patienceMs?: number;
+  /** Records this process stored (./heard-records.ts): their claim and record are not read. */
+  heard?: HeardRecords;
+}
+
+/** A slot's claim and record: heard in this process, else read (the record only once claimed). */
+async function claimAndRecord(
+  models: Models,
+  robotId: string,
+  slot: number,
+  heard: HeardRecords | undefined,
+): Promise<{ claim: SlotDoc | null; record: DeliveryDoc | null }> {
+  const known = heard?.take(robotId, slot);
+  if (known) return { claim: { _id: slotId(robotId, slot), robotId, slot, deliveryId: known._id }, record: known };
+  const claim = await byId<SlotDoc>(models.HistorySlot, slotId(robotId, slot));
+  const record = claim?.deliveryId ? await byId<DeliveryDoc>(models.Delivery, claim.deliveryId) : null;
+  return { claim, record };
 }
 
 /** Takes the slots that follow the last one taken, and those whose record has come since. */
@@ -62,8 +79,7 @@ export async function takeSlots(models: Models, t: LiveTally, opts: TakeOptions 
   let took = 0;
   // Slots that were claimed before their record was written.
   for (const slot of pendingToRead(t, quiet, patienceMs)) {
-    const claim = await byId<SlotDoc>(models.HistorySlot, slotId(t.robotId, slot));
-    const record = claim && (await byId<DeliveryDoc>(models.Delivery, claim.deliveryId));
+    const { claim, record } = await claimAndRecord(models, t.robotId, slot, opts.heard);
     if (claim && !record) continue;
     st.pendingSlots = st.pendingSlots.filter((s) => s !== slot);
     t.pendingSince.delete(slot);
@@ -74,13 +90,13 @@ export async function takeSlots(models: Models, t: LiveTally, opts: TakeOptions 
   // up to SLOT_BATCH: a look reads about as many slots as have come since the last.
   for (let batch = 1; took < TAKE_PER_STEP; batch = Math.min(2 * batch, SLOT_BATCH)) {
     const numbers = Array.from({ length: batch }, (_, i) => st.nextSlot + i);
-    const claims = await Promise.all(numbers.map((n) => byId<SlotDoc>(models.HistorySlot, slotId(t.robotId, n))));
-    const found = claims.slice(0, claims.indexOf(null) === -1 ? claims.length : claims.indexOf(null)) as SlotDoc[];
-    const records = await Promise.all(
-      found.map((c) => (c.deliveryId ? byId<DeliveryDoc>(models.Delivery, c.deliveryId) : Promise.resolve(null))),
-    );
-    for (const [i, claim] of found.entries()) {
-      const record = records[i];
+    const read = await Promise.all(numbers.map((n) => claimAndRecord(models, t.robotId, n, opts.heard)));
+    const end = read.findIndex((r) => r.claim === null);
+    const found = read.slice(0, end === -1 ? read.length : end) as Array<{
+      claim: SlotDoc;
+      record: DeliveryDoc | null;
+    }>;
+    for (const { claim, record } of found) {
       if (!claim.deliveryId) continue; // a hole the keeper closed
       if (!record) st.pendingSlots.push(claim.slot);
       else if (record.slot === claim.slot) took += await take(t, record);

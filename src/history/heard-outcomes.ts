@@ -10,6 +10,7 @@
  */
 import { HEARD_OUTCOMES_KEPT } from '../domain/limits';
 import type { RunOutcomeStatus } from '../domain/types';
+import { HeardRecords } from './heard-records';
 
 /** How long an outcome heard for a run not yet placed is kept for the keeper (it is read back after). */
 export const HEARD_OUTCOME_MS = 60_000;
@@ -20,6 +21,8 @@ export interface HeardOutcome {
 }
 
 export class HeardOutcomes {
+  /** The delivery records this process stored, heard the same way (./heard-records.ts). */
+  readonly records = new HeardRecords();
   /** By robot, then by run id, in the order heard. */
   private readonly byRobot = new Map<string, Map<string, HeardOutcome>>();
   private count = 0;

@@ -40,7 +40,8 @@ export async function lookAtRobot(
     tallies.set(robotId, t);
   }
   const before = JSON.stringify(t.state);
-  const arriving = (await takeSlots(models, t, { quiet: quietLook, patienceMs })) + (await placeRuns(models, t));
+  const taking = { quiet: quietLook, patienceMs, heard: o.heard?.records };
+  const arriving = (await takeSlots(models, t, taking)) + (await placeRuns(models, t));
   const work =
     arriving +
     (await pollOutcomes(models, t, o.heard)) +

@@ -23,7 +23,7 @@
  * (`duplicatePositions`). A connection lost during the insert fails the whole batch, whatever of
  * it was stored: each delivery's attempt is retried and claims again (docs/storage.md).
  */
-import { duplicatePositions, insertOnce, insertOptions, rawCollection } from '../storage/writes';
+import { duplicatePositions, insertOnce, insertOptions, rawCollection, type GroupedInsert } from '../storage/writes';
 import { type DeliveryDoc } from '../storage/documents';
 import { type Models } from '../storage/models';
 import { readTally, slotId } from './store';
@@ -34,6 +34,7 @@ import { SLOT_HINT_MS } from '../domain/limits';
 import { performance } from 'node:perf_hooks';
 import type { IssueCause } from '../domain/issues';
 import type { IssueCounter } from '../issues/counter';
+import type { HeardRecords } from './heard-records';
 
 interface Waiter {
   deliveryId: string;
@@ -58,26 +59,30 @@ export class DeliveryRecorder {
   private readonly waiting = new Map<string, Waiter[]>();
   private readonly marks: RobotMarks;
 
-  private readonly insertDelivery: (docs: DeliveryDoc[]) => Promise<void>;
+  private readonly insertDelivery: GroupedInsert<DeliveryDoc>;
   private readonly now: () => number;
   private readonly issues: IssueCounter | undefined;
+  private readonly heard: HeardRecords | undefined;
 
   /**
    * `insertDelivery` writes the records (the worker groups them); `now` is the clock of the slot hints
-   * (monotonic); `issues` the process's issue counter (none: failures are not counted).
+   * (monotonic); `issues` the process's issue counter (none: failures are not counted); `heard` this
+   * worker's history keeper's ear (./heard-records.ts: a record stored here is not read back).
    */
   constructor(
     private readonly models: Models,
     options: {
-      insertDelivery?: (docs: DeliveryDoc[]) => Promise<void>;
+      insertDelivery?: GroupedInsert<DeliveryDoc>;
       now?: () => number;
       issues?: IssueCounter;
+      heard?: HeardRecords;
     } = {},
   ) {
     this.insertDelivery = options.insertDelivery ?? ((docs) => insertOnce(models.Delivery, docs));
     this.now = options.now ?? (() => performance.now());
     this.marks = new RobotMarks(models);
     this.issues = options.issues;
+    this.heard = options.heard;
   }
 
   /**
@@ -91,7 +96,9 @@ export class DeliveryRecorder {
   ): Promise<void> {
     if (retry && (await byId(this.models.Delivery, delivery._id))) return this.marks.mark(delivery.robotId);
     const slot = await this.claim(delivery.robotId, delivery._id);
-    await Promise.all([this.insertDelivery([{ ...delivery, slot }]), this.marks.mark(delivery.robotId)]);
+    const doc = { ...delivery, slot };
+    const [stored] = await Promise.all([this.insertDelivery([doc]), this.marks.mark(delivery.robotId)]);
+    if (stored) this.heard?.heard(doc);
     if (issue) {
       const { robotId, _id: deliveryId, receivedAt: at } = delivery;
       this.issues?.hit({ ...issue, robotId, deliveryId, at });

@@ -69,18 +69,21 @@ export function insertOptions(deadline = INSERT_DEADLINE): mongo.BulkWriteOption
 /**
  * Inserts documents with deterministic ids; those an earlier attempt already wrote are kept as
  * they are (a duplicate key is the expected answer to a retry, not an error). Any other failure,
- * a lost connection included, is thrown: the caller's retry writes again.
+ * a lost connection included, is thrown: the caller's retry writes again. Says whether this call
+ * stored every one of them (false: some were there already, as an earlier attempt wrote them).
  */
 export async function insertOnce<T extends { _id: string }>(
   model: mongoose.Model<T>,
   docs: T[],
   deadline = INSERT_DEADLINE,
-): Promise<void> {
-  if (docs.length === 0) return;
+): Promise<boolean> {
+  if (docs.length === 0) return true;
   try {
     await rawCollection(model).insertMany(docs as mongo.OptionalUnlessRequiredId<T>[], insertOptions(deadline));
+    return true;
   } catch (err) {
     if (!duplicatePositions(err, docs.length)) throw err;
+    return false;
   }
 }
 
@@ -99,8 +102,11 @@ export async function claimById<T extends { _id: string }>(model: mongoose.Model
   }
 }
 
-/** Inserts of one collection, written together: see groupInserts. */
-export type GroupedInsert<T> = (docs: T[]) => Promise<void>;
+/**
+ * Inserts of one collection, written together: see groupInserts. Says whether this call stored
+ * every one of its documents (false: some were there already).
+ */
+export type GroupedInsert<T> = (docs: T[]) => Promise<boolean>;
 
 /**
  * Group commit for one collection: an insert goes out at once when none is in flight; those
@@ -116,7 +122,7 @@ export function groupInserts<T extends { _id: string }>(
   maxDocs = 500,
   deadline = INSERT_DEADLINE,
 ): GroupedInsert<T> {
-  type Waiter = { docs: T[]; resolve: () => void; reject: (err: unknown) => void };
+  type Waiter = { docs: T[]; resolve: (stored: boolean) => void; reject: (err: unknown) => void };
   const waiting: Waiter[] = [];
   let writing = false;
 
@@ -124,7 +130,7 @@ export function groupInserts<T extends { _id: string }>(
     try {
       const docs = group.flatMap((w) => w.docs) as mongo.OptionalUnlessRequiredId<T>[];
       await rawCollection(model).insertMany(docs, insertOptions(deadline));
-      for (const w of group) w.resolve();
+      for (const w of group) w.resolve(true);
     } catch {
       await Promise.all(group.map((w) => insertOnce(model, w.docs, deadline).then(w.resolve, w.reject)));
     }
@@ -144,8 +150,8 @@ export function groupInserts<T extends { _id: string }>(
   }
 
   return (docs) => {
-    if (docs.length === 0) return Promise.resolve();
-    const stored = new Promise<void>((resolve, reject) => waiting.push({ docs, resolve, reject }));
+    if (docs.length === 0) return Promise.resolve(true);
+    const stored = new Promise<boolean>((resolve, reject) => waiting.push({ docs, resolve, reject }));
     if (!writing) void writeAll();
     return stored;
   };

@@ -22,6 +22,12 @@ export const STORED_TRIGGERS_KEPT = 16;
  * heard-outcomes.ts): a hint that saves a read per run; past it the oldest are read back instead.
  */
 export const HEARD_OUTCOMES_KEPT = 50_000;
+/**
+ * Delivery records a worker stored that its history keeper has not taken yet (src/history/
+ * heard-records.ts): a hint that saves two reads per delivery; past it the oldest are read back.
+ * A record is about 1 KiB (its previews and fields seen), so 10 MiB at most.
+ */
+export const HEARD_RECORDS_KEPT = 10_000;
 
 // ---- Receiver memory ------------------------------------------------------------------------------
 

@@ -85,6 +85,7 @@ export function createActivities({
     runPreviews: groupInserts<RunPreviewDoc>(models.RunPreview),
     stepResults: groupInserts(models.StepResult),
     runOutcomes: groupInserts(models.RunOutcome),
+    blobChunks: groupInserts(models.BlobChunk),
   };
   const robots = new RobotSettingsCache(models);
   const versions = new StepsVersions(models);

@@ -9,7 +9,9 @@
 import { isUtf8 } from 'node:buffer';
 import type { DeliveryBody, DeliveryInput } from '../domain/types';
 import { blobBytesFrom, bodyBlobId, readBlob, storeBlob } from '../storage/blobs';
+import type { BlobChunkDoc } from '../storage/documents';
 import type { Models } from '../storage/models';
+import type { GroupedInsert } from '../storage/writes';
 import type { Progress } from './progress';
 
 /** The blob a stored body is in. */
@@ -36,15 +38,19 @@ export function bodyBytesFrom(
   return blobBytesFrom(models, bodyOwnerOf(input), body.chunks, start, () => progress.beat(progress.resumed));
 }
 
-/** Where the body is kept for replay: a stored body where it is, an inline one stored now (idempotent). */
+/**
+ * Where the body is kept for replay: a stored body where it is, an inline one stored now (idempotent),
+ * through `insert` when given (the worker's grouped insert of chunks).
+ */
 export async function keepBody(
   input: DeliveryInput,
   bytes: Buffer,
   models: Models,
+  insert?: GroupedInsert<BlobChunkDoc>,
 ): Promise<{ ownerId: string; chunks: number }> {
   const ownerId = bodyOwnerOf(input);
   if (input.body.kind === 'stored') return { ownerId, chunks: input.body.chunks };
-  return { ownerId, chunks: await storeBlob(models, ownerId, bytes) };
+  return { ownerId, chunks: await storeBlob(models, ownerId, bytes, insert) };
 }
 
 /**

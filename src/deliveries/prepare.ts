@@ -103,7 +103,10 @@ export class DeliveryPreparer {
       event: decided.event ?? (input.request && eventName(input.request.headers)),
       receivedAt: new Date(input.receivedAt),
       workflowId: at.workflowId,
-      body: body && this.features.keepBodies ? await keepBody(input, body, this.writes.models) : null,
+      body:
+        body && this.features.keepBodies
+          ? await keepBody(input, body, this.writes.models, this.writes.blobChunks)
+          : null,
     };
     const issue =
       verdict.outcome === 'failed' && !input.test

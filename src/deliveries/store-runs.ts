@@ -10,7 +10,7 @@ import type { RunPreviewDoc } from '../storage/history-documents';
 import { previewPageId } from '../history/store';
 import { previewOf } from '../history/tally';
 import { storeJson, triggerBlobId } from '../storage/blobs';
-import type { RunDoc } from '../storage/documents';
+import type { BlobChunkDoc, RunDoc } from '../storage/documents';
 import type { Models } from '../storage/models';
 import type { GroupedInsert } from '../storage/writes';
 import type { Progress } from './progress';
@@ -31,6 +31,8 @@ export interface RunWrites {
   models: Models;
   runs: GroupedInsert<RunDoc>;
   runPreviews: GroupedInsert<RunPreviewDoc>;
+  /** Chunks of the bodies kept for replay (src/deliveries/body.ts keepBody). */
+  blobChunks?: GroupedInsert<BlobChunkDoc>;
 }
 
 /** What storing runs reports in its heartbeat: how many runs are stored (before 0.5: that number alone). */

@@ -6,9 +6,9 @@
  */
 import type { mongo } from 'mongoose';
 import { deleteById } from './by-id';
-import type { StoredJson } from './documents';
+import type { BlobChunkDoc, StoredJson } from './documents';
 import type { Models } from './models';
-import { insertOnce } from './writes';
+import { insertOnce, type GroupedInsert } from './writes';
 import { BLOB_CHUNK_BYTES, INLINE_JSON_BYTES } from '../domain/limits';
 
 const chunkId = (ownerId: string, n: number) => `${ownerId}:${n}`;
@@ -18,13 +18,21 @@ export class BlobMissing extends Error {
   override name = 'BlobMissing';
 }
 
-/** Stores the bytes (idempotent: a retry finds its chunks written) and returns the chunk count. */
-export async function storeBlob(models: Models, ownerId: string, data: Buffer): Promise<number> {
+/**
+ * Stores the bytes (idempotent: a retry finds its chunks written) and returns the chunk count; one
+ * chunk at a time, through `insert` when given (a worker's grouped insert, shared by its activities).
+ */
+export async function storeBlob(
+  models: Models,
+  ownerId: string,
+  data: Buffer,
+  insert: GroupedInsert<BlobChunkDoc> = (chunk) => insertOnce(models.BlobChunk, chunk),
+): Promise<number> {
   const chunks = [];
   for (let n = 0, at = 0; at < data.length; n++, at += BLOB_CHUNK_BYTES) {
     chunks.push({ _id: chunkId(ownerId, n), ownerId, n, data: data.subarray(at, at + BLOB_CHUNK_BYTES) });
   }
-  for (const chunk of chunks) await insertOnce(models.BlobChunk, [chunk]);
+  for (const chunk of chunks) await insert([chunk]);
   return chunks.length;
 }
 

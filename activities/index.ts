@@ -33,6 +33,7 @@ import { robotRunsDeliveries } from '../src/robots/lifecycle';
 import { RobotSettingsCache } from '../src/robots/settings';
 import { StepsVersions } from '../src/robots/steps-versions';
 import { StepExecutor, type StepInput } from '../src/runs/steps';
+import { onlyRunOf } from '../src/domain/run-steps';
 import { BlobMissing, bodyBlobId, discardBlob } from '../src/storage/blobs';
 import type { Models } from '../src/storage/models';
 import { groupInserts } from '../src/storage/writes';
@@ -105,14 +106,26 @@ export function createActivities({
   return {
     ...notifyActivities(models, metrics.notifications, notify),
 
-    /** Parses the body in the robot's body format, stores its runs, records the delivery (deliveries/prepare). */
+    /**
+     * Parses the body in the robot's body format, stores its runs, records the delivery (deliveries/prepare);
+     * a delivery of one run also executes it (since 0.12).
+     */
     async prepareDelivery(input: DeliveryInput): Promise<PreparedDelivery> {
       const { info } = Context.current();
       const workflowId = info.workflowExecution?.workflowId ?? null;
       // A stored body waits its turn in the worker's lane, or until this attempt is cancelled.
       const inLane = lane.cancelledWith(Context.current().cancellationSignal);
-      const at = { progress: progressOfActivity(), workflowId, retry: info.attempt > 1, lane: inLane };
-      return preparer.prepare(input, at);
+      const retry = info.attempt > 1;
+      const prepared = await preparer.prepare(input, {
+        progress: progressOfActivity(),
+        workflowId,
+        retry,
+        lane: inLane,
+      });
+      // A delivery of one run executes it here: one local activity per delivery, not two (issue 57).
+      const only = onlyRunOf(input, prepared);
+      if (!only || prepared.outcome !== 'processed') return prepared;
+      return { ...prepared, firstRuns: [], runStatus: await steps.run(only, { retry }) };
     },
 
     /** The seeds of runs `from` up to `to` of a csv delivery (src/deliveries/csv-runs.ts). */

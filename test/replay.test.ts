@@ -8,7 +8,8 @@
  * first, one file per kind of delivery, named after the code's version (`<name>.<version>.json`);
  * keep the files of every version still supported (0.10 recorded the workspace in the input and
  * `WorkspaceId` on runs; 0.11's workflows check their ID against their input, and each history is
- * replayed under the ID it ran as). 0.9 deprecated the patches of 0.2 to 0.5
+ * replayed under the ID it ran as; 0.12's prepare activity executes a delivery's only run and says so in
+ * its result, so a one-run delivery has one local activity). 0.9 deprecated the patches of 0.2 to 0.5
  * (workflows/delivery.ts): histories of 0.5 and later replay; those of 0.1 to 0.4 were removed
  * with it (docs/operations.md, Upgrading to 0.9).
  */

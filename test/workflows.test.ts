@@ -69,16 +69,17 @@ async function deliveryFor(bodyFormat: BodyFormat, body: string): Promise<Delive
   };
 }
 
-it('executes the one run of a json delivery in the delivery workflow itself', async () => {
+it('executes the one run of a json delivery in the delivery workflow itself, in the activity that prepares it', async () => {
   const input = await deliveryFor('json', '{"email":"ann@example.com"}');
+  const workflowId = deliveryWorkflowId(input.triggerIdentifier, input.dedupKey);
   const result = await withWorker(() =>
-    testEnv.client.workflow.execute(deliveryWorkflow, {
-      taskQueue,
-      workflowId: deliveryWorkflowId(input.triggerIdentifier, input.dedupKey),
-      args: [input],
-    }),
+    testEnv.client.workflow.execute(deliveryWorkflow, { taskQueue, workflowId, args: [input] }),
   );
   expect(result).toEqual({ outcome: 'processed', runCount: 1, runStatus: 'succeeded' });
+  // One local activity prepared the delivery and executed its run (since 0.12; before, a second ran the step).
+  const { events } = await testEnv.client.workflow.getHandle(workflowId).fetchHistory();
+  const localActivities = events!.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity');
+  expect(localActivities).toHaveLength(1);
   await expect(
     testEnv.client.workflow.getHandle(runWorkflowId(runIdFor(input.deliveryId, 0))).describe(),
   ).rejects.toThrow(WorkflowNotFoundError);

@@ -16,7 +16,8 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { deliveryWorkflowId, runsInDeliveryWorkflow, runWorkflowId } from '../src/domain/ids';
+import { deliveryWorkflowId, runWorkflowId } from '../src/domain/ids';
+import { onlyRunOf, runInput } from '../src/domain/run-steps';
 import { DEFAULT_WORKSPACE } from '../src/domain/workspaces';
 import { BODY_FORMAT, DELIVERY_OUTCOME, runAttributes } from '../src/domain/search-attributes';
 import {
@@ -27,7 +28,6 @@ import {
   type DeliveryResult,
   type PreparedDelivery,
   type RunFeatures,
-  type RunInput,
   type RunSeed,
 } from '../src/domain/types';
 import { refuseCopied, refuseUnsealed } from './refuse-unsealed';
@@ -60,6 +60,11 @@ const local = proxyLocalActivities<Activities>({
  * marker and an upsert of `TemporalChangeVersion`): six of a one-run json delivery's 13, whose
  * removal saved nothing measurable (docs/benchmark.md, issue 44). Histories of 0.5 and later
  * replay; those of earlier versions do not (docs/operations.md, Upgrading to 0.9).
+ */
+/**
+ * 0.12 needs no patch: the activity that prepares a delivery of one run executes it too, and says so
+ * in its result (`runStatus`), which the history records. A history recorded before holds a result
+ * without it, so its replay runs the run here as it was run; the decision is the recorded result's.
  */
 /** 0.2: a failed or dropped delivery's stored body is discarded too (it was kept forever). */
 const PATCH_DISCARD_UNUSED_BODY = 'discard-body-of-failed-and-dropped-deliveries';
@@ -161,10 +166,12 @@ export async function deliveryWorkflow(delivery: DeliveryInput, fanOut?: FanOut)
     }
     // Filtered (0.6) is new: no history of an earlier version holds it, so this replays as before.
     if (prepared.outcome === 'dropped' || prepared.outcome === 'filtered') return prepared;
-    const [only] = prepared.firstRuns;
-    if (runsInDeliveryWorkflow(prepared.runCount) && only) {
-      // One workflow per delivery instead of a parent and a child (README, Benchmark).
-      const runStatus = await runWorkflow(runInput(delivery, only, prepared.stepCount));
+    // Since 0.12 the activity that prepared a delivery of one run executed it too (one local activity,
+    // issue 57); a result recorded before says nothing of it, and its run executes here as it did.
+    // One workflow per delivery instead of a parent and a child (README, Benchmark).
+    const only = onlyRunOf(delivery, prepared);
+    const runStatus = prepared.runStatus ?? (only && (await runWorkflow(only)));
+    if (runStatus) {
       await discardStoredBody(delivery, prepared.features);
       return { outcome: 'processed', runCount: 1, runStatus };
     }
@@ -207,12 +214,6 @@ async function discardStoredBody(delivery: DeliveryInput, features: RunFeatures 
   if (features?.keepBodies !== false) return;
   if (delivery.body.kind === 'stored')
     await activities.discardBody({ deliveryId: delivery.deliveryId, chunks: delivery.body.chunks });
-}
-
-function runInput(delivery: DeliveryInput, seed: RunSeed, stepCount: number): RunInput {
-  // An absent stepsVersion (a delivery accepted before 0.4) is left out of the payload, as before.
-  const { robotId, stepsVersion } = delivery;
-  return { runId: seed.runId, robotId, trigger: seed.trigger, stepCount, stepsVersion };
 }
 
 /**

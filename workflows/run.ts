@@ -2,6 +2,7 @@ import { proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
 import { runWorkflowId } from '../src/domain/ids';
 import type { Activities } from '../activities';
 import type { RunInput, RunOutcomeStatus } from '../src/domain/types';
+import { runSteps } from '../src/domain/run-steps';
 import { refuseCopied, refuseUnsealed } from './refuse-unsealed';
 
 const { executeStep, finishRun } = proxyLocalActivities<Activities>({
@@ -10,10 +11,9 @@ const { executeStep, finishRun } = proxyLocalActivities<Activities>({
 });
 
 /**
- * One run of a robot: its steps in order; a failed step fails the run and skips the rest. The
- * step that ends the run (the last one, or one that fails) also records the run's outcome, so a
- * run costs one local activity per step. A child workflow `run:<runId>` for each run of a
- * fan-out; the delivery workflow calls it directly when the delivery makes a single run.
+ * One run of a robot: its steps in order (src/domain/run-steps.ts), one local activity per step. A
+ * child workflow `run:<runId>` for each run of a fan-out; the delivery workflow calls it directly
+ * for a single run the activity that prepared it did not execute (a worker before 0.12's).
  */
 export async function runWorkflow(run: RunInput): Promise<RunOutcomeStatus> {
   refuseUnsealed('run', run);
@@ -21,11 +21,9 @@ export async function runWorkflow(run: RunInput): Promise<RunOutcomeStatus> {
   if (workflowInfo().workflowType === 'runWorkflow')
     refuseCopied('run', { workflowId: runWorkflowId(run.runId), parent: true });
   const { runId, robotId, trigger, stepCount, stepsVersion } = run;
-  for (let stepIndex = 0; stepIndex < stepCount; stepIndex++) {
-    const endsRun = stepIndex === stepCount - 1;
-    if ((await executeStep({ runId, robotId, stepIndex, trigger, endsRun, stepsVersion })) === 'failed')
-      return 'failed';
-  }
-  if (stepCount === 0) await finishRun({ runId, robotId, status: 'succeeded' });
-  return 'succeeded';
+  return runSteps(
+    stepCount,
+    (stepIndex, endsRun) => executeStep({ runId, robotId, stepIndex, trigger, endsRun, stepsVersion }),
+    () => finishRun({ runId, robotId, status: 'succeeded' }),
+  );
 }

@@ -168,7 +168,17 @@ export interface RunSeed {
 
 /** What preparing a delivery decided. `firstRuns` are the first runs to start. */
 export type PreparedDelivery = (
-  | { outcome: 'processed'; runCount: number; stepCount: number; firstRuns: RunSeed[] }
+  | {
+      outcome: 'processed';
+      runCount: number;
+      stepCount: number;
+      firstRuns: RunSeed[];
+      /**
+       * Since 0.12: the delivery's only run, executed by the activity that prepared it (one local
+       * activity per one-run delivery; `firstRuns` is then empty). Absent: the workflow runs it.
+       */
+      runStatus?: RunOutcomeStatus;
+    }
   | { outcome: 'dropped'; reason: string }
   /** Since 0.6: stopped by a trigger rule; no run. */
   | { outcome: 'filtered'; reason: string }

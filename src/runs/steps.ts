@@ -8,7 +8,8 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { STORED_TRIGGERS_KEPT } from '../domain/limits';
 import { resolveTemplate } from '../domain/placeholders';
-import type { JsonValue, RunOutcomeStatus, StepStatus, TriggerRef } from '../domain/types';
+import type { JsonValue, RunInput, RunOutcomeStatus, StepStatus, TriggerRef } from '../domain/types';
+import { runSteps } from '../domain/run-steps';
 import type { HeardOutcomes } from '../history/heard-outcomes';
 import type { WorkerMetrics } from '../core/metrics';
 import type { RobotSettingsCache } from '../robots/settings';
@@ -94,6 +95,16 @@ export class StepExecutor {
   private async uncounted(input: StepInput, retry: boolean): Promise<{ workspaceId: string } | null> {
     if (retry && (await byId(this.writes.models.RunOutcome, input.runId))) return null;
     return { workspaceId: (await this.robots.get(input.robotId)).robot.workspaceId };
+  }
+
+  /** Executes a whole run here, its steps in order (src/domain/run-steps.ts); `retry` as for `execute`. */
+  run(run: RunInput, { retry = false } = {}): Promise<RunOutcomeStatus> {
+    const { runId, robotId, trigger, stepCount, stepsVersion } = run;
+    return runSteps(
+      stepCount,
+      (stepIndex, endsRun) => this.execute({ runId, robotId, stepIndex, trigger, endsRun, stepsVersion }, { retry }),
+      () => this.finish(runId, robotId, 'succeeded'),
+    );
   }
 
   /** Records how a run ended, with the step that ended it (none for a robot without steps). */

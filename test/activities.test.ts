@@ -52,16 +52,19 @@ function delivery(robotId: string, body: string): DeliveryInput {
 }
 
 describe('prepareDelivery', () => {
-  it('parses the body in the app format, stores the delivery and one run', async () => {
+  it('parses the body in the app format, stores the delivery and one run, and executes that run', async () => {
     const input = delivery(await robotWith('json'), '{"id":7}');
     const runId = runIdFor(input.deliveryId, 0);
+    // A delivery of one run executes it in the same activity (since 0.12): its status, no run left to start.
     expect(await env().run(activities.prepareDelivery, input)).toEqual({
       outcome: 'processed',
       runCount: 1,
       stepCount: 1,
-      firstRuns: [{ runId, trigger: { kind: 'inline', data: { id: 7 } }, bytes: 8 }],
+      firstRuns: [],
+      runStatus: 'succeeded',
       format: 'json',
     });
+    expect(await models.RunOutcome.findById(runId).lean()).toMatchObject({ status: 'succeeded' });
     const stored = await models.Delivery.findById(input.deliveryId).lean();
     expect(stored).toMatchObject({ outcome: 'processed', runCount: 1, format: 'json', workflowId: 'delivery:test' });
     const runs = await models.Run.find({ deliveryId: input.deliveryId }).lean();

@@ -200,16 +200,20 @@ describe('executeStep and finishRun', () => {
   });
 
   it('reads trigger data that did not travel inline from the stored run', async () => {
-    const input = delivery(
-      await robotWith('json', { size: '{{trigger.pad}}' }),
-      JSON.stringify({ pad: 'y'.repeat(20_000) }),
-    );
-    const prepared = await env().run(activities.prepareDelivery, input);
+    // A json delivery's one run, executed by prepareDelivery itself (since 0.12).
+    const big = JSON.stringify({ pad: 'y'.repeat(20_000) });
+    const input = delivery(await robotWith('json', { size: '{{trigger.pad}}' }), big);
+    expect(await env().run(activities.prepareDelivery, input)).toMatchObject({ firstRuns: [], runStatus: 'succeeded' });
+    const only = await models.RunOutcome.findById(runIdFor(input.deliveryId, 0)).lean();
+    expect(only?.endingStep?.output).toEqual({ json: JSON.stringify({ size: 'y'.repeat(20_000) }) });
+    // A CSV row's run, executed step by step by executeStep.
+    const csv = delivery(await robotWith('csv', { size: '{{trigger.pad}}' }), `pad\n${'y'.repeat(20_000)}\nsmall`);
+    const prepared = await env().run(activities.prepareDelivery, csv);
     const [seed] = (prepared as { firstRuns: Array<{ runId: string; trigger: { kind: 'stored' } }> }).firstRuns;
     expect(seed.trigger).toEqual({ kind: 'stored' });
     await env().run(activities.executeStep, {
       runId: seed.runId,
-      robotId: input.robotId,
+      robotId: csv.robotId,
       stepIndex: 0,
       trigger: seed.trigger,
       endsRun: true,

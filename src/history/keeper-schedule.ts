@@ -8,13 +8,7 @@
 import type { Models } from '../storage/models';
 import { MARK_EVERY_MS, takeMarks } from './marks';
 
-/**
- * A robot whose deliveries are being taken is looked at this often. Each look that takes some stores a
- * tally version and its blocks (about six commands), so the looks' pace sets how many deliveries share
- * them: 500 ms, not 250 (issue 57), halves those commands under load, and the history is still ahead of
- * the dashboard, which reads it every 2 s.
- */
-export const BUSY_TICK_MS = 500;
+export const BUSY_TICK_MS = 250;
 /** A robot whose runs are going, or that had anything happen within QUIET_AFTER_MS, is looked at this often. */
 export const IDLE_TICK_MS = 1000;
 /**

@@ -69,7 +69,7 @@ async function deliveryFor(bodyFormat: BodyFormat, body: string): Promise<Delive
   };
 }
 
-it('executes the one run of a json delivery in the delivery workflow itself, in the activity that prepares it', async () => {
+it('executes the one run of a json delivery in its own workflow, in the activity that prepares it', async () => {
   const input = await deliveryFor('json', '{"email":"ann@example.com"}');
   const workflowId = deliveryWorkflowId(input.triggerIdentifier, input.dedupKey);
   const result = await withWorker(() =>

@@ -60,8 +60,7 @@ const local = proxyLocalActivities<Activities>({
  * marker and an upsert of `TemporalChangeVersion`): six of a one-run json delivery's 13, whose
  * removal saved nothing measurable (docs/benchmark.md, issue 44). Histories of 0.5 and later
  * replay; those of earlier versions do not (docs/operations.md, Upgrading to 0.9).
- */
-/**
+ *
  * 0.12 needs no patch: the activity that prepares a delivery of one run executes it too, and says so
  * in its result (`runStatus`), which the history records. A history recorded before holds a result
  * without it, so its replay runs the run here as it was run; the decision is the recorded result's.
@@ -166,9 +165,8 @@ export async function deliveryWorkflow(delivery: DeliveryInput, fanOut?: FanOut)
     }
     // Filtered (0.6) is new: no history of an earlier version holds it, so this replays as before.
     if (prepared.outcome === 'dropped' || prepared.outcome === 'filtered') return prepared;
-    // Since 0.12 the activity that prepared a delivery of one run executed it too (one local activity,
-    // issue 57); a result recorded before says nothing of it, and its run executes here as it did.
-    // One workflow per delivery instead of a parent and a child (README, Benchmark).
+    // One workflow per delivery instead of a parent and a child (README, Benchmark); its run executed
+    // by the preparing activity since 0.12, here for a result recorded before (see the versions above).
     const only = onlyRunOf(delivery, prepared);
     const runStatus = prepared.runStatus ?? (only && (await runWorkflow(only)));
     if (runStatus) {

@@ -8,11 +8,11 @@ export function deliveryCpuReport(r: DeliveryCpuResult): string {
   const row = (senders: number, side: string, d: DeliveryCpuSide, ratio: string) => [
     senders,
     side,
-    d.count,
-    d.perSec,
+    d.rows,
+    d.runsPerSec,
     ratio,
     d.cpuMsTotal,
-    ...ROLES.map((role) => d.cpuMs[role]),
+    ...ROLES.map((role) => d.cpuMsPerRun[role]),
   ];
   const rows = r.levels.flatMap((l) => [
     row(l.senders, 'today', l.today, l.ratio === null ? 'n/a' : `${l.ratio} (${l.byRound.join(', ')})`),

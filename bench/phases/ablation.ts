@@ -62,7 +62,7 @@ export interface AblationResult {
 }
 
 /** A stack of its own (`env` set, another build's `launcher`), warmed up; `stop` ends it. */
-async function up(s: Settings, cleanups: Array<() => Promise<void>>, env: NodeJS.ProcessEnv, launcher?: string) {
+export async function up(s: Settings, cleanups: Array<() => Promise<void>>, env: NodeJS.ProcessEnv, launcher?: string) {
   const own = await stackOfItsOwn(s, cleanups, env, launcher);
   await warmCsv(own.clients, false);
   return own;
@@ -77,7 +77,8 @@ async function up(s: Settings, cleanups: Array<() => Promise<void>>, env: NodeJS
 const workOn = (u: StackOfItsOwn, rows: number) =>
   u.clients.s.ablationKind === 'json' ? jsonDeliveries(u.clients, rows) : csvFanOut(u.clients, null, rows, false);
 
-function total(csvs: CsvResult[]): SideTotal {
+/** One side's turns together: rows over seconds, and each process's CPU per run weighted by rows. */
+export function total(csvs: CsvResult[]): SideTotal {
   const rows = csvs.reduce((n, c) => n + c.rows, 0);
   const seconds = csvs.reduce((n, c) => n + c.seconds, 0);
   const roles = Object.keys(csvs[0].cpuMsPerRun) as Array<keyof CsvResult['cpuMsPerRun']>;

@@ -16,24 +16,18 @@
 import path from 'node:path';
 import { buildCommit } from '../build-commit';
 import { withBenchWorker } from '../bench-worker';
-import { stackOfItsOwn, type StackOfItsOwn } from '../context';
+import type { StackOfItsOwn } from '../context';
 import { benchNothing } from '../floor-activities';
-import { cpuMsPer, msPer, stackCpuSeconds, type StackRole } from '../processes';
+import { cpuMsPer, msPer, stackCpuSeconds } from '../processes';
 import type { Settings } from '../settings';
 import { log, round } from '../util';
-import { warmCsv, type CsvResult } from './csv';
+import type { CsvResult } from './csv';
+import { total, up, type SideTotal } from './ablation';
 import { floorTurn } from './delivery-floor';
 import { jsonDeliveries } from './json-deliveries';
 
-export interface DeliveryCpuSide {
-  count: number;
-  seconds: number;
-  perSec: number;
-  /** CPU ms per delivery of each process of the stack, over all its turns. */
-  cpuMs: Record<StackRole, number>;
-  /** Their sum: the machine's CPU a delivery costs. */
-  cpuMsTotal: number;
-}
+/** One side's deliveries (ablation.ts `total`: rows, seconds, runsPerSec, cpuMsPerRun) and their CPU summed. */
+export type DeliveryCpuSide = SideTotal & { cpuMsTotal: number };
 
 export interface DeliveryCpuLevel {
   senders: number;
@@ -52,17 +46,14 @@ export interface DeliveryCpuResult {
 }
 
 function sideOf(turns: CsvResult[]): DeliveryCpuSide {
-  const count = turns.reduce((n, t) => n + t.rows, 0);
-  const seconds = turns.reduce((n, t) => n + t.seconds, 0);
-  const roles = Object.keys(turns[0].cpuMsPerRun) as StackRole[];
-  const cpuMs = Object.fromEntries(
-    roles.map((role) => [role, round(turns.reduce((n, t) => n + t.cpuMsPerRun[role] * t.rows, 0) / count, 2)]),
-  ) as Record<StackRole, number>;
-  const cpuMsTotal = round(
-    roles.reduce((n, role) => n + cpuMs[role], 0),
-    1,
-  );
-  return { count, seconds: round(seconds, 1), perSec: round(count / seconds, 1), cpuMs, cpuMsTotal };
+  const side = total(turns);
+  return {
+    ...side,
+    cpuMsTotal: round(
+      Object.values(side.cpuMsPerRun).reduce((n, ms) => n + ms, 0),
+      1,
+    ),
+  };
 }
 
 /** `count` do-nothing delivery workflows on `own`'s Temporal, run by this process: their CPU. */
@@ -82,15 +73,10 @@ async function floorOn(own: StackOfItsOwn, count: number): Promise<DeliveryCpuRe
 
 export async function deliveryCpu(s: Settings, cleanups: Array<() => Promise<void>>): Promise<DeliveryCpuResult> {
   const commit = s.baselineCommit || null;
-  const up = async (launcher?: string) => {
-    const own = await stackOfItsOwn(s, cleanups, {}, launcher);
-    await warmCsv(own.clients, false);
-    return own;
-  };
-  const today = await up();
+  const today = await up(s, cleanups, {});
   try {
     const launcher = commit ? path.join(buildCommit(commit), 'dist/src/entry/embedded.js') : undefined;
-    const baseline = launcher ? await up(launcher) : null;
+    const baseline = launcher ? await up(s, cleanups, {}, launcher) : null;
     try {
       const each = Math.ceil(s.deliveryCpu / s.levelRounds);
       const levels: DeliveryCpuLevel[] = [];
@@ -106,7 +92,13 @@ export async function deliveryCpu(s: Settings, cleanups: Array<() => Promise<voi
         }
         const byRound = turns.baseline.map((b, i) => round(turns.today[i].runsPerSec / b.runsPerSec, 3));
         const [t, b] = [sideOf(turns.today), baseline ? sideOf(turns.baseline) : null];
-        levels.push({ senders, today: t, baseline: b, byRound, ratio: b ? round(t.perSec / b.perSec, 3) : null });
+        levels.push({
+          senders,
+          today: t,
+          baseline: b,
+          byRound,
+          ratio: b ? round(t.runsPerSec / b.runsPerSec, 3) : null,
+        });
       }
       // The baseline's stack idle beside it, as it was for today's turns.
       return { commit, levels, floor: await floorOn(today, s.deliveryCpu) };

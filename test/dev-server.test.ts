@@ -3,7 +3,8 @@
  * its caches, not from SQLite at every use: a store made before one of the service's search
  * attributes existed gets it at the next start, usable at once. And it is closed to other users of
  * the machine (src/launch/servers/dev-namespace.ts, review #6): in a network namespace of its own,
- * reached through a socket of the data folder, its Web UI behind the admin token.
+ * reached through a socket of the data folder, its Web UI behind the admin token. It starts with
+ * the embedded Go servers' garbage collector target.
  */
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
@@ -20,6 +21,7 @@ import { devServerAddress, startTemporalDevServer } from '../src/launch/servers/
 import { devServerSockets, namespaceSupport } from '../src/launch/servers/dev-namespace';
 import { connectTemporal, nativeConnectionOptions } from '../src/temporal/socket-address';
 import { ROBOT_ID, SEARCH_ATTRIBUTES } from '../src/domain/search-attributes';
+import { EMBEDDED_GO_GC_PERCENT } from '../src/domain/limits';
 
 const binary = binariesFromEnv('npm test');
 
@@ -69,6 +71,9 @@ it("creates the service's search attributes a store lacks, and they are usable a
       return ids;
     };
     expect(await waitFor(listed, (ids) => ids.length === 1, 10_000)).toEqual(['with-search-attributes']);
+    // Started with the embedded servers' garbage collector target (src/launch/servers/go-env.ts).
+    const environ = fs.readFileSync(`/proc/${server.child.pid}/environ`, 'utf8').split('\0');
+    expect(environ).toContain(`GOGC=${process.env.GOGC ?? EMBEDDED_GO_GC_PERCENT}`);
   } finally {
     await connection.close();
     await server.stop();

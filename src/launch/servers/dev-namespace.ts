@@ -30,6 +30,7 @@ import path from 'node:path';
 import { spawnManaged, waitForSocket, type ManagedProcess } from '../os/managed-process';
 import { exited } from '../os/child-processes';
 import { recordServer } from '../os/left-over';
+import { goServerEnv } from './go-env';
 
 /** Brings the namespace's loopback up: `ip` (iproute2) where there is one, else `ifconfig`. */
 const LOOPBACK_UP = '{ ip link set lo up || ifconfig lo up; } 2>/dev/null';
@@ -237,7 +238,11 @@ export async function startInNamespace(o: NamespacedServer): Promise<ManagedProc
     ...(o.metricsPort === undefined ? [] : [{ socket: sockets.metrics, port: o.metricsPort }]),
   ];
   const run = inNamespace(o.unshare ?? 'unshare', o.bin, o.args, bridges);
-  const proc = spawnManaged('temporal', run.command, run.args, { logFile: o.logFile, pidFile: o.pidFile });
+  const proc = spawnManaged('temporal', run.command, run.args, {
+    logFile: o.logFile,
+    pidFile: o.pidFile,
+    env: goServerEnv(),
+  });
   const gates: Gate[] = [];
   const closeGates = () => Promise.all(gates.splice(0).map((g) => g.close()));
   try {

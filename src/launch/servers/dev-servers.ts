@@ -14,6 +14,7 @@ import { stopLeftOver } from '../os/left-over';
 import { spawnManaged, waitForPort, waitForSocket, type ManagedProcess } from '../os/managed-process';
 import { unixAddress } from '../../temporal/socket-address';
 import { devServerSockets, startInNamespace } from './dev-namespace';
+import { goServerEnv } from './go-env';
 
 /** The database the embedded FerretDB keeps the service's collections in (both launchers). */
 export const EMBEDDED_DATABASE = 'webhooks';
@@ -187,7 +188,7 @@ async function launchDevServer(
     ...dynamicConfig.flatMap(([key, value]) => ['--dynamic-config-value', `${key}=${value}`]),
   ];
   if (!o.private) {
-    const proc = spawnManaged('temporal', o.bin, args, { logFile: o.logFile, pidFile });
+    const proc = spawnManaged('temporal', o.bin, args, { logFile: o.logFile, pidFile, env: goServerEnv() });
     await waitForPort(o.port, proc);
     return proc;
   }
@@ -291,7 +292,7 @@ export async function startFerretDb(o: FerretDbOptions): Promise<ManagedProcess>
     '--telemetry=disable',
     '--log-level=WARN',
   ];
-  const proc = spawnManaged('ferretdb', o.bin, args, { logFile: o.logFile, pidFile });
+  const proc = spawnManaged('ferretdb', o.bin, args, { logFile: o.logFile, pidFile, env: goServerEnv() });
   await waitForSocket(socket, proc);
   return proc;
 }

@@ -60,6 +60,7 @@ it('lists apps with their robots; a fixed secret and body format replay the refu
 
   await openApps();
   const row = tableRows(page, 'Apps').filter({ hasText: 'Repository pushes' });
+  await row.waitFor();
   expect(await row.locator('td').allTextContents()).toEqual([
     'Repository pushes',
     'Plain text',
@@ -141,6 +142,8 @@ it('offers Stripe in the sender list: its set-up, event types searched or typed,
   await newApp().getByRole('button', { name: 'Create connection' }).click();
   await newApp().getByRole('status').filter({ hasText: 'Payment connection “Shop payments” created.' }).waitFor();
   const row = tableRows(page, 'Payment connections').filter({ hasText: 'Shop payments' });
+  // The list is read again after the status: its row comes when that read is answered.
+  await row.waitFor();
   expect(await row.locator('td').allTextContents()).toEqual([
     'Stripe: Shop payments',
     'set (never shown)',

@@ -13,9 +13,9 @@ export const ROBOTS_KEPT = 1000;
  * The garbage collector's target (Go's GOGC) for the embedded Temporal dev server and FerretDB:
  * each collects once its heap has grown by this percent over what the last collection kept, not
  * Go's 100. At 100 the dev server spent about a tenth of its CPU marking and sweeping under load
- * (perf, docs/benchmark-history.md, issue 57); at 400, one-run deliveries cost the dev server about
- * 3.8 ms and FerretDB 1 ms less CPU each, for some 450 MB more of the dev server's memory under load
- * (550 MB to 1 GB at 16 senders). An operator's own GOGC (or GOMEMLIMIT) in the launcher's environment wins.
+ * (perf, docs/benchmark-history.md, issue 57); at 400, a one-run delivery costs the dev server 1.9 / 4.0
+ * ms and FerretDB 1.4 / 1.0 ms less CPU at 16 / 64 senders, for some 450 MB more of the dev server's
+ * memory under load (550 MB to 1 GB at 16). An operator's own GOGC (or GOMEMLIMIT) in the environment wins.
  */
 export const EMBEDDED_GO_GC_PERCENT = 400;
 

@@ -1,5 +1,5 @@
 /**
- * What a worker and a receiver keep in memory.
+ * What a worker and a receiver keep in memory, and how much the embedded Go servers may hold.
  */
 
 // ---- Worker memory --------------------------------------------------------------------------------

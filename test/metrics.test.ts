@@ -106,7 +106,7 @@ describe("the worker's metrics port", () => {
         .find((l) => l.startsWith('temporal_worker_task_slots_available{') && series.every((s) => l.includes(s)));
       return line === undefined ? null : Number(line.slice(line.lastIndexOf(' ') + 1));
     };
-    const held = stack.config.workerWorkflowTasks; // 32 unless the environment says otherwise
+    const held = stack.config.workerWorkflowTasks; // 100 unless the environment says otherwise
     // The runs of the test above have ended; their slots come back as the SDK reports them.
     await waitFor(freeSlots, (free) => free === held, 30_000, {
       message: (free) => `the worker's free workflow task slots stayed at ${free}, not ${held}`,

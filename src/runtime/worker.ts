@@ -54,13 +54,21 @@ interface WorkerDeps {
    * Workflow tasks held at once (config.workerWorkflowTasks). Each one the worker holds is work it
    * hands Temporal when it completes; Temporal's writes are serial on the dev server (one SQLite
    * connection) and shared with the starts of deliveries, so a start waits behind as many as
-   * are held. 32 keep a CSV's runs at their rate on 2 cores and cut the tail of the acks
-   * beside them (docs/benchmark-history.md, "Issue 21: workflow tasks held at once").
+   * are held; a one-run delivery holds its task while its activity runs, so they also bound the
+   * deliveries prepared at once. 100 since issue 57 (32 before: docs/operations.md says what each costs).
    */
   workflowTasks: number;
   /** A workflow bundle made by bundleWorkflowCode (tests bundle once for every worker). */
   workflowBundlePath?: string;
 }
+
+/**
+ * How many polls for tasks the worker keeps open: as many as Temporal's answers say its queues want
+ * (the SDK's autoscaling: 5 at first, then between 1 and 100), not a fixed ten. Alone, one-run
+ * deliveries from 16 and 64 senders went 1.10 and 1.06 times as fast; with 100 workflow tasks held
+ * (WORKER_WORKFLOW_TASKS), 1.22 and 1.19 (docs/benchmark-history.md, "Issue 57, third session").
+ */
+const POLLERS: WorkerOptions['workflowTaskPollerBehavior'] = { type: 'autoscaling' };
 
 export async function createWorker(deps: WorkerDeps): Promise<Worker> {
   const { connection, namespace, taskQueue, models, metrics = workerMetrics(), workflowBundlePath } = deps;
@@ -84,5 +92,7 @@ export async function createWorker(deps: WorkerDeps): Promise<Worker> {
     maxConcurrentWorkflowTaskExecutions: deps.workflowTasks,
     maxConcurrentActivityTaskExecutions: 50,
     maxConcurrentLocalActivityExecutions: 200,
+    workflowTaskPollerBehavior: POLLERS,
+    activityTaskPollerBehavior: POLLERS,
   });
 }

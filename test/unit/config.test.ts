@@ -56,9 +56,9 @@ describe('loadConfig defaults', () => {
 });
 
 describe('loadConfig values', () => {
-  test('a worker holds 32 workflow tasks at once unless WORKER_WORKFLOW_TASKS says otherwise', () => {
-    expect(loadConfig({ DATA_DIR: dataDir }).workerWorkflowTasks).toBe(32);
-    expect(loadConfig({ DATA_DIR: dataDir, WORKER_WORKFLOW_TASKS: '100' }).workerWorkflowTasks).toBe(100);
+  test('a worker holds 100 workflow tasks at once unless WORKER_WORKFLOW_TASKS says otherwise', () => {
+    expect(loadConfig({ DATA_DIR: dataDir }).workerWorkflowTasks).toBe(100);
+    expect(loadConfig({ DATA_DIR: dataDir, WORKER_WORKFLOW_TASKS: '32' }).workerWorkflowTasks).toBe(32);
   });
 
   test('a trailing slash on BASE_URL is stripped', () => {

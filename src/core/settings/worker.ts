@@ -49,11 +49,12 @@ export const workerSettings = {
         'worker started nicer stays so ([operations.md](operations.md#cpu-acks-before-runs))',
     ),
   WORKER_WORKFLOW_TASKS: wholeNumber({ min: 2, max: 1000 })
-    .default(32)
+    .default(100)
     .describe(
-      "Workflow tasks a worker holds at once. Each comes back to Temporal as a write, and a delivery's start " +
-        "waits behind those queued there: fewer give a sender's ack a shorter tail beside running runs, too few " +
-        'starve the runs ([operations.md](operations.md#cpu-acks-before-runs))',
+      'Workflow tasks a worker holds at once; a one-run delivery holds one while its activity runs. More let ' +
+        "concurrent deliveries share their writes; each comes back to Temporal as a write, and a delivery's " +
+        "start waits behind those queued there: fewer give a sender's ack a shorter tail beside running runs " +
+        '([operations.md](operations.md#cpu-acks-before-runs))',
     ),
   PREPARING_BODY_BYTES: positiveInt('bytes')
     .default(DEFAULT_PREPARING_BODY_BYTES)

@@ -55,7 +55,8 @@ interface WorkerDeps {
    * hands Temporal when it completes; Temporal's writes are serial on the dev server (one SQLite
    * connection) and shared with the starts of deliveries, so a start waits behind as many as
    * are held; a one-run delivery holds its task while its activity runs, so they also bound the
-   * deliveries prepared at once. 100 since issue 57 (32 before: docs/operations.md says what each costs).
+   * deliveries prepared at once. Its default: WORKER_WORKFLOW_TASKS (src/core/settings/worker.ts);
+   * what each number cost: docs/operations.md, "CPU: acks before runs".
    */
   workflowTasks: number;
   /** A workflow bundle made by bundleWorkflowCode (tests bundle once for every worker). */

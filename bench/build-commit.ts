@@ -42,3 +42,30 @@ export function buildCommit(commit: string): string {
   fs.writeFileSync(path.join(dir, '.built'), built);
   return dir;
 }
+
+const binariesOf = new Map<string, NodeJS.ProcessEnv>();
+
+/**
+ * The embedded servers that the build in `dir` sets up for itself (its own scripts/binaries.sh, whose
+ * `NAME_BIN=path` lines are read as data), so that an earlier commit's stack runs on its own servers,
+ * not on today's: a comparison with it then prices a change to how they are built (issue 57's SQLite
+ * driver) with the rest. Built once into the same version-keyed cache; looked up once a run.
+ */
+export function commitBinaries(dir: string): NodeJS.ProcessEnv {
+  const known = binariesOf.get(dir);
+  if (known) return known;
+  const { TEMPORAL_CLI_BIN: _t, FERRETDB_BIN: _f, SQLITE_TUNE_BIN: _s, ...env } = process.env;
+  const out = execFileSync('bash', [path.join(dir, 'scripts/binaries.sh')], {
+    cwd: dir,
+    env,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const found: NodeJS.ProcessEnv = {};
+  for (const line of out.split('\n')) {
+    const m = /^([A-Z][A-Z0-9_]*_BIN)=(.*)$/.exec(line);
+    if (m) found[m[1]] = m[2];
+  }
+  binariesOf.set(dir, found);
+  return found;
+}

@@ -20,6 +20,7 @@ import { freePorts, freeSpacedPorts } from '../src/launch/os/ports';
 import { freeTemporalServerPort } from '../src/launch/servers/temporal-server';
 import { descendants, entryPoint, isAlive, stopWithGrace } from '../src/launch/os/child-processes';
 import type { Fetch } from '../src/client/operations';
+import { commitBinaries } from './build-commit';
 import { trustingFetch } from '../src/client/trusting-fetch';
 
 export interface BenchStack {
@@ -69,7 +70,7 @@ export async function launchStack(opts: {
   logLevel: string;
   startTimeoutS: number;
   env?: NodeJS.ProcessEnv;
-  /** Another build's embedded launcher (bench/phases/ablation.ts: an earlier commit's). */
+  /** Another build's embedded launcher (bench/build-commit.ts: an earlier commit's), run on its own servers. */
   launcher?: string;
 }): Promise<BenchStack> {
   const kind = opts.kind ?? 'embedded';
@@ -110,6 +111,10 @@ export async function launchStack(opts: {
     EMBEDDED_MONGODB_PORT: String(mongodbPort),
     ADMIN_TOKEN: adminToken,
     LOG_LEVEL: opts.logLevel,
+    // Another build's launcher runs on the embedded servers that build sets up for itself.
+    ...(opts.launcher && kind === 'embedded'
+      ? commitBinaries(path.resolve(path.dirname(opts.launcher), '../../..'))
+      : {}),
     ...opts.env,
   };
 

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Builds the embedded servers with Go into a version-keyed cache outside the repo (first run
-# only; later runs find them at once) and prints their paths as shell assignments:
+# Builds the embedded servers with Go into a cache outside the repo keyed by their versions and our
+# SQLite driver's source (first run only; later runs find them at once) and prints their paths as
+# shell assignments:
 #   TEMPORAL_CLI_BIN=...   the Temporal CLI (dev server with SQLite and the Web UI)
 #   FERRETDB_BIN=...       FerretDB (MongoDB wire protocol on SQLite)
+# both on SQLite's C library (scripts/sqlite-driver, below);
 #   SQLITE_TUNE_BIN=...    our own scripts/sqlite-tune: the `_id` index FerretDB's queries use, and
 #                          the dev server's visibility indexes the service never searches by
 # TEMPORAL_CLI_BIN / FERRETDB_BIN already set to an existing file are kept as they are. Each build says
@@ -17,67 +19,78 @@ log() { note "$@"; }
 built=0
 need_go() { command -v go >/dev/null || { log "Go is required to build $1 (https://go.dev/dl)"; exit 1; }; }
 
-build_temporal() {
-  local bin="$1" tmp
-  need_go "the Temporal CLI"
-  log "building the Temporal CLI $TEMPORAL_CLI_VERSION into $(dirname "$bin") (first run only, several minutes) …"
-  tmp=$(mktemp -d)
-  # Tags after v1.5.1 carry a `replace` directive in go.mod and cannot be `go install`ed.
-  GOBIN="$tmp" GOFLAGS=-buildvcs=false with_ticker "building the Temporal CLI $TEMPORAL_CLI_VERSION" \
-    go install "github.com/temporalio/cli/cmd/temporal@$TEMPORAL_CLI_VERSION" >&2
-  mkdir -p "$(dirname "$bin")"
-  mv "$tmp/temporal" "$bin"
-  rmdir "$tmp"
-  log "built the Temporal CLI $TEMPORAL_CLI_VERSION"
-  built=1
-}
+# The embedded servers' SQLite: SQLite's C library with a statement cache on each connection, in place
+# of modernc.org/sqlite (a Go translation of it) that both servers are written against:
+# scripts/sqlite-driver stands in for that module (see its driver.go for why and what it keeps).
+# Keyed by its source, so a change to it builds both servers anew.
+DRIVER="$(cd "$(dirname "$0")/sqlite-driver" && pwd)"
+driver_version=$(cat "$DRIVER"/{driver.go,go.mod,go.sum,lib/lib.go} | sha256sum | cut -c1-12)
+# SQLite's full-text tables (fts5) are in the Temporal dev server's visibility schema.
+SQLITE_TAGS=sqlite_fts5
 
-build_ferretdb() {
-  local bin="$1" src work
-  need_go "FerretDB"
-  log "downloading FerretDB $FERRETDB_VERSION's source (first run only) …"
-  # `go install github.com/FerretDB/FerretDB/cmd/ferretdb@VERSION` fails here: it asks the module
-  # proxy for the module's version list (to look for deprecation notices), which the proxy refuses
-  # (403). And the published module lacks build/version/version.txt, which FerretDB's own tooling
-  # generates, so a binary built from it panics at start. So: download that exact module version,
-  # add the one file, and build with the module's own go.mod and go.sum.
-  src=$(cd "${TMPDIR:-/tmp}" && with_ticker "downloading FerretDB $FERRETDB_VERSION" \
-    go mod download -json "github.com/FerretDB/FerretDB@$FERRETDB_VERSION" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
-  [ -d "$src" ] || { log "go mod download gave no source folder for FerretDB $FERRETDB_VERSION"; exit 1; }
+# `build_with_driver MODULE VERSION PACKAGE BIN [PREPARE]`: downloads that exact module version's
+# source, points modernc.org/sqlite at the driver, runs PREPARE (a function, in the source folder)
+# and builds PACKAGE with cgo into BIN. Not `go install MODULE@VERSION`: a replace directive applies
+# only in the main module, so the build runs in a copy of the module's own go.mod and go.sum.
+build_with_driver() {
+  local module="$1" version="$2" package="$3" bin="$4" prepare="${5:-}" src work
+  need_go "$module"
+  need_cc "$module"
+  log "downloading $module $version's source (first run only) …"
+  src=$(cd "${TMPDIR:-/tmp}" && with_ticker "downloading $module $version" \
+    go mod download -json "$module@$version" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
+  [ -d "$src" ] || { log "go mod download gave no source folder for $module $version"; exit 1; }
   work=$(mktemp -d)
   cp -r "$src/." "$work/"
   chmod -R u+w "$work"
-  echo "$FERRETDB_VERSION" > "$work/build/version/version.txt"
   mkdir -p "$(dirname "$bin")"
-  log "building FerretDB $FERRETDB_VERSION into $(dirname "$bin") (first run only, a few minutes) …"
-  (cd "$work" && GOFLAGS=-buildvcs=false with_ticker "building FerretDB $FERRETDB_VERSION" \
-    go build -o "$bin.tmp" ./cmd/ferretdb) >&2
+  log "building $module $version with SQLite's C library into $(dirname "$bin") (first run only, minutes) …"
+  (cd "$work" && go mod edit -replace "modernc.org/sqlite=$DRIVER" && { [ -z "$prepare" ] || "$prepare"; } &&
+    CGO_ENABLED=1 GOFLAGS="-buildvcs=false -mod=mod" with_ticker "building $module $version" \
+    go build -tags "$SQLITE_TAGS" -o "$bin.tmp" "$package") >&2
   rm -rf "$work"
   "$bin.tmp" --version >/dev/null
   mv "$bin.tmp" "$bin"
-  log "built FerretDB $FERRETDB_VERSION"
+  log "built $module $version"
   built=1
 }
+
+# cgo compiles SQLite's C library: a C compiler is installed with apt-get when none is found.
+need_cc() {
+  command -v "${CC:-cc}" >/dev/null && return 0
+  source "$(dirname "$0")/apt-install.sh"
+  apt_install gcc libc6-dev
+  command -v "${CC:-cc}" >/dev/null || { log "a C compiler (gcc) is required to build $1"; exit 1; }
+}
+
+# The published FerretDB module lacks build/version/version.txt, which FerretDB's own tooling
+# generates, so a binary built from it panics at start: the one file is added before the build.
+ferretdb_version_file() { echo "$FERRETDB_VERSION" > build/version/version.txt; }
 
 build_sqlite_tune() {
   local bin="$1"
   need_go "scripts/sqlite-tune"
+  need_cc "scripts/sqlite-tune"
   log "building scripts/sqlite-tune into $(dirname "$bin") (first run only) …"
   mkdir -p "$(dirname "$bin")"
-  (cd "$(dirname "$0")/sqlite-tune" && GOFLAGS=-buildvcs=false with_ticker "building scripts/sqlite-tune" \
-    go build -o "$bin.tmp" .) >&2
+  # On the same driver as the servers whose files it tunes (its go.mod's replace directive).
+  (cd "$(dirname "$0")/sqlite-tune" && CGO_ENABLED=1 GOFLAGS=-buildvcs=false \
+    with_ticker "building scripts/sqlite-tune" go build -tags "$SQLITE_TAGS" -o "$bin.tmp" .) >&2
   mv "$bin.tmp" "$bin"
   log "built scripts/sqlite-tune"
   built=1
 }
 
-temporal_bin="${TEMPORAL_CLI_BIN:-$CACHE/temporal-$TEMPORAL_CLI_VERSION/temporal}"
-[ -x "$temporal_bin" ] || build_temporal "$temporal_bin"
-ferretdb_bin="${FERRETDB_BIN:-$CACHE/ferretdb-$FERRETDB_VERSION/ferretdb}"
-[ -x "$ferretdb_bin" ] || build_ferretdb "$ferretdb_bin"
+temporal_bin="${TEMPORAL_CLI_BIN:-$CACHE/temporal-$TEMPORAL_CLI_VERSION-sqlite-$driver_version/temporal}"
+[ -x "$temporal_bin" ] ||
+  build_with_driver github.com/temporalio/cli "$TEMPORAL_CLI_VERSION" ./cmd/temporal "$temporal_bin"
+ferretdb_bin="${FERRETDB_BIN:-$CACHE/ferretdb-$FERRETDB_VERSION-sqlite-$driver_version/ferretdb}"
+[ -x "$ferretdb_bin" ] || build_with_driver github.com/FerretDB/FerretDB "$FERRETDB_VERSION" ./cmd/ferretdb \
+  "$ferretdb_bin" ferretdb_version_file
 
-# Keyed by the helper's own source, so a change to it builds a new one.
-tune_version=$(cat "$(dirname "$0")"/sqlite-tune/{main.go,go.mod,go.sum} | sha256sum | cut -c1-12)
+# Keyed by the helper's own source and the driver's, so a change to either builds a new one.
+tune_version=$( (cat "$(dirname "$0")"/sqlite-tune/{main.go,go.mod,go.sum}; echo "$driver_version") |
+  sha256sum | cut -c1-12)
 tune_bin="${SQLITE_TUNE_BIN:-$CACHE/sqlite-tune-$tune_version/sqlite-tune}"
 [ -x "$tune_bin" ] || build_sqlite_tune "$tune_bin"
 

@@ -32,7 +32,7 @@ import (
 	"fmt"
 	"os"
 
-	_ "modernc.org/sqlite"
+	_ "modernc.org/sqlite" // scripts/sqlite-driver (go.mod), as the embedded servers are built
 )
 
 // unusedVisibilityIndexes are the indexes of the dev server's `executions_visibility` on columns

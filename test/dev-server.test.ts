@@ -21,7 +21,7 @@ import { devServerAddress, startTemporalDevServer } from '../src/launch/servers/
 import { devServerSockets, namespaceSupport } from '../src/launch/servers/dev-namespace';
 import { connectTemporal, nativeConnectionOptions } from '../src/temporal/socket-address';
 import { ROBOT_ID, SEARCH_ATTRIBUTES } from '../src/domain/search-attributes';
-import { EMBEDDED_GO_GC_PERCENT } from '../src/domain/limits';
+import { EMBEDDED_GO_DEBUG, EMBEDDED_GO_GC_PERCENT } from '../src/domain/limits';
 
 const binary = binariesFromEnv('npm test');
 
@@ -71,9 +71,10 @@ it("creates the service's search attributes a store lacks, and they are usable a
       return ids;
     };
     expect(await waitFor(listed, (ids) => ids.length === 1, 10_000)).toEqual(['with-search-attributes']);
-    // Started with the embedded servers' garbage collector target (src/launch/servers/go-env.ts).
+    // Started with the embedded servers' garbage collector target and lazy release (src/launch/servers/go-env.ts).
     const environ = fs.readFileSync(`/proc/${server.child.pid}/environ`, 'utf8').split('\0');
     expect(environ).toContain(`GOGC=${process.env.GOGC ?? EMBEDDED_GO_GC_PERCENT}`);
+    expect(environ).toContain(`GODEBUG=${process.env.GODEBUG ?? EMBEDDED_GO_DEBUG}`);
   } finally {
     await connection.close();
     await server.stop();

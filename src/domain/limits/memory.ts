@@ -19,6 +19,17 @@ export const ROBOTS_KEPT = 1000;
  */
 export const EMBEDDED_GO_GC_PERCENT = 400;
 
+/**
+ * How the embedded Go servers hand freed heap back to the kernel (Go's GODEBUG `madvdontneed=0`):
+ * lazily (MADV_FREE: the kernel takes the pages back when it needs them), not at once (MADV_DONTNEED,
+ * Go's default on Linux), after which every reuse faults in a page the kernel zeroes first. With
+ * EMBEDDED_GO_GC_PERCENT the heap swings widely, and zeroing pages was a tenth of the dev server's CPU
+ * under load (perf, docs/benchmark-history.md, issue 57); lazily, a one-run delivery costs the dev
+ * server 1.6–2.0 ms less at 16 senders. Their RSS counts the freed pages until the kernel takes them.
+ * An operator's own GODEBUG in the environment wins.
+ */
+export const EMBEDDED_GO_DEBUG = 'madvdontneed=0';
+
 // ---- Management API memory ---------------------------------------------------------------------
 
 /**

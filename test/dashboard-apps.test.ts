@@ -57,6 +57,13 @@ it('lists apps with their robots; a fixed secret and body format replay the refu
   expect((await githubPush(webhookUrl, GITHUB_SECRET)).status).toBe(400);
   expect((await githubPush(webhookUrl, GITHUB_SECRET)).status).toBe(400);
   expect((await stack.runs(robotId)).length).toBe(0);
+  // The apps page counts refusals from the deliveries log once, as it loads: both are in the log first.
+  const refused = (ds: Array<{ outcome: string }>) => ds.filter((d) => d.outcome === 'rejected').length;
+  await waitFor(
+    () => stack.deliveries(robotId),
+    (ds) => refused(ds) === 2,
+    30_000,
+  );
 
   await openApps();
   const row = tableRows(page, 'Apps').filter({ hasText: 'Repository pushes' });

@@ -2,9 +2,8 @@
 # Builds the embedded servers with Go into a cache outside the repo keyed by their versions and our
 # SQLite driver's source (first run only; later runs find them at once) and prints their paths as
 # shell assignments:
-#   TEMPORAL_CLI_BIN=...   the Temporal CLI (dev server with SQLite and the Web UI)
-#   FERRETDB_BIN=...       FerretDB (MongoDB wire protocol on SQLite)
-# both on SQLite's C library (scripts/sqlite-driver, below);
+#   TEMPORAL_CLI_BIN=...   the Temporal CLI (dev server with SQLite and the Web UI), and
+#   FERRETDB_BIN=...       FerretDB (MongoDB wire protocol on SQLite), both on SQLite's C library (below)
 #   SQLITE_TUNE_BIN=...    our own scripts/sqlite-tune: the `_id` index FerretDB's queries use, and
 #                          the dev server's visibility indexes the service never searches by
 # TEMPORAL_CLI_BIN / FERRETDB_BIN already set to an existing file are kept as they are. Each build says
